@@ -1,0 +1,72 @@
+import type * as z from 'zod';
+import type { ErrorCode } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How a caller proves who they are (SPEC §5, DESIGN §3). */
+export type AuthScheme = 'hmac' | 'bearer' | 'session';
+
+/** A per-route rate limit (SPEC §8). `key` says whose budget a request spends. */
+export interface RateLimitSpec {
+  limit: number;
+  windowSeconds: number;
+  key: 'ip' | 'apiKey' | 'session' | 'user';
+}
+
+/**
+ * One operation of the public API: the single source of truth for routing, validation, types and OpenAPI.
+ * `operationId` is also the function name in serverless.yml.
+ */
+export interface Contract<
+  TParams extends z.ZodType = z.ZodType,
+  TQuery extends z.ZodType = z.ZodType,
+  TBody extends z.ZodType = z.ZodType,
+  TResponse extends z.ZodType = z.ZodType,
+  TAuth extends readonly AuthScheme[] = readonly AuthScheme[],
+> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/games/id/{id}`; identical to the route in serverless.yml. */
+  path: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  /** Accepted schemes, any one suffices; empty means public. */
+  auth: TAuth;
+  params?: TParams;
+  query?: TQuery;
+  body?: TBody;
+  /** Media types the body may come in. Defaults to JSON only. */
+  bodyMediaTypes?: Array<'application/json' | 'multipart/form-data'>;
+  response: TResponse;
+  successStatus?: 200 | 201 | 202;
+  /** Response media type when not JSON (the interactive reference page). */
+  responseMediaType?: string;
+  /** Error codes this operation documents, beyond the ones every operation can answer. */
+  errors: ErrorCode[];
+  rateLimit?: RateLimitSpec;
+  /** A representative request: drives the sample event in events/ and the OpenAPI example. */
+  example?: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+  /** Largest accepted raw body in bytes (413 beyond). Defaults to 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type ParamsOf<C> = C extends Contract<infer P> ? Out<P> : never;
+export type QueryOf<C> = C extends Contract<z.ZodType, infer Q> ? Out<Q> : never;
+export type BodyOf<C> = C extends Contract<z.ZodType, z.ZodType, infer B> ? Out<B> : never;
+export type ResponseOf<C> = C extends Contract<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.input<R> : never;
+export type AuthSchemesOf<C> =
+  C extends Contract<z.ZodType, z.ZodType, z.ZodType, z.ZodType, infer A> ? A : never;
+
+/** Identity helper that keeps the literal types of a contract. */
+export const defineContract = <
+  TParams extends z.ZodType = z.ZodUndefined,
+  TQuery extends z.ZodType = z.ZodUndefined,
+  TBody extends z.ZodType = z.ZodUndefined,
+  TResponse extends z.ZodType = z.ZodType,
+  const TAuth extends readonly AuthScheme[] = readonly [],
+>(
+  contract: Contract<TParams, TQuery, TBody, TResponse, TAuth>,
+): Contract<TParams, TQuery, TBody, TResponse, TAuth> => contract;

@@ -1,0 +1,92 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { AppError, codeForHttpStatus, type ErrorCode, type ErrorDetail } from './errors.js';
+import { logger } from './logger.js';
+
+/** The request id echoed as `x-request-id`: API Gateway's own, else the Lambda invocation's. */
+export const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
+  event.requestContext?.requestId ?? context.awsRequestId;
+
+interface PublicError {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  details: ErrorDetail[];
+  headers: Record<string, string>;
+}
+
+interface HttpLikeError {
+  statusCode: number;
+  expose?: boolean;
+  message: string;
+}
+
+const isHttpLike = (error: unknown): error is HttpLikeError =>
+  typeof error === 'object' && error !== null && typeof (error as HttpLikeError).statusCode === 'number';
+
+const toPublic = (error: unknown): PublicError => {
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      details: error.details,
+      headers: error.headers,
+    };
+  }
+  // middy's own errors (bad JSON, unsupported media type) carry statusCode and `expose`.
+  if (isHttpLike(error) && error.statusCode < 500 && error.expose !== false) {
+    const code = codeForHttpStatus(error.statusCode);
+    return {
+      status: code === 'VALIDATION_ERROR' ? 400 : error.statusCode,
+      code,
+      message: error.message,
+      details: [],
+      headers: {},
+    };
+  }
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error', details: [], headers: {} };
+};
+
+/**
+ * Last middleware of the stack: stamps `x-request-id` on every response, logs one line per request, and turns
+ * any error into the standard error body. Unknown errors are logged and answered with a generic 500.
+ */
+export const errorMapper = (): middy.MiddlewareObj<
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2
+> => {
+  const started = new WeakMap<object, number>();
+  const finish = (request: middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>) => {
+    const requestId = requestIdOf(request.event, request.context);
+    const response = request.response ?? { statusCode: 500 };
+    response.headers = { ...response.headers, 'x-request-id': requestId };
+    request.response = response;
+    logger.info('request', {
+      requestId,
+      method: request.event.requestContext?.http?.method,
+      path: request.event.rawPath,
+      status: response.statusCode,
+      durationMs: Date.now() - (started.get(request) ?? Date.now()),
+    });
+  };
+  return {
+    before: (request) => {
+      started.set(request, Date.now());
+    },
+    after: finish,
+    onError: (request) => {
+      const failure = toPublic(request.error);
+      if (failure.status >= 500) logger.error('unhandled error', { error: request.error as Error });
+      const requestId = requestIdOf(request.event, request.context);
+      request.response = {
+        statusCode: failure.status,
+        headers: { 'content-type': 'application/json; charset=utf-8', ...failure.headers },
+        body: JSON.stringify({
+          error: { code: failure.code, message: failure.message, details: failure.details, requestId },
+        }),
+      };
+      finish(request);
+    },
+  };
+};

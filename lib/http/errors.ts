@@ -1,0 +1,75 @@
+/** Stable error codes of the public API (DESIGN §2) and the HTTP status each maps to. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_IDENTIFIER: 400,
+  MISSING_IMAGE: 400,
+  INVALID_IMAGE_FORMAT: 400,
+  UNSUPPORTED_IMAGE_FORMAT: 400,
+  IMAGE_TOO_LARGE: 400,
+  INVALID_REWARDS_SPLIT: 400,
+  ACTIVE_GAME_COIN: 400,
+  INSUFFICIENT_BALANCE: 400,
+  UNAUTHORIZED: 401,
+  INVALID_SIGNATURE: 401,
+  TIMESTAMP_OUT_OF_RANGE: 401,
+  FORBIDDEN: 403,
+  GRACE_PERIOD_RESTRICTED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** A domain error with a public code; its message is safe to show to the caller. */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** Shorthand constructors for the errors most domains throw. */
+export const errors = {
+  validation: (message: string, details: ErrorDetail[] = []) =>
+    new AppError('VALIDATION_ERROR', message, details),
+  notFound: (what: string) => new AppError('NOT_FOUND', `${what} not found`),
+  forbidden: (message = 'You are not allowed to perform this action') => new AppError('FORBIDDEN', message),
+  unauthorized: (message = 'Missing or invalid authentication') => new AppError('UNAUTHORIZED', message),
+};
+
+/** Map middy/http-errors style errors (statusCode + expose) to public codes. */
+export const codeForHttpStatus = (status: number): ErrorCode => {
+  switch (status) {
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 429:
+      return 'RATE_LIMITED';
+    default:
+      return status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR';
+  }
+};

@@ -1,0 +1,244 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpCors from '@middy/http-cors';
+import httpEventNormalizer from '@middy/http-event-normalizer';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type * as z from 'zod';
+import type {
+  AuthSchemesOf,
+  BodyOf,
+  Contract,
+  ParamsOf,
+  QueryOf,
+  RateLimitSpec,
+  ResponseOf,
+} from './contract.js';
+import { errorMapper, requestIdOf } from './error-mapper.js';
+import { AppError, errors } from './errors.js';
+import { logger } from './logger.js';
+import { HttpResponse } from './response.js';
+import { zodDetails } from './validation.js';
+
+/** Who made the request, as established by one of the contract's auth schemes. */
+export interface AuthContext {
+  scheme: 'hmac' | 'bearer' | 'session';
+  /** Arc ID of the caller. */
+  userId: string;
+  apiKey?: string;
+  /** Identity-provider subject (`did:<idp>:<id>`) for bearer callers. */
+  subject?: string;
+  /** Play session for session-token callers. */
+  sessionId?: string;
+  gameId?: string;
+}
+
+/** What an authenticator and a rate limiter see of the request. */
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | undefined>;
+  rawBody: Buffer;
+  sourceIp: string;
+  requestId: string;
+}
+
+export type Authenticator = (request: RawRequest) => Promise<AuthContext>;
+
+/** Spends one unit of a budget; throws RATE_LIMITED beyond it. Returns values for the RateLimit-* headers. */
+export type RateLimiter = (
+  spec: RateLimitSpec & { name: string },
+  key: string,
+) => Promise<{ limit: number; remaining: number; resetSeconds: number }>;
+
+/** Side effects a handler factory needs; handlers pass only what their contract uses. */
+export interface HttpDeps {
+  authenticators?: Partial<Record<AuthContext['scheme'], Authenticator>>;
+  rateLimiter?: RateLimiter;
+}
+
+type AuthFor<C> = AuthSchemesOf<C> extends readonly [] ? undefined : AuthContext;
+
+/** The validated, typed request a use case receives. */
+export interface RequestOf<C> {
+  params: ParamsOf<C>;
+  query: QueryOf<C>;
+  body: BodyOf<C>;
+  auth: AuthFor<C>;
+  requestId: string;
+  sourceIp: string;
+  headers: Record<string, string | undefined>;
+  rawBody: Buffer;
+}
+
+export type HttpEvent = APIGatewayProxyEventV2 & { rawBodyBuffer?: Buffer };
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+/** What API Gateway invokes. */
+export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+const parsePart = <T extends z.ZodType | undefined>(schema: T, value: unknown, what: string) => {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw errors.validation(`Invalid ${what}`, zodDetails(result.error));
+  return result.data;
+};
+
+const contentTypeOf = (headers: Record<string, string | undefined>) =>
+  (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** Captures the raw body (for signatures and multipart) and enforces the size limit before any parsing. */
+const rawBody = (maxBytes: number): middy.MiddlewareObj<HttpEvent, HttpResult> => ({
+  before: (request) => {
+    const { body, isBase64Encoded } = request.event;
+    const buffer = body ? Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+    if (buffer.length > maxBytes) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBytes} bytes`);
+    }
+    request.event.rawBodyBuffer = buffer;
+  },
+});
+
+const toRawRequest = (event: HttpEvent, context: Context): RawRequest => ({
+  method: event.requestContext.http.method,
+  path: event.rawPath,
+  headers: event.headers,
+  rawBody: event.rawBodyBuffer ?? Buffer.alloc(0),
+  sourceIp: event.requestContext.http.sourceIp,
+  requestId: requestIdOf(event, context),
+});
+
+const authenticate = async (contract: Contract, deps: HttpDeps, raw: RawRequest) => {
+  if (contract.auth.length === 0) return undefined;
+  let firstError: unknown;
+  for (const scheme of contract.auth) {
+    const authenticator = deps.authenticators?.[scheme];
+    if (!authenticator) continue;
+    try {
+      return await authenticator(raw);
+    } catch (error) {
+      // Remember the first rejection: it names the scheme the caller most likely meant.
+      firstError ??= error;
+    }
+  }
+  throw firstError ?? errors.unauthorized();
+};
+
+const rateLimitHeaders = (r: { limit: number; remaining: number; resetSeconds: number }) => ({
+  'ratelimit-limit': String(r.limit),
+  'ratelimit-remaining': String(r.remaining),
+  'ratelimit-reset': String(r.resetSeconds),
+});
+
+const spendBudgets = async (contract: Contract, deps: HttpDeps, raw: RawRequest, auth?: AuthContext) => {
+  if (!deps.rateLimiter) return {};
+  const spec = contract.rateLimit;
+  if (!spec) return {};
+  const key =
+    spec.key === 'ip'
+      ? raw.sourceIp
+      : spec.key === 'apiKey'
+        ? (auth?.apiKey ?? auth?.userId)
+        : spec.key === 'session'
+          ? auth?.sessionId
+          : auth?.userId;
+  const result = await deps.rateLimiter({ ...spec, name: contract.operationId }, key ?? raw.sourceIp);
+  return rateLimitHeaders(result);
+};
+
+const checkMediaType = (contract: Contract, raw: RawRequest) => {
+  if (!contract.body || raw.rawBody.length === 0) return;
+  const allowed = contract.bodyMediaTypes ?? ['application/json'];
+  const type = contentTypeOf(raw.headers);
+  if (!allowed.some((t) => t === type)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be one of: ${allowed.join(', ')}`);
+  }
+};
+
+const serialize = (
+  contract: Contract,
+  response: HttpResponse,
+  headers: Record<string, string>,
+): HttpResult => {
+  if (contract.responseMediaType) {
+    return {
+      statusCode: response.status,
+      headers: { 'content-type': contract.responseMediaType, ...headers, ...response.headers },
+      body: String(response.body),
+    };
+  }
+  const checked = response.status < 300 ? contract.response.safeParse(response.body) : undefined;
+  if (checked && !checked.success) {
+    logger.error('response violates its contract', {
+      operationId: contract.operationId,
+      issues: zodDetails(checked.error),
+    });
+    throw new Error(`Response of ${contract.operationId} violates its contract`);
+  }
+  return {
+    statusCode: response.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers, ...response.headers },
+    body: JSON.stringify(checked ? checked.data : response.body),
+  };
+};
+
+/**
+ * Wrap a use case into a Lambda handler: the one middy stack of the service, in middy's documented order,
+ * with the contract validating input and output. Handlers call this and nothing else.
+ */
+export const httpHandler = <C extends Contract>(
+  contract: C,
+  useCase: (request: RequestOf<C>) => Promise<ResponseOf<C> | HttpResponse<ResponseOf<C>>>,
+  deps: HttpDeps = {},
+): LambdaHttpHandler => {
+  for (const scheme of contract.auth) {
+    if (!deps.authenticators?.[scheme]) {
+      throw new Error(`${contract.operationId}: no authenticator wired for scheme ${scheme}`);
+    }
+  }
+  const core = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
+    const raw = toRawRequest(event, context);
+    checkMediaType(contract, raw);
+    const auth = await authenticate(contract, deps, raw);
+    const limitHeaders = await spendBudgets(contract, deps, raw, auth);
+    const request = {
+      params: parsePart(contract.params, event.pathParameters ?? {}, 'path parameters'),
+      query: parsePart(contract.query, event.queryStringParameters ?? {}, 'query parameters'),
+      body: parsePart(
+        contract.body,
+        event.body === undefined || event.body === '' ? undefined : event.body,
+        'body',
+      ),
+      auth,
+      requestId: raw.requestId,
+      sourceIp: raw.sourceIp,
+      headers: event.headers,
+      rawBody: raw.rawBody,
+    } as RequestOf<C>;
+    const result = await useCase(request);
+    const response =
+      result instanceof HttpResponse ? result : new HttpResponse(contract.successStatus ?? 200, result);
+    return serialize(contract, response, limitHeaders);
+  };
+
+  const stack = middy<HttpEvent, HttpResult>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpEventNormalizer())
+    .use(httpHeaderNormalizer())
+    .use(rawBody(contract.maxBodyBytes ?? DEFAULT_MAX_BODY))
+    .use(httpJsonBodyParser({ disableContentTypeError: true }))
+    .use(httpSecurityHeaders())
+    .use(
+      httpCors({
+        origin: '*',
+        exposeHeaders: 'x-request-id, ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after',
+      }),
+    )
+    .use(errorMapper())
+    .handler(core);
+  // The normalizer middlewares widen the event type; API Gateway still hands over a payload 2.0 event.
+  return stack as unknown as LambdaHttpHandler;
+};

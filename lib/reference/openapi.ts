@@ -1,0 +1,163 @@
+import {
+  type OpenAPIObject,
+  OpenApiBuilder,
+  type OperationObject,
+  type ParameterObject,
+} from 'openapi3-ts/oas31';
+import * as z from 'zod';
+import type { Contract } from '../http/contract.js';
+import { ERROR_STATUS, type ErrorCode } from '../http/errors.js';
+import { errorBodySchema } from '../http/schemas.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Codes any operation can answer, whatever it documents itself. */
+const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR'];
+const AUTH_ERRORS: ErrorCode[] = ['UNAUTHORIZED'];
+
+const SECURITY_SCHEMES = {
+  hmac: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      '`HMAC-SHA256 apiKey=<uuid>, signature=<hex>, timestamp=<unix ms>` (commas optional) plus header ' +
+      '`x-auth-provider: hmac`. signature = lowercase hex HMAC-SHA256(secretKey, lower(method) + "\\n" + ' +
+      'lower(path) + "\\n" + timestamp [+ "\\n" + x-content-sha256]). Timestamps must be within 5 minutes; ' +
+      'a signature of a non-GET request is accepted once.',
+  },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Identity-provider access token (ES256 JWT).',
+  },
+  session: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Player session token from GET /play/session-token.',
+  },
+} as const;
+
+/** Convert a zod schema, hoisting named (`.meta({ id })`) schemas into components. */
+const toSchema = (
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  components: Record<string, JsonSchema>,
+): JsonSchema => {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  delete json.$schema;
+  const rewrite = (value: JsonSchema) =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, def] of Object.entries(defs)) components[name] = rewrite(def);
+  return rewrite(json);
+};
+
+const objectShape = (schema: z.ZodType | undefined): Record<string, z.ZodType> => {
+  if (!schema) return {};
+  if (schema instanceof z.ZodObject) return schema.shape as Record<string, z.ZodType>;
+  throw new Error('path and query contracts must be zod objects');
+};
+
+const parameters = (contract: Contract, components: Record<string, JsonSchema>): ParameterObject[] => {
+  const build = (where: 'path' | 'query', schema: z.ZodType | undefined) =>
+    Object.entries(objectShape(schema)).map(([name, field]) => {
+      const json = toSchema(field, 'input', components);
+      const description = typeof json.description === 'string' ? json.description : undefined;
+      return {
+        name,
+        in: where,
+        required: where === 'path' || !field.safeParse(undefined).success,
+        ...(description ? { description } : {}),
+        schema: json,
+      } satisfies ParameterObject;
+    });
+  return [...build('path', contract.params), ...build('query', contract.query)];
+};
+
+const errorResponses = (contract: Contract) => {
+  const codes = [...contract.errors, ...(contract.auth.length ? AUTH_ERRORS : []), ...ALWAYS];
+  if (contract.body || contract.query || contract.params) codes.push('VALIDATION_ERROR');
+  const byStatus = new Map<number, Set<ErrorCode>>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, set]) => [
+        String(status),
+        {
+          description: `Error: ${[...set].sort().join(', ')}`,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      ]),
+  );
+};
+
+const operation = (contract: Contract, components: Record<string, JsonSchema>): OperationObject => {
+  const success = String(contract.successStatus ?? 200);
+  const op: OperationObject = {
+    operationId: contract.operationId,
+    tags: contract.tags,
+    summary: contract.summary,
+    ...(contract.description ? { description: contract.description } : {}),
+    parameters: parameters(contract, components),
+    security: contract.auth.map((scheme) => ({ [scheme]: [] })),
+    responses: {
+      [success]: {
+        description: 'Success',
+        content: contract.responseMediaType
+          ? { [contract.responseMediaType]: { schema: { type: 'string' } } }
+          : { 'application/json': { schema: toSchema(contract.response, 'output', components) } },
+      },
+      ...errorResponses(contract),
+    },
+  };
+  if (contract.rateLimit) {
+    op['x-rate-limit'] = contract.rateLimit;
+  }
+  if (contract.body) {
+    const schema = toSchema(contract.body, 'input', components);
+    const types = contract.bodyMediaTypes ?? ['application/json'];
+    op.requestBody = { required: true, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
+  }
+  return op;
+};
+
+/** Build the OpenAPI 3.1 document of the whole API from its contracts. */
+export const buildOpenApi = (contracts: readonly Contract[]): OpenAPIObject => {
+  const components: Record<string, JsonSchema> = {};
+  const builder = OpenApiBuilder.create({
+    openapi: '3.1.0',
+    info: {
+      title: 'Arcadia API',
+      version: '0.1.0',
+      description:
+        'Game platform API: games, player points, multipliers, rewards pools and the game coin launcher. ' +
+        'Success bodies are `{"data": …}` (lists add `meta`); errors are `{"error": {code, message, details, ' +
+        'requestId}}`. Every response carries `x-request-id`; rate-limited routes carry `RateLimit-Limit`, ' +
+        '`RateLimit-Remaining`, `RateLimit-Reset`, and a 429 also `Retry-After`.',
+    },
+    paths: {},
+  });
+  toSchema(errorBodySchema, 'output', components); // registers components.schemas.Error
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
+    builder.addSecurityScheme(name, { ...scheme });
+  const sorted = [...contracts].sort(
+    (a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
+  );
+  for (const contract of sorted) {
+    const path = builder.getSpec().paths?.[contract.path] ?? {};
+    builder.addPath(contract.path, {
+      ...path,
+      [contract.method.toLowerCase()]: operation(contract, components),
+    });
+  }
+  for (const [name, schema] of Object.entries(components)) builder.addSchema(name, schema);
+  return builder.getSpec();
+};
