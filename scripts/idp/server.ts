@@ -1,0 +1,318 @@
+// Local identity provider for development and tests (DESIGN §3): issues real ES256 tokens and serves its JWKS,
+// so the service verifies local tokens exactly as it verifies the production provider's.
+//
+//   GET  /.well-known/jwks.json              public signing key
+//   GET  /.well-known/openid-configuration   issuer, jwks_uri, token_endpoint
+//   POST /token  {"name": "alice"} | {"subject": "did:local:alice"} [, "expiresInSeconds": n]
+//             → {"token": "...", "subject": "did:local:alice", "expiresAt": "..."}
+//
+// Standalone: `tsx scripts/idp/server.ts --port 8090 --data .data/dev`
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  SignJWT,
+} from 'jose';
+import * as z from 'zod';
+import { isDid } from '../../lib/identity/identifiers.js';
+
+export interface LocalIdp {
+  /** Base URL, e.g. `http://127.0.0.1:8090`. */
+  url: string;
+  /** `iss` of every token: the base URL. */
+  issuer: string;
+  /** `aud` of every token. */
+  audience: string;
+  jwksUrl: string;
+  /** Sign a token for a local user name (→ `did:local:<name>`) or a did. `claims` are merged last and may override any standard claim. */
+  issueToken(
+    subjectOrName: string,
+    opts?: { expiresInSeconds?: number; claims?: Record<string, unknown> },
+  ): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface LocalIdpOptions {
+  /** 0 binds a free port; read it back from `url`. */
+  port: number;
+  host?: string;
+  /** When given, the key pair is kept in `<dataDir>/idp-key.json` so tokens survive restarts. */
+  dataDir?: string;
+}
+
+export const LOCAL_IDP_AUDIENCE = 'arcadia-local';
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+const MAX_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+const MAX_REQUEST_BYTES = 16 * 1024;
+const KEY_FILE = 'idp-key.json';
+
+const LocalName = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1 to 64 of a-z, 0-9, _ and -');
+const Subject = z.string().refine(isDid, 'must be did:<idp>:<id>');
+
+const TokenRequest = z
+  .strictObject({
+    name: LocalName.optional(),
+    subject: Subject.optional(),
+    expiresInSeconds: z.int().min(1).max(MAX_TOKEN_TTL_SECONDS).optional(),
+  })
+  .refine((body) => (body.name === undefined) !== (body.subject === undefined), {
+    message: 'give exactly one of name or subject',
+  });
+
+const StoredKey = z.object({
+  kty: z.literal('EC'),
+  crv: z.literal('P-256'),
+  x: z.string().min(1),
+  y: z.string().min(1),
+  d: z.string().min(1),
+  kid: z.string().min(1),
+  alg: z.literal('ES256'),
+});
+type StoredKey = z.infer<typeof StoredKey>;
+
+interface SigningKey {
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+  kid: string;
+}
+
+/** The subject a local user name stands for. */
+export const localSubjectOf = (name: string): string => `did:local:${name}`;
+
+const subjectFor = (subjectOrName: string): string => {
+  if (LocalName.safeParse(subjectOrName).success) return localSubjectOf(subjectOrName);
+  if (isDid(subjectOrName)) return subjectOrName;
+  throw new Error(`Not a local user name or did: ${JSON.stringify(subjectOrName)}`);
+};
+
+const generateStoredKey = async (): Promise<StoredKey> => {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const kid = await calculateJwkThumbprint(jwk);
+  return StoredKey.parse({ ...jwk, kid, alg: 'ES256' });
+};
+
+/** Load the persisted key of dataDir, or create (and persist) one. A corrupt key file is an error, not silently replaced. */
+const loadSigningKey = async (dataDir?: string): Promise<SigningKey> => {
+  let stored: StoredKey;
+  if (dataDir) {
+    const file = join(dataDir, KEY_FILE);
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (text === undefined) {
+      stored = await generateStoredKey();
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+    } else {
+      const parsed = StoredKey.safeParse(JSON.parse(text));
+      if (!parsed.success)
+        throw new Error(`${file} is not an ES256 private JWK; delete it to generate a new key`);
+      stored = parsed.data;
+    }
+  } else {
+    stored = await generateStoredKey();
+  }
+  const { d: _private, ...publicPart } = stored;
+  const privateKey = await importJWK(stored, 'ES256');
+  if (privateKey instanceof Uint8Array) throw new Error('expected an asymmetric key');
+  return { privateKey, kid: stored.kid, publicJwk: { ...publicPart, use: 'sig' } };
+};
+
+const sendJson = (
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => {
+  // No keep-alive: a client's pooled connection would otherwise outlive a restart of this server and fail once.
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    connection: 'close',
+    ...headers,
+  });
+  res.end(JSON.stringify(body));
+};
+
+const sendError = (
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  details: { path: string; message: string }[] = [],
+  headers: Record<string, string> = {},
+) => sendJson(res, status, { error: { code, message, details, requestId: randomUUID() } }, headers);
+
+class RequestTooLarge extends Error {}
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BYTES) throw new RequestTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+/** Start the local identity provider; resolves once it listens. */
+export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> => {
+  const host = opts.host ?? '127.0.0.1';
+  const key = await loadSigningKey(opts.dataDir);
+  // Filled in once the port is known (port 0 binds a free one).
+  let url = '';
+
+  const signToken = async (subjectOrName: string, tokenOpts: Parameters<LocalIdp['issueToken']>[1] = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + (tokenOpts.expiresInSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+    const payload = {
+      iss: url,
+      aud: LOCAL_IDP_AUDIENCE,
+      sub: subjectFor(subjectOrName),
+      iat: now,
+      nbf: now,
+      exp,
+      jti: randomUUID(),
+      ...tokenOpts.claims,
+    };
+    const token = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
+      .sign(key.privateKey);
+    return { token, exp };
+  };
+  const issueToken: LocalIdp['issueToken'] = async (subjectOrName, tokenOpts) =>
+    (await signToken(subjectOrName, tokenOpts)).token;
+
+  const handleToken = async (req: IncomingMessage, res: ServerResponse) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readBody(req));
+    } catch (error) {
+      if (error instanceof RequestTooLarge) {
+        return sendError(res, 413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_REQUEST_BYTES} bytes`);
+      }
+      return sendError(res, 400, 'VALIDATION_ERROR', 'Request body must be JSON');
+    }
+    const parsed = TokenRequest.safeParse(json);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((issue) => ({
+        path: issue.path.length ? issue.path.map(String).join('.') : '(root)',
+        message: issue.message,
+      }));
+      return sendError(res, 400, 'VALIDATION_ERROR', 'Invalid token request', details);
+    }
+    const { name, subject, expiresInSeconds } = parsed.data;
+    const sub = subject ?? localSubjectOf(name ?? '');
+    const { token, exp } = await signToken(sub, expiresInSeconds ? { expiresInSeconds } : {});
+    return sendJson(res, 200, { token, subject: sub, expiresAt: new Date(exp * 1000).toISOString() });
+  };
+
+  const routes: Record<
+    string,
+    Partial<Record<string, (req: IncomingMessage, res: ServerResponse) => unknown>>
+  > = {
+    '/.well-known/jwks.json': {
+      GET: (_req, res) => sendJson(res, 200, { keys: [key.publicJwk] }, { 'cache-control': 'max-age=60' }),
+    },
+    '/.well-known/openid-configuration': {
+      GET: (_req, res) =>
+        sendJson(res, 200, {
+          issuer: url,
+          jwks_uri: `${url}/.well-known/jwks.json`,
+          token_endpoint: `${url}/token`,
+          id_token_signing_alg_values_supported: ['ES256'],
+          subject_types_supported: ['public'],
+          response_types_supported: ['token'],
+        }),
+    },
+    '/token': { POST: handleToken },
+  };
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const methods = routes[path];
+    const route = methods?.[req.method ?? 'GET'];
+    if (!methods) return sendError(res, 404, 'NOT_FOUND', `No route ${path}`);
+    if (!route) {
+      return sendError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}`, [], {
+        allow: Object.keys(methods).join(', '),
+      });
+    }
+    Promise.resolve(route(req, res)).catch((error: unknown) => {
+      console.error('local idp: request failed', error);
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'Internal server error');
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url,
+    issuer: url,
+    audience: LOCAL_IDP_AUDIENCE,
+    jwksUrl: `${url}/.well-known/jwks.json`,
+    issueToken,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+};
+
+const main = async () => {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env.IDP_PORT ?? '8090' },
+      host: { type: 'string', default: '127.0.0.1' },
+      data: { type: 'string' },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number`);
+  const idp = await startLocalIdp({
+    port,
+    host: values.host,
+    ...(values.data ? { dataDir: values.data } : {}),
+  });
+  console.log(`local identity provider on ${idp.url} (issuer ${idp.issuer}, audience ${idp.audience})`);
+  const shutdown = () => {
+    idp.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
