@@ -1,10 +1,40 @@
+import {
+  batchGamesByIdsContract,
+  batchGamesByTokenIdsContract,
+  claimOwnershipContract,
+  createGameContract,
+  getGameContract,
+  getGamesByTokenContract,
+  listGamesContract,
+  listMyGamesContract,
+  toggleVisibilityContract,
+  updateGameContract,
+} from './games/contracts.js';
 import type { Contract } from './http/contract.js';
 import { apiReferenceContract, apiReferenceJsonContract } from './reference/contracts.js';
-import { createHmacSignatureContract } from './user/contracts.js';
+import {
+  createHmacSignatureContract,
+  getMeContract,
+  getMyStatsContract,
+  resetSecretContract,
+} from './user/contracts.js';
 
 /** Every operation of the public API. serverless.yml has exactly one function per entry (checked by a test). */
 export const contracts: readonly Contract[] = [
   apiReferenceContract,
   apiReferenceJsonContract,
   createHmacSignatureContract,
+  getMeContract,
+  getMyStatsContract,
+  resetSecretContract,
+  listGamesContract,
+  createGameContract,
+  updateGameContract,
+  getGameContract,
+  listMyGamesContract,
+  toggleVisibilityContract,
+  claimOwnershipContract,
+  batchGamesByIdsContract,
+  batchGamesByTokenIdsContract,
+  getGamesByTokenContract,
 ];

@@ -1,5 +1,5 @@
-import { httpHandler } from '../../lib/http/handler.js';
+import { route } from '../../lib/http/route.js';
 import { apiReferenceJsonContract } from '../../lib/reference/contracts.js';
 import { openApiDocument } from '../../lib/reference/document.js';
 
-export const handler = httpHandler(apiReferenceJsonContract, async () => openApiDocument());
+export const handler = route(apiReferenceJsonContract, async () => openApiDocument());

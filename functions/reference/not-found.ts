@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/http/errors.js';
-import { httpHandler } from '../../lib/http/handler.js';
+import { route } from '../../lib/http/route.js';
 import { notFoundContract } from '../../lib/reference/contracts.js';
 
-export const handler = httpHandler(notFoundContract, async () => {
+export const handler = route(notFoundContract, async () => {
   throw new AppError('NOT_FOUND', 'No such route');
 });

@@ -1,7 +1,7 @@
-import { httpHandler } from '../../lib/http/handler.js';
+import { route } from '../../lib/http/route.js';
 import { createHmacSignatureContract } from '../../lib/user/contracts.js';
 import { createHmacSignature } from '../../lib/user/hmac-helper.js';
 
-export const handler = httpHandler(createHmacSignatureContract, async ({ body }) => ({
+export const handler = route(createHmacSignatureContract, async ({ body }) => ({
   data: createHmacSignature(body),
 }));

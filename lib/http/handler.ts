@@ -57,6 +57,10 @@ export type RateLimiter = (
 export interface HttpDeps {
   authenticators?: Partial<Record<AuthContext['scheme'], Authenticator>>;
   rateLimiter?: RateLimiter;
+  /** Extra body parser for routes that accept multipart/form-data. */
+  multipart?: middy.MiddlewareObj<HttpEvent, HttpResult>;
+  /** The budget every request spends besides its route's own (per IP, or per user once authenticated). */
+  defaultBudget?: (authenticated: boolean) => RateLimitSpec & { name: string };
 }
 
 type AuthFor<C> = AuthSchemesOf<C> extends readonly [] ? undefined : AuthContext;
@@ -73,7 +77,10 @@ export interface RequestOf<C> {
   rawBody: Buffer;
 }
 
-export type HttpEvent = APIGatewayProxyEventV2 & { rawBodyBuffer?: Buffer };
+export type HttpEvent = APIGatewayProxyEventV2 & {
+  rawBodyBuffer?: Buffer;
+  headerOverrides?: Record<string, string>;
+};
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 /** What API Gateway invokes. */
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
@@ -102,6 +109,18 @@ const rawBody = (maxBytes: number): middy.MiddlewareObj<HttpEvent, HttpResult> =
   },
 });
 
+/**
+ * Headers a use case set explicitly (HttpResponse headers) win over the security defaults: the reference page
+ * replaces the strict default Content-Security-Policy with one that allows its own hashed inline scripts.
+ */
+const handlerHeadersWin = (): middy.MiddlewareObj<HttpEvent, HttpResult> => ({
+  after: (request) => {
+    const overrides = request.event.headerOverrides;
+    if (overrides && request.response)
+      request.response.headers = { ...request.response.headers, ...overrides };
+  },
+});
+
 const toRawRequest = (event: HttpEvent, context: Context): RawRequest => ({
   method: event.requestContext.http.method,
   path: event.rawPath,
@@ -111,10 +130,23 @@ const toRawRequest = (event: HttpEvent, context: Context): RawRequest => ({
   requestId: requestIdOf(event, context),
 });
 
+/** The schemes whose credentials the request carries, in the contract's order. */
+const presentedSchemes = (contract: Contract, raw: RawRequest) => {
+  const authorization = raw.headers.authorization ?? '';
+  const hmac =
+    /^HMAC-SHA256 /i.test(authorization) || (raw.headers['x-auth-provider'] ?? '').toLowerCase() === 'hmac';
+  const bearer = /^Bearer /i.test(authorization);
+  return contract.auth.filter((scheme) => (scheme === 'hmac' ? hmac : bearer));
+};
+
+/**
+ * Authenticate with the scheme the request's credentials belong to (HMAC or a bearer token); when several
+ * accepted schemes use bearer tokens, the first that verifies wins. No credentials: 401 UNAUTHORIZED.
+ */
 const authenticate = async (contract: Contract, deps: HttpDeps, raw: RawRequest) => {
   if (contract.auth.length === 0) return undefined;
   let firstError: unknown;
-  for (const scheme of contract.auth) {
+  for (const scheme of presentedSchemes(contract, raw)) {
     const authenticator = deps.authenticators?.[scheme];
     if (!authenticator) continue;
     try {
@@ -124,7 +156,10 @@ const authenticate = async (contract: Contract, deps: HttpDeps, raw: RawRequest)
       firstError ??= error;
     }
   }
-  throw firstError ?? errors.unauthorized();
+  throw (
+    firstError ??
+    errors.unauthorized(`Missing credentials: this endpoint accepts ${contract.auth.join(' or ')}`)
+  );
 };
 
 const rateLimitHeaders = (r: { limit: number; remaining: number; resetSeconds: number }) => ({
@@ -133,20 +168,31 @@ const rateLimitHeaders = (r: { limit: number; remaining: number; resetSeconds: n
   'ratelimit-reset': String(r.resetSeconds),
 });
 
+const budgetKey = (spec: RateLimitSpec, raw: RawRequest, auth?: AuthContext): string => {
+  switch (spec.key) {
+    case 'ip':
+      return `ip:${raw.sourceIp}`;
+    case 'apiKey':
+      return auth?.apiKey ? `key:${auth.apiKey}` : `user:${auth?.userId ?? raw.sourceIp}`;
+    case 'session':
+      return `session:${auth?.sessionId ?? auth?.userId ?? raw.sourceIp}`;
+    default:
+      return auth ? `user:${auth.userId}` : `ip:${raw.sourceIp}`;
+  }
+};
+
+/** Spend the default budget and the route's own; the RateLimit-* headers describe the tighter one. */
 const spendBudgets = async (contract: Contract, deps: HttpDeps, raw: RawRequest, auth?: AuthContext) => {
   if (!deps.rateLimiter) return {};
-  const spec = contract.rateLimit;
-  if (!spec) return {};
-  const key =
-    spec.key === 'ip'
-      ? raw.sourceIp
-      : spec.key === 'apiKey'
-        ? (auth?.apiKey ?? auth?.userId)
-        : spec.key === 'session'
-          ? auth?.sessionId
-          : auth?.userId;
-  const result = await deps.rateLimiter({ ...spec, name: contract.operationId }, key ?? raw.sourceIp);
-  return rateLimitHeaders(result);
+  const budgets = [
+    ...(deps.defaultBudget ? [deps.defaultBudget(auth !== undefined)] : []),
+    ...(contract.rateLimit ? [{ ...contract.rateLimit, name: contract.operationId }] : []),
+  ];
+  let headers = {};
+  for (const spec of budgets) {
+    headers = rateLimitHeaders(await deps.rateLimiter(spec, budgetKey(spec, raw, auth)));
+  }
+  return headers;
 };
 
 const checkMediaType = (contract: Contract, raw: RawRequest) => {
@@ -219,6 +265,7 @@ export const httpHandler = <C extends Contract>(
       rawBody: raw.rawBody,
     } as RequestOf<C>;
     const result = await useCase(request);
+    if (result instanceof HttpResponse) event.headerOverrides = result.headers;
     const response =
       result instanceof HttpResponse ? result : new HttpResponse(contract.successStatus ?? 200, result);
     return serialize(contract, response, limitHeaders);
@@ -229,7 +276,10 @@ export const httpHandler = <C extends Contract>(
     .use(httpEventNormalizer())
     .use(httpHeaderNormalizer())
     .use(rawBody(contract.maxBodyBytes ?? DEFAULT_MAX_BODY))
-    .use(httpJsonBodyParser({ disableContentTypeError: true }))
+    .use(httpJsonBodyParser({ disableContentTypeError: true }));
+  if (deps.multipart) stack.use(deps.multipart);
+  stack
+    .use(handlerHeadersWin())
     .use(httpSecurityHeaders())
     .use(
       httpCors({

@@ -55,3 +55,71 @@ export const createHmacSignatureContract = defineContract({
     },
   },
 });
+
+const AUTH = ['bearer', 'hmac'] as const;
+
+const profileSchema = z
+  .object({
+    arcId: z.uuid().describe('Your Arc ID (internal user ID)'),
+    subject: z.string().nullable().describe('Identity-provider subject, did:<idp>:<id>'),
+    apiKey: z.uuid().nullable().describe('Your API key, null until the first call with an identity token'),
+    identifiers: z.array(z.string()).describe('Identifiers linked to you (did, wallets, email, X handle)'),
+    walletAddress: z.string().nullable().describe('Your embedded Solana wallet'),
+    createdAt: z.string(),
+    secretKey: z
+      .string()
+      .optional()
+      .describe('Your secret key. Present only in the response that created your API key: store it now.'),
+  })
+  .meta({ id: 'UserProfile' });
+
+export const getMeContract = defineContract({
+  operationId: 'getMe',
+  method: 'GET',
+  path: '/user/me',
+  tags: ['User'],
+  summary: 'Current user',
+  description:
+    'Your profile. The first call with an identity-provider bearer token creates your user (if needed) and ' +
+    'your API key, and returns the secret key once; later calls never show it again (use POST ' +
+    '/user/reset-secret to get a new one). Accepts an identity-provider bearer token or an HMAC signature.',
+  auth: AUTH,
+  response: dataEnvelope(profileSchema),
+  errors: ['UNAUTHORIZED', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'],
+});
+
+export const getMyStatsContract = defineContract({
+  operationId: 'getMyStats',
+  method: 'GET',
+  path: '/user/me/stats',
+  tags: ['User'],
+  summary: 'User statistics',
+  description:
+    'Counters about your activity, kept current as it happens: games registered, points saved through the ' +
+    'developer endpoints, game coins launched. Every counter is present (0 when nothing happened yet).',
+  auth: AUTH,
+  response: dataEnvelope(
+    z
+      .object({
+        gamesRegistered: z.number().int(),
+        pointsSaved: z.number().int(),
+        gameCoinsLaunched: z.number().int(),
+      })
+      .meta({ id: 'UserStats' }),
+  ),
+  errors: ['UNAUTHORIZED', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'],
+});
+
+export const resetSecretContract = defineContract({
+  operationId: 'resetSecret',
+  method: 'POST',
+  path: '/user/reset-secret',
+  tags: ['User'],
+  summary: 'Reset the API secret key',
+  description:
+    'Replaces your secret key and returns the new one, once. The old secret stops working immediately. ' +
+    'Accepts an identity-provider bearer token or an HMAC signature made with the current secret.',
+  auth: AUTH,
+  response: dataEnvelope(z.object({ apiKey: z.uuid(), secretKey: z.string() })),
+  errors: ['UNAUTHORIZED', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'NOT_FOUND'],
+});

@@ -45,7 +45,7 @@ export const httpEvent = (input: EventInput): APIGatewayProxyEventV2 => {
         method: input.method,
         path: input.path,
         protocol: 'HTTP/1.1',
-        sourceIp: input.sourceIp ?? '198.51.100.7',
+        sourceIp: input.sourceIp ?? `198.51.100.${Math.floor(Math.random() * 254) + 1}`,
         userAgent: 'vitest',
       },
       requestId: randomUUID(),

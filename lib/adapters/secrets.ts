@@ -1,0 +1,30 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import * as z from 'zod';
+import { loadConfig } from '../config.js';
+
+const configSchema = z.object({
+  SECRETS_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
+});
+
+const key = () => Buffer.from(loadConfig(configSchema).SECRETS_ENCRYPTION_KEY, 'base64');
+
+/** Encrypt a secret for storage at rest: AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+export const sealSecret = (plaintext: string | Buffer): string => {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key(), iv);
+  const data = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
+};
+
+/** Decrypt a value sealed by `sealSecret`; throws when it was tampered with. */
+export const openSecret = (sealed: string): Buffer => {
+  const [version, iv, tag, data] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('Unrecognised sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]);
+};

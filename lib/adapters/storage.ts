@@ -1,0 +1,53 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import * as z from 'zod';
+import { loadConfig } from '../config.js';
+
+const config = () =>
+  loadConfig(
+    z.object({
+      IMAGES_BUCKET: z.string().min(1),
+      IMAGES_BASE_URL: z.string().optional(),
+      AWS_REGION: z.string().default('us-east-1'),
+      AWS_ENDPOINT_URL_S3: z.string().optional(),
+      S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+    }),
+  );
+
+let client: S3Client | undefined;
+const s3 = () => {
+  client ??= new S3Client({
+    forcePathStyle: config().S3_FORCE_PATH_STYLE === 'true',
+    // Checksums only where S3 requires them: stand-ins and proxies handle streamed checksums poorly.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return client;
+};
+
+/**
+ * Public URL of an image object: IMAGES_BASE_URL (a CDN in production) when set, else the bucket's own URL
+ * (path-style on a custom endpoint, virtual-hosted on AWS).
+ */
+export const imageUrl = (key: string): string => {
+  const { IMAGES_BASE_URL, IMAGES_BUCKET, AWS_REGION, AWS_ENDPOINT_URL_S3, S3_FORCE_PATH_STYLE } = config();
+  const base =
+    IMAGES_BASE_URL ||
+    (S3_FORCE_PATH_STYLE === 'true' && AWS_ENDPOINT_URL_S3
+      ? `${AWS_ENDPOINT_URL_S3.replace(/\/$/, '')}/${IMAGES_BUCKET}`
+      : `https://${IMAGES_BUCKET}.s3.${AWS_REGION}.amazonaws.com`);
+  return `${base.replace(/\/$/, '')}/${key}`;
+};
+
+/** Store an image under a server-generated key with its sniffed content type; immutable, so cached for a year. */
+export const putImage = async (key: string, bytes: Buffer, contentType: string): Promise<string> => {
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: config().IMAGES_BUCKET,
+      Key: key,
+      Body: bytes,
+      ContentType: contentType,
+      CacheControl: 'public, max-age=31536000, immutable',
+    }),
+  );
+  return imageUrl(key);
+};

@@ -1,0 +1,13 @@
+import type { Authenticator } from '../http/handler.js';
+import { ensureUserForSubject } from '../users/service.js';
+import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js';
+
+/**
+ * Identity-provider bearer tokens (DESIGN §3): verified against the provider's JWKS, then mapped to the Arc
+ * user of the token's subject, created on first sight (the provider vouches for it).
+ */
+export const bearerAuthenticator: Authenticator = async (request) => {
+  const { subject } = await verifyIdpToken(bearerTokenOf(request.headers), idpConfigFromEnv());
+  const arcId = await ensureUserForSubject(subject);
+  return { scheme: 'bearer', userId: arcId, subject };
+};

@@ -1,0 +1,105 @@
+import { timingSafeEqual } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { openSecret } from '../adapters/secrets.js';
+import { loadConfig } from '../config.js';
+import { AppError } from '../http/errors.js';
+import type { AuthContext, Authenticator, RawRequest } from '../http/handler.js';
+import { getApiKeyRecord } from '../users/repository.js';
+import { sha256Hex, signRequest } from './hmac-signing.js';
+
+/** Allowed distance between the signed timestamp and server time, either way (SPEC §5 rule 2). */
+export const MAX_SKEW_MS = 5 * 60 * 1000;
+
+const HEADER =
+  /^HMAC-SHA256 +apiKey=([0-9a-fA-F-]{36}),? +signature=([0-9a-fA-F]{64}),? +timestamp=(\d{1,16})$/;
+
+const invalid = (message = 'Invalid HMAC signature') => new AppError('INVALID_SIGNATURE', message);
+
+export interface ParsedHmacHeader {
+  apiKey: string;
+  signature: string;
+  timestamp: number;
+}
+
+/** Parse `HMAC-SHA256 apiKey=…, signature=…, timestamp=…` (commas optional); anything else is a 401. */
+export const parseHmacHeader = (value: string | undefined): ParsedHmacHeader => {
+  if (!value) throw new AppError('UNAUTHORIZED', 'Missing Authorization header');
+  const match = HEADER.exec(value.trim());
+  if (!match) throw invalid('Malformed HMAC Authorization header');
+  const [, apiKey = '', signature = '', timestamp = ''] = match;
+  return { apiKey: apiKey.toLowerCase(), signature: signature.toLowerCase(), timestamp: Number(timestamp) };
+};
+
+const equalHex = (a: string, b: string) => {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+};
+
+const config = () => loadConfig(z.object({ EPHEMERAL_TABLE: z.string().min(1) }));
+
+/**
+ * Record a signature as used; a second use within its validity window is refused. The item expires (TTL)
+ * once the timestamp can no longer pass the skew check, so the store stays small.
+ */
+const spendSignature = async (signature: string, timestamp: number) => {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().EPHEMERAL_TABLE,
+        Item: { pk: `SIG#${signature}`, expiresAt: Math.ceil((timestamp + MAX_SKEW_MS) / 1000) + 60 },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw invalid('Signature already used');
+    throw error;
+  }
+};
+
+/**
+ * Verify an HMAC-signed request (SPEC §5, DESIGN §3): header shape, `x-auth-provider: hmac`, timestamp skew,
+ * constant-time signature check against the caller's current secret, optional body binding, and single use
+ * of signatures on non-GET requests. Costs one GetItem, plus one conditional PutItem for non-GET requests.
+ */
+export const verifyHmacRequest = async (
+  request: RawRequest,
+  now: number = Date.now(),
+): Promise<AuthContext> => {
+  if ((request.headers['x-auth-provider'] ?? '').toLowerCase() !== 'hmac') {
+    throw new AppError('UNAUTHORIZED', 'HMAC requests must send x-auth-provider: hmac');
+  }
+  const header = parseHmacHeader(request.headers.authorization);
+  if (Math.abs(now - header.timestamp) > MAX_SKEW_MS) {
+    throw new AppError(
+      'TIMESTAMP_OUT_OF_RANGE',
+      'timestamp must be Unix milliseconds within 5 minutes of server time',
+    );
+  }
+  const bound = request.headers['x-content-sha256'];
+  if (bound !== undefined) {
+    if (!/^[0-9a-fA-F]{64}$/.test(bound) || !equalHex(bound.toLowerCase(), sha256Hex(request.rawBody))) {
+      throw invalid('Body does not match x-content-sha256');
+    }
+  }
+  const record = await getApiKeyRecord(header.apiKey);
+  // The same answer for an unknown key and a wrong signature: nothing tells which API keys exist.
+  if (!record) throw invalid();
+  const expected = signRequest({
+    secretKey: openSecret(record.secretCipher).toString('utf8'),
+    method: request.method,
+    path: request.path,
+    timestamp: header.timestamp,
+    ...(bound ? { bodySha256: bound } : {}),
+  });
+  if (!equalHex(expected, header.signature)) throw invalid();
+  if (request.method.toUpperCase() !== 'GET' && request.method.toUpperCase() !== 'HEAD') {
+    await spendSignature(header.signature, header.timestamp);
+  }
+  return { scheme: 'hmac', userId: record.arcId, apiKey: header.apiKey };
+};
+
+/** The HMAC authenticator for `route(...)`. */
+export const hmacAuthenticator: Authenticator = (request) => verifyHmacRequest(request);

@@ -1,0 +1,373 @@
+import * as z from 'zod';
+import { defineContract } from '../http/contract.js';
+import { dataEnvelope, listEnvelope, queryBoolean } from '../http/schemas.js';
+
+const HMAC = ['hmac'] as const;
+const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
+/** API Gateway's payload limit; images are 5 MB each, base64 in JSON adds a third. */
+const MAX_GAME_BODY = 10 * 1024 * 1024;
+
+export const PLATFORMS = ['WEB', 'DESKTOP', 'MOBILE', 'CONSOLE'] as const;
+export const SORT_FIELDS = [
+  'totalRewardsPoolValueUsd',
+  'totalRewardsAllocatedUsd',
+  'name',
+  'createdAt',
+  'estimatedDailyRewardsUsd',
+] as const;
+
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .describe('http(s) URL');
+const optionalUrl = httpUrl.nullable().optional();
+
+/** Multipart sends every field as text: accept "true"/"false" as well as JSON booleans. */
+const formBoolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+/** Positive integers, as JSON numbers or multipart text. */
+const formPositiveInt = z
+  .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+  .pipe(z.number().int().positive().max(1e12));
+
+const uploadedFile = z
+  .custom<{ content: Buffer; filename?: string; mimetype?: string }>(
+    (v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as { content?: unknown }).content),
+    'must be a file part',
+  )
+  .meta({ type: 'string', format: 'binary' });
+
+// Values are checked by the split rules (INVALID_REWARDS_SPLIT), not here, so every split problem has one code.
+const splitValue = z.number();
+/** orgRewardsSplit: identifier → basis points, as an object or (multipart) its JSON text. */
+const orgRewardsSplit = z
+  .union([
+    z.record(z.string(), splitValue),
+    z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.string(), splitValue)),
+  ])
+  .describe(
+    'Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, ' +
+      'email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get ' +
+      'one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective ' +
+      'split is 100% to you; absent or empty means 100% to you.',
+  );
+
+const tokenAddress = z
+  .string()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')
+  .describe('Solana mint address');
+
+const gameFields = {
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().min(1).max(5000),
+  gameUrl: httpUrl.describe('Where the game is hosted (http or https)'),
+  platform: z.enum(PLATFORMS),
+  isHTMLGame: formBoolean.optional(),
+  iframable: formBoolean.optional(),
+  image: uploadedFile
+    .optional()
+    .describe('Thumbnail file (jpeg, png, gif or webp, ≤ 5 MB); wins over base64Image'),
+  coverImage: uploadedFile.optional().describe('Cover file; wins over base64CoverImage'),
+  base64Image: z
+    .string()
+    .optional()
+    .describe('Thumbnail as data:image/<format>;base64,<data> (≤ 5 MB decoded)'),
+  base64CoverImage: z.string().optional().describe('Cover as data:image/<format>;base64,<data>'),
+  twitter: optionalUrl.describe('Profile URL on the first social network'),
+  discord: optionalUrl.describe('Server URL on the second social network'),
+  telegram: optionalUrl.describe('Group URL on the third social network'),
+  maxScorePerSession: formPositiveInt.nullable().optional().describe('Maximum points per gaming session'),
+  maxSessionsPerDay: formPositiveInt
+    .nullable()
+    .optional()
+    .describe('Maximum sessions per player per UTC day'),
+  maxCumulativePointsPerDay: formPositiveInt
+    .nullable()
+    .optional()
+    .describe('Maximum points per player per UTC day'),
+  hidden: formBoolean
+    .optional()
+    .describe('Hidden games are absent from listings but playable by direct link'),
+  orgRewardsSplit: orgRewardsSplit.optional(),
+  jwksUrl: optionalUrl.describe("JSON Web Key Set URL of the game's own auth, for player session tokens"),
+};
+
+/** Registration body: unknown fields are dropped, so server-owned fields can never be set. */
+export const createGameBody = z.object(gameFields);
+export type CreateGameInput = z.output<typeof createGameBody>;
+
+/** Update body: every field optional, plus the airdrop token; server-owned fields do not exist here. */
+export const updateGameBody = createGameBody.partial().extend({
+  airdropTokenAddress: tokenAddress
+    .nullable()
+    .optional()
+    .describe('Airdrop token mint enabling snapshots and claims'),
+});
+export type UpdateGameInput = z.output<typeof updateGameBody>;
+
+const tokenInfo = z
+  .object({
+    gameCoin: z
+      .object({
+        gtokenAddress: z.string(),
+        gameCoinSymbol: z.string().nullable(),
+        emissionDays: z.number().int(),
+        status: z.string(),
+        emissionStartAt: z.string().nullable(),
+        emissionEndAt: z.string().nullable(),
+      })
+      .nullable(),
+    airdropTokenAddress: z.string().nullable(),
+  })
+  .meta({ id: 'GameTokens' });
+
+export const gameSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    gameUrl: z.string(),
+    platform: z.enum(PLATFORMS),
+    isHTMLGame: z.boolean(),
+    iframable: z.boolean(),
+    imageUrl: z.string().nullable(),
+    coverImageUrl: z.string().nullable(),
+    twitter: z.string().nullable(),
+    discord: z.string().nullable(),
+    telegram: z.string().nullable(),
+    maxScorePerSession: z.number().nullable(),
+    maxSessionsPerDay: z.number().nullable(),
+    maxCumulativePointsPerDay: z.number().nullable(),
+    hidden: z.boolean(),
+    orgRewardsSplit: z.record(z.string(), z.number()).describe('Effective split: Arc ID → basis points'),
+    requestedOrgRewardsSplit: z
+      .record(z.string(), z.number())
+      .describe('Split as requested (Arc ID → basis points); effective once ownership is verified'),
+    jwksUrl: z.string().nullable(),
+    creatorId: z.uuid(),
+    ownerId: z.uuid().nullable().describe('Verified owner (proved the domain), or null'),
+    ownershipVerified: z.boolean(),
+    totalRewardsAllocatedUsd: z.number(),
+    estimatedDailyRewardsUsd: z.number(),
+    totalRewardsPoolValueUsd: z.number(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    tokens: tokenInfo.optional().describe('Token association, with include_extra / include_tokens'),
+  })
+  .meta({ id: 'Game' });
+export type GameView = z.input<typeof gameSchema>;
+
+const withMapping = z.object({
+  game: gameSchema,
+  playerIdToArcId: z.record(z.string(), z.uuid()).describe('Identifiers of orgRewardsSplit → Arc IDs'),
+});
+
+const pagination = {
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  sort: z.enum(['asc', 'desc']).default('desc'),
+};
+
+export const createGameContract = defineContract({
+  operationId: 'createGame',
+  method: 'POST',
+  path: '/games',
+  tags: ['Games'],
+  summary: 'Register a game',
+  description:
+    'multipart/form-data (files `image`, `coverImage`) or JSON (`base64Image`, `base64CoverImage` as data URIs). ' +
+    'At least one image; the file wins over base64. The format is decided by the bytes (jpeg, png, gif, webp), ' +
+    'must match the data URI, ≤ 5 MB, ≤ 16384 px a side and ≤ 40 Mpx. Errors: MISSING_IMAGE, ' +
+    'INVALID_IMAGE_FORMAT, UNSUPPORTED_IMAGE_FORMAT, IMAGE_TOO_LARGE, INVALID_REWARDS_SPLIT.',
+  auth: HMAC,
+  body: createGameBody,
+  bodyMediaTypes: ['application/json', 'multipart/form-data'],
+  maxBodyBytes: MAX_GAME_BODY,
+  response: dataEnvelope(withMapping),
+  successStatus: 201,
+  errors: [
+    ...AUTH_ERRORS,
+    'MISSING_IMAGE',
+    'INVALID_IMAGE_FORMAT',
+    'UNSUPPORTED_IMAGE_FORMAT',
+    'IMAGE_TOO_LARGE',
+    'INVALID_REWARDS_SPLIT',
+    'PAYLOAD_TOO_LARGE',
+  ],
+  example: {
+    body: {
+      name: 'Space Miner',
+      description: 'Mine asteroids',
+      gameUrl: 'https://spaceminer.example',
+      platform: 'WEB',
+      base64Image:
+        'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    },
+  },
+});
+
+export const updateGameContract = defineContract({
+  operationId: 'updateGame',
+  method: 'POST',
+  path: '/games/update/{gameId}',
+  tags: ['Games'],
+  summary: 'Update a game',
+  description:
+    'Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an ' +
+    'optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, ' +
+    'verification, reward figures, coin state) cannot be set.',
+  auth: HMAC,
+  params: z.object({ gameId: z.uuid() }),
+  body: updateGameBody,
+  bodyMediaTypes: ['application/json', 'multipart/form-data'],
+  maxBodyBytes: MAX_GAME_BODY,
+  response: dataEnvelope(withMapping),
+  errors: [
+    ...AUTH_ERRORS,
+    'FORBIDDEN',
+    'NOT_FOUND',
+    'INVALID_IMAGE_FORMAT',
+    'UNSUPPORTED_IMAGE_FORMAT',
+    'IMAGE_TOO_LARGE',
+    'INVALID_REWARDS_SPLIT',
+  ],
+  example: { params: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' }, body: { hidden: true } },
+});
+
+export const listGamesContract = defineContract({
+  operationId: 'listGames',
+  method: 'GET',
+  path: '/games',
+  tags: ['Games'],
+  summary: 'List games',
+  description:
+    'Visible games only. Sorted from an index per sort field (ties broken by creation time then id). `query` ' +
+    'filters case-insensitively by name or description.',
+  auth: [],
+  query: z.object({
+    ...pagination,
+    sortBy: z.enum(SORT_FIELDS).default('totalRewardsPoolValueUsd'),
+    query: z.string().trim().min(1).max(100).optional(),
+    include_extra: queryBoolean.default(false).describe('Include token association information'),
+  }),
+  response: listEnvelope(gameSchema),
+  errors: [],
+  example: { query: { limit: '10', sortBy: 'createdAt' } },
+});
+
+export const getGameContract = defineContract({
+  operationId: 'getGame',
+  method: 'GET',
+  path: '/games/id/{id}',
+  tags: ['Games'],
+  summary: 'Get a game',
+  description: 'Hidden games are returned too: they are playable by direct link.',
+  auth: [],
+  params: z.object({ id: z.uuid() }),
+  query: z.object({
+    include_tokens: queryBoolean.default(false).describe('Include associated token information'),
+  }),
+  response: dataEnvelope(gameSchema),
+  errors: ['NOT_FOUND'],
+  example: { params: { id: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
+});
+
+export const listMyGamesContract = defineContract({
+  operationId: 'listMyGames',
+  method: 'GET',
+  path: '/games/me',
+  tags: ['Games'],
+  summary: 'My games',
+  description: 'Games you created or own, hidden ones included, by creation time.',
+  auth: HMAC,
+  query: z.object({ ...pagination, include_extra: queryBoolean.default(false) }),
+  response: listEnvelope(gameSchema),
+  errors: [...AUTH_ERRORS],
+});
+
+export const toggleVisibilityContract = defineContract({
+  operationId: 'toggleGameVisibility',
+  method: 'POST',
+  path: '/games/toggle-visibility/{id}',
+  tags: ['Games'],
+  summary: 'Flip a game between visible and hidden',
+  auth: HMAC,
+  params: z.object({ id: z.uuid() }),
+  response: dataEnvelope(gameSchema),
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { id: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
+});
+
+export const claimOwnershipContract = defineContract({
+  operationId: 'claimGameOwnership',
+  method: 'POST',
+  path: '/games/claim-ownership/{gameId}',
+  tags: ['Games'],
+  summary: 'Prove ownership of the game domain',
+  description:
+    'Add `<meta name="arcadia-verification" content="<your API key>">` to the `<head>` of the page at gameUrl, ' +
+    'then call this. The page is fetched safely (http/https on default ports, public addresses only, ≤ 3 ' +
+    'redirects, 5 s, 1 MB). On a match you become the verified owner and the requested rewards split takes ' +
+    'effect. Only the creator or current owner may claim.',
+  auth: HMAC,
+  params: z.object({ gameId: z.uuid() }),
+  response: dataEnvelope(gameSchema),
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR'],
+  example: { params: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
+});
+
+const batchResult = dataEnvelope(
+  z.object({
+    games: z.array(gameSchema),
+    missing: z.array(z.string()).describe('Requested identifiers not found'),
+  }),
+);
+
+export const batchGamesByIdsContract = defineContract({
+  operationId: 'batchGamesByIds',
+  method: 'POST',
+  path: '/games/batch/ids',
+  tags: ['Games'],
+  summary: 'Games for up to 100 game IDs',
+  auth: [],
+  body: z.object({ ids: z.array(z.uuid()).min(1).max(100) }),
+  response: batchResult,
+  errors: [],
+  example: { body: { ids: ['6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f'] } },
+});
+
+export const batchGamesByTokenIdsContract = defineContract({
+  operationId: 'batchGamesByTokenIds',
+  method: 'POST',
+  path: '/games/batch/token-ids',
+  tags: ['Games'],
+  summary: 'Games for up to 100 game coin addresses',
+  auth: [],
+  body: z.object({ tokenIds: z.array(tokenAddress).min(1).max(100) }),
+  response: batchResult,
+  errors: [],
+  example: { body: { tokenIds: ['So11111111111111111111111111111111111111112'] } },
+});
+
+export const getGamesByTokenContract = defineContract({
+  operationId: 'getGamesByToken',
+  method: 'GET',
+  path: '/games/token-id/{tokenId}/full',
+  tags: ['Games'],
+  summary: 'Full games for a token',
+  description: 'Games whose game coin or airdrop token is this address, with token information.',
+  auth: [],
+  params: z.object({ tokenId: tokenAddress }),
+  response: dataEnvelope(z.array(gameSchema)),
+  errors: [],
+  example: { params: { tokenId: 'So11111111111111111111111111111111111111112' } },
+});

@@ -1,0 +1,58 @@
+/**
+ * GamesTable keys and index attributes. Access patterns:
+ * - game by id:                   pk=GAME#<id>           sk=GAME
+ * - visible games sorted by X:    GSI by<X> on listPk='VISIBLE' (sparse: hidden games carry no listPk), sort keys
+ *                                 below; ties broken by createdAt then id, so offsets are stable
+ * - a user's games:               GSI byCreator (creatorId, sortCreated) and byOwner (ownerKey, sortCreated)
+ * - visible game count:           pk=META                sk=VISIBLE_COUNT  (kept in the same transactions)
+ * - game of a coin:               pk=TOKEN#<mint>        sk=COIN           (one coin, one game: BatchGet-able)
+ * - games of an airdrop token:    pk=TOKEN#<mint>        sk=AIRDROP#<id>   (Query)
+ */
+export const gameKeys = {
+  game: (id: string) => ({ pk: `GAME#${id}`, sk: 'GAME' }),
+  visibleCount: () => ({ pk: 'META', sk: 'VISIBLE_COUNT' }),
+  coinLink: (mint: string) => ({ pk: `TOKEN#${mint}`, sk: 'COIN' }),
+  airdropLink: (mint: string, gameId: string) => ({ pk: `TOKEN#${mint}`, sk: `AIRDROP#${gameId}` }),
+  tokenPartition: (mint: string) => `TOKEN#${mint}`,
+};
+
+export const VISIBLE = 'VISIBLE';
+
+/** GSI name and sort attribute per public sortBy value. */
+export const SORT_INDEX = {
+  createdAt: { index: 'byCreatedAt', attribute: 'sortCreated' },
+  name: { index: 'byName', attribute: 'sortName' },
+  totalRewardsPoolValueUsd: { index: 'byPoolValue', attribute: 'sortPool' },
+  totalRewardsAllocatedUsd: { index: 'byAllocated', attribute: 'sortAllocated' },
+  estimatedDailyRewardsUsd: { index: 'byDailyRewards', attribute: 'sortDaily' },
+} as const;
+
+const money = (usd: number) => String(Math.max(0, Math.round(usd * 100))).padStart(15, '0');
+
+interface Sortable {
+  id: string;
+  name: string;
+  createdAt: string;
+  hidden: boolean;
+  creatorId: string;
+  ownerId: string | null;
+  totalRewardsPoolValueUsd: number;
+  totalRewardsAllocatedUsd: number;
+  estimatedDailyRewardsUsd: number;
+  description: string;
+}
+
+/** Every derived index attribute of a game; written with the game on every change. */
+export const indexAttributes = (game: Sortable) => {
+  const tail = `${game.createdAt}#${game.id}`;
+  return {
+    ...(game.hidden ? {} : { listPk: VISIBLE }),
+    sortCreated: tail,
+    sortName: `${game.name.toLowerCase().slice(0, 200)}#${tail}`,
+    sortPool: `${money(game.totalRewardsPoolValueUsd)}#${tail}`,
+    sortAllocated: `${money(game.totalRewardsAllocatedUsd)}#${tail}`,
+    sortDaily: `${money(game.estimatedDailyRewardsUsd)}#${tail}`,
+    ...(game.ownerId && game.ownerId !== game.creatorId ? { ownerKey: game.ownerId } : {}),
+    searchText: `${game.name}\n${game.description}`.toLowerCase(),
+  };
+};

@@ -1,0 +1,56 @@
+import type { SORT_INDEX } from './keys.js';
+import * as repo from './repository.js';
+import { toView } from './service.js';
+
+interface ListQuery {
+  limit: number;
+  offset: number;
+  sort: 'asc' | 'desc';
+  sortBy: keyof typeof SORT_INDEX;
+  query?: string | undefined;
+  include_extra: boolean;
+}
+
+/** GET /games: visible games from the sort field's index. */
+export const listGames = async (q: ListQuery) => {
+  const { games, total } = await repo.listVisible(q);
+  return {
+    data: games.map((g) => toView(g, q.include_extra)),
+    meta: { limit: q.limit, offset: q.offset, total },
+  };
+};
+
+/** GET /games/me: the caller's games, hidden included. */
+export const listMyGames = async (arcId: string, q: Omit<ListQuery, 'sortBy' | 'query'>) => {
+  const { games, total } = await repo.listByMember(arcId, q);
+  return {
+    data: games.map((g) => toView(g, q.include_extra)),
+    meta: { limit: q.limit, offset: q.offset, total },
+  };
+};
+
+/** POST /games/batch/ids: one BatchGetItem; hidden games included (they are reachable by id). */
+export const gamesByIds = async (ids: string[]) => {
+  const games = await repo.getGames(ids);
+  const found = new Set(games.map((g) => g.id));
+  return {
+    games: games.map((g) => toView(g, true)),
+    missing: [...new Set(ids)].filter((id) => !found.has(id)),
+  };
+};
+
+/** POST /games/batch/token-ids: coin → game links, then the games (two BatchGetItems). */
+export const gamesByCoinAddresses = async (tokenIds: string[]) => {
+  const links = await repo.getCoinGameIds(tokenIds);
+  const games = await repo.getGames([...new Set(links.values())]);
+  return {
+    games: games.map((g) => toView(g, true)),
+    missing: [...new Set(tokenIds)].filter((t) => !links.has(t)),
+  };
+};
+
+/** GET /games/token-id/{tokenId}/full: games whose coin or airdrop token this is. */
+export const gamesByToken = async (tokenId: string) => {
+  const ids = await repo.getTokenGameIds(tokenId);
+  return (await repo.getGames(ids)).map((g) => toView(g, true));
+};

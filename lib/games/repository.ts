@@ -1,0 +1,244 @@
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import * as z from 'zod';
+import { dynamo } from '../adapters/dynamodb.js';
+import { loadConfig } from '../config.js';
+import { userKeys } from '../users/keys.js';
+import { gameKeys, indexAttributes, SORT_INDEX, VISIBLE } from './keys.js';
+import { type GameRecord, gameRecordSchema } from './model.js';
+
+const config = () => loadConfig(z.object({ GAMES_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }));
+const table = () => config().GAMES_TABLE;
+
+type Item = Record<string, NativeAttributeValue>;
+
+const toRecord = (item: Item): GameRecord => gameRecordSchema.parse(item);
+
+/** One game (one GetItem). */
+export const getGame = async (id: string): Promise<GameRecord | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: table(), Key: gameKeys.game(id), ConsistentRead: true }),
+  );
+  return Item ? toRecord(Item) : undefined;
+};
+
+const batchGet = async (keys: Item[]): Promise<Item[]> => {
+  const out: Item[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let request: Record<string, { Keys: Item[] }> | undefined = {
+      [table()]: { Keys: keys.slice(i, i + 100) },
+    };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const res = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+      out.push(...(res.Responses?.[table()] ?? []));
+      request = res.UnprocessedKeys as typeof request;
+    }
+  }
+  return out;
+};
+
+/** Games by id, in request order, in one BatchGetItem per 100 ids. */
+export const getGames = async (ids: string[]): Promise<GameRecord[]> => {
+  const items = await batchGet([...new Set(ids)].map(gameKeys.game));
+  const byId = new Map(items.map((item) => [String(item.id), toRecord(item)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+};
+
+/** Game ids of game coins, in one BatchGetItem per 100 mints. */
+export const getCoinGameIds = async (mints: string[]): Promise<Map<string, string>> => {
+  const items = await batchGet([...new Set(mints)].map(gameKeys.coinLink));
+  return new Map(items.map((item) => [String(item.pk).slice('TOKEN#'.length), String(item.gameId)]));
+};
+
+/** Ids of every game linked to a token, as coin or airdrop token (one Query). */
+export const getTokenGameIds = async (mint: string): Promise<string[]> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': gameKeys.tokenPartition(mint) },
+    }),
+  );
+  return Items.map((item) => String(item.gameId));
+};
+
+/** The number of visible games (one GetItem on a counter kept in the same transactions as the games). */
+export const countVisible = async (): Promise<number> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: gameKeys.visibleCount() }));
+  return Number(Item?.count ?? 0);
+};
+
+const gameItem = (game: GameRecord): Item => ({
+  ...game,
+  ...gameKeys.game(game.id),
+  ...indexAttributes(game),
+});
+
+/**
+ * Write a game after a change, atomically with everything derived from it: the visible-game counter, the
+ * airdrop-token link and, on creation, the creator's counter. Optimistic concurrency on `version`: a
+ * concurrent change makes this fail with TransactionCanceledException instead of overwriting it.
+ */
+export const saveGame = async (next: GameRecord, previous?: GameRecord): Promise<void> => {
+  const TableName = table();
+  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+    {
+      Put: {
+        TableName,
+        Item: gameItem(next),
+        ...(previous
+          ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    },
+  ];
+  const visibleDelta = (next.hidden ? 0 : 1) - (previous ? (previous.hidden ? 0 : 1) : 0);
+  if (visibleDelta !== 0) {
+    items.push({
+      Update: {
+        TableName,
+        Key: gameKeys.visibleCount(),
+        UpdateExpression: 'ADD #c :d',
+        ExpressionAttributeNames: { '#c': 'count' },
+        ExpressionAttributeValues: { ':d': visibleDelta },
+      },
+    });
+  }
+  const oldAirdrop = previous?.airdropTokenAddress ?? null;
+  if (oldAirdrop !== next.airdropTokenAddress) {
+    if (oldAirdrop) items.push({ Delete: { TableName, Key: gameKeys.airdropLink(oldAirdrop, next.id) } });
+    if (next.airdropTokenAddress) {
+      items.push({
+        Put: {
+          TableName,
+          Item: { ...gameKeys.airdropLink(next.airdropTokenAddress, next.id), gameId: next.id },
+        },
+      });
+    }
+  }
+  if (!previous) {
+    items.push({
+      Update: {
+        TableName: config().USERS_TABLE,
+        Key: userKeys.profile(next.creatorId),
+        UpdateExpression: 'SET stats.gamesRegistered = if_not_exists(stats.gamesRegistered, :zero) + :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+      },
+    });
+  }
+  await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+};
+
+/** Link a launched game coin to its game (the launcher calls this when a coin is recorded). */
+export const linkCoin = async (mint: string, gameId: string): Promise<void> => {
+  await dynamo().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: table(),
+            Item: { ...gameKeys.coinLink(mint), gameId },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+};
+
+export interface PageRequest {
+  limit: number;
+  offset: number;
+  sort: 'asc' | 'desc';
+}
+
+/** Read an index in order until `offset + limit` matches are seen (or it ends); optional contains-filter. */
+const readIndex = async (
+  params: { IndexName: string; KeyConditionExpression: string; ExpressionAttributeValues: Item },
+  page: PageRequest,
+  filter?: string,
+): Promise<{ items: Item[]; exhausted: boolean }> => {
+  const wanted = page.offset + page.limit;
+  const items: Item[] = [];
+  let ExclusiveStartKey: Item | undefined;
+  do {
+    const res = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        ...params,
+        ScanIndexForward: page.sort === 'asc',
+        ...(filter
+          ? {
+              FilterExpression: 'contains(searchText, :q)',
+              ExpressionAttributeValues: { ...params.ExpressionAttributeValues, ':q': filter },
+            }
+          : { Limit: Math.min(wanted - items.length, 1000) }),
+        ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
+      }),
+    );
+    items.push(...(res.Items ?? []));
+    ExclusiveStartKey = res.LastEvaluatedKey;
+  } while (ExclusiveStartKey && (filter !== undefined || items.length < wanted));
+  return { items, exhausted: !ExclusiveStartKey };
+};
+
+/**
+ * Visible games, sorted from the index of the sort field. Without a text filter this reads offset + limit
+ * items and the total comes from the counter; with one, the whole index is filtered (to count matches).
+ */
+export const listVisible = async (
+  page: PageRequest & { sortBy: keyof typeof SORT_INDEX; query?: string | undefined },
+): Promise<{ games: GameRecord[]; total: number }> => {
+  const { index } = SORT_INDEX[page.sortBy];
+  const filter = page.query?.toLowerCase();
+  const [{ items }, counted] = await Promise.all([
+    readIndex(
+      {
+        IndexName: index,
+        KeyConditionExpression: 'listPk = :v',
+        ExpressionAttributeValues: { ':v': VISIBLE },
+      },
+      page,
+      filter,
+    ),
+    filter ? Promise.resolve(undefined) : countVisible(),
+  ]);
+  return {
+    games: items.slice(page.offset, page.offset + page.limit).map(toRecord),
+    total: counted ?? items.length,
+  };
+};
+
+/** Games a user created or owns, newest first by default, hidden ones included. */
+export const listByMember = async (
+  arcId: string,
+  page: PageRequest,
+): Promise<{ games: GameRecord[]; total: number }> => {
+  const all: PageRequest = { limit: Number.MAX_SAFE_INTEGER, offset: 0, sort: page.sort };
+  const [created, owned] = await Promise.all([
+    readIndex(
+      {
+        IndexName: 'byCreator',
+        KeyConditionExpression: 'creatorId = :u',
+        ExpressionAttributeValues: { ':u': arcId },
+      },
+      all,
+    ),
+    readIndex(
+      {
+        IndexName: 'byOwner',
+        KeyConditionExpression: 'ownerKey = :u',
+        ExpressionAttributeValues: { ':u': arcId },
+      },
+      all,
+    ),
+  ]);
+  const merged = [...created.items, ...owned.items].sort((a, b) =>
+    page.sort === 'asc'
+      ? String(a.sortCreated).localeCompare(String(b.sortCreated))
+      : String(b.sortCreated).localeCompare(String(a.sortCreated)),
+  );
+  return { games: merged.slice(page.offset, page.offset + page.limit).map(toRecord), total: merged.length };
+};

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { isConditionFailure } from '../adapters/dynamodb.js';
+import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
+import { AppError, errors } from '../http/errors.js';
+import type { AuthContext } from '../http/handler.js';
+import type { IdentityDirectory } from '../identity/directory.js';
+import { type PlayerIdToArcId, resolveIdentifiers } from '../identity/resolver.js';
+import type { CreateGameInput, GameView, UpdateGameInput } from './contracts.js';
+import { type CheckedImage, checkImage, requireOneImage } from './images.js';
+import { effectiveSplit, type GameRecord } from './model.js';
+import * as repo from './repository.js';
+import { hasVerificationTag } from './verification-tag.js';
+
+/** Side effects of the games area, passed in by the handlers (and by tests). */
+export interface GamesDeps {
+  directory: IdentityDirectory;
+  storeImage: (key: string, bytes: Buffer, contentType: string) => Promise<string>;
+  fetchPage: (url: string) => Promise<SafeFetchResult>;
+  now?: () => Date;
+}
+
+const splitError = (message: string) => new AppError('INVALID_REWARDS_SPLIT', message);
+
+/**
+ * Validate and resolve orgRewardsSplit (SPEC §4.3 rules 1–4, 7): integer basis points summing to exactly
+ * 10,000, identifiers resolved to Arc IDs (auto-creating wallets, emails and handles), no user twice.
+ */
+const resolveSplit = async (
+  split: Record<string, number> | undefined,
+  deps: GamesDeps,
+): Promise<{ requested: Record<string, number>; mapping: PlayerIdToArcId }> => {
+  const entries = Object.entries(split ?? {});
+  if (entries.length === 0) return { requested: {}, mapping: {} };
+  if (entries.length > 100) throw splitError('orgRewardsSplit may list at most 100 users');
+  for (const [id, bps] of entries) {
+    if (!Number.isInteger(bps) || bps <= 0 || bps > 10_000) {
+      throw splitError(
+        `orgRewardsSplit["${id}"] must be a whole number of basis points from 1 to 10000, got ${bps}`,
+      );
+    }
+  }
+  const total = entries.reduce((sum, [, bps]) => sum + bps, 0);
+  if (total !== 10_000)
+    throw splitError(`orgRewardsSplit must sum to exactly 10000 basis points, got ${total}`);
+  let mapping: PlayerIdToArcId;
+  try {
+    mapping = await resolveIdentifiers(
+      entries.map(([id]) => id),
+      { directory: deps.directory },
+    );
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'INVALID_IDENTIFIER') {
+      throw new AppError('INVALID_REWARDS_SPLIT', `orgRewardsSplit: ${error.message}`, error.details);
+    }
+    throw error;
+  }
+  const requested: Record<string, number> = {};
+  const seen = new Map<string, string>();
+  for (const [id, bps] of entries) {
+    const arcId = mapping[id] ?? '';
+    const earlier = seen.get(arcId);
+    if (earlier) throw splitError(`orgRewardsSplit lists the same user twice: "${earlier}" and "${id}"`);
+    seen.set(arcId, id);
+    requested[arcId] = bps;
+  }
+  return { requested, mapping };
+};
+
+const imageKey = (gameId: string, slot: string, image: CheckedImage) =>
+  `games/${gameId}/${slot}-${image.sha256.slice(0, 16)}.${image.extension}`;
+
+const store = async (deps: GamesDeps, gameId: string, slot: string, image: CheckedImage | undefined) => {
+  if (!image) return undefined;
+  const key = imageKey(gameId, slot, image);
+  return { key, url: await deps.storeImage(key, image.bytes, image.contentType) };
+};
+
+/** The public shape of a game. */
+export const toView = (game: GameRecord, includeTokens = false): GameView => ({
+  id: game.id,
+  name: game.name,
+  description: game.description,
+  gameUrl: game.gameUrl,
+  platform: game.platform,
+  isHTMLGame: game.isHTMLGame,
+  iframable: game.iframable,
+  imageUrl: game.imageUrl,
+  coverImageUrl: game.coverImageUrl,
+  twitter: game.twitter,
+  discord: game.discord,
+  telegram: game.telegram,
+  maxScorePerSession: game.maxScorePerSession,
+  maxSessionsPerDay: game.maxSessionsPerDay,
+  maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
+  hidden: game.hidden,
+  orgRewardsSplit: effectiveSplit(game),
+  requestedOrgRewardsSplit: game.requestedOrgRewardsSplit,
+  jwksUrl: game.jwksUrl,
+  creatorId: game.creatorId,
+  ownerId: game.ownerId,
+  ownershipVerified: game.ownershipVerified,
+  totalRewardsAllocatedUsd: game.totalRewardsAllocatedUsd,
+  estimatedDailyRewardsUsd: game.estimatedDailyRewardsUsd,
+  totalRewardsPoolValueUsd: game.totalRewardsPoolValueUsd,
+  createdAt: game.createdAt,
+  updatedAt: game.updatedAt,
+  ...(includeTokens
+    ? { tokens: { gameCoin: game.coin, airdropTokenAddress: game.airdropTokenAddress } }
+    : {}),
+});
+
+/** Register a game (SPEC §4.3): images checked and stored, split resolved, game and counters in one transaction. */
+export const createGame = async (auth: AuthContext, input: CreateGameInput, deps: GamesDeps) => {
+  const image = requireOneImage(await checkImage({ file: input.image, base64: input.base64Image }, 'image'));
+  const cover = await checkImage({ file: input.coverImage, base64: input.base64CoverImage }, 'coverImage');
+  const { requested, mapping } = await resolveSplit(input.orgRewardsSplit, deps);
+  const id = randomUUID();
+  const [storedImage, storedCover] = await Promise.all([
+    store(deps, id, 'image', image),
+    store(deps, id, 'cover', cover),
+  ]);
+  const now = (deps.now?.() ?? new Date()).toISOString();
+  const game: GameRecord = {
+    id,
+    version: 1,
+    name: input.name,
+    description: input.description,
+    gameUrl: input.gameUrl,
+    platform: input.platform,
+    isHTMLGame: input.isHTMLGame ?? false,
+    iframable: input.iframable ?? false,
+    imageKey: storedImage?.key ?? null,
+    imageUrl: storedImage?.url ?? null,
+    coverImageKey: storedCover?.key ?? null,
+    coverImageUrl: storedCover?.url ?? null,
+    twitter: input.twitter ?? null,
+    discord: input.discord ?? null,
+    telegram: input.telegram ?? null,
+    maxScorePerSession: input.maxScorePerSession ?? null,
+    maxSessionsPerDay: input.maxSessionsPerDay ?? null,
+    maxCumulativePointsPerDay: input.maxCumulativePointsPerDay ?? null,
+    hidden: input.hidden ?? false,
+    requestedOrgRewardsSplit: requested,
+    jwksUrl: input.jwksUrl ?? null,
+    creatorId: auth.userId,
+    ownerId: null,
+    ownershipVerified: false,
+    totalRewardsAllocatedUsd: 0,
+    estimatedDailyRewardsUsd: 0,
+    totalRewardsPoolValueUsd: 0,
+    airdropTokenAddress: null,
+    coin: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await repo.saveGame(game);
+  return { game: toView(game), playerIdToArcId: mapping };
+};
+
+/** The game, or 404. */
+export const requireGame = async (id: string): Promise<GameRecord> => {
+  const game = await repo.getGame(id);
+  if (!game) throw errors.notFound('Game');
+  return game;
+};
+
+/** Whether a user is the game's creator or verified owner. */
+export const isCreatorOrOwner = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>, arcId: string) =>
+  game.creatorId === arcId || game.ownerId === arcId;
+
+/** The game, if the caller is its creator or owner (404 / 403 otherwise): the ownership guard. */
+export const requireOwnedGame = async (auth: AuthContext, id: string): Promise<GameRecord> => {
+  const game = await requireGame(id);
+  if (!isCreatorOrOwner(game, auth.userId))
+    throw errors.forbidden('Only the game creator or owner may do this');
+  return game;
+};
+
+const save = async (next: GameRecord, previous: GameRecord) => {
+  try {
+    await repo.saveGame(next, previous);
+  } catch (error) {
+    if (isConditionFailure(error)) throw new AppError('CONFLICT', 'The game changed concurrently; retry');
+    throw error;
+  }
+};
+
+const bump = (game: GameRecord, deps: GamesDeps) => ({
+  version: game.version + 1,
+  updatedAt: (deps.now?.() ?? new Date()).toISOString(),
+});
+
+/** Update a game (creator or owner): only the fields of the update schema can change. */
+export const updateGame = async (
+  auth: AuthContext,
+  gameId: string,
+  input: UpdateGameInput,
+  deps: GamesDeps,
+) => {
+  const game = await requireOwnedGame(auth, gameId);
+  const image = await checkImage({ file: input.image, base64: input.base64Image }, 'image');
+  const cover = await checkImage({ file: input.coverImage, base64: input.base64CoverImage }, 'coverImage');
+  const split =
+    input.orgRewardsSplit === undefined ? undefined : await resolveSplit(input.orgRewardsSplit, deps);
+  const [storedImage, storedCover] = await Promise.all([
+    store(deps, game.id, 'image', image),
+    store(deps, game.id, 'cover', cover),
+  ]);
+  const pick = <K extends keyof UpdateGameInput & keyof GameRecord>(key: K) =>
+    input[key] === undefined ? {} : { [key]: input[key] };
+  const next: GameRecord = {
+    ...game,
+    ...pick('name'),
+    ...pick('description'),
+    ...pick('gameUrl'),
+    ...pick('platform'),
+    ...pick('isHTMLGame'),
+    ...pick('iframable'),
+    ...pick('twitter'),
+    ...pick('discord'),
+    ...pick('telegram'),
+    ...pick('maxScorePerSession'),
+    ...pick('maxSessionsPerDay'),
+    ...pick('maxCumulativePointsPerDay'),
+    ...pick('hidden'),
+    ...pick('jwksUrl'),
+    ...pick('airdropTokenAddress'),
+    ...(storedImage ? { imageKey: storedImage.key, imageUrl: storedImage.url } : {}),
+    ...(storedCover ? { coverImageKey: storedCover.key, coverImageUrl: storedCover.url } : {}),
+    ...(split ? { requestedOrgRewardsSplit: split.requested } : {}),
+    ...bump(game, deps),
+  } as GameRecord;
+  await save(next, game);
+  return { game: toView(next, true), playerIdToArcId: split?.mapping ?? {} };
+};
+
+/** Flip a game between visible and hidden; listings follow at once (sparse index attribute + counter). */
+export const toggleVisibility = async (auth: AuthContext, id: string, deps: GamesDeps) => {
+  const game = await requireOwnedGame(auth, id);
+  const next = { ...game, hidden: !game.hidden, ...bump(game, deps) };
+  await save(next, game);
+  return toView(next);
+};
+
+const fetchFailure = (reason: string) =>
+  new AppError('VALIDATION_ERROR', `gameUrl could not be fetched for verification: ${reason}`, [
+    { path: 'gameUrl', message: reason },
+  ]);
+
+/** Verify the caller's meta tag on the game page; on success the caller becomes the verified owner. */
+export const claimOwnership = async (auth: AuthContext, id: string, deps: GamesDeps) => {
+  const game = await requireOwnedGame(auth, id);
+  if (!auth.apiKey)
+    throw errors.forbidden('Ownership is proved with your API key: sign this request with HMAC');
+  let page: SafeFetchResult;
+  try {
+    page = await deps.fetchPage(game.gameUrl);
+  } catch (error) {
+    throw fetchFailure(error instanceof UnsafeUrlError ? error.reason : 'the page did not answer');
+  }
+  if (page.status >= 400) throw fetchFailure(`the page answered HTTP ${page.status}`);
+  if (!hasVerificationTag(page.body.toString('utf8'), auth.apiKey)) {
+    throw errors.forbidden(
+      `No <meta name="arcadia-verification" content="<your API key>"> found in the <head> of ${game.gameUrl}`,
+    );
+  }
+  const next = { ...game, ownerId: auth.userId, ownershipVerified: true, ...bump(game, deps) };
+  await save(next, game);
+  return toView(next);
+};

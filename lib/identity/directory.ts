@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import { loadConfig } from '../config.js';
+import type { ParsedIdentifier } from './identifiers.js';
+
+/**
+ * The identity provider's user directory: users that do not exist yet are created there (SPEC §2), and
+ * `did:` identifiers are validated against it.
+ */
+export interface IdentityDirectory {
+  /** Subject (`did:<idp>:<id>`) of the provider user holding this wallet, email or handle; created if none. */
+  findOrCreate(identifier: ParsedIdentifier): Promise<string>;
+  /** Whether a did names a user of the provider. */
+  isKnownSubject(did: string): Promise<boolean>;
+}
+
+/** Local development and tests: the provider is the local IdP, whose subjects are `did:local:<name>`. */
+export const localDirectory: IdentityDirectory = {
+  // Deterministic, so the same wallet always maps to the same local subject.
+  findOrCreate: async (identifier) =>
+    `did:local:u-${createHash('sha256').update(identifier.key).digest('hex').slice(0, 32)}`,
+  isKnownSubject: async (did) => /^did:local:[a-z0-9_-]{1,64}$/.test(did),
+};
+
+const remoteConfigSchema = z.object({
+  IDP_API_URL: z.url(),
+  IDP_APP_ID: z.string().min(1),
+  IDP_APP_SECRET: z.string().min(1),
+});
+
+const linkedAccount = (identifier: ParsedIdentifier) => {
+  switch (identifier.kind) {
+    case 'sol':
+      return { type: 'wallet', chain_type: 'solana', address: identifier.value };
+    case 'eth':
+      return { type: 'wallet', chain_type: 'ethereum', address: identifier.value };
+    case 'email':
+      return { type: 'email', address: identifier.value };
+    case 'x':
+      return { type: 'twitter_oauth', username: identifier.value };
+    default:
+      throw new Error(`Identifier kind ${identifier.kind} cannot be imported`);
+  }
+};
+
+/**
+ * Production: the provider's user-import REST API.
+ * - `POST {IDP_API_URL}/v1/users/import` with `{"linked_accounts": [<account>], "create_embedded_wallet": true}`
+ *   answers `{"id": "did:<idp>:<id>"}` for the new or already existing user holding that account (upsert).
+ * - `GET {IDP_API_URL}/v1/users/{did}` answers 200 for a known user and 404 otherwise.
+ * Both use HTTP Basic auth with IDP_APP_ID:IDP_APP_SECRET and a 5 s timeout.
+ */
+export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirectory => {
+  const request = async (path: string, init: RequestInit = {}) => {
+    const config = loadConfig(remoteConfigSchema);
+    const auth = Buffer.from(`${config.IDP_APP_ID}:${config.IDP_APP_SECRET}`).toString('base64');
+    return fetchImpl(new URL(path, config.IDP_API_URL), {
+      ...init,
+      headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...init.headers },
+      signal: AbortSignal.timeout(5000),
+    });
+  };
+  return {
+    findOrCreate: async (identifier) => {
+      const response = await request('/v1/users/import', {
+        method: 'POST',
+        body: JSON.stringify({ linked_accounts: [linkedAccount(identifier)], create_embedded_wallet: true }),
+      });
+      if (!response.ok) throw new Error(`Identity provider import failed with ${response.status}`);
+      const { id } = z.object({ id: z.string().regex(/^did:[a-z0-9]+:.+$/) }).parse(await response.json());
+      return id;
+    },
+    isKnownSubject: async (did) => {
+      const response = await request(`/v1/users/${encodeURIComponent(did)}`);
+      if (response.status === 404) return false;
+      if (!response.ok) throw new Error(`Identity provider lookup failed with ${response.status}`);
+      return true;
+    },
+  };
+};
+
+/** The directory chosen by configuration (IDENTITY_DIRECTORY=local|remote, default local). */
+export const configuredDirectory = (): IdentityDirectory =>
+  loadConfig(z.object({ IDENTITY_DIRECTORY: z.enum(['local', 'remote']).default('local') }))
+    .IDENTITY_DIRECTORY === 'remote'
+    ? remoteDirectory()
+    : localDirectory;

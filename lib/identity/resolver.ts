@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { isConditionFailure } from '../adapters/dynamodb.js';
+import { AppError } from '../http/errors.js';
+import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from '../users/repository.js';
+import { createEmbeddedWallet } from '../users/wallet.js';
+import type { IdentityDirectory } from './directory.js';
+import { type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
+
+export interface ResolverDeps {
+  directory: IdentityDirectory;
+  now?: () => Date;
+}
+
+/** Supplied identifier → Arc ID, as returned to clients under `playerIdToArcId`. */
+export type PlayerIdToArcId = Record<string, string>;
+
+const unknown = (raw: string, why: string) =>
+  new AppError('INVALID_IDENTIFIER', `Invalid identifier "${raw}": ${why}`);
+
+/**
+ * Make sure a user exists for one identifier that has no owner yet. Wallets, emails and handles are created
+ * through the identity provider; a did must be known to it. Conditional writes make concurrent creations of
+ * the same identifier converge on one user: the loser re-reads the winner's Arc ID.
+ */
+const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<string> => {
+  const now = (deps.now?.() ?? new Date()).toISOString();
+  const subject = id.kind === 'did' ? id.value : await deps.directory.findOrCreate(id);
+  if (id.kind === 'did' && !(await deps.directory.isKnownSubject(subject)))
+    throw unknown(id.raw, 'unknown user');
+  const subjectKey = subject; // a did is its own identifier key
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const owners = await getIdentifierOwners(id.key === subjectKey ? [id.key] : [id.key, subjectKey]);
+    const winner = owners.get(id.key);
+    if (winner) return winner;
+    const subjectOwner = owners.get(subjectKey);
+    try {
+      if (subjectOwner) {
+        await linkIdentifier(subjectOwner, id.key, now);
+        return subjectOwner;
+      }
+      const arcId = randomUUID();
+      const identifiers = id.key === subjectKey ? [id.key] : [id.key, subjectKey];
+      await createUser({ arcId, subject, identifiers, wallet: createEmbeddedWallet(), now });
+      return arcId;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // Someone else created or linked it concurrently: read again.
+    }
+  }
+  throw new Error(`Could not settle the owner of ${id.key}`);
+};
+
+/**
+ * Resolve up to 100 player identifiers to Arc IDs (SPEC §2): one BatchGetItem for the known ones, then one
+ * conditional transaction per identifier never seen before. Unknown raw UUIDs and dids are INVALID_IDENTIFIER.
+ */
+export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Promise<PlayerIdToArcId> => {
+  const parsed = parseIdentifiers(raws);
+  const arcIds = parsed.filter((p) => p.kind === 'arc').map((p) => p.value);
+  const keys = parsed.filter((p) => p.kind !== 'arc').map((p) => p.key);
+  const { users, owners } = await lookupIdentities(arcIds, keys);
+  const mapping: PlayerIdToArcId = {};
+  const missing = new Map<string, ParsedIdentifier>();
+  for (const id of parsed) {
+    if (id.kind === 'arc') {
+      if (!users.has(id.value)) throw unknown(id.raw, 'no user has this Arc ID');
+      mapping[id.raw] = id.value;
+    } else {
+      const owner = owners.get(id.key);
+      if (owner) mapping[id.raw] = owner;
+      else missing.set(id.key, id);
+    }
+  }
+  const created = await Promise.all(
+    [...missing.values()].map(async (id) => [id.key, await createFor(id, deps)] as const),
+  );
+  const byKey = new Map(created);
+  for (const id of parsed) mapping[id.raw] ??= byKey.get(id.key) ?? '';
+  return mapping;
+};

@@ -1,0 +1,26 @@
+import type { AuthContext } from '../http/handler.js';
+import { getMe, requireUser } from '../users/service.js';
+
+/** GET /user/me as the API shows it. */
+export const showMe = async (auth: AuthContext) => {
+  const { user, secretKey } = await getMe(auth);
+  return {
+    arcId: user.arcId,
+    subject: user.subject ?? null,
+    apiKey: user.apiKey ?? null,
+    identifiers: user.identifiers,
+    walletAddress: user.walletAddress ?? null,
+    createdAt: user.createdAt,
+    ...(secretKey ? { secretKey } : {}),
+  };
+};
+
+/** GET /user/me/stats: every counter, 0 when nothing happened yet. */
+export const showStats = async (auth: AuthContext) => {
+  const user = await requireUser(auth.userId);
+  return {
+    gamesRegistered: user.stats.gamesRegistered ?? 0,
+    pointsSaved: user.stats.pointsSaved ?? 0,
+    gameCoinsLaunched: user.stats.gameCoinsLaunched ?? 0,
+  };
+};

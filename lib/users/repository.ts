@@ -1,0 +1,209 @@
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { dynamo } from '../adapters/dynamodb.js';
+import { loadConfig } from '../config.js';
+import { userKeys } from './keys.js';
+import { type User, userSchema } from './model.js';
+
+const config = () => loadConfig(z.object({ USERS_TABLE: z.string().min(1) }));
+const table = () => config().USERS_TABLE;
+
+export interface ApiKeyRecord {
+  arcId: string;
+  secretCipher: string;
+}
+
+export interface NewUser {
+  arcId: string;
+  subject?: string | undefined;
+  identifiers: string[];
+  apiKey?: { apiKey: string; secretCipher: string } | undefined;
+  wallet?: { address: string; sealedSecretKey: string } | undefined;
+  now: string;
+}
+
+const toUser = (item: Record<string, unknown> | undefined): User | undefined =>
+  item ? userSchema.parse(item) : undefined;
+
+/** One user by Arc ID (one GetItem). */
+export const getUser = async (arcId: string): Promise<User | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: userKeys.profile(arcId) }));
+  return toUser(Item);
+};
+
+const batchGet = async (keys: Array<{ pk: string; sk: string }>): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let request: Record<string, { Keys: Array<Record<string, unknown>> }> | undefined = {
+      [table()]: { Keys: keys.slice(i, i + 100) },
+    };
+    // UnprocessedKeys are retried with backoff until DynamoDB has answered for every key.
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const out = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+      items.push(...(out.Responses?.[table()] ?? []));
+      request = out.UnprocessedKeys as typeof request;
+    }
+  }
+  return items;
+};
+
+/** Arc IDs of the users owning identifier keys (`kind:value`), in one BatchGetItem per 100 keys. */
+export const getIdentifierOwners = async (keys: string[]): Promise<Map<string, string>> => {
+  const unique = [...new Set(keys)];
+  const items = await batchGet(unique.map(userKeys.identifier));
+  return new Map(items.map((item) => [String(item.pk).slice('IDENT#'.length), String(item.arcId)]));
+};
+
+/** Which of these Arc IDs exist, in one BatchGetItem per 100 IDs. */
+export const existingUsers = async (arcIds: string[]): Promise<Set<string>> => {
+  const items = await batchGet([...new Set(arcIds)].map(userKeys.profile));
+  return new Set(items.map((item) => String(item.arcId)));
+};
+
+/**
+ * Create a user with its identifier (and API key) items in one transaction. Every item is conditional on not
+ * existing, so concurrent creations of the same identifier produce exactly one user; the loser gets a
+ * TransactionCanceledException.
+ */
+export const createUser = async (user: NewUser): Promise<void> => {
+  const TableName = table();
+  const profile = {
+    ...userKeys.profile(user.arcId),
+    arcId: user.arcId,
+    subject: user.subject,
+    identifiers: user.identifiers,
+    apiKey: user.apiKey?.apiKey,
+    walletAddress: user.wallet?.address,
+    walletSealedKey: user.wallet?.sealedSecretKey,
+    stats: {},
+    createdAt: user.now,
+    updatedAt: user.now,
+  };
+  const ifAbsent = { ConditionExpression: 'attribute_not_exists(pk)' };
+  await dynamo().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName, Item: profile, ...ifAbsent } },
+        ...user.identifiers.map((key) => ({
+          Put: {
+            TableName,
+            Item: { ...userKeys.identifier(key), arcId: user.arcId, createdAt: user.now },
+            ...ifAbsent,
+          },
+        })),
+        ...(user.apiKey
+          ? [
+              {
+                Put: {
+                  TableName,
+                  Item: {
+                    ...userKeys.apiKey(user.apiKey.apiKey),
+                    arcId: user.arcId,
+                    secretCipher: user.apiKey.secretCipher,
+                  },
+                  ...ifAbsent,
+                },
+              },
+            ]
+          : []),
+      ],
+    }),
+  );
+};
+
+/** Attach one more identifier to an existing user (conditional: the identifier must be free). */
+export const linkIdentifier = async (arcId: string, key: string, now: string): Promise<void> => {
+  const TableName = table();
+  await dynamo().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName,
+            Item: { ...userKeys.identifier(key), arcId, createdAt: now },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName,
+            Key: userKeys.profile(arcId),
+            UpdateExpression: 'SET identifiers = list_append(identifiers, :k), updatedAt = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':k': [key], ':now': now },
+          },
+        },
+      ],
+    }),
+  );
+};
+
+/** The user and sealed secret behind an API key (one GetItem, strongly consistent so a reset applies at once). */
+export const getApiKeyRecord = async (apiKey: string): Promise<ApiKeyRecord | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: table(), Key: userKeys.apiKey(apiKey), ConsistentRead: true }),
+  );
+  return Item ? { arcId: String(Item.arcId), secretCipher: String(Item.secretCipher) } : undefined;
+};
+
+/** Give an existing user its first API key; fails if it already has one. */
+export const issueApiKey = async (
+  arcId: string,
+  apiKey: string,
+  secretCipher: string,
+  now: string,
+): Promise<void> => {
+  const TableName = table();
+  await dynamo().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName,
+            Key: userKeys.profile(arcId),
+            UpdateExpression: 'SET apiKey = :k, updatedAt = :now',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(apiKey)',
+            ExpressionAttributeValues: { ':k': apiKey, ':now': now },
+          },
+        },
+        {
+          Put: {
+            TableName,
+            Item: { ...userKeys.apiKey(apiKey), arcId, secretCipher },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+};
+
+/** Replace the secret behind an API key; the old secret stops working with this write. */
+export const replaceSecret = async (apiKey: string, arcId: string, secretCipher: string, now: string) => {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: userKeys.apiKey(apiKey),
+      UpdateExpression: 'SET secretCipher = :s, rotatedAt = :now',
+      ConditionExpression: 'arcId = :a',
+      ExpressionAttributeValues: { ':s': secretCipher, ':now': now, ':a': arcId },
+    }),
+  );
+};
+
+/** Existing Arc IDs and identifier owners together, in one BatchGetItem per 100 keys. */
+export const lookupIdentities = async (arcIds: string[], identifierKeys: string[]) => {
+  const keys = [...new Set(arcIds)]
+    .map(userKeys.profile)
+    .concat([...new Set(identifierKeys)].map(userKeys.identifier));
+  const items = await batchGet(keys);
+  const users = new Set<string>();
+  const owners = new Map<string, string>();
+  for (const item of items) {
+    const pk = String(item.pk);
+    if (pk.startsWith('USER#')) users.add(String(item.arcId));
+    else owners.set(pk.slice('IDENT#'.length), String(item.arcId));
+  }
+  return { users, owners };
+};

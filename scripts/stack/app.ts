@@ -1,0 +1,45 @@
+// Arcadia's own local services and settings: the identity provider and the configuration handlers read.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
+import type { StackService } from './types.js';
+
+const local = (port: number) => `http://127.0.0.1:${port}`;
+
+/**
+ * The local identity provider: real ES256 tokens and a JWKS, the same verification path as production.
+ * With persistence its key survives restarts, so tokens from `npm run token` stay valid.
+ */
+export const identityProviderService: StackService = {
+  name: 'idp',
+  env: (ports) => ({
+    IDP_URL: local(ports.idp),
+    IDP_ISSUER: local(ports.idp),
+    IDP_AUDIENCE: LOCAL_IDP_AUDIENCE,
+    IDP_JWKS_URL: `${local(ports.idp)}/.well-known/jwks.json`,
+  }),
+  async start(ctx) {
+    const idp = await startLocalIdp({
+      port: ctx.ports.idp,
+      host: '127.0.0.1',
+      ...(ctx.persist ? { dataDir: join(ctx.dataDir, 'idp') } : {}),
+    });
+    return { urls: { idp: idp.url }, stop: () => idp.stop() };
+  },
+};
+
+/**
+ * Settings that production takes from its deployment environment. The secrets key here is for local data only:
+ * it is derived from a fixed label so that stored secrets stay readable across `npm run dev` restarts.
+ */
+export const appSettingsService: StackService = {
+  name: 'app-settings',
+  env: () => ({
+    SECRETS_ENCRYPTION_KEY: createHash('sha256').update('arcadia-local-development-only').digest('base64'),
+    IDENTITY_DIRECTORY: 'local',
+    SAFE_FETCH_ALLOW_LOOPBACK: 'true',
+  }),
+  async start() {
+    return { stop: async () => {} };
+  },
+};

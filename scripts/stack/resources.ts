@@ -1,0 +1,177 @@
+// Creates the local equivalent of every resource in the resolved serverless configuration: tables on
+// DynamoDB Local, buckets and queues on fauxqs; state machines are resolved for the Step Functions stand-in.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { CfnResource, ServerlessConfig } from './config.js';
+import { functionLogicalId, type LocalRef, type RefScope, resolveString } from './intrinsics.js';
+import { ensureTable, type TableProps } from './provision-dynamodb.js';
+import { ensureQueue, type ProvisionedQueue, queueCreationOrder } from './provision-sqs.js';
+import { type LocalStateMachine, localStateMachines, stateMachineRefs } from './statemachines.js';
+import type { StackLogger } from './types.js';
+
+/** Endpoints of the local AWS stand-ins. */
+export interface LocalEndpoints {
+  dynamodb: string;
+  s3: string;
+  sqs: string;
+}
+
+export interface ProvisionOptions {
+  region: string;
+  accountId: string;
+  log: StackLogger;
+}
+
+/** What exists locally after provisioning, by CloudFormation logical id. */
+export interface ProvisionedResources {
+  /** Logical id → table name. */
+  tables: Record<string, string>;
+  /** Logical id → bucket name. */
+  buckets: Record<string, string>;
+  queues: Record<string, ProvisionedQueue>;
+  stateMachines: LocalStateMachine[];
+  /** Logical id → the value `Ref` gives locally (table/bucket name, queue URL, state machine ARN, function name). */
+  names: Record<string, string>;
+  /** Everything intrinsic functions can refer to locally. */
+  scope: RefScope;
+  /** Resources of types the local stack has no stand-in for. */
+  ignored: { logicalId: string; type: string }[];
+}
+
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** Creates every table, bucket and queue of `config` (idempotently) and resolves its state machines. */
+export async function provisionResources(
+  config: ServerlessConfig,
+  endpoints: LocalEndpoints,
+  { region, accountId, log }: ProvisionOptions,
+): Promise<ProvisionedResources> {
+  const resources = config.resources?.Resources ?? {};
+  const ofType = (type: string) =>
+    Object.fromEntries(Object.entries(resources).filter(([, resource]) => resource.Type === type));
+  const stackName = `${config.service}-${config.provider.stage ?? 'dev'}`;
+  const refs = new Map<string, LocalRef>();
+  const scope: RefScope = {
+    refs,
+    pseudo: {
+      'AWS::Region': region,
+      'AWS::AccountId': accountId,
+      'AWS::Partition': 'aws',
+      'AWS::StackName': stackName,
+      'AWS::URLSuffix': 'amazonaws.com',
+    },
+  };
+
+  const clientConfig = { region, credentials: LOCAL_CREDENTIALS, maxAttempts: 3 };
+  const dynamodb = new DynamoDBClient({ ...clientConfig, endpoint: endpoints.dynamodb });
+  const s3 = new S3Client({ ...clientConfig, endpoint: endpoints.s3, forcePathStyle: true });
+  const sqs = new SQSClient({ ...clientConfig, endpoint: endpoints.sqs });
+  let tables: Record<string, string>;
+  let buckets: Record<string, string>;
+  let queues: Record<string, ProvisionedQueue>;
+  try {
+    [tables, buckets] = await Promise.all([
+      createTables(ofType('AWS::DynamoDB::Table'), scope, dynamodb, log),
+      createBuckets(ofType('AWS::S3::Bucket'), scope, s3),
+    ]);
+    queues = await createQueues(ofType('AWS::SQS::Queue'), scope, sqs);
+  } finally {
+    for (const client of [dynamodb, s3, sqs]) client.destroy();
+  }
+
+  for (const [key, fn] of Object.entries(config.functions ?? {})) {
+    const name = fn.name ?? `${stackName}-${key}`;
+    const ref = { ref: name, attributes: { Arn: `arn:aws:lambda:${region}:${accountId}:function:${name}` } };
+    refs.set(functionLogicalId(key), ref);
+    // serverless-step-functions also accepts the function key itself in Fn::GetAtt.
+    if (!refs.has(key)) refs.set(key, ref);
+  }
+  for (const [id, ref] of stateMachineRefs(config, region, accountId)) refs.set(id, ref);
+
+  const stateMachines = localStateMachines(config, scope, region, accountId);
+  for (const machine of stateMachines) {
+    if (machine.error)
+      log.error(`stepfunctions: state machine ${machine.key} cannot run locally: ${machine.error}`);
+  }
+
+  const known = new Set(['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SQS::Queue']);
+  const ignored = Object.entries(resources)
+    .filter(([, resource]) => !known.has(resource.Type))
+    .map(([logicalId, resource]) => ({ logicalId, type: resource.Type }));
+  for (const { logicalId, type } of ignored)
+    log.debug(`resources: no local stand-in for ${logicalId} (${type})`);
+
+  const names = Object.fromEntries([...refs].map(([id, ref]) => [id, ref.ref]));
+  return { tables, buckets, queues, stateMachines, names, scope, ignored };
+}
+
+// A name property may itself use intrinsics (Fn::Sub with AWS::StackName, ...); CloudFormation generates
+// `<stack>-<logical id>` when it is absent.
+function nameOf(value: unknown, logicalId: string, scope: RefScope): string {
+  if (value === undefined) return `${scope.pseudo['AWS::StackName']}-${logicalId}`;
+  return resolveString(value, scope);
+}
+
+async function createTables(
+  resources: Record<string, CfnResource>,
+  scope: RefScope,
+  client: DynamoDBClient,
+  log: StackLogger,
+): Promise<Record<string, string>> {
+  const created = await Promise.all(
+    Object.entries(resources).map(async ([id, resource]) => {
+      const props = (resource.Properties ?? {}) as TableProps & { TableName?: unknown };
+      const name = await ensureTable(client, nameOf(props.TableName, id, scope), props, log);
+      return [id, name] as const;
+    }),
+  );
+  for (const [id, name] of created) {
+    const arn = `arn:aws:dynamodb:${scope.pseudo['AWS::Region']}:${scope.pseudo['AWS::AccountId']}:table/${name}`;
+    scope.refs.set(id, { ref: name, attributes: { Arn: arn } });
+  }
+  return Object.fromEntries(created);
+}
+
+async function createBuckets(
+  resources: Record<string, CfnResource>,
+  scope: RefScope,
+  client: S3Client,
+): Promise<Record<string, string>> {
+  const created = await Promise.all(
+    Object.entries(resources).map(async ([id, resource]) => {
+      const name = nameOf(resource.Properties?.BucketName, id, scope).toLowerCase();
+      try {
+        await client.send(new CreateBucketCommand({ Bucket: name }));
+      } catch (error) {
+        if (!(error instanceof Error && /^BucketAlready(OwnedByYou|Exists)$/.test(error.name))) throw error;
+      }
+      return [id, name] as const;
+    }),
+  );
+  for (const [id, name] of created) {
+    scope.refs.set(id, {
+      ref: name,
+      attributes: { Arn: `arn:aws:s3:::${name}`, DomainName: `${name}.s3.amazonaws.com` },
+    });
+  }
+  return Object.fromEntries(created);
+}
+
+// One at a time, dead-letter queues first: a redrive policy names its DLQ by ARN.
+async function createQueues(
+  resources: Record<string, CfnResource>,
+  scope: RefScope,
+  client: SQSClient,
+): Promise<Record<string, ProvisionedQueue>> {
+  const queues: Record<string, ProvisionedQueue> = {};
+  for (const id of queueCreationOrder(resources)) {
+    const queue = await ensureQueue(client, id, resources[id] as CfnResource, scope);
+    queues[id] = queue;
+    scope.refs.set(id, {
+      ref: queue.url,
+      attributes: { Arn: queue.arn, QueueName: queue.name, QueueUrl: queue.url },
+    });
+  }
+  return queues;
+}

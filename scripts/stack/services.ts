@@ -1,0 +1,120 @@
+// The services of the local stack. To add one (the local identity provider, the local Solana JSON-RPC):
+// write a StackService, give it a port in StackPorts/FIXED_PORTS, and list it in stackServices().
+import { join } from 'node:path';
+import { appSettingsService, identityProviderService } from './app.js';
+import { startDynamoDbLocal } from './dynamodb.js';
+import { startLocalFauxqs } from './fauxqs.js';
+import { startOffline } from './offline.js';
+import { provisionResources } from './resources.js';
+import { startStepFunctions } from './stepfunctions.js';
+import type { StackService } from './types.js';
+
+const local = (port: number) => `http://127.0.0.1:${port}`;
+
+/** DynamoDB Local (Java child process). */
+export const dynamoDbService: StackService = {
+  name: 'dynamodb',
+  env: (ports) => ({ AWS_ENDPOINT_URL_DYNAMODB: local(ports.dynamodb) }),
+  async start(ctx) {
+    const db = await startDynamoDbLocal({
+      port: ctx.ports.dynamodb,
+      path: ctx.persist ? join(ctx.dataDir, 'dynamodb') : undefined,
+      logFile: join(ctx.dataDir, 'logs', 'dynamodb.log'),
+    });
+    return { urls: { dynamodb: db.endpoint }, exited: db.process.exited, stop: db.stop };
+  },
+};
+
+/** fauxqs: S3 and SQS, in this process. */
+export const fauxqsService: StackService = {
+  name: 'fauxqs',
+  env: (ports) => ({
+    AWS_ENDPOINT_URL_S3: local(ports.fauxqs),
+    AWS_ENDPOINT_URL_SQS: local(ports.fauxqs),
+    S3_FORCE_PATH_STYLE: 'true',
+  }),
+  async start(ctx) {
+    const fauxqs = await startLocalFauxqs({
+      port: ctx.ports.fauxqs,
+      region: ctx.region,
+      dataDir: ctx.persist ? join(ctx.dataDir, 'fauxqs') : undefined,
+    });
+    return { urls: { s3: fauxqs.endpoint, sqs: fauxqs.endpoint }, stop: fauxqs.stop };
+  },
+};
+
+/** Tables, buckets and queues from `serverless print`; state machines resolved for the stand-in. */
+export const resourcesService: StackService = {
+  name: 'resources',
+  after: ['dynamodb', 'fauxqs'],
+  async start(ctx) {
+    ctx.provisioned = await provisionResources(
+      await ctx.config,
+      { dynamodb: local(ctx.ports.dynamodb), s3: local(ctx.ports.fauxqs), sqs: local(ctx.ports.fauxqs) },
+      { region: ctx.region, accountId: ctx.accountId, log: ctx.log },
+    );
+    const { tables, buckets, queues, stateMachines } = ctx.provisioned;
+    ctx.log.debug(
+      `resources: ${Object.keys(tables).length} tables, ${Object.keys(buckets).length} buckets, ` +
+        `${Object.keys(queues).length} queues, ${stateMachines.length} state machines`,
+    );
+    return { stop: async () => {} };
+  },
+};
+
+/** The Step Functions stand-in; Task states invoke functions through serverless-offline's Lambda API. */
+export const stepFunctionsService: StackService = {
+  name: 'stepfunctions',
+  after: ['resources'],
+  env: (ports) => ({ AWS_ENDPOINT_URL_SFN: local(ports.sfn), LAMBDA_INVOKE_URL: local(ports.lambda) }),
+  async start(ctx) {
+    const sfn = await startStepFunctions({
+      port: ctx.ports.sfn,
+      region: ctx.region,
+      accountId: ctx.accountId,
+      lambdaInvokeUrl: local(ctx.ports.lambda),
+      stateMachines: ctx.provisioned?.stateMachines ?? [],
+      persistFile: ctx.persist ? join(ctx.dataDir, 'stepfunctions', 'state.json') : undefined,
+      log: ctx.log,
+    });
+    return { urls: { stepFunctions: sfn.endpoint, lambda: local(ctx.ports.lambda) }, stop: sfn.stop };
+  },
+};
+
+/**
+ * serverless offline: the HTTP API and the Lambda invoke API. Its esbuild build is the slowest start-up step,
+ * and handlers only reach the other services when a request arrives, so it starts at once, beside them.
+ */
+export const offlineService: StackService = {
+  name: 'offline',
+  env: (ports) => ({ API_BASE_URL: local(ports.api) }),
+  async start(ctx) {
+    const offline = await startOffline({
+      cwd: ctx.cwd,
+      ports: ctx.ports,
+      env: { ...process.env, ...ctx.env },
+      logFile: ctx.childOutput === 'file' ? join(ctx.dataDir, 'logs', 'offline.log') : undefined,
+      console: ctx.childOutput === 'console',
+    });
+    return {
+      urls: { api: offline.url, apiReference: `${offline.url}/api-reference` },
+      exited: offline.process.exited,
+      stop: offline.stop,
+    };
+  },
+};
+
+/** The services to start, each after the ones it names in `after`. */
+export function stackServices({ offline }: { offline: boolean }): StackService[] {
+  return [
+    dynamoDbService,
+    fauxqsService,
+    resourcesService,
+    stepFunctionsService,
+    identityProviderService,
+    appSettingsService,
+    // Extension point: the local identity provider and the local Solana JSON-RPC go here (their `env` then
+    // reaches serverless offline, which starts with the whole stack's environment).
+    ...(offline ? [offlineService] : []),
+  ];
+}

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contracts } from '../../lib/api.js';
+
+interface Resource {
+  Type: string;
+  Properties: Record<string, unknown>;
+}
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'arcadia-package-'));
+let resources: Record<string, Resource> = {};
+
+const cfName = (fn: string) => `${fn[0]?.toUpperCase()}${fn.slice(1)}`;
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+beforeAll(async () => {
+  await run('serverless', ['package', '--package', dir], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    timeout: 180_000,
+  });
+  const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
+  resources = template.Resources;
+}, 200_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('serverless package', () => {
+  it('has one function per contract, each behind its HTTP API route', () => {
+    const routeKeys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
+    for (const contract of contracts) {
+      expect(resources[`${cfName(contract.operationId)}LambdaFunction`]?.Type, contract.operationId).toBe(
+        'AWS::Lambda::Function',
+      );
+      expect(routeKeys).toContain(`${contract.method} ${contract.path}`);
+    }
+    expect(routeKeys).toContain('$default');
+  });
+
+  it('runs every function on nodejs22.x arm64', () => {
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+    }
+  });
+
+  it('gives functions that touch user data their own role, scoped to the tables they use', () => {
+    const role = resources.GetMeIamRoleLambdaExecution;
+    expect(role?.Type).toBe('AWS::IAM::Role');
+    const statements = JSON.stringify(role?.Properties.Policies);
+    expect(statements).toContain('UsersTable');
+    expect(statements).not.toContain('GamesTable');
+    expect(statements).not.toContain('"dynamodb:*"');
+    expect(statements).not.toContain('"Resource":"*"');
+  });
+
+  it('declares the tables, the bucket and every queue with a dead-letter queue', () => {
+    expect(ofType('AWS::DynamoDB::Table').length).toBeGreaterThanOrEqual(3);
+    expect(ofType('AWS::S3::Bucket').map(([name]) => name)).toContain('ImagesBucket');
+    const queues = ofType('AWS::SQS::Queue');
+    const dlqNames = new Set(
+      queues.map(
+        ([, q]) =>
+          (q.Properties.RedrivePolicy as { deadLetterTargetArn?: { 'Fn::GetAtt': [string] } } | undefined)
+            ?.deadLetterTargetArn?.['Fn::GetAtt'][0],
+      ),
+    );
+    for (const [name, queue] of queues) {
+      if (dlqNames.has(name)) continue;
+      expect(queue.Properties.RedrivePolicy, `${name} needs a DLQ`).toMatchObject({ maxReceiveCount: 5 });
+    }
+  });
+
+  it('bundles each function on its own, small, without the AWS SDK the runtime provides', () => {
+    const zips = readdirSync(dir).filter((f) => f.endsWith('.zip'));
+    expect(zips.length).toBe(Object.keys(ofType('AWS::Lambda::Function')).length);
+    for (const zip of zips) {
+      // The reference page inlines Swagger UI (~2 MB); every other bundle must stay well below it.
+      const limit = zip === 'apiReference.zip' ? 2_000_000 : 1_000_000;
+      expect(statSync(join(dir, zip)).size, zip).toBeLessThan(limit);
+    }
+  });
+});

@@ -1,0 +1,9 @@
+// Runs in every test worker before the test file is imported: handlers invoked in-process then reach the
+// same local stack as serverless offline.
+import { inject } from 'vitest';
+
+// The handlers' own configuration first (USERS_TABLE, ...), then the stack's endpoints and credentials.
+Object.assign(process.env, inject('functionEnv'), inject('stackEnv'));
+
+// Handler logs are noise in test output; TEST_LOG_LEVEL=INFO brings them back.
+process.env.POWERTOOLS_LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'SILENT';
