@@ -1,6 +1,7 @@
 // Arcadia's own local services and settings: the identity provider and the configuration handlers read.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { startLocalChain } from '../chain/rpc-server.js';
 import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
 import type { StackService } from './types.js';
 
@@ -41,5 +42,21 @@ export const appSettingsService: StackService = {
   }),
   async start() {
     return { stop: async () => {} };
+  },
+};
+
+/**
+ * The local Solana chain: a JSON-RPC server over litesvm running the real System, SPL Token, Token-2022, ATA
+ * and Memo programs. With persistence its accounts survive restarts (`<dataDir>/chain`).
+ */
+export const localChainService: StackService = {
+  name: 'chain',
+  env: (ports) => ({ SOLANA_RPC_URL: local(ports.solana) }),
+  async start(ctx) {
+    const chain = await startLocalChain({
+      port: ctx.ports.solana,
+      ...(ctx.persist ? { dataDir: ctx.dataDir } : {}),
+    });
+    return { urls: { solana: chain.url }, stop: () => chain.stop() };
   },
 };

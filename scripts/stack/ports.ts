@@ -12,6 +12,7 @@ export const FIXED_PORTS: Readonly<StackPorts> = {
   fauxqs: 4566,
   sfn: 8083,
   idp: 8090,
+  solana: 8899,
 };
 
 /** Fixed ports (after checking they are free), or a distinct OS-assigned free port per service. */

@@ -27,7 +27,8 @@ export interface StackPorts {
   sfn: number;
   /** Local identity provider (JWKS + token issuer). */
   idp: number;
-  // Extension point: `solana` (local JSON-RPC) goes here.
+  /** Local Solana JSON-RPC over litesvm. */
+  solana: number;
 }
 
 /** Environment variables the stack hands to handlers, tests and tools (`AWS_REGION`, endpoint URLs, ...). */

@@ -1,0 +1,168 @@
+// Users' embedded ("delegated") wallets as transaction signers (DESIGN §5). Locally the user's keypair is kept
+// sealed on the profile and opened only to sign; in production the identity provider holds the key and signs
+// through its delegated-wallet API:
+//
+//   POST {IDP_WALLET_API_URL}/v1/wallets/{address}/rpc
+//   Authorization: Basic base64(IDP_APP_ID:IDP_APP_SECRET)
+//   {"method": "signTransaction", "params": {"transaction": "<base64 wire tx>", "encoding": "base64"}}
+//   → 200 {"data": {"signed_transaction": "<base64 wire tx>", "encoding": "base64"}}
+//
+// The transaction is sent with the other signatures already in place (or zeroed); the answer must carry the
+// same message with a valid signature of that address, or it is rejected.
+import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
+import * as z from 'zod';
+import { loadConfig } from '../config.js';
+import { openSecret } from './secrets.js';
+
+/** Signs transactions with a user's embedded wallet. */
+export interface WalletSigner {
+  /** The user's wallet address. */
+  address(userId: string): Promise<PublicKey>;
+  /** Add the user's signature to `tx` (other signatures are kept) and return it. */
+  signTransaction(userId: string, tx: Transaction): Promise<Transaction>;
+}
+
+/** The wallet fields of a user profile (`walletAddress`, `walletSealedKey`). */
+export interface StoredWallet {
+  address: string;
+  /** The 64-byte secret key sealed with `sealSecret`; only the local signer needs it. */
+  sealedSecretKey?: string;
+}
+
+/** Loads a user's wallet; null when the user has none. */
+export type WalletLoader = (userId: string) => Promise<StoredWallet | null>;
+
+/** Why signing failed; `transient` (provider 429/5xx/timeout) sets the name `WalletSignerTransientError`. */
+export class WalletSignerError extends Error {
+  override readonly name: 'WalletSignerError' | 'WalletSignerTransientError';
+
+  constructor(
+    message: string,
+    readonly transient = false,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, options);
+    this.name = transient ? 'WalletSignerTransientError' : 'WalletSignerError';
+  }
+}
+
+const requireWallet = async (load: WalletLoader, userId: string): Promise<StoredWallet> => {
+  const wallet = await load(userId);
+  if (!wallet) throw new WalletSignerError(`User ${userId} has no embedded wallet`);
+  return wallet;
+};
+
+/** The signer must keep the message and add a valid signature for `address`. */
+const checkSigned = (original: Transaction, signed: Transaction, address: PublicKey) => {
+  if (!signed.serializeMessage().equals(original.serializeMessage()))
+    throw new WalletSignerError('Wallet provider changed the transaction message');
+  const entry = signed.signatures.find((s) => s.publicKey.equals(address));
+  if (!entry?.signature) throw new WalletSignerError('Wallet provider returned no signature for the wallet');
+  if (!signed.verifySignatures(false))
+    throw new WalletSignerError('Wallet provider returned an invalid signature');
+};
+
+/** Local development: open the sealed keypair stored on the user's profile and sign in process. */
+export const makeLocalWalletSigner = (load: WalletLoader): WalletSigner => ({
+  address: async (userId) => new PublicKey((await requireWallet(load, userId)).address),
+  signTransaction: async (userId, tx) => {
+    const wallet = await requireWallet(load, userId);
+    if (!wallet.sealedSecretKey) throw new WalletSignerError(`User ${userId} has no local wallet key`);
+    const keypair = Keypair.fromSecretKey(openSecret(wallet.sealedSecretKey));
+    if (keypair.publicKey.toBase58() !== wallet.address)
+      throw new WalletSignerError(`Sealed key of user ${userId} does not match the wallet address`);
+    tx.partialSign(keypair);
+    return tx;
+  },
+});
+
+export interface IdpWalletSignerOptions {
+  apiUrl: string;
+  appId: string;
+  appSecret: string;
+  /** Default 10 000. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+const signResponseSchema = z.object({ data: z.object({ signed_transaction: z.string().min(1) }) });
+
+/** Production: ask the identity provider's delegated-wallet API to sign (request shape in the file header). */
+export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSignerOptions): WalletSigner => {
+  const fetchImpl = options.fetch ?? fetch;
+  const auth = `Basic ${Buffer.from(`${options.appId}:${options.appSecret}`).toString('base64')}`;
+  return {
+    address: async (userId) => new PublicKey((await requireWallet(load, userId)).address),
+    signTransaction: async (userId, tx) => {
+      const address = new PublicKey((await requireWallet(load, userId)).address);
+      const url = new URL(
+        `v1/wallets/${encodeURIComponent(address.toBase58())}/rpc`,
+        `${options.apiUrl.replace(/\/?$/, '/')}`,
+      );
+      const body = {
+        method: 'signTransaction',
+        params: {
+          transaction: tx
+            .serialize({ requireAllSignatures: false, verifySignatures: false })
+            .toString('base64'),
+          encoding: 'base64',
+        },
+      };
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        });
+      } catch (error) {
+        throw new WalletSignerError(`Wallet provider unreachable: ${(error as Error).message}`, true, {
+          cause: error,
+        });
+      }
+      if (!response.ok)
+        throw new WalletSignerError(
+          `Wallet provider answered ${response.status}`,
+          response.status === 429 || response.status >= 500,
+        );
+      const parsed = signResponseSchema.safeParse(await response.json().catch(() => null));
+      if (!parsed.success) throw new WalletSignerError('Wallet provider answered an unexpected body');
+      let signed: Transaction;
+      try {
+        signed = Transaction.from(Buffer.from(parsed.data.data.signed_transaction, 'base64'));
+      } catch (error) {
+        throw new WalletSignerError('Wallet provider returned an undecodable transaction', false, {
+          cause: error,
+        });
+      }
+      checkSigned(tx, signed, address);
+      // Keep the caller's object (and its other signatures); take only the wallet's signature from the answer.
+      const signature = signed.signatures.find((s) => s.publicKey.equals(address))?.signature;
+      if (signature) tx.addSignature(address, signature);
+      return tx;
+    },
+  };
+};
+
+const idpConfigSchema = z.object({
+  WALLET_SIGNER: z.enum(['local', 'idp']).default('local'),
+  IDP_WALLET_API_URL: z.url().optional(),
+  IDP_APP_ID: z.string().min(1).optional(),
+  IDP_APP_SECRET: z.string().min(1).optional(),
+});
+
+/** The signer chosen by configuration: WALLET_SIGNER=local (default) or idp (needs IDP_WALLET_API_URL, IDP_APP_*). */
+export const walletSignerFromConfig = (load: WalletLoader): WalletSigner => {
+  const config = loadConfig(idpConfigSchema);
+  if (config.WALLET_SIGNER === 'local') return makeLocalWalletSigner(load);
+  if (!config.IDP_WALLET_API_URL || !config.IDP_APP_ID || !config.IDP_APP_SECRET)
+    throw new Error(
+      'Invalid configuration: WALLET_SIGNER=idp needs IDP_WALLET_API_URL, IDP_APP_ID and IDP_APP_SECRET',
+    );
+  return makeIdpWalletSigner(load, {
+    apiUrl: config.IDP_WALLET_API_URL,
+    appId: config.IDP_APP_ID,
+    appSecret: config.IDP_APP_SECRET,
+  });
+};

@@ -1,0 +1,317 @@
+// The game coin on chain (docs/game-coin.md): three idempotent launch steps and the verification used by
+// complete-launch. Every step is keyed by the launch's persisted mint and vault keypairs and reads chain state
+// before sending, so a retried or re-run step finds its work done and returns without a second mint or buy:
+//   (a) createCoinMint   Token-2022 mint + metadata pointer + token metadata   guard: the mint account exists
+//   (b) mintCoinSupply   fixed supply → vault, mint + metadata authority revoked   guard: supply minted, authority null
+//   (c) initialBuy       buyer lamports → vault, curve-quoted tokens → buyer       guard: the vault's receipt account
+// The vault is a custodial keypair held (sealed) by the platform. The user's embedded wallet pays all fees and
+// rent through the WalletSigner.
+import { openSecret, sealSecret } from '../adapters/secrets.js';
+import type { WalletSigner } from '../adapters/wallet-signer.js';
+import { type Chain, ChainError, type MintInfo, type SentTransaction } from '../chain/index.js';
+import {
+  buildCreateCoinMintTx,
+  buildInitialBuyTx,
+  buildMintSupplyTx,
+  type CoinMetadata,
+  coinMintSizes,
+  initialBuyReceipt,
+  type Keypair,
+  keypairFromSecret,
+  newKeypair,
+  PublicKey,
+  vaultTokenAccount,
+} from '../chain/spl.js';
+import { type CurveState, INITIAL_CURVE, quoteBuy, TOKEN_DECIMALS } from './curve.js';
+
+export type { CoinMetadata } from '../chain/spl.js';
+
+/** Decimals of every game coin. */
+export const COIN_DECIMALS = TOKEN_DECIMALS;
+/** Fixed supply minted once into the vault: 1 000 000 000 tokens in base units. */
+export const COIN_SUPPLY = INITIAL_CURVE.tokenTotalSupply;
+
+/** A launch's keypairs as persisted in the job record before the first step: addresses plus sealed secrets. */
+export interface SealedLaunchKeys {
+  mintAddress: string;
+  vaultAddress: string;
+  sealedMintKey: string;
+  sealedVaultKey: string;
+}
+
+/** A launch's keypairs, opened for signing. */
+export interface LaunchKeys {
+  mint: Keypair;
+  vault: Keypair;
+}
+
+/** Dependencies of the launch steps. */
+export interface CoinDeps {
+  chain: Chain;
+  signer: WalletSigner;
+}
+
+/** Who launches: the user whose embedded wallet pays and buys, and the launch's keys. */
+export interface Launch {
+  userId: string;
+  keys: LaunchKeys;
+}
+
+export interface StepOptions {
+  /** Deadline for sending and confirming. Default 30 000. */
+  timeoutMs?: number;
+  /** Called with the signature before sending (persist it to resume confirmation after a crash). */
+  onSent?: (sent: SentTransaction) => void | Promise<void>;
+}
+
+export interface StepResult {
+  /** Signature of the transaction this call confirmed, or of the earlier one found on chain (null if unknown). */
+  signature: string | null;
+  /** True when the chain already showed the step done and nothing was sent. */
+  skipped: boolean;
+}
+
+export interface InitialBuyResult extends StepResult {
+  tokensOut: bigint;
+  fee: bigint;
+  /** Lamports moved from the buyer to the vault (fee included). */
+  lamportsIn: bigint;
+  newState: CurveState;
+}
+
+/** A launch step whose preconditions do not hold on chain (not retryable). */
+export class CoinLaunchError extends Error {
+  override readonly name = 'CoinLaunchError';
+}
+
+/** Fresh mint and vault keypairs, sealed for storage. */
+export const generateLaunchKeys = (): SealedLaunchKeys => {
+  const mint = newKeypair();
+  const vault = newKeypair();
+  return {
+    mintAddress: mint.publicKey.toBase58(),
+    vaultAddress: vault.publicKey.toBase58(),
+    sealedMintKey: sealSecret(Buffer.from(mint.secretKey)),
+    sealedVaultKey: sealSecret(Buffer.from(vault.secretKey)),
+  };
+};
+
+/** Open persisted launch keys; throws when a secret does not match its recorded address. */
+export const openLaunchKeys = (sealed: SealedLaunchKeys): LaunchKeys => {
+  const mint = keypairFromSecret(openSecret(sealed.sealedMintKey));
+  const vault = keypairFromSecret(openSecret(sealed.sealedVaultKey));
+  if (mint.publicKey.toBase58() !== sealed.mintAddress || vault.publicKey.toBase58() !== sealed.vaultAddress)
+    throw new CoinLaunchError('Launch keys do not match their addresses');
+  return { mint, vault };
+};
+
+const send = async (
+  deps: CoinDeps,
+  launch: Launch,
+  tx: Parameters<Chain['sendAndConfirm']>[0],
+  signers: Keypair[],
+  options: StepOptions,
+) =>
+  deps.chain.sendAndConfirm(tx, signers, {
+    feePayer: await deps.signer.address(launch.userId),
+    cosign: (unsigned) => deps.signer.signTransaction(launch.userId, unsigned),
+    timeoutMs: options.timeoutMs,
+    onSent: options.onSent,
+  });
+
+/**
+ * Send a step unless `done()` already holds; when sending fails permanently, look again — a concurrent or
+ * earlier attempt may have done the work (the second copy then fails on chain) — before giving up.
+ */
+const idempotent = async (
+  done: () => Promise<{ signature: string | null } | null>,
+  run: () => Promise<string>,
+): Promise<StepResult> => {
+  const before = await done();
+  if (before) return { signature: before.signature, skipped: true };
+  try {
+    return { signature: await run(), skipped: false };
+  } catch (error) {
+    if (error instanceof ChainError && !error.transient) {
+      const after = await done();
+      if (after) return { signature: after.signature, skipped: true };
+    }
+    throw error;
+  }
+};
+
+/** Step (a): create the Token-2022 mint with metadata pointer and metadata (name, symbol, uri), 6 decimals. */
+export const createCoinMint = async (
+  deps: CoinDeps,
+  launch: Launch,
+  metadata: CoinMetadata,
+  options: StepOptions = {},
+): Promise<StepResult> => {
+  const { mint, vault } = launch.keys;
+  const done = async () => {
+    const account = await deps.chain.getAccountInfo(mint.publicKey);
+    if (!account) return null;
+    const info = await deps.chain.getMint(mint.publicKey);
+    if (!info?.isToken2022 || !info.metadata)
+      throw new CoinLaunchError(
+        `Address ${mint.publicKey.toBase58()} already holds an account that is not a coin mint`,
+      );
+    return { signature: null };
+  };
+  return idempotent(done, async () => {
+    const lamports = await deps.chain.getMinimumBalanceForRentExemption(coinMintSizes(metadata).total);
+    const tx = buildCreateCoinMintTx({
+      payer: await deps.signer.address(launch.userId),
+      mint: mint.publicKey,
+      vault: vault.publicKey,
+      decimals: COIN_DECIMALS,
+      metadata,
+      lamports,
+    });
+    return send(deps, launch, tx, [mint, vault], options);
+  });
+};
+
+/** Step (b): mint the fixed supply into the vault's token account and revoke the mint authority, atomically. */
+export const mintCoinSupply = async (
+  deps: CoinDeps,
+  launch: Launch,
+  options: StepOptions = {},
+): Promise<StepResult> => {
+  const { mint, vault } = launch.keys;
+  const done = async () => {
+    const info = await deps.chain.getMint(mint.publicKey);
+    if (!info) throw new CoinLaunchError('The coin mint does not exist yet: create it first');
+    if (info.supply === COIN_SUPPLY && info.mintAuthority === null) return { signature: null };
+    if (info.mintAuthority !== vault.publicKey.toBase58() || info.supply !== 0n)
+      throw new CoinLaunchError(
+        `Mint ${mint.publicKey.toBase58()} is in an unexpected state (supply ${info.supply}, authority ${info.mintAuthority})`,
+      );
+    return null;
+  };
+  return idempotent(done, async () => {
+    const rent = await deps.chain.getMinimumBalanceForRentExemption(0);
+    const balance = await deps.chain.getBalance(vault.publicKey);
+    const tx = buildMintSupplyTx({
+      payer: await deps.signer.address(launch.userId),
+      mint: mint.publicKey,
+      vault: vault.publicKey,
+      supply: COIN_SUPPLY,
+      decimals: COIN_DECIMALS,
+      vaultTopUp: balance < rent ? rent - balance : 0n,
+    });
+    return send(deps, launch, tx, [vault], options);
+  });
+};
+
+/**
+ * Step (c): the initial buy at launch price, one atomic transaction whose signature is the job's `bundleTx`.
+ * `curve` is the curve before the buy (a new coin's is INITIAL_CURVE); the quote fields of the result are
+ * computed from the arguments, so a re-run must pass the same ones.
+ */
+export const initialBuy = async (
+  deps: CoinDeps,
+  launch: Launch,
+  buyAmount: bigint,
+  options: StepOptions & { curve?: CurveState } = {},
+): Promise<InitialBuyResult> => {
+  const { mint, vault } = launch.keys;
+  const quote = quoteBuy(options.curve ?? INITIAL_CURVE, buyAmount);
+  if (quote.tokensOut === 0n) throw new CoinLaunchError('Buy amount too small to buy any token');
+  const receipt = await initialBuyReceipt(vault.publicKey);
+  const done = async () => {
+    if (!(await deps.chain.getAccountInfo(receipt))) return null;
+    const history = await deps.chain.findSignatures(receipt, 10);
+    const landed = history.filter((s) => s.err === null);
+    const marked = landed.filter((s) => s.memo?.includes('arcadia:initial-buy'));
+    // Newest first: the oldest successful transaction created the receipt.
+    return { signature: (marked.at(-1) ?? landed.at(-1))?.signature ?? null };
+  };
+  const result = await idempotent(done, async () => {
+    const vaultBalance = await deps.chain.getTokenAccountBalance(
+      vaultTokenAccount(mint.publicKey, vault.publicKey),
+    );
+    if (vaultBalance < quote.tokensOut)
+      throw new CoinLaunchError('The vault does not hold the quoted tokens: mint the supply first');
+    const buyer = await deps.signer.address(launch.userId);
+    const tx = buildInitialBuyTx({
+      buyer,
+      mint: mint.publicKey,
+      vault: vault.publicKey,
+      lamports: quote.lamportsIn,
+      tokens: quote.tokensOut,
+      decimals: COIN_DECIMALS,
+      receipt,
+      receiptLamports: await deps.chain.getMinimumBalanceForRentExemption(0),
+      memo: `arcadia:initial-buy mint=${mint.publicKey.toBase58()} lamports=${quote.lamportsIn} tokens=${quote.tokensOut}`,
+    });
+    return send(deps, launch, tx, [vault], options);
+  });
+  return { ...result, ...quote };
+};
+
+/** Outcome of checking a launched coin on chain, for complete-launch. */
+export interface CoinVerification {
+  ok: boolean;
+  mint: string;
+  checks: {
+    exists: boolean;
+    token2022: boolean;
+    metadata: boolean;
+    supply: boolean;
+    mintAuthorityRevoked: boolean;
+  };
+  /** One sentence per failed check. */
+  problems: string[];
+  /** The mint as read, when it is one. */
+  coin: MintInfo | null;
+}
+
+/**
+ * Check on chain that `mint` is a finished game coin: exists, owned by Token-2022, metadata present (and equal
+ * to `expected` fields when given), supply = the fixed supply, mint authority revoked. Transient RPC failures
+ * throw (ChainTransientError) rather than fail a check.
+ */
+export const verifyLaunchedCoin = async (
+  chain: Chain,
+  mint: string,
+  expected: Partial<CoinMetadata> = {},
+): Promise<CoinVerification> => {
+  const checks = {
+    exists: false,
+    token2022: false,
+    metadata: false,
+    supply: false,
+    mintAuthorityRevoked: false,
+  };
+  const problems: string[] = [];
+  let address: PublicKey;
+  try {
+    address = new PublicKey(mint);
+  } catch {
+    return { ok: false, mint, checks, problems: ['Not a valid mint address'], coin: null };
+  }
+  const account = await chain.getAccountInfo(address);
+  checks.exists = account !== null;
+  const coin = account ? await chain.getMint(address) : null;
+  checks.token2022 = coin?.isToken2022 ?? false;
+  const metadata = coin?.metadata;
+  const mismatched = (['name', 'symbol', 'uri'] as const).filter(
+    (field) => expected[field] !== undefined && metadata?.[field] !== expected[field],
+  );
+  checks.metadata =
+    Boolean(metadata) && coin?.metadataPointer?.metadataAddress === mint && mismatched.length === 0;
+  checks.supply = coin?.supply === COIN_SUPPLY;
+  checks.mintAuthorityRevoked = coin !== null && coin.mintAuthority === null;
+  if (!checks.exists) problems.push('Mint account does not exist');
+  else if (!coin) problems.push('Account is not a token mint');
+  else {
+    if (!checks.token2022) problems.push('Mint is not owned by the Token-2022 program');
+    if (!metadata) problems.push('Mint has no token metadata');
+    else if (mismatched.length > 0) problems.push(`Metadata ${mismatched.join(', ')} differ from the launch`);
+    else if (!checks.metadata) problems.push('Metadata pointer does not point at the mint');
+    if (!checks.supply) problems.push(`Supply is ${coin.supply}, expected ${COIN_SUPPLY}`);
+    if (!checks.mintAuthorityRevoked) problems.push('Mint authority is not revoked');
+  }
+  return { ok: problems.length === 0, mint, checks, problems, coin };
+};
