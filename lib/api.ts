@@ -11,6 +11,21 @@ import {
   updateGameContract,
 } from './games/contracts.js';
 import type { Contract } from './http/contract.js';
+import {
+  batchSavePointsContract,
+  getDevLeaderboardContract,
+  getDevPointsContract,
+  invalidateSessionsContract,
+  listDevSessionsContract,
+  listRiskySessionsContract,
+} from './play/contracts.js';
+import {
+  commitContract,
+  flushContract,
+  getPlayerPointsContract,
+  getSessionTokenContract,
+  sessionStateContract,
+} from './play/sdk-contracts.js';
 import { apiReferenceContract, apiReferenceJsonContract } from './reference/contracts.js';
 import {
   createHmacSignatureContract,
@@ -37,4 +52,15 @@ export const contracts: readonly Contract[] = [
   batchGamesByIdsContract,
   batchGamesByTokenIdsContract,
   getGamesByTokenContract,
+  batchSavePointsContract,
+  getDevPointsContract,
+  getDevLeaderboardContract,
+  listDevSessionsContract,
+  listRiskySessionsContract,
+  invalidateSessionsContract,
+  getSessionTokenContract,
+  flushContract,
+  commitContract,
+  sessionStateContract,
+  getPlayerPointsContract,
 ];

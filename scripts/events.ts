@@ -7,9 +7,16 @@ import type { Contract } from '../lib/http/contract.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** The area folder of a contract: its first tag, slugged ("Play (developer)" → "play-developer"). */
+export const areaOf = (contract: Contract): string =>
+  (contract.tags[0] ?? 'misc')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
 /** The events/ file of a contract, relative to the project root. */
 export const eventFileOf = (contract: Contract): string =>
-  `events/${contract.tags[0]?.toLowerCase().replaceAll(' ', '-') ?? 'misc'}/${kebab(contract.operationId)}.json`;
+  `events/${areaOf(contract)}/${kebab(contract.operationId)}.json`;
 
 /** A payload 2.0 event for the contract's example request. */
 export const sampleEvent = (contract: Contract) => {

@@ -43,6 +43,7 @@ export interface RawRequest {
   rawBody: Buffer;
   sourceIp: string;
   requestId: string;
+  query: Record<string, string | undefined>;
 }
 
 export type Authenticator = (request: RawRequest) => Promise<AuthContext>;
@@ -128,6 +129,7 @@ const toRawRequest = (event: HttpEvent, context: Context): RawRequest => ({
   rawBody: event.rawBodyBuffer ?? Buffer.alloc(0),
   sourceIp: event.requestContext.http.sourceIp,
   requestId: requestIdOf(event, context),
+  query: event.queryStringParameters ?? {},
 });
 
 /** The schemes whose credentials the request carries, in the contract's order. */

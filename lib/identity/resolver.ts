@@ -78,3 +78,21 @@ export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Pr
   for (const id of parsed) mapping[id.raw] ??= byKey.get(id.key) ?? '';
   return mapping;
 };
+
+/**
+ * Resolve identifiers for a read: one BatchGetItem, nothing created. Unknown players map to null; malformed
+ * identifiers are still INVALID_IDENTIFIER.
+ */
+export const resolveKnownIdentifiers = async (raws: string[]): Promise<Record<string, string | null>> => {
+  const parsed = parseIdentifiers(raws);
+  const { users, owners } = await lookupIdentities(
+    parsed.filter((p) => p.kind === 'arc').map((p) => p.value),
+    parsed.filter((p) => p.kind !== 'arc').map((p) => p.key),
+  );
+  return Object.fromEntries(
+    parsed.map((id) => [
+      id.raw,
+      id.kind === 'arc' ? (users.has(id.value) ? id.value : null) : (owners.get(id.key) ?? null),
+    ]),
+  );
+};

@@ -82,7 +82,7 @@ export interface TestResponse<T = unknown> {
   text: string;
 }
 
-type Handler = (
+export type Handler = (
   event: APIGatewayProxyEventV2,
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;

@@ -1,0 +1,104 @@
+import { isConditionFailure } from '../adapters/dynamodb.js';
+import { requireOwnedGame } from '../games/service.js';
+import { AppError } from '../http/errors.js';
+import type { AuthContext } from '../http/handler.js';
+import { playKeys } from './keys.js';
+import { getItem, getItems, itemKey, playTable, transact } from './repository.js';
+
+const MAX_ATTEMPTS = 6;
+
+/**
+ * Invalidate one session exactly once: its status flips and exactly its points leave the day total, the
+ * all-time total and so the leaderboards, in one transaction conditional on the points read. A concurrent save
+ * fails that condition, and the session is read again.
+ */
+const invalidateOne = async (gameId: string, sessionId: string, now: string) => {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const session = await getItem(playKeys.session(gameId, sessionId));
+    if (!session) return { outcome: 'notFound' as const };
+    if (session.status === 'invalidated') return { outcome: 'already' as const };
+    const points = Number(session.points ?? 0);
+    const pending = Number(session.pendingPoints ?? 0);
+    const arcId = String(session.arcId);
+    const TableName = playTable();
+    try {
+      await transact([
+        {
+          Update: {
+            TableName,
+            Key: playKeys.session(gameId, sessionId),
+            UpdateExpression:
+              'SET #status = :inv, invalidatedPoints = :p, invalidatedAt = :now, updatedAt = :now, points = :zero, pendingPoints = :zero',
+            ConditionExpression: '#status <> :inv AND points = :p AND pendingPoints = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':inv': 'invalidated',
+              ':p': points,
+              ':pending': pending,
+              ':now': now,
+              ':zero': 0,
+            },
+          },
+        },
+        ...(points > 0
+          ? [
+              {
+                Update: {
+                  TableName,
+                  Key: playKeys.day(gameId, arcId, String(session.day)),
+                  UpdateExpression: 'ADD points :minus SET updatedAt = :now',
+                  ExpressionAttributeValues: { ':minus': -points, ':now': now },
+                },
+              },
+              {
+                Update: {
+                  TableName,
+                  Key: playKeys.allTime(gameId, arcId),
+                  UpdateExpression: 'ADD points :minus SET updatedAt = :now',
+                  ExpressionAttributeValues: { ':minus': -points, ':now': now },
+                },
+              },
+            ]
+          : []),
+      ]);
+      return { outcome: 'invalidated' as const, arcId, points };
+    } catch (error) {
+      if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException')
+        throw error;
+    }
+  }
+  throw new AppError('CONFLICT', `Session ${sessionId} is changing too fast to invalidate; retry`);
+};
+
+/** POST /play/dev/invalidate-sessions. */
+export const invalidateSessions = async (
+  auth: AuthContext,
+  input: { gameId: string; sessionIds: string[] },
+  now = new Date(),
+) => {
+  const game = await requireOwnedGame(auth, input.gameId);
+  const ids = [...new Set(input.sessionIds)];
+  // One batched read to skip the unknown and already invalidated ones without a transaction each.
+  const state = await getItems(ids.map((id) => playKeys.session(game.id, id)));
+  const result = {
+    invalidated: [] as Array<{ sessionId: string; arcId: string; pointsRemoved: number }>,
+    alreadyInvalidated: [] as string[],
+    notFound: [] as string[],
+  };
+  await Promise.all(
+    ids.map(async (sessionId) => {
+      const item = state.get(itemKey(playKeys.session(game.id, sessionId)));
+      const out = !item
+        ? { outcome: 'notFound' as const }
+        : item.status === 'invalidated'
+          ? { outcome: 'already' as const }
+          : await invalidateOne(game.id, sessionId, now.toISOString());
+      if (out.outcome === 'notFound') result.notFound.push(sessionId);
+      else if (out.outcome === 'already') result.alreadyInvalidated.push(sessionId);
+      else result.invalidated.push({ sessionId, arcId: out.arcId, pointsRemoved: out.points });
+    }),
+  );
+  for (const list of [result.alreadyInvalidated, result.notFound]) list.sort();
+  result.invalidated.sort((a, b) => a.sessionId.localeCompare(b.sessionId));
+  return result;
+};

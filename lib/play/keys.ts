@@ -1,0 +1,27 @@
+/**
+ * PlayTable keys and index attributes. Access patterns:
+ * - a session:                        pk=SESSION#<gameId>#<sessionId>  sk=SESSION
+ * - a player's day total in a game:   pk=TOTAL#<gameId>#<arcId>        sk=DAY#<yyyy-mm-dd>
+ * - a player's all-time total:        pk=TOTAL#<gameId>#<arcId>        sk=ALL
+ * - idempotency record of an entry:   pk=IDEM#<gameId>#<key>           sk=IDEM  (expires after a day)
+ * - daily leaderboard:                GSI byDailyBoard    (boardDay = <gameId>#<day>, points N)
+ * - all-time leaderboard:             GSI byAllTimeBoard  (boardAll = <gameId>, points N)
+ * - a game's sessions, newest first:  GSI byGameSessions  (sessionGame = <gameId>, sessionSort = <createdAt>#<id>)
+ * - a game's risky sessions:          GSI byRiskySessions (riskyGame = <gameId> only when risk > 0.5, riskScore N)
+ * Leaderboard ties (same points) are broken by who reached the score first, then by Arc ID.
+ */
+export const playKeys = {
+  session: (gameId: string, sessionId: string) => ({ pk: `SESSION#${gameId}#${sessionId}`, sk: 'SESSION' }),
+  day: (gameId: string, arcId: string, day: string) => ({ pk: `TOTAL#${gameId}#${arcId}`, sk: `DAY#${day}` }),
+  allTime: (gameId: string, arcId: string) => ({ pk: `TOTAL#${gameId}#${arcId}`, sk: 'ALL' }),
+  idempotency: (gameId: string, key: string) => ({ pk: `IDEM#${gameId}#${key}`, sk: 'IDEM' }),
+  boardDay: (gameId: string, day: string) => `${gameId}#${day}`,
+};
+
+/** The UTC day of an instant, `yyyy-mm-dd` ("today" is the UTC day, DESIGN §2). */
+export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
+
+/** Entries without a sessionId count towards the player's default backend session of the UTC day. */
+export const defaultSessionId = (day: string, arcId: string) => `backend-${day}-${arcId}`;
+
+export const RISKY_THRESHOLD = 0.5;

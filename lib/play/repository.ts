@@ -1,0 +1,114 @@
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import * as z from 'zod';
+import { dynamo } from '../adapters/dynamodb.js';
+import { loadConfig } from '../config.js';
+import { playKeys } from './keys.js';
+
+type Item = Record<string, NativeAttributeValue>;
+type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+const config = () => loadConfig(z.object({ PLAY_TABLE: z.string().min(1) }));
+/** The play table's name. */
+export const playTable = () => config().PLAY_TABLE;
+
+/** Items by key, strongly consistent, in one BatchGetItem per 100 keys (unprocessed keys retried). */
+export const getItems = async (keys: Array<{ pk: string; sk: string }>): Promise<Map<string, Item>> => {
+  const table = playTable();
+  const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
+  const found = new Map<string, Item>();
+  await Promise.all(
+    Array.from({ length: Math.ceil(unique.length / 100) }, async (_, chunk) => {
+      let request: Record<string, { Keys: Item[]; ConsistentRead: boolean }> | undefined = {
+        [table]: { Keys: unique.slice(chunk * 100, chunk * 100 + 100), ConsistentRead: true },
+      };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+        const out = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of out.Responses?.[table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+        request = out.UnprocessedKeys as typeof request;
+      }
+    }),
+  );
+  return found;
+};
+
+/** The item key used by `getItems` results. */
+export const itemKey = (key: { pk: string; sk: string }) => `${key.pk}|${key.sk}`;
+
+/** One item, strongly consistent. */
+export const getItem = async (key: { pk: string; sk: string }): Promise<Item | undefined> =>
+  (await dynamo().send(new GetCommand({ TableName: playTable(), Key: key, ConsistentRead: true }))).Item;
+
+/** Run one transaction. */
+export const transact = async (items: TransactItems): Promise<void> => {
+  await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+};
+
+/** Why each item of a cancelled transaction failed (`ConditionalCheckFailed`, `None`, …). */
+export const cancellationReasons = (error: unknown): string[] =>
+  ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
+    (r) => r.Code ?? 'None',
+  );
+
+export interface QueryPage {
+  items: Item[];
+  next?: Item | undefined;
+}
+
+/** One page of an index query. */
+export const queryIndex = async (input: {
+  index: string;
+  key: string;
+  value: string | number;
+  range?: { op: '>' | '<' | '=' | '>='; value: number };
+  forward: boolean;
+  limit?: number;
+  start?: Item | undefined;
+  filter?: { expression: string; values: Item; names?: Record<string, string> };
+  count?: boolean;
+}): Promise<QueryPage & { count: number }> => {
+  const values: Item = {
+    ':k': input.value,
+    ...(input.range ? { ':r': input.range.value } : {}),
+    ...(input.filter?.values ?? {}),
+  };
+  const out = await dynamo().send(
+    new QueryCommand({
+      TableName: playTable(),
+      IndexName: input.index,
+      KeyConditionExpression: `#k = :k${input.range ? ` AND #p ${input.range.op} :r` : ''}`,
+      ExpressionAttributeNames: {
+        '#k': input.key,
+        ...(input.range ? { '#p': 'points' } : {}),
+        ...(input.filter?.names ?? {}),
+      },
+      ExpressionAttributeValues: values,
+      ScanIndexForward: input.forward,
+      ...(input.limit ? { Limit: input.limit } : {}),
+      ...(input.start ? { ExclusiveStartKey: input.start } : {}),
+      ...(input.filter ? { FilterExpression: input.filter.expression } : {}),
+      ...(input.count ? { Select: 'COUNT' as const } : {}),
+    }),
+  );
+  return { items: out.Items ?? [], next: out.LastEvaluatedKey, count: out.Count ?? 0 };
+};
+
+/** Count every item of an index range (pages through it). */
+export const countRange = async (
+  index: string,
+  key: string,
+  value: string,
+  range: { op: '>' | '='; value: number },
+) => {
+  let total = 0;
+  let start: Item | undefined;
+  do {
+    const page = await queryIndex({ index, key, value, range, forward: true, start, count: true });
+    total += page.count;
+    start = page.next;
+  } while (start);
+  return total;
+};
+
+export { playKeys };

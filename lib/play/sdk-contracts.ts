@@ -1,0 +1,130 @@
+import * as z from 'zod';
+import { defineContract } from '../http/contract.js';
+import { dataEnvelope } from '../http/schemas.js';
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
+const PROTOCOL =
+  'Protocol (docs/play-protocol.md): h0 = chainSeed; flush n sends {seq: n, delta, clientTime, prevHash: h(n-1), hash: h(n)} with ' +
+  'h(n) = hex sha256 of `arcadia-flush-v1|<sessionId>|<seq>|<delta>|<clientTime>|<prevHash>`. ';
+
+export const getSessionTokenContract = defineContract({
+  operationId: 'getSessionToken',
+  method: 'GET',
+  path: '/play/session-token',
+  tags: ['Play'],
+  summary: 'Obtain a player session token',
+  description:
+    'Opens a play session. Authenticate the player with a platform identity token, or with a token of the ' +
+    "game's own auth (JWT signed by a key in the game's jwksUrl; RS256, ES256 or EdDSA; `aud` = gameId; `sub` = " +
+    'player id). Counts against maxSessionsPerDay (403 SESSION_LIMIT_REACHED). Returns a session token (HS256 JWT, ' +
+    'valid 2 h) to send as `Authorization: Bearer` on the other /play endpoints, and the chain seed h0. ' +
+    PROTOCOL,
+  auth: ['bearer'],
+  query: z.object({ gameId: z.uuid() }),
+  response: dataEnvelope(
+    z.object({ sessionToken: z.string(), sessionId: z.uuid(), expiresAt: z.string(), chainSeed: hex64 }),
+  ),
+  errors: ['NOT_FOUND', 'SESSION_LIMIT_REACHED'],
+  example: { query: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
+});
+
+export const flushContract = defineContract({
+  operationId: 'flushPoints',
+  method: 'POST',
+  path: '/play/flush',
+  tags: ['Play'],
+  summary: 'Flush points with a hash-chain proof',
+  description:
+    PROTOCOL +
+    'The server checks seq = last + 1 (else 409 FLUSH_OUT_OF_ORDER), prevHash = its head and the recomputed hash ' +
+    '(else 409 CHAIN_BROKEN), and advances the head with one conditional write, so a replayed or concurrent flush ' +
+    'never counts twice. The accepted delta is bounded by what remains of maxScorePerSession and by 1000 points ' +
+    'per second since the previous flush (`reason` says which). Points stay pending until commit. 1 per second.',
+  auth: ['session'],
+  body: z.object({
+    seq: z.number().int().min(1),
+    delta: z.number().int().min(0).max(1_000_000_000),
+    clientTime: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Client clock, Unix ms (covered by the hash; used for risk only)'),
+    prevHash: hex64,
+    hash: hex64,
+  }),
+  response: dataEnvelope(
+    z.object({
+      seq: z.number().int(),
+      head: hex64,
+      accepted: z.number().int(),
+      pendingPoints: z.number().int(),
+      reason: z.enum(['max_score_per_session', 'implausible_rate']).nullable(),
+    }),
+  ),
+  rateLimit: { limit: 1, windowSeconds: 1, key: 'session' },
+  errors: ['FLUSH_OUT_OF_ORDER', 'CHAIN_BROKEN', 'SESSION_CLOSED', 'NOT_FOUND'],
+});
+
+export const commitContract = defineContract({
+  operationId: 'commitSession',
+  method: 'POST',
+  path: '/play/commit',
+  tags: ['Play'],
+  summary: 'Commit the session points',
+  description:
+    'Seals the session: `seq` and `head` must be the server head and `total` the sum of every flushed delta (else ' +
+    '409 CHAIN_BROKEN — resync first). Pending points move into the day and all-time totals and leaderboards, ' +
+    'bounded by maxCumulativePointsPerDay. 1 per 5 seconds.',
+  auth: ['session'],
+  body: z.object({ seq: z.number().int().min(0), head: hex64, total: z.number().int().min(0) }),
+  response: dataEnvelope(
+    z.object({ status: z.literal('committed'), committedPoints: z.number().int(), clipped: z.boolean() }),
+  ),
+  rateLimit: { limit: 1, windowSeconds: 5, key: 'session' },
+  errors: ['CHAIN_BROKEN', 'SESSION_CLOSED', 'NOT_FOUND', 'CONFLICT'],
+});
+
+export const sessionStateContract = defineContract({
+  operationId: 'getSessionState',
+  method: 'GET',
+  path: '/play/session-state',
+  tags: ['Play'],
+  summary: 'Current session state, for resync',
+  description:
+    'After a crash or a lost response, continue from `seq` and `head`. Resyncs are a (mild) risk signal.',
+  auth: ['session'],
+  response: dataEnvelope(
+    z.object({
+      sessionId: z.uuid(),
+      gameId: z.uuid(),
+      status: z.enum(['active', 'committed', 'invalidated']),
+      seq: z.number().int(),
+      head: hex64,
+      pendingPoints: z.number().int(),
+      committedPoints: z.number().int(),
+      claimedTotal: z.number().int(),
+      expiresAt: z.string(),
+    }),
+  ),
+  errors: ['NOT_FOUND'],
+});
+
+export const getPlayerPointsContract = defineContract({
+  operationId: 'getPlayerPoints',
+  method: 'GET',
+  path: '/play/get-points',
+  tags: ['Play'],
+  summary: "Player's current points",
+  description: "The session player's committed points in the session's game: today (UTC) and all time.",
+  auth: ['session'],
+  response: dataEnvelope(
+    z.object({
+      gameId: z.uuid(),
+      arcId: z.uuid(),
+      day: z.string(),
+      today: z.number().int(),
+      allTime: z.number().int(),
+    }),
+  ),
+  errors: [],
+});
