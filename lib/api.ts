@@ -12,6 +12,11 @@ import {
 } from './games/contracts.js';
 import type { Contract } from './http/contract.js';
 import {
+  completeLaunchContract,
+  getLaunchJobContract,
+  launchGameCoinContract,
+} from './launcher/contracts.js';
+import {
   batchSavePointsContract,
   getDevLeaderboardContract,
   getDevPointsContract,
@@ -27,6 +32,20 @@ import {
   sessionStateContract,
 } from './play/sdk-contracts.js';
 import { apiReferenceContract, apiReferenceJsonContract } from './reference/contracts.js';
+import {
+  getCurrentMultiplierContract,
+  getGameRewardsPoolContract,
+  getMultiplierCostContract,
+  getMultiplierCostForPlacementContract,
+  purchaseMultiplierContract,
+} from './rewards/contracts.js';
+import {
+  buildClaimTransactionsContract,
+  getClaimStatusContract,
+  getSnapshotContract,
+  getSnapshotProofContract,
+  listSnapshotHoldersContract,
+} from './snapshots/contracts.js';
 import {
   createHmacSignatureContract,
   getMeContract,
@@ -63,4 +82,17 @@ export const contracts: readonly Contract[] = [
   commitContract,
   sessionStateContract,
   getPlayerPointsContract,
+  launchGameCoinContract,
+  getLaunchJobContract,
+  completeLaunchContract,
+  getSnapshotContract,
+  getSnapshotProofContract,
+  listSnapshotHoldersContract,
+  buildClaimTransactionsContract,
+  getClaimStatusContract,
+  getMultiplierCostContract,
+  getCurrentMultiplierContract,
+  getMultiplierCostForPlacementContract,
+  purchaseMultiplierContract,
+  getGameRewardsPoolContract,
 ];

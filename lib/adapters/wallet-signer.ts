@@ -145,11 +145,15 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
   };
 };
 
+// serverless.yml declares every setting, unset ones as '': an empty value means "not configured".
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
 const idpConfigSchema = z.object({
   WALLET_SIGNER: z.enum(['local', 'idp']).default('local'),
-  IDP_WALLET_API_URL: z.url().optional(),
-  IDP_APP_ID: z.string().min(1).optional(),
-  IDP_APP_SECRET: z.string().min(1).optional(),
+  IDP_WALLET_API_URL: unsetWhenEmpty(z.url()),
+  IDP_APP_ID: unsetWhenEmpty(z.string().min(1)),
+  IDP_APP_SECRET: unsetWhenEmpty(z.string().min(1)),
 });
 
 /** The signer chosen by configuration: WALLET_SIGNER=local (default) or idp (needs IDP_WALLET_API_URL, IDP_APP_*). */

@@ -10,6 +10,7 @@ export const coinSummarySchema = z.object({
   emissionStartAt: z.string().nullable(),
   emissionEndAt: z.string().nullable(),
 });
+export type CoinSummary = z.infer<typeof coinSummarySchema>;
 
 /** A game as stored (index attributes are derived on write and stripped on read). */
 export const gameRecordSchema = z.object({

@@ -5,7 +5,7 @@ import { dynamo } from '../adapters/dynamodb.js';
 import { loadConfig } from '../config.js';
 import { userKeys } from '../users/keys.js';
 import { gameKeys, indexAttributes, SORT_INDEX, VISIBLE } from './keys.js';
-import { type GameRecord, gameRecordSchema } from './model.js';
+import { type CoinSummary, type GameRecord, gameRecordSchema } from './model.js';
 
 const config = () => loadConfig(z.object({ GAMES_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }));
 const table = () => config().GAMES_TABLE;
@@ -147,6 +147,48 @@ export const linkCoin = async (mint: string, gameId: string): Promise<void> => {
     }),
   );
 };
+
+/**
+ * Writes that record a launched coin on its game, for the launcher's completion transaction: the game's coin
+ * summary (optimistic on `version`, like saveGame) and the coin → game link (created once).
+ */
+export const recordCoinWrites = (
+  game: GameRecord,
+  coin: CoinSummary,
+  now: string,
+): NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> => [
+  {
+    Update: {
+      TableName: table(),
+      Key: gameKeys.game(game.id),
+      UpdateExpression: 'SET coin = :coin, version = :next, updatedAt = :now',
+      ConditionExpression: 'version = :v',
+      ExpressionAttributeValues: {
+        ':coin': coin,
+        ':next': game.version + 1,
+        ':now': now,
+        ':v': game.version,
+      },
+    },
+  },
+  {
+    Put: {
+      TableName: table(),
+      Item: { ...gameKeys.coinLink(coin.gtokenAddress), gameId: game.id },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+];
+
+/** A transaction condition that the game is still at the version read (for writes decided from it). */
+export const gameUnchangedCheck = (game: Pick<GameRecord, 'id' | 'version'>) => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: gameKeys.game(game.id),
+    ConditionExpression: 'version = :v',
+    ExpressionAttributeValues: { ':v': game.version },
+  },
+});
 
 export interface PageRequest {
   limit: number;

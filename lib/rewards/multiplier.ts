@@ -15,7 +15,7 @@ export const multiplierSlotKey = (gameId: string, arcId: string) => rewardsKeys.
  * endsAt, otherwise 1×. A reserved slot (purchase in flight) applies nothing yet.
  */
 export const activeMultiplierBps = (slot: Record<string, unknown> | undefined, now: Date): number => {
-  if (!slot || slot.state !== 'active') return NO_MULTIPLIER_BPS;
+  if (slot?.state !== 'active') return NO_MULTIPLIER_BPS;
   const at = now.getTime();
   const starts = Date.parse(String(slot.startsAt));
   const ends = Date.parse(String(slot.endsAt));

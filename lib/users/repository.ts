@@ -1,6 +1,7 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { dynamo } from '../adapters/dynamodb.js';
+import type { StoredWallet } from '../adapters/wallet-signer.js';
 import { loadConfig } from '../config.js';
 import { userKeys } from './keys.js';
 import { type User, userSchema } from './model.js';
@@ -206,4 +207,20 @@ export const lookupIdentities = async (arcIds: string[], identifierKeys: string[
     else owners.set(pk.slice('IDENT#'.length), String(item.arcId));
   }
   return { users, owners };
+};
+
+/** A user's embedded wallet (address and sealed key) from their profile: the wallet signer's loader. */
+export const loadWallet = async (userId: string): Promise<StoredWallet | null> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: table(),
+      Key: userKeys.profile(userId),
+      ProjectionExpression: 'walletAddress, walletSealedKey',
+    }),
+  );
+  if (typeof Item?.walletAddress !== 'string') return null;
+  return {
+    address: Item.walletAddress,
+    ...(typeof Item.walletSealedKey === 'string' ? { sealedSecretKey: Item.walletSealedKey } : {}),
+  };
 };

@@ -1,0 +1,8 @@
+import { route } from '../../lib/http/route.js';
+import { getMultiplierCostContract } from '../../lib/rewards/contracts.js';
+import { quoteDeps } from '../../lib/rewards/deps.js';
+import { multiplierCost } from '../../lib/rewards/service.js';
+
+export const handler = route(getMultiplierCostContract, async ({ query }) => ({
+  data: await multiplierCost(query, quoteDeps()),
+}));

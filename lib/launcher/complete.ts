@@ -1,0 +1,168 @@
+// POST /token-launcher/complete-launch and the launch's last stage: verify the coin on chain, then record it
+// (coin record, game link and coin summary, job completed) in one transaction. Idempotent: a second call finds
+// the job completed and answers the same record.
+import type { Chain } from '../chain/index.js';
+import { initialBuyReceipt, PublicKey, vaultTokenAccount } from '../chain/spl.js';
+import type { CoinSummary } from '../games/model.js';
+import { getGame } from '../games/repository.js';
+import { AppError } from '../http/errors.js';
+import { verifyLaunchedCoin } from './coin.js';
+import type { CoinRecord, JobRecord } from './model.js';
+import * as repo from './repository.js';
+import { coinPhase, emissionWindow } from './rules.js';
+
+export interface CompleteDeps {
+  chain: Chain;
+  now: () => Date;
+}
+
+export interface CompletionView {
+  alreadyCompleted: boolean;
+  jobId: string;
+  gameId: string;
+  gtokenAddress: string;
+  bundleTx: string;
+  coin: {
+    gtokenAddress: string;
+    gameCoinSymbol: string;
+    emissionDays: number;
+    status: string;
+    emissionStartAt: string;
+    emissionEndAt: string;
+  };
+}
+
+/** The failure outcome: 400 with every reason in `details`. */
+export const completionFailure = (mint: string, problems: string[]) =>
+  new AppError(
+    'VALIDATION_ERROR',
+    `Launch of ${mint} cannot be completed: ${problems.join('; ')}`,
+    problems.map((message) => ({ path: 'gtokenAddress', message })),
+  );
+
+const view = (coin: CoinRecord, alreadyCompleted: boolean): CompletionView => ({
+  alreadyCompleted,
+  jobId: coin.jobId,
+  gameId: coin.gameId,
+  gtokenAddress: coin.gtokenAddress,
+  bundleTx: coin.bundleTx,
+  coin: {
+    gtokenAddress: coin.gtokenAddress,
+    gameCoinSymbol: coin.gameCoinSymbol,
+    emissionDays: coin.emissionDays,
+    status: coin.status,
+    emissionStartAt: coin.emissionStartAt,
+    emissionEndAt: coin.emissionEndAt,
+  },
+});
+
+const oldestSuccessful = async (chain: Chain, address: PublicKey, memo?: string) => {
+  const history = await chain.findSignatures(address, 20);
+  const landed = history.filter((s) => s.err === null && (!memo || s.memo?.includes(memo)));
+  // Newest first: the oldest successful transaction is the one that created the account.
+  return landed.at(-1)?.signature ?? null;
+};
+
+/**
+ * The launch's final transaction as the chain shows it: the initial buy (found by its receipt account) when the
+ * launch asked for one, else the supply transaction (the one that created the vault's token account).
+ */
+const findBundleTx = async (
+  chain: Chain,
+  job: JobRecord,
+  mint: string,
+): Promise<{ signature: string } | { problem: string }> => {
+  if (!job.vaultAddress) return { problem: 'the launch never reserved its vault' };
+  const vault = new PublicKey(job.vaultAddress);
+  if (job.buyAmount) {
+    const receipt = await initialBuyReceipt(vault);
+    if (!(await chain.getAccountInfo(receipt)))
+      return { problem: `the initial buy of ${job.buyAmount} lamports has not landed` };
+    const signature =
+      (await oldestSuccessful(chain, receipt, 'arcadia:initial-buy')) ??
+      (await oldestSuccessful(chain, receipt));
+    return signature ? { signature } : { problem: 'the initial buy transaction cannot be found' };
+  }
+  if (job.supplyTx) {
+    const state = await chain.getSignatureStatus(job.supplyTx);
+    if (state.status !== 'unknown' && state.status !== 'failed') return { signature: job.supplyTx };
+  }
+  const signature = await oldestSuccessful(chain, vaultTokenAccount(new PublicKey(mint), vault));
+  return signature ? { signature } : { problem: 'the supply transaction cannot be found' };
+};
+
+const alreadyCompleted = async (mint: string): Promise<CompletionView> => {
+  const coin = await repo.getCoin(mint);
+  if (!coin) throw new Error(`Job of ${mint} is completed but its coin record is missing`);
+  return view(coin, true);
+};
+
+type Attempt = { done: CompletionView } | { retry: true };
+
+const attemptCompletion = async (mint: string, jobId: string, deps: CompleteDeps): Promise<Attempt> => {
+  const job = await repo.getJob(jobId);
+  if (!job) throw completionFailure(mint, ['its launch job no longer exists']);
+  if (job.status === 'completed') return { done: await alreadyCompleted(mint) };
+  const verification = await verifyLaunchedCoin(deps.chain, mint, {
+    name: job.coinName,
+    symbol: job.gameCoinSymbol,
+    uri: job.coinUri,
+  });
+  const bundle = verification.ok ? await findBundleTx(deps.chain, job, mint) : undefined;
+  const problems = [...verification.problems, ...(bundle && 'problem' in bundle ? [bundle.problem] : [])];
+  if (problems.length > 0 || !bundle || !('signature' in bundle)) throw completionFailure(mint, problems);
+  const game = await getGame(job.gameId);
+  if (!game) throw completionFailure(mint, ['its game no longer exists']);
+  const now = deps.now();
+  if (game.coin && game.coin.gtokenAddress !== mint && coinPhase(game.coin, now).phase === 'active') {
+    throw completionFailure(mint, [`the game already has another active coin (${game.coin.gtokenAddress})`]);
+  }
+  const window = emissionWindow(now, job.emissionDays);
+  const coin: CoinRecord = {
+    gtokenAddress: mint,
+    gameId: job.gameId,
+    jobId: job.jobId,
+    gameCoinSymbol: job.gameCoinSymbol,
+    name: job.coinName,
+    uri: job.coinUri,
+    emissionDays: job.emissionDays,
+    status: 'active',
+    ...window,
+    launchedBy: job.userId,
+    bundleTx: bundle.signature,
+    createdAt: now.toISOString(),
+  };
+  const summary: CoinSummary = {
+    gtokenAddress: mint,
+    gameCoinSymbol: job.gameCoinSymbol,
+    emissionDays: job.emissionDays,
+    status: 'active',
+    ...window,
+  };
+  const outcome = await repo.completeJob({ job, coin, game, summary, now: now.toISOString() });
+  switch (outcome) {
+    case 'completed':
+      return { done: view(coin, false) };
+    case 'symbolTaken':
+      throw completionFailure(mint, [`its symbol ${job.gameCoinSymbol} now belongs to another coin`]);
+    case 'locked':
+      throw completionFailure(mint, ['another launch for this game is in progress']);
+    default:
+      // alreadyCompleted (a concurrent call won) or the game changed: look again.
+      return { retry: true };
+  }
+};
+
+/**
+ * Verify a launched coin on chain and record it (SPEC §4.1 complete-launch): success, already completed (same
+ * answer, `alreadyCompleted: true`), or a 400 listing why it cannot be completed.
+ */
+export const completeLaunch = async (gtokenAddress: string, deps: CompleteDeps): Promise<CompletionView> => {
+  const jobId = await repo.getMintJobId(gtokenAddress);
+  if (!jobId) throw completionFailure(gtokenAddress, ['it is not a game coin launched by Arcadia']);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const outcome = await attemptCompletion(gtokenAddress, jobId, deps);
+    if ('done' in outcome) return outcome.done;
+  }
+  throw new AppError('CONFLICT', 'The game changed while the launch was being completed; retry');
+};

@@ -1,0 +1,208 @@
+import * as z from 'zod';
+import { defineContract } from '../http/contract.js';
+import { dataEnvelope } from '../http/schemas.js';
+import { EMISSION_DAYS, JOB_STATUSES } from './model.js';
+
+const BEARER = ['bearer'] as const;
+const TAGS = ['Launcher'];
+
+const mintAddress = z
+  .string()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')
+  .describe('Game coin mint address (base58)');
+
+const LAUNCH_RULES =
+  'Queues a game coin launch for a game; the launch runs asynchronously as a job (poll ' +
+  '`GET /token-launcher/launch/{jobId}` every 2–5 s; a launch typically completes within 15 s locally, ~30 s on ' +
+  'a public cluster).\n\n' +
+  '**Rules, checked in this order** (the first that fails answers):\n' +
+  '1. `emissionDays` must be 7 or 30 (else 400 VALIDATION_ERROR naming the allowed values 7, 30); ' +
+  '`buyAmount` is a string of integer lamports (1 SOL = 1 000 000 000) large enough to buy at least one token ' +
+  'base unit; `gameCoinSymbol`, when given, is 2–10 characters A–Z 0–9 after trimming and upper-casing ' +
+  '(400 VALIDATION_ERROR).\n' +
+  '2. The game must exist (404 NOT_FOUND).\n' +
+  '3. A launch already in progress for this game (by anyone) answers **200 with that job** and ' +
+  '`alreadyInProgress: true`; no second job is created. Concurrent calls for one game create exactly one job ' +
+  '(conditional write on a per-game launch lock).\n' +
+  '4. One game coin may be active per game: while its emission has not ended, 400 ACTIVE_GAME_COIN.\n' +
+  '5. **Grace period**: for 48 hours after the previous coin’s emission end, only the game’s creator or ' +
+  'verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any ' +
+  'authenticated user may launch.\n' +
+  '6. **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent ' +
+  'and fees plus `buyAmount` (else 400 INSUFFICIENT_BALANCE). A launch actually spends about 0.0095 SOL plus ' +
+  '`buyAmount`; the rest stays in the wallet.\n' +
+  '7. The symbol must be unique across the platform: a custom `gameCoinSymbol` already reserved or used by ' +
+  'another coin is 400 **VALIDATION_ERROR** (detail path `gameCoinSymbol`; 409 CONFLICT is reserved for ' +
+  'concurrent-update races). Without a custom symbol one is generated from the game name and the next free ' +
+  'alternative is taken when it is used (e.g. SPAINV, then SPAIN2…).\n\n' +
+  '**The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s public ' +
+  'record), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held ' +
+  'by the platform**, mint and metadata authorities revoked. Emission starts when the launch completes and ' +
+  'ends `emissionDays` later.\n\n' +
+  '**Bonding curve**: constant product over virtual reserves (pump.fun’s public parameters): virtual SOL ' +
+  '30 SOL, virtual tokens 1 073 000 000, real (sellable) tokens 793 100 000, fee 1 % of the SOL side rounded ' +
+  'up. A buy of L lamports yields `vT − ⌈vS·vT / (vS + L − fee)⌉` token base units; every rounding favours the ' +
+  'pool. The optional initial buy moves `buyAmount` lamports from the caller’s wallet to the vault and the ' +
+  'quoted tokens to the caller in one atomic transaction (e.g. 1 SOL buys 34 277 831.558567 tokens).';
+
+export const launchGameCoinContract = defineContract({
+  operationId: 'launchGameCoin',
+  method: 'POST',
+  path: '/token-launcher/launch',
+  tags: TAGS,
+  summary: 'Launch a game coin (asynchronous job)',
+  description: LAUNCH_RULES,
+  auth: BEARER,
+  body: z.object({
+    gameId: z.uuid().describe('Game to launch the coin for'),
+    emissionDays: z
+      .number()
+      .meta({ enum: [...EMISSION_DAYS] })
+      .describe('Emission period in days: 7 or 30'),
+    buyAmount: z
+      .string()
+      .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string')
+      .optional()
+      .describe('Initial buy in lamports (string; 1 SOL = 1000000000), at launch price on the bonding curve'),
+    gameCoinSymbol: z
+      .string()
+      .max(64)
+      .nullable()
+      .optional()
+      .describe('Custom ticker, 2–10 characters A–Z 0–9, unique; generated from the game name when absent'),
+  }),
+  response: dataEnvelope(
+    z.object({
+      jobId: z.uuid().describe('Poll GET /token-launcher/launch/{jobId}'),
+      status: z.enum(JOB_STATUSES),
+      progress: z.number().int(),
+      message: z.string(),
+      alreadyInProgress: z
+        .boolean()
+        .describe('True when a launch for this game was already in progress: this is its job'),
+    }),
+  ),
+  errors: [
+    'VALIDATION_ERROR',
+    'NOT_FOUND',
+    'ACTIVE_GAME_COIN',
+    'GRACE_PERIOD_RESTRICTED',
+    'INSUFFICIENT_BALANCE',
+  ],
+  example: {
+    body: {
+      gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
+      emissionDays: 7,
+      buyAmount: '100000000',
+      gameCoinSymbol: 'SPAINV',
+    },
+  },
+});
+
+const jobBase = {
+  jobId: z.uuid(),
+  gameId: z.uuid(),
+  message: z.string().describe('Human-readable status'),
+};
+
+export const launchJobSchema = z
+  .discriminatedUnion('status', [
+    z
+      .object({
+        ...jobBase,
+        status: z.literal('completed'),
+        progress: z.literal(100),
+        bundleTx: z
+          .string()
+          .describe(
+            'Signature of the launch’s final transaction: the initial buy, or — without a buy — the ' +
+              'transaction that minted the supply and revoked the authorities',
+          ),
+        gtokenAddress: z.string().describe('Mint address of the game coin'),
+      })
+      .meta({ id: 'LaunchJobCompleted' }),
+    z
+      .object({
+        ...jobBase,
+        status: z.enum(['waiting', 'active']),
+        progress: z.number().int().min(0).max(100).describe('0 queued, then 10, 50, 80 as stages finish'),
+      })
+      .meta({ id: 'LaunchJobInProgress' }),
+    z
+      .object({
+        ...jobBase,
+        status: z.literal('failed'),
+        progress: z.number().int().min(0).max(100).describe('Progress reached before the failure'),
+        error: z.string().describe('What went wrong, in plain words'),
+      })
+      .meta({ id: 'LaunchJobFailed' }),
+  ])
+  .meta({ id: 'LaunchJob' });
+export type LaunchJobView = z.input<typeof launchJobSchema>;
+
+export const getLaunchJobContract = defineContract({
+  operationId: 'getLaunchJob',
+  method: 'GET',
+  path: '/token-launcher/launch/{jobId}',
+  tags: TAGS,
+  summary: 'Status of a launch job',
+  description:
+    'Public: the job id is an unguessable random UUID returned only to the launcher (or to whoever asks to ' +
+    'launch the same game while it is in progress), and the job holds nothing private — no user, wallet or ' +
+    'key material. Three shapes by `status`:\n' +
+    '- `waiting` / `active` (in progress): `progress` 0 → 10 (coin address reserved, balance re-checked) → 50 ' +
+    '(mint with metadata created, fixed supply minted into the vault, authorities revoked) → 80 (initial buy done, ' +
+    'or skipped without `buyAmount`) and `message`;\n' +
+    '- `completed`: `progress` 100, `gtokenAddress`, `bundleTx` (the initial buy’s signature, or without a buy ' +
+    'the supply transaction’s) and `message`;\n' +
+    '- `failed`: the `progress` reached, `message` and a human-readable `error`. Every stage retries transient ' +
+    'chain/RPC failures with exponential backoff and jitter before giving up; a failed launch releases the game ' +
+    'and the symbol so it can be launched again. No stage ever mints or buys twice.',
+  auth: [],
+  params: z.object({ jobId: z.uuid() }),
+  response: dataEnvelope(launchJobSchema),
+  errors: ['NOT_FOUND'],
+  example: { params: { jobId: '0d9e4f0a-3b7c-4c1e-9a55-7f3b2d1c6e8a' } },
+});
+
+export const completeLaunchContract = defineContract({
+  operationId: 'completeLaunch',
+  method: 'POST',
+  path: '/token-launcher/complete-launch',
+  tags: TAGS,
+  summary: 'Verify a launched coin on chain and record it',
+  description:
+    'The launch job calls this use case as its last stage; it may be retried manually by any authenticated ' +
+    'user (it only records what the chain proves). It checks on chain that the mint exists, belongs to ' +
+    'Token-2022, carries the launch’s metadata (pointer to itself), holds exactly the fixed supply with the mint ' +
+    'authority revoked, and — when the launch asked for one — that the initial buy landed. Then, in one ' +
+    'transaction, it creates the coin record, links the coin to its game, sets the game’s coin summary (status ' +
+    '`active`, emission from now for `emissionDays`), marks the job completed and frees the game for its next ' +
+    'launch after the emission.\n\n' +
+    'Outcomes: **success** (200, `alreadyCompleted: false`); **already completed** (200, `alreadyCompleted: ' +
+    'true`, same body: the call is idempotent); **failure** (400 VALIDATION_ERROR whose `details` list every ' +
+    'reason, e.g. not a mint launched here, supply not minted, initial buy missing).',
+  auth: BEARER,
+  body: z.object({ gtokenAddress: mintAddress }),
+  response: dataEnvelope(
+    z.object({
+      alreadyCompleted: z.boolean(),
+      jobId: z.uuid(),
+      gameId: z.uuid(),
+      gtokenAddress: z.string(),
+      bundleTx: z.string(),
+      coin: z
+        .object({
+          gtokenAddress: z.string(),
+          gameCoinSymbol: z.string(),
+          emissionDays: z.number().int(),
+          status: z.string(),
+          emissionStartAt: z.string(),
+          emissionEndAt: z.string(),
+        })
+        .meta({ id: 'GameCoin' }),
+    }),
+  ),
+  errors: ['VALIDATION_ERROR'],
+  example: { body: { gtokenAddress: 'So11111111111111111111111111111111111111112' } },
+});

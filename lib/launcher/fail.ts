@@ -1,0 +1,32 @@
+// The launch state machine's Catch target: the job becomes failed with a human-readable error, and the game and
+// the symbol are freed for another launch. Kept apart from the stages so its bundle carries no chain code.
+import * as z from 'zod';
+import { logger } from '../http/logger.js';
+import { describeFailure, type TaskFailure } from './failures.js';
+import { isOpen } from './model.js';
+import * as repo from './repository.js';
+
+const failInput = z.object({
+  jobId: z.uuid(),
+  error: z.object({ Error: z.string(), Cause: z.string().optional() }),
+});
+
+/** Mark an open job failed because of `failure`; a job already closed is left as it is. */
+export const failStage = async (jobId: string, failure: TaskFailure, now: () => Date) => {
+  const job = await repo.getJob(jobId);
+  if (!job) throw new Error(`Launch job ${jobId} does not exist`);
+  if (isOpen(job)) {
+    const error = describeFailure(job.stage, failure);
+    logger.warn('launch failed', { jobId, stage: job.stage, error: failure.Error, cause: failure.Cause });
+    await repo.failJob(job, error, now().toISOString());
+  }
+  const closed = (await repo.getJob(jobId)) ?? job;
+  return { jobId, status: closed.status, progress: closed.progress };
+};
+
+/** The task handler: `{jobId, error: {Error, Cause}}` (Catch's ResultPath) → the job marked failed. */
+export const failTask = async (event: unknown) => {
+  const { jobId, error } = failInput.parse(event);
+  logger.appendKeys({ jobId });
+  return failStage(jobId, error, () => new Date());
+};

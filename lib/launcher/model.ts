@@ -1,0 +1,85 @@
+import * as z from 'zod';
+
+/** Launch job states (SPEC §3): waiting → active → completed | failed. */
+export const JOB_STATUSES = ['waiting', 'active', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** The launch stages in order, with the progress each reports when it is done (SPEC §3: 10, 50, 80, 100). */
+export const STAGES = ['queued', 'reserve', 'mint', 'buy', 'complete'] as const;
+export type Stage = (typeof STAGES)[number];
+export const STAGE_PROGRESS: Record<Stage, number> = {
+  queued: 0,
+  reserve: 10,
+  mint: 50,
+  buy: 80,
+  complete: 100,
+};
+
+/** Allowed emission periods in days (SPEC §2). */
+export const EMISSION_DAYS = [7, 30] as const;
+/** Lamports a launch needs for rent and fees on top of the buy (SPEC §4.1 rule 1: about 0.07 SOL). */
+export const LAUNCH_FEE_RESERVE = 70_000_000n;
+/** After a coin's emission ends, only the game's creator or owner may launch for this long (SPEC §3). */
+export const GRACE_PERIOD_MS = 48 * 60 * 60 * 1000;
+
+const nullableString = z.string().nullable().default(null);
+
+/** A launch job as stored. Sealed keys and the user never leave the service. */
+export const jobRecordSchema = z.object({
+  jobId: z.uuid(),
+  gameId: z.uuid(),
+  /** Arc ID of the launching user: their embedded wallet pays and receives the initial buy. */
+  userId: z.uuid(),
+  status: z.enum(JOB_STATUSES),
+  progress: z.number().int().min(0).max(100),
+  /** Last stage that started. */
+  stage: z.enum(STAGES),
+  message: z.string(),
+  error: nullableString,
+  emissionDays: z.number().int(),
+  /** Initial buy in lamports (integer string), null for none. */
+  buyAmount: nullableString,
+  gameCoinSymbol: z.string(),
+  symbolSource: z.enum(['custom', 'generated']),
+  coinName: z.string(),
+  coinUri: z.string(),
+  // Persisted by the reserve stage before any transaction is sent; every later stage is keyed by them.
+  mintAddress: nullableString,
+  vaultAddress: nullableString,
+  sealedMintKey: nullableString,
+  sealedVaultKey: nullableString,
+  /** Signatures of the launch transactions, recorded before sending (pending) and once confirmed. */
+  mintTx: nullableString,
+  supplyTx: nullableString,
+  buyTx: nullableString,
+  tokensBought: nullableString,
+  bundleTx: nullableString,
+  gtokenAddress: nullableString,
+  executionArn: nullableString,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: nullableString,
+});
+export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+/** A coin record (one per mint), created by complete-launch. */
+export const coinRecordSchema = z.object({
+  gtokenAddress: z.string(),
+  gameId: z.uuid(),
+  jobId: z.uuid(),
+  gameCoinSymbol: z.string(),
+  name: z.string(),
+  uri: z.string(),
+  emissionDays: z.number().int(),
+  status: z.string(),
+  emissionStartAt: z.string(),
+  emissionEndAt: z.string(),
+  launchedBy: z.uuid(),
+  bundleTx: z.string(),
+  createdAt: z.string(),
+});
+export type CoinRecord = z.infer<typeof coinRecordSchema>;
+
+/** Whether a job can still change (a launch in progress). */
+export const isOpen = (job: Pick<JobRecord, 'status'>): boolean =>
+  job.status === 'waiting' || job.status === 'active';

@@ -1,0 +1,85 @@
+// The launch rules of SPEC §3 and §4.1 that depend only on the game's coin and the clock. Pure.
+import type { CoinSummary } from '../games/model.js';
+import { AppError } from '../http/errors.js';
+import { EMISSION_DAYS, GRACE_PERIOD_MS, LAUNCH_FEE_RESERVE } from './model.js';
+
+/** Where a game stands for its next launch. */
+export type CoinPhase =
+  | { phase: 'open' }
+  | { phase: 'active'; coin: CoinSummary }
+  | { phase: 'grace'; coin: CoinSummary; graceEndsAt: Date };
+
+/**
+ * `active` while the game's coin is active and its emission has not ended; `grace` for 48 hours after the
+ * emission end; `open` otherwise (no coin yet, or the grace period is over).
+ */
+export const coinPhase = (coin: CoinSummary | null, now: Date): CoinPhase => {
+  if (coin?.status !== 'active') return { phase: 'open' };
+  if (coin.emissionEndAt === null) return { phase: 'active', coin };
+  const end = Date.parse(coin.emissionEndAt);
+  if (now.getTime() < end) return { phase: 'active', coin };
+  const graceEndsAt = new Date(end + GRACE_PERIOD_MS);
+  if (now.getTime() < graceEndsAt.getTime()) return { phase: 'grace', coin, graceEndsAt };
+  return { phase: 'open' };
+};
+
+/**
+ * Throw the rule a caller breaks by launching now: 400 ACTIVE_GAME_COIN during an emission, 403
+ * GRACE_PERIOD_RESTRICTED in the grace period unless the caller is the game's creator or owner.
+ */
+export const assertMayLaunch = (coin: CoinSummary | null, isCreatorOrOwner: boolean, now: Date): void => {
+  const state = coinPhase(coin, now);
+  if (state.phase === 'active') {
+    const until = state.coin.emissionEndAt ? ` until ${state.coin.emissionEndAt}` : '';
+    throw new AppError(
+      'ACTIVE_GAME_COIN',
+      `This game already has an active game coin (${state.coin.gameCoinSymbol ?? state.coin.gtokenAddress}, ` +
+        `emitting${until}); wait until its emission completes`,
+    );
+  }
+  if (state.phase === 'grace' && !isCreatorOrOwner) {
+    throw new AppError(
+      'GRACE_PERIOD_RESTRICTED',
+      `The previous game coin's emission ended at ${state.coin.emissionEndAt}; until ` +
+        `${state.graceEndsAt.toISOString()} (48-hour grace period) only the game's creator or owner may launch ` +
+        'the next game coin',
+    );
+  }
+};
+
+/** emissionDays must be one of the allowed values (the message lists them). */
+export const assertEmissionDays = (value: number): void => {
+  if (!(EMISSION_DAYS as readonly number[]).includes(value)) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `emissionDays must be one of the allowed values: ${EMISSION_DAYS.join(', ')} (got ${value})`,
+      [{ path: 'emissionDays', message: `must be ${EMISSION_DAYS.join(' or ')}` }],
+    );
+  }
+};
+
+/** Lamports the caller's wallet must hold to launch: the fee reserve plus the initial buy. */
+export const requiredBalance = (buyAmount: bigint): bigint => LAUNCH_FEE_RESERVE + buyAmount;
+
+const sol = (lamports: bigint) => {
+  const whole = lamports / 1_000_000_000n;
+  const fraction = (lamports % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+};
+
+/** 400 INSUFFICIENT_BALANCE unless `balance` covers the fee reserve plus the buy. */
+export const assertBalance = (balance: bigint, buyAmount: bigint, wallet: string): void => {
+  const needed = requiredBalance(buyAmount);
+  if (balance >= needed) return;
+  throw new AppError(
+    'INSUFFICIENT_BALANCE',
+    `Your embedded wallet ${wallet} holds ${sol(balance)} SOL; this launch needs at least ${sol(needed)} SOL ` +
+      `(0.07 SOL for fees and rent${buyAmount > 0n ? ` plus the initial buy of ${sol(buyAmount)} SOL` : ''})`,
+  );
+};
+
+/** The emission window of a coin launched at `start`. */
+export const emissionWindow = (start: Date, emissionDays: number) => ({
+  emissionStartAt: start.toISOString(),
+  emissionEndAt: new Date(start.getTime() + emissionDays * 24 * 60 * 60 * 1000).toISOString(),
+});

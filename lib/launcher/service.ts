@@ -1,0 +1,210 @@
+// POST /token-launcher/launch and GET /token-launcher/launch/{jobId}: the launch rules (SPEC §3, §4.1), the job
+// creation under the game's launch lock, and the public view of a job.
+import { randomUUID } from 'node:crypto';
+import type { GameRecord } from '../games/model.js';
+import { isCreatorOrOwner, requireGame } from '../games/service.js';
+import { AppError, errors } from '../http/errors.js';
+import type { AuthContext } from '../http/handler.js';
+import { logger } from '../http/logger.js';
+import type { LaunchJobView } from './contracts.js';
+import { INITIAL_CURVE, quoteBuy } from './curve.js';
+import type { JobRecord } from './model.js';
+import * as repo from './repository.js';
+import { assertBalance, assertEmissionDays, assertMayLaunch } from './rules.js';
+import { symbolCandidates, validateSymbol } from './symbol.js';
+
+/** Side effects of the launch endpoint, passed in by the handler (and by tests). */
+export interface LaunchDeps {
+  now: () => Date;
+  /** Lamports held by a wallet address. */
+  getBalance: (address: string) => Promise<bigint>;
+  /** Start the launch state machine for a job; returns the execution ARN. */
+  startExecution: (jobId: string) => Promise<string>;
+  /** Base URL of the public API: the coin's metadata uri is the game's record there. */
+  publicApiUrl: string;
+}
+
+export interface LaunchInput {
+  gameId: string;
+  emissionDays: number;
+  buyAmount?: string | undefined;
+  gameCoinSymbol?: string | null | undefined;
+}
+
+export interface LaunchResult {
+  jobId: string;
+  status: JobRecord['status'];
+  progress: number;
+  message: string;
+  alreadyInProgress: boolean;
+}
+
+const summary = (job: JobRecord, alreadyInProgress: boolean): LaunchResult => ({
+  jobId: job.jobId,
+  status: job.status,
+  progress: job.progress,
+  message: job.message,
+  alreadyInProgress,
+});
+
+/** The initial buy in lamports, 0n for none; 400 when it is too small to buy a single token base unit. */
+const parseBuyAmount = (buyAmount: string | undefined): bigint => {
+  if (buyAmount === undefined) return 0n;
+  const lamports = BigInt(buyAmount);
+  if (quoteBuy(INITIAL_CURVE, lamports).tokensOut === 0n) {
+    throw errors.validation(`buyAmount ${buyAmount} lamports is too small to buy any token`, [
+      { path: 'buyAmount', message: 'too small to buy any token' },
+    ]);
+  }
+  return lamports;
+};
+
+const parseSymbol = (input: string | null | undefined): string | undefined => {
+  if (input === undefined || input === null) return undefined;
+  const check = validateSymbol(input);
+  if (!check.valid)
+    throw errors.validation(check.message, [{ path: 'gameCoinSymbol', message: check.message }]);
+  return check.symbol;
+};
+
+const symbolTaken = (symbol: string) =>
+  errors.validation(`gameCoinSymbol ${symbol} is already taken by another game coin; choose another`, [
+    { path: 'gameCoinSymbol', message: 'is already taken' },
+  ]);
+
+const newJob = (
+  auth: AuthContext,
+  game: GameRecord,
+  input: { emissionDays: number; buyAmount: bigint; symbol: string; custom: boolean },
+  deps: LaunchDeps,
+): JobRecord => {
+  const now = deps.now().toISOString();
+  return {
+    jobId: randomUUID(),
+    gameId: game.id,
+    userId: auth.userId,
+    status: 'waiting',
+    progress: 0,
+    stage: 'queued',
+    message: 'Launch queued',
+    error: null,
+    emissionDays: input.emissionDays,
+    buyAmount: input.buyAmount > 0n ? input.buyAmount.toString() : null,
+    gameCoinSymbol: input.symbol,
+    symbolSource: input.custom ? 'custom' : 'generated',
+    coinName: game.name,
+    coinUri: `${deps.publicApiUrl.replace(/\/+$/, '')}/games/id/${game.id}`,
+    mintAddress: null,
+    vaultAddress: null,
+    sealedMintKey: null,
+    sealedVaultKey: null,
+    mintTx: null,
+    supplyTx: null,
+    buyTx: null,
+    tokensBought: null,
+    bundleTx: null,
+    gtokenAddress: null,
+    executionArn: null,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+  };
+};
+
+/** Start the job's state machine; if that fails, the job fails at once and frees the game and the symbol. */
+const start = async (job: JobRecord, deps: LaunchDeps): Promise<void> => {
+  let executionArn: string;
+  try {
+    executionArn = await deps.startExecution(job.jobId);
+  } catch (error) {
+    logger.error('could not start the launch state machine', { jobId: job.jobId, error: error as Error });
+    await repo.failJob(job, 'The launch could not be started; please try again', deps.now().toISOString());
+    throw error;
+  }
+  // Informational only: the launch runs whether or not the ARN is recorded.
+  await repo.setExecutionArn(job.jobId, executionArn).catch((error: unknown) => {
+    logger.warn('could not record the execution ARN', { jobId: job.jobId, error: error as Error });
+  });
+};
+
+type Attempt = { result: LaunchResult } | { retry: true };
+
+/** One pass over the rules and the job creation; `retry` when the game changed or a concurrent call raced it. */
+const attemptLaunch = async (
+  auth: AuthContext,
+  input: { gameId: string; emissionDays: number; buyAmount: bigint; symbol: string | undefined },
+  deps: LaunchDeps,
+): Promise<Attempt> => {
+  const game = await requireGame(input.gameId);
+  const holder = await repo.getLockHolder(game.id);
+  const running = holder ? await repo.getJob(holder) : undefined;
+  if (running) return { result: summary(running, true) };
+  assertMayLaunch(game.coin, isCreatorOrOwner(game, auth.userId), deps.now());
+  const wallet = await repo.loadWallet(auth.userId);
+  if (!wallet) throw errors.validation('You have no embedded wallet to launch with');
+  assertBalance(await deps.getBalance(wallet.address), input.buyAmount, wallet.address);
+  const candidates = input.symbol ? [input.symbol] : symbolCandidates(game.name);
+  for (const symbol of candidates) {
+    const job = newJob(auth, game, { ...input, symbol, custom: input.symbol !== undefined }, deps);
+    const outcome = await repo.createJob(job, game);
+    if (outcome === 'created') {
+      await start(job, deps);
+      return { result: summary(job, false) };
+    }
+    if (outcome !== 'symbolTaken') return { retry: true };
+    if (input.symbol) throw symbolTaken(symbol);
+  }
+  throw errors.validation(
+    `Every generated symbol for "${game.name}" is taken; choose a gameCoinSymbol yourself`,
+    [{ path: 'gameCoinSymbol', message: 'required: generated symbols are taken' }],
+  );
+};
+
+/**
+ * Queue a game coin launch (SPEC §4.1): validate, apply the coin and grace-period rules and the fee reserve,
+ * then create the job under the game's launch lock and start the state machine. A launch already in progress
+ * for the game is answered with its job.
+ */
+export const launchGameCoin = async (
+  auth: AuthContext,
+  body: LaunchInput,
+  deps: LaunchDeps,
+): Promise<LaunchResult> => {
+  assertEmissionDays(body.emissionDays);
+  const input = {
+    gameId: body.gameId,
+    emissionDays: body.emissionDays,
+    buyAmount: parseBuyAmount(body.buyAmount),
+    symbol: parseSymbol(body.gameCoinSymbol),
+  };
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const outcome = await attemptLaunch(auth, input, deps);
+    if ('result' in outcome) return outcome.result;
+  }
+  throw new AppError('CONFLICT', 'The game changed while the launch was being queued; retry');
+};
+
+/** The public view of a job: one of the three shapes of SPEC §4.1. */
+export const toJobView = (job: JobRecord): LaunchJobView => {
+  const base = { jobId: job.jobId, gameId: job.gameId, message: job.message };
+  if (job.status === 'completed') {
+    return {
+      ...base,
+      status: 'completed',
+      progress: 100,
+      bundleTx: job.bundleTx ?? '',
+      gtokenAddress: job.gtokenAddress ?? job.mintAddress ?? '',
+    };
+  }
+  if (job.status === 'failed') {
+    return { ...base, status: 'failed', progress: job.progress, error: job.error ?? 'Launch failed' };
+  }
+  return { ...base, status: job.status, progress: job.progress };
+};
+
+/** GET /token-launcher/launch/{jobId}: the job's view, or 404. */
+export const getLaunchJob = async (jobId: string): Promise<LaunchJobView> => {
+  const job = await repo.getJob(jobId);
+  if (!job) throw errors.notFound('Launch job');
+  return toJobView(job);
+};

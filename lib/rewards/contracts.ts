@@ -1,0 +1,317 @@
+import * as z from 'zod';
+import { defineContract } from '../http/contract.js';
+import { dataEnvelope } from '../http/schemas.js';
+import { DISTRIBUTION, DURATIONS, PURCHASE_FEE_RESERVE, TIER_NAMES } from './model.js';
+import { BASE_LAMPORTS_PER_HOUR } from './pricing.js';
+
+const TAGS = ['Rewards'];
+const PLAYER = ['bearer', 'session'] as const;
+const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
+
+const lamports = z
+  .string()
+  .regex(/^(0|[1-9][0-9]*)$/)
+  .describe('Lamports (1 SOL = 1 000 000 000), as a string');
+const usd = z.number().describe('US dollars, cents precision');
+const tier = z.enum(TIER_NAMES).describe('Multiplier tier: 1.5x, 2x or 3x');
+const duration = z
+  .number()
+  .int()
+  .refine((v) => (DURATIONS as readonly number[]).includes(v), 'must be 3600, 21600 or 86400')
+  .meta({ enum: [...DURATIONS] })
+  .describe('Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)');
+const durationQuery = z
+  .enum(['3600', '21600', '86400'])
+  .transform(Number)
+  .describe('Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)');
+const gameId = z.uuid().describe('The game');
+
+const MODEL =
+  '**Multipliers.** A multiplier is a time-boxed score multiplier for one player in one game. Tiers: **1.5x, ' +
+  '2x, 3x**; durations: **1 h, 6 h, 24 h** (3600, 21600, 86400 s). While it is active (from the confirmation ' +
+  'of its payment until `expiresAt`), every point the player earns in that game is multiplied exactly once, ' +
+  'rounded down: in `POST /play/dev/batch-save-points` each entry is multiplied before the caps ' +
+  '(maxScorePerSession, maxCumulativePointsPerDay still bound the result); in the SDK protocol the accepted ' +
+  'delta of `POST /play/flush` is multiplied when it is flushed (commit moves pending points unchanged). One ' +
+  'multiplier per player and game at a time: they do not stack or extend. It is paid in lamports from the ' +
+  "player's embedded wallet into the game's rewards pool, a **custodial** on-chain vault per game (a keypair " +
+  'the platform creates on the first purchase and holds, sealed at rest).\n\n' +
+  `**Price** (lamports) = ⌈ ${BASE_LAMPORTS_PER_HOUR} × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, ` +
+  'with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and ' +
+  "players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game " +
+  'nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use ' +
+  'the configured SOL price (`SOL_USD_PRICE`, default 150 USD, or an HTTP price feed in production).';
+
+const quoteFields = {
+  gameId: z.uuid(),
+  tier,
+  multiplier: z.number().describe('1.5, 2 or 3'),
+  durationSeconds: z.number().int(),
+  lamports,
+  usd,
+};
+
+export const getMultiplierCostContract = defineContract({
+  operationId: 'getMultiplierCost',
+  method: 'GET',
+  path: '/multiplier/cost',
+  tags: TAGS,
+  summary: 'Calculate multiplier purchase cost',
+  description:
+    `${MODEL}\n\nThe quote is valid now: the board grows during the day, so \`POST /multiplier/purchase\` ` +
+    'quotes again (pass `maxLamports` to refuse a higher price). A purchase also needs `feeReserveLamports` in ' +
+    'the wallet on top of the price. Public.',
+  auth: [],
+  query: z.object({ gameId, tier, durationSeconds: durationQuery }),
+  response: dataEnvelope(
+    z.object({
+      ...quoteFields,
+      solUsdPrice: z.number().describe('USD per SOL used for the conversion'),
+      priceSource: z.string().describe('`fixed` or the host of the price feed'),
+      competitors: z.number().int().describe("Players with points on today's board"),
+      feeReserveLamports: lamports,
+      quotedAt: z.string(),
+    }),
+  ),
+  errors: ['NOT_FOUND'],
+  example: { query: { gameId: EXAMPLE_GAME, tier: '2x', durationSeconds: '3600' } },
+});
+
+const activeMultiplier = z
+  .object({
+    purchaseId: z.uuid(),
+    tier,
+    multiplier: z.number(),
+    startsAt: z.string(),
+    expiresAt: z.string(),
+    remainingSeconds: z.number().int(),
+  })
+  .meta({ id: 'ActiveMultiplier' });
+
+export const getCurrentMultiplierContract = defineContract({
+  operationId: 'getCurrentMultiplier',
+  method: 'GET',
+  path: '/multiplier/current',
+  tags: TAGS,
+  summary: "Player's current multiplier",
+  description:
+    "The caller's active multiplier in a game and its expiry, or `active: false` and `multiplier: null`. " +
+    'Authenticate with an identity-provider token or a player session token (a session token only for its own ' +
+    'game).',
+  auth: PLAYER,
+  query: z.object({ gameId }),
+  response: dataEnvelope(
+    z.object({
+      gameId: z.uuid(),
+      arcId: z.uuid(),
+      active: z.boolean(),
+      multiplier: activeMultiplier.nullable(),
+    }),
+  ),
+  errors: ['NOT_FOUND'],
+  example: { query: { gameId: EXAMPLE_GAME } },
+});
+
+export const getMultiplierCostForPlacementContract = defineContract({
+  operationId: 'getMultiplierCostForPlacement',
+  method: 'GET',
+  path: '/multiplier/cost-for-placement',
+  tags: TAGS,
+  summary: 'Cost for a leaderboard position',
+  description:
+    "The cheapest tier and duration that would take the caller to `targetRank` on today's (UTC) leaderboard of " +
+    'the game. To rank there the caller needs one point more than the player now at that rank among the others ' +
+    '(a tie goes to who reached the score first), or 1 point when fewer players are on the board.\n\n' +
+    '**Assumption**: everyone else keeps their current score; the caller plays through the whole multiplier ' +
+    'window at `assumedPointsPerHour`, boosted by the tier, and only the part of the window before midnight ' +
+    "UTC counts (points after it go to tomorrow's board). The rate is `pointsPerHour` when given, otherwise the " +
+    "caller's average today: points today ÷ hours since 00:00 UTC (at least 1 hour). The game's " +
+    'maxCumulativePointsPerDay applies. Ties in price go to the shorter window, then the lower tier.\n\n' +
+    'Answers `alreadyThere: true` when the caller already ranks at `targetRank` or better; otherwise ' +
+    '`reachable: false` with `reason`: `daily_cap` (the needed score is above maxCumulativePointsPerDay), ' +
+    '`no_earning_rate` (no points today and no `pointsPerHour`), `out_of_reach` (not even 3x for 24 h gets ' +
+    'there today). `currentRank` is null when the caller has no points today or ranks below `targetRank + 1`. ' +
+    'Prices as in `GET /multiplier/cost`.',
+  auth: PLAYER,
+  query: z.object({
+    gameId,
+    targetRank: z.coerce.number().int().min(1).max(1000).describe('1 = first place (at most 1000)'),
+    period: z.enum(['daily']).default('daily').describe("Today's (UTC) leaderboard"),
+    pointsPerHour: z.coerce
+      .number()
+      .positive()
+      .max(1_000_000_000)
+      .optional()
+      .describe("Earning rate to assume; defaults to the caller's average today"),
+  }),
+  response: dataEnvelope(
+    z.object({
+      gameId: z.uuid(),
+      period: z.literal('daily'),
+      day: z.string(),
+      targetRank: z.number().int(),
+      currentPoints: z.number().int(),
+      currentRank: z.number().int().nullable(),
+      neededPoints: z.number().int().describe('Score that reaches targetRank'),
+      pointsGap: z.number().int(),
+      assumedPointsPerHour: z.number(),
+      rateSource: z.enum(['query', 'todayAverage']),
+      hoursLeftToday: z.number(),
+      competitors: z.number().int(),
+      solUsdPrice: z.number(),
+      reachable: z.boolean(),
+      alreadyThere: z.boolean(),
+      reason: z.enum(['no_earning_rate', 'daily_cap', 'out_of_reach']).nullable(),
+      option: z
+        .object({
+          tier,
+          multiplier: z.number(),
+          durationSeconds: z.number().int(),
+          lamports,
+          usd,
+          projectedPoints: z.number().int(),
+        })
+        .nullable()
+        .describe('The cheapest multiplier that reaches the rank, with the score it projects'),
+    }),
+  ),
+  errors: ['NOT_FOUND'],
+  example: { query: { gameId: EXAMPLE_GAME, targetRank: '3', period: 'daily' } },
+});
+
+const PURCHASE_RULES =
+  `${MODEL}\n\n**Purchase, in order**: (1) the game must exist (404); (2) a retry with an \`idempotencyKey\` ` +
+  'the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up ' +
+  'on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a ' +
+  'different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed ' +
+  '`maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or ' +
+  'another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it ' +
+  'provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet must hold the price ' +
+  `plus a fee reserve of ${PURCHASE_FEE_RESERVE} lamports (0.001 SOL: the network fee, and the wallet stays ` +
+  'rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved ' +
+  "**before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the " +
+  "embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and " +
+  'confirmed by polling; (8) the multiplier is activated from the confirmation for `durationSeconds`, and ' +
+  "the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting " +
+  'follows). When confirmation takes longer than the request allows, the answer is **202** with `status: ' +
+  'pending`: retry with the same idempotencyKey for the outcome.';
+
+const purchaseView = z.object({
+  purchaseId: z.uuid(),
+  status: z.enum(['completed', 'pending']),
+  gameId: z.uuid(),
+  tier,
+  multiplier: z.number(),
+  durationSeconds: z.number().int(),
+  lamports,
+  usd,
+  solUsdPrice: z.number(),
+  fromWallet: z.string().describe("The player's embedded wallet"),
+  vaultAddress: z.string().describe("The game's custodial pool vault"),
+  signature: z.string().nullable().describe('Transfer signature'),
+  startsAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  replayed: z.boolean().describe('True when this answers a retry of an earlier request with the same key'),
+});
+
+export const purchaseMultiplierContract = defineContract({
+  operationId: 'purchaseMultiplier',
+  method: 'POST',
+  path: '/multiplier/purchase',
+  tags: TAGS,
+  summary: 'Purchase a multiplier',
+  description: PURCHASE_RULES,
+  auth: PLAYER,
+  body: z.object({
+    gameId,
+    tier,
+    durationSeconds: duration,
+    idempotencyKey: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 . _ : -')
+      .describe('Unique per purchase (e.g. a UUID); reuse it to retry the same purchase'),
+    maxLamports: z
+      .string()
+      .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string')
+      .transform((v) => BigInt(v))
+      .optional()
+      .describe('Refuse the purchase if the price is now higher (lamports, string)'),
+  }),
+  response: dataEnvelope(purchaseView),
+  errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE', 'CONFLICT'],
+  rateLimit: { limit: 10, windowSeconds: 60, key: 'user' },
+  example: {
+    body: {
+      gameId: EXAMPLE_GAME,
+      tier: '2x',
+      durationSeconds: 3600,
+      idempotencyKey: '0c4f2a8e-5b1d-4e7a-9c3f-2d6b8a1e4f70',
+      maxLamports: '10000000',
+    },
+  },
+});
+
+const DISTRIBUTION_RULE =
+  `Distribution rule: each UTC day 1/${DISTRIBUTION.payoutHorizonDays} of the undistributed pool is paid out — ` +
+  `${DISTRIBUTION.creatorShareBps / 100} % to the game's creators, split per the game's effective ` +
+  'orgRewardsSplit (all to the creator until ownership is verified), and ' +
+  `${DISTRIBUTION.playerShareBps / 100} % to the top 10 players of that day's leaderboard, by rank: ` +
+  `${DISTRIBUTION.playerShareByRankBps.map((b) => `${b / 100} %`).join(', ')} of the player part.`;
+
+export const getGameRewardsPoolContract = defineContract({
+  operationId: 'getGameRewardsPool',
+  method: 'GET',
+  path: '/rewards/game-rewards-pool/{gameId}',
+  tags: TAGS,
+  summary: 'Game rewards pool information',
+  description:
+    "A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first " +
+    'multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL ' +
+    'price), what purchases paid in, the last 20 inflows (newest first), and the listing figures of the game: ' +
+    'totalRewardsPoolValueUsd = (inflows − allocations) valued at the SOL price of the latest purchase, ' +
+    `estimatedDailyRewardsUsd = that ÷ ${DISTRIBUTION.payoutHorizonDays}, totalRewardsAllocatedUsd = what ` +
+    `distributions allocated. ${DISTRIBUTION_RULE} Public.`,
+  auth: [],
+  params: z.object({ gameId }),
+  response: dataEnvelope(
+    z.object({
+      gameId: z.uuid(),
+      custodial: z.literal(true),
+      vaultAddress: z.string().nullable(),
+      balanceLamports: lamports,
+      balanceUsd: usd,
+      solUsdPrice: z.number(),
+      priceSource: z.string(),
+      totalInflowLamports: lamports,
+      totalAllocatedLamports: lamports,
+      purchases: z.number().int(),
+      totalRewardsPoolValueUsd: usd,
+      totalRewardsAllocatedUsd: usd,
+      estimatedDailyRewardsUsd: usd,
+      distribution: z.object({
+        payoutHorizonDays: z.number().int(),
+        creatorShareBps: z.number().int(),
+        playerShareBps: z.number().int(),
+        creatorSplit: z
+          .record(z.string(), z.number())
+          .describe('Effective orgRewardsSplit: Arc ID → basis points'),
+        playerShareByRankBps: z.array(z.number().int()).describe('Share of the player part for ranks 1..10'),
+      }),
+      recentInflows: z.array(
+        z.object({
+          purchaseId: z.uuid(),
+          tier,
+          multiplier: z.number(),
+          durationSeconds: z.number().int(),
+          lamports,
+          usd,
+          fromWallet: z.string(),
+          signature: z.string(),
+          at: z.string(),
+        }),
+      ),
+    }),
+  ),
+  errors: ['NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME } },
+});

@@ -1,0 +1,349 @@
+// Rewards items in the PlayTable (keys and access patterns in ./keys.ts). Every state change that guards money
+// or the one-multiplier rule is a conditional write or a transaction.
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { playKeys } from '../play/keys.js';
+import {
+  cancellationReasons,
+  countRange,
+  getItem,
+  playTable,
+  queryIndex,
+  transact,
+} from '../play/repository.js';
+import { rewardsKeys } from './keys.js';
+import type { Pool, Purchase, Slot } from './model.js';
+
+type Item = Record<string, NativeAttributeValue>;
+
+/** A player's multiplier slot in a game, if any. */
+export const getSlot = async (gameId: string, arcId: string): Promise<Slot | undefined> =>
+  (await getItem(rewardsKeys.slot(gameId, arcId))) as Slot | undefined;
+
+/** A purchase by the player's idempotency key, if any. */
+export const getPurchase = async (arcId: string, idempotencyKey: string): Promise<Purchase | undefined> =>
+  (await getItem(rewardsKeys.purchase(arcId, idempotencyKey))) as Purchase | undefined;
+
+/** A purchase by its item key (`MPURCHASE#…`), as slots reference it. */
+export const getPurchaseByKey = async (pk: string): Promise<Purchase | undefined> =>
+  (await getItem({ pk, sk: 'PURCHASE' })) as Purchase | undefined;
+
+const toPool = (item: Item): Pool => ({
+  gameId: String(item.gameId),
+  custodial: true,
+  vaultAddress: String(item.vaultAddress),
+  vaultSealedKey: String(item.vaultSealedKey),
+  totalInflowLamports: BigInt(item.totalInflowLamports ?? 0).toString(),
+  totalAllocatedLamports: BigInt(item.totalAllocatedLamports ?? 0).toString(),
+  purchases: Number(item.purchases ?? 0),
+  createdAt: String(item.createdAt),
+});
+
+/** A game's pool, if its vault was created. */
+export const getPool = async (gameId: string): Promise<Pool | undefined> => {
+  const item = await getItem(rewardsKeys.pool(gameId));
+  return item ? toPool(item) : undefined;
+};
+
+/** Create a game's pool once; a concurrent creator wins and its pool is returned. */
+export const createPool = async (pool: Pool): Promise<Pool> => {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: playTable(),
+        Item: {
+          ...rewardsKeys.pool(pool.gameId),
+          ...pool,
+          totalInflowLamports: 0,
+          totalAllocatedLamports: 0,
+          purchases: 0,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return pool;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const existing = await getPool(pool.gameId);
+    if (!existing) throw error;
+    return existing;
+  }
+};
+
+export type ReserveOutcome = 'reserved' | 'slotTaken' | 'keyTaken';
+
+/**
+ * Persist a purchase intent and reserve the player's multiplier slot for it, in one transaction: the slot must
+ * be empty, hold an expired multiplier, or be held by `takeOver` (a purchase proved dead).
+ */
+export const reserve = async (
+  purchase: Purchase,
+  now: string,
+  takeOver?: string,
+): Promise<ReserveOutcome> => {
+  const TableName = playTable();
+  const values: Item = { ':now': now, ':active': 'active' };
+  let slotCondition = 'attribute_not_exists(pk) OR (#state = :active AND endsAt <= :now)';
+  if (takeOver) {
+    slotCondition += ' OR purchaseId = :dead';
+    values[':dead'] = takeOver;
+  }
+  try {
+    await transact([
+      { Put: { TableName, Item: { ...purchase }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...rewardsKeys.slot(purchase.gameId, purchase.arcId),
+            state: 'reserved',
+            purchaseId: purchase.purchaseId,
+            purchaseKey: purchase.pk,
+            gameId: purchase.gameId,
+            arcId: purchase.arcId,
+            updatedAt: now,
+          },
+          ConditionExpression: slotCondition,
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: values,
+        },
+      },
+    ]);
+    return 'reserved';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const [key] = cancellationReasons(error);
+    return key === 'ConditionalCheckFailed' ? 'keyTaken' : 'slotTaken';
+  }
+};
+
+/**
+ * Record the signature of a transfer about to be sent (before sending). Conditional on the purchase still
+ * pending with the signature the caller saw, so of two concurrent senders only one may send; false when lost.
+ */
+export const recordSignature = async (
+  purchase: Pick<Purchase, 'pk' | 'sk'>,
+  previous: string | undefined,
+  sent: { signature: string; lastValidBlockHeight: number },
+  now: string,
+): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: playTable(),
+        Key: { pk: purchase.pk, sk: purchase.sk },
+        UpdateExpression:
+          'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)',
+        ConditionExpression: `#status = :pending AND ${previous ? 'signature = :old' : 'attribute_not_exists(signature)'}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':sig': sent.signature,
+          ':h': sent.lastValidBlockHeight,
+          ':now': now,
+          ':empty': [],
+          ':prev': previous ? [previous] : [],
+          ':pending': 'pending',
+          ...(previous ? { ':old': previous } : {}),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * Mark a pending purchase failed (terminal) if it is still as the caller saw it (same signature or none), then
+ * release its slot reservation. False when the purchase moved on meanwhile (a signature was recorded).
+ */
+export const markFailed = async (
+  purchase: Pick<Purchase, 'pk' | 'sk' | 'gameId' | 'arcId' | 'purchaseId'>,
+  seenSignature: string | undefined,
+  reason: string,
+  now: string,
+): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: playTable(),
+        Key: { pk: purchase.pk, sk: purchase.sk },
+        UpdateExpression: 'SET #status = :failed, failureReason = :reason, updatedAt = :now',
+        ConditionExpression: `#status = :pending AND ${seenSignature ? 'signature = :sig' : 'attribute_not_exists(signature)'}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':reason': reason.slice(0, 500),
+          ':now': now,
+          ':pending': 'pending',
+          ...(seenSignature ? { ':sig': seenSignature } : {}),
+        },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+  // Best effort: a slot still held by a failed purchase is taken over by the next purchase anyway.
+  await dynamo()
+    .send(
+      new DeleteCommand({
+        TableName: playTable(),
+        Key: rewardsKeys.slot(purchase.gameId, purchase.arcId),
+        ConditionExpression: 'purchaseId = :id AND #state = :reserved',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':id': purchase.purchaseId, ':reserved': 'reserved' },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+  return true;
+};
+
+/**
+ * Activate a confirmed purchase, in one transaction: the purchase completes, its reserved slot becomes the
+ * active multiplier, the pool's totals grow and an inflow is recorded. False when another request activated it.
+ */
+export const activate = async (
+  purchase: Purchase,
+  signature: string,
+  window: { startsAt: string; endsAt: string },
+  now: string,
+): Promise<boolean> => {
+  const TableName = playTable();
+  try {
+    await transact([
+      {
+        Update: {
+          TableName,
+          Key: { pk: purchase.pk, sk: purchase.sk },
+          UpdateExpression:
+            'SET #status = :completed, signature = :sig, startsAt = :s, endsAt = :e, completedAt = :now, updatedAt = :now',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':pending': 'pending',
+            ':sig': signature,
+            ':s': window.startsAt,
+            ':e': window.endsAt,
+            ':now': now,
+          },
+        },
+      },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...rewardsKeys.slot(purchase.gameId, purchase.arcId),
+            state: 'active',
+            purchaseId: purchase.purchaseId,
+            purchaseKey: purchase.pk,
+            gameId: purchase.gameId,
+            arcId: purchase.arcId,
+            tier: purchase.tier,
+            multiplierBps: purchase.multiplierBps,
+            startsAt: window.startsAt,
+            endsAt: window.endsAt,
+            updatedAt: now,
+          },
+          ConditionExpression: 'purchaseId = :id',
+          ExpressionAttributeValues: { ':id': purchase.purchaseId },
+        },
+      },
+      {
+        Update: {
+          TableName,
+          Key: rewardsKeys.pool(purchase.gameId),
+          UpdateExpression: 'ADD totalInflowLamports :l, purchases :one SET updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':l': Number(purchase.lamports), ':one': 1, ':now': now },
+        },
+      },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...rewardsKeys.inflow(purchase.gameId, now, purchase.purchaseId),
+            purchaseId: purchase.purchaseId,
+            arcId: purchase.arcId,
+            tier: purchase.tier,
+            durationSeconds: purchase.durationSeconds,
+            lamports: purchase.lamports,
+            usd: purchase.usd,
+            signature,
+            fromWallet: purchase.walletAddress,
+            at: now,
+          },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** The pool's most recent inflows, newest first (one Query). */
+export const recentInflows = async (gameId: string, limit: number): Promise<Item[]> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: playTable(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': rewardsKeys.poolPartition(gameId),
+        ':prefix': rewardsKeys.INFLOW_PREFIX,
+      },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return Items;
+};
+
+/** Players with points on a game's board of one UTC day (COUNT queries over the daily-board index). */
+export const countBoard = (gameId: string, day: string): Promise<number> =>
+  countRange('byDailyBoard', 'boardDay', playKeys.boardDay(gameId, day), { op: '>', value: 0 });
+
+export interface Standing {
+  arcId: string;
+  points: number;
+  reachedAt: string;
+}
+
+/** Leaderboard order (as GET /play/dev/leaderboard): points desc, then who reached it first, then Arc ID. */
+const byRank = (a: Standing, b: Standing) =>
+  b.points - a.points || a.reachedAt.localeCompare(b.reachedAt) || a.arcId.localeCompare(b.arcId);
+
+/** The top `wanted` standings of a daily board, reading on through a tie that straddles the end. */
+export const topOfDay = async (gameId: string, day: string, wanted: number): Promise<Standing[]> => {
+  const read: Standing[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await queryIndex({
+      index: 'byDailyBoard',
+      key: 'boardDay',
+      value: playKeys.boardDay(gameId, day),
+      range: { op: '>', value: 0 },
+      forward: false,
+      limit: Math.min(100, wanted + 1),
+      start,
+    });
+    read.push(
+      ...page.items.map((item) => ({
+        arcId: String(item.arcId),
+        points: Number(item.points ?? 0),
+        reachedAt: String(item.reachedAt ?? item.updatedAt ?? ''),
+      })),
+    );
+    start = page.next;
+    const last = read[wanted - 1];
+    const after = read[read.length - 1];
+    if (last && after && after.points < last.points) break;
+  } while (start);
+  return read.sort(byRank);
+};

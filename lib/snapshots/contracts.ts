@@ -1,0 +1,229 @@
+import * as z from 'zod';
+import { defineContract } from '../http/contract.js';
+import { dataEnvelope, listEnvelope } from '../http/schemas.js';
+import { decodeAddress } from './allocation.js';
+
+const TAGS = ['Snapshots'];
+const PUBLIC = [] as const;
+
+/** A base58 Solana address that decodes to exactly 32 bytes (else 400 VALIDATION_ERROR). */
+const address = (what: string) =>
+  z
+    .string()
+    .refine((s) => s.length >= 32 && s.length <= 44 && decodeAddress(s, Buffer.alloc(32)), {
+      message: 'must be a base58 Solana address (32 bytes)',
+    })
+    .describe(what);
+
+const amount = z.string().regex(/^[0-9]+$/);
+
+const RULES =
+  '**Snapshots.** A snapshot belongs to a **game coin** (`tokenMint` = the coin’s mint, `gtokenAddress`) whose ' +
+  'game has an `airdropTokenAddress` (set with `PUT /games/{id}`). A scheduled job (hourly by default) queues ' +
+  'one build per such coin; the builder reads every token account of the airdrop mint in both token programs ' +
+  '(classic SPL Token and Token-2022), sums balances per owner wallet and allocates the coin’s airdrop pool:\n\n' +
+  '- **Pool** = 10 % of the coin’s supply: `P = floor(supply × 1000 / 10000)` base units (100 000 000 tokens ' +
+  'for a standard coin), held by the coin’s custodial distribution vault (the launch vault).\n' +
+  '- **Eligible** wallets hold at least **1 whole airdrop token** (10^decimals base units); zero balances and ' +
+  'the vault itself are excluded.\n' +
+  '- **Pro rata, largest remainder**: `amount = floor(P × b / S)` with `S` = Σ eligible balances; the `P − Σ ' +
+  'floors` leftover units go one each to the largest remainders (ties: smaller wallet bytes first), so Σ amounts ' +
+  '= P exactly. Wallets whose amount rounds to 0 are left out.\n\n' +
+  '**Merkle convention** (Jito merkle-distributor, so proofs verify with its on-chain `new_claim`): leaves sorted ' +
+  'ascending by the 32 wallet bytes; `leaf = sha256(0x00 ‖ sha256(wallet(32) ‖ u64le(amount) ‖ u64le(0)))`; ' +
+  '`node = sha256(0x01 ‖ min(a,b) ‖ max(a,b))` (byte-wise order); the last node of an odd level is paired with ' +
+  'itself; a proof lists the sibling hashes from the leaf up (hex), verified by folding with the same rule until ' +
+  'the root.\n\n' +
+  '**Versions.** Each build with a different root gets the next `version`; the summary is switched to it ' +
+  'atomically (conditional write: a newer slot and version only). Rebuilding an unchanged holder set keeps the ' +
+  'version. Objects of a version are immutable.\n\n' +
+  '**Auth**: public (everything served is derivable from the public chain); default per-IP rate limit.';
+
+const summarySchema = z
+  .object({
+    tokenMint: z.string().describe('Game coin mint'),
+    airdropTokenAddress: z.string().describe('Airdrop token mint whose holders were read'),
+    gameId: z.uuid(),
+    merkleRoot: z.string().describe('Hex sha256 root (64 chars)'),
+    holderCount: z.number().int().describe('Wallets with a positive allocation (= leaves)'),
+    totalAllocation: amount.describe('Σ allocations, game coin base units (= the pool)'),
+    version: z.number().int().describe('Snapshot version, +1 per changed root'),
+    slot: z.number().int().describe('Chain slot read before the holders'),
+    createdAt: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'SnapshotSummary' });
+
+const tokenMintParam = address('Game coin mint address (base58)');
+
+export const getSnapshotContract = defineContract({
+  operationId: 'getSnapshot',
+  method: 'GET',
+  path: '/token-launcher/snapshot/{tokenMint}',
+  tags: TAGS,
+  summary: 'Merkle snapshot summary of a game coin’s airdrop',
+  description: `${RULES}\n\n404 NOT_FOUND when the coin has no snapshot yet (or is unknown).`,
+  auth: PUBLIC,
+  params: z.object({ tokenMint: tokenMintParam }),
+  response: dataEnvelope(summarySchema),
+  errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+  example: { params: { tokenMint: 'So11111111111111111111111111111111111111112' } },
+});
+
+export const getSnapshotProofContract = defineContract({
+  operationId: 'getSnapshotProof',
+  method: 'GET',
+  path: '/token-launcher/snapshot/{tokenMint}/proof/{userAddress}',
+  tags: TAGS,
+  summary: 'Merkle proof of one wallet’s allocation',
+  description:
+    'The wallet’s leaf `index`, `amount` (game coin base units, string), `proof` (sibling hashes, hex, leaf to ' +
+    'root) and `merkleRoot` of the current snapshot; see getSnapshot for the convention. Served with one S3 ' +
+    'ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). 404 NOT_FOUND ' +
+    'for an unknown coin or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.',
+  auth: PUBLIC,
+  params: z.object({ tokenMint: tokenMintParam, userAddress: address('Wallet address (base58)') }),
+  response: dataEnvelope(
+    z
+      .object({
+        tokenMint: z.string(),
+        userAddress: z.string(),
+        index: z.number().int().describe('Leaf index (leaves sorted by wallet bytes)'),
+        amount: amount.describe('Allocation, game coin base units'),
+        amountLocked: amount.describe('Always "0" (Jito leaf field)'),
+        proof: z.array(z.string()).describe('Sibling hashes, hex, from the leaf up'),
+        merkleRoot: z.string(),
+        version: z.number().int(),
+      })
+      .meta({ id: 'SnapshotProof' }),
+  ),
+  errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+  example: {
+    params: {
+      tokenMint: 'So11111111111111111111111111111111111111112',
+      userAddress: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+    },
+  },
+});
+
+export const listSnapshotHoldersContract = defineContract({
+  operationId: 'listSnapshotHolders',
+  method: 'GET',
+  path: '/token-launcher/snapshot/{tokenMint}/holders',
+  tags: TAGS,
+  summary: 'Holders (leaves) of a snapshot, paginated',
+  description:
+    'Every wallet of the current snapshot with its leaf `index` and `amount`, in leaf order (ascending wallet ' +
+    'bytes). Paginated with `limit` (1–1000, default 100) and `offset` (default 0); `meta.total` is the holder ' +
+    'count; a page past the end is empty. One S3 ranged read per page. 404 NOT_FOUND for a coin without snapshot.',
+  auth: PUBLIC,
+  params: z.object({ tokenMint: tokenMintParam }),
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    offset: z.coerce.number().int().min(0).default(0),
+  }),
+  response: listEnvelope(
+    z.object({ index: z.number().int(), address: z.string(), amount }).meta({ id: 'SnapshotHolder' }),
+  ),
+  errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+  example: {
+    params: { tokenMint: 'So11111111111111111111111111111111111111112' },
+    query: { limit: '100', offset: '0' },
+  },
+});
+
+export const buildClaimTransactionsContract = defineContract({
+  operationId: 'buildClaimTransactions',
+  method: 'POST',
+  path: '/token-launcher/exercise-claim/build-transactions',
+  tags: TAGS,
+  summary: 'Build the claim transaction of an airdrop allocation',
+  description:
+    'Checks that `participant` is in the coin’s current snapshot and that its proof verifies against the root, ' +
+    'then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, ' +
+    '**partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:\n' +
+    '1. creates the wallet’s **claim receipt** (`SystemProgram.createAccountWithSeed`, base = vault, seed = ' +
+    '`c` + hex(sha256("arcadia-claim:<coin>:<wallet>"))[0..31], 0 bytes, rent paid by the participant): one ' +
+    'claim per wallet per coin, enforced on chain — a second claim fails because the account exists;\n' +
+    '2. creates the participant’s associated token account idempotently;\n' +
+    '3. transfers `amount` from the vault’s token account (`TransferChecked`);\n' +
+    '4. a Memo `arcadia:claim mint=… version=… index=… amount=… [referrer=…]` (referral tracking).\n\n' +
+    'Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay ' +
+    'the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an ' +
+    'upper bound: current height + 150), else the latest. 404 NOT_FOUND: no snapshot or no allocation; 409 ' +
+    'CONFLICT: already claimed.',
+  auth: PUBLIC,
+  body: z.object({
+    gtokenAddress: address('Game coin mint address'),
+    participant: address('Claimer’s wallet address'),
+    referrer: address('Referrer wallet address, recorded in the memo').optional(),
+    blockhash: z
+      .string()
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+      .optional()
+      .describe('Recent blockhash; fetched when absent'),
+  }),
+  response: dataEnvelope(
+    z
+      .object({
+        transactions: z
+          .array(z.string())
+          .describe('Base64 serialized transactions, to sign and send in order'),
+        amount: amount.describe('Claimed game coin base units'),
+        index: z.number().int(),
+        merkleRoot: z.string(),
+        snapshotVersion: z.number().int(),
+        receiptAddress: z.string().describe('Claim receipt account the transaction creates'),
+        blockhash: z.string(),
+        lastValidBlockHeight: z.number().int().describe('The transaction expires after this block height'),
+      })
+      .meta({ id: 'ClaimTransactions' }),
+  ),
+  errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT'],
+  example: {
+    body: {
+      gtokenAddress: 'So11111111111111111111111111111111111111112',
+      participant: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+    },
+  },
+});
+
+export const getClaimStatusContract = defineContract({
+  operationId: 'getClaimStatus',
+  method: 'GET',
+  path: '/token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}',
+  tags: TAGS,
+  summary: 'Whether a wallet may claim, and its claim state',
+  description:
+    '`state`: `claimed` when the wallet’s claim receipt exists on chain (`amount` and `signature` read from the ' +
+    'claim transaction’s memo; `claimedAt` its block time, else when first observed, then recorded), ' +
+    '`claimable` when the wallet is in the current snapshot (`amount` = its allocation), else `not_eligible` ' +
+    '(also for a coin without snapshot). `canClaim` = state is `claimable`. Public.',
+  auth: PUBLIC,
+  params: z.object({
+    gtokenAddress: address('Game coin mint address'),
+    wallet: address('Wallet address'),
+  }),
+  response: dataEnvelope(
+    z
+      .object({
+        gtokenAddress: z.string(),
+        wallet: z.string(),
+        canClaim: z.boolean(),
+        state: z.enum(['not_eligible', 'claimable', 'claimed']),
+        amount: amount
+          .nullable()
+          .describe('Allocation (claimable) or claimed amount; null when not eligible'),
+        claimedAt: z.string().nullable(),
+        signature: z.string().nullable().optional().describe('Claim transaction, when claimed'),
+        snapshotVersion: z.number().int().nullable(),
+      })
+      .meta({ id: 'ClaimStatus' }),
+  ),
+  errors: ['VALIDATION_ERROR'],
+  example: {
+    params: {
+      gtokenAddress: 'So11111111111111111111111111111111111111112',
+      wallet: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+    },
+  },
+});

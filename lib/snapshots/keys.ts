@@ -1,0 +1,17 @@
+/**
+ * LauncherTable keys of airdrop snapshots and claims (the coin records live beside them, lib/launcher/keys.ts).
+ * Access patterns:
+ * - current snapshot summary of a game coin: pk=SNAPSHOT#<coinMint>  sk=SUMMARY
+ *   (points at the immutable S3 objects of one version; switched by a conditional Put: newer slot and version
+ *   only, so an older or concurrent build can never replace a newer one)
+ * - observed claim of a wallet:              pk=SNAPSHOT#<coinMint>  sk=CLAIM#<wallet>
+ *   (written once, attribute_not_exists, the first time the claim receipt is seen on chain: keeps the claim time)
+ * S3 (SnapshotsBucket): snapshots/<coinMint>/v<version>-<root[0..16]>/{holders.bin,index.bin,manifest.json}
+ * (lib/snapshots/layout.ts). The root in the prefix keeps two concurrent builds of one version apart.
+ */
+export const snapshotKeys = {
+  summary: (mint: string) => ({ pk: `SNAPSHOT#${mint}`, sk: 'SUMMARY' }),
+  claim: (mint: string, wallet: string) => ({ pk: `SNAPSHOT#${mint}`, sk: `CLAIM#${wallet}` }),
+  objectPrefix: (mint: string, version: number, rootHex: string) =>
+    `snapshots/${mint}/v${version}-${rootHex.slice(0, 16)}/`,
+};

@@ -1,0 +1,121 @@
+// DynamoDB access of snapshots: summaries and observed claims in LauncherTable (keys.ts), and the list of coins
+// whose game has an airdrop token (a filtered Scan of GamesTable, run once per schedule tick).
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { loadConfig } from '../config.js';
+import { snapshotKeys } from './keys.js';
+
+const config = () =>
+  loadConfig(z.object({ LAUNCHER_TABLE: z.string().min(1), GAMES_TABLE: z.string().min(1) }));
+
+/** The current snapshot of a game coin. */
+export const snapshotSummarySchema = z.object({
+  tokenMint: z.string(),
+  airdropMint: z.string(),
+  gameId: z.string(),
+  merkleRoot: z.string(),
+  holderCount: z.number().int(),
+  totalAllocation: z.string(),
+  pool: z.string(),
+  slot: z.number().int(),
+  createdAt: z.string(),
+  version: z.number().int(),
+  /** S3 key prefix of this version's objects. */
+  prefix: z.string(),
+});
+export type SnapshotSummary = z.infer<typeof snapshotSummarySchema>;
+
+/** An observed claim (first time its receipt was seen on chain). */
+export const claimRecordSchema = z.object({
+  tokenMint: z.string(),
+  wallet: z.string(),
+  amount: z.string().nullable(),
+  signature: z.string().nullable(),
+  claimedAt: z.string(),
+});
+export type ClaimRecord = z.infer<typeof claimRecordSchema>;
+
+const strip = <T extends Record<string, unknown>>({ pk: _pk, sk: _sk, ...rest }: T) => rest;
+
+/** The current snapshot summary of a coin (strongly consistent). */
+export const getSummary = async (mint: string): Promise<SnapshotSummary | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config().LAUNCHER_TABLE,
+      Key: snapshotKeys.summary(mint),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? snapshotSummarySchema.parse(strip(Item)) : undefined;
+};
+
+/**
+ * Point a coin's summary at a new version, only if none exists or the stored one is older (lower version, not a
+ * later slot). Returns false when a newer or concurrent snapshot won.
+ */
+export const putSummaryIfNewer = async (summary: SnapshotSummary): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().LAUNCHER_TABLE,
+        Item: { ...snapshotKeys.summary(summary.tokenMint), ...summary },
+        ConditionExpression: 'attribute_not_exists(pk) OR (version < :v AND slot <= :slot)',
+        ExpressionAttributeValues: { ':v': summary.version, ':slot': summary.slot },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** The recorded claim of a wallet, if already observed. */
+export const getClaimRecord = async (mint: string, wallet: string): Promise<ClaimRecord | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().LAUNCHER_TABLE, Key: snapshotKeys.claim(mint, wallet) }),
+  );
+  return Item ? claimRecordSchema.parse(strip(Item)) : undefined;
+};
+
+/** Record a claim once; a concurrent first observation keeps the earlier record. Returns the stored one. */
+export const recordClaim = async (claim: ClaimRecord): Promise<ClaimRecord> => {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().LAUNCHER_TABLE,
+        Item: { ...snapshotKeys.claim(claim.tokenMint, claim.wallet), ...claim },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return claim;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (await getClaimRecord(claim.tokenMint, claim.wallet)) ?? claim;
+  }
+};
+
+/** Coins (mints) of every game that has an airdrop token configured: the scheduler's work list. */
+export const listAirdropCoins = async (): Promise<Array<{ tokenMint: string; gameId: string }>> => {
+  const coins: Array<{ tokenMint: string; gameId: string }> = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: config().GAMES_TABLE,
+        FilterExpression:
+          'sk = :game AND attribute_exists(coin.gtokenAddress) AND attribute_type(airdropTokenAddress, :s)',
+        ProjectionExpression: 'id, coin.gtokenAddress',
+        ExpressionAttributeValues: { ':game': 'GAME', ':s': 'S' },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const mint = (item.coin as { gtokenAddress?: unknown } | undefined)?.gtokenAddress;
+      if (typeof mint === 'string') coins.push({ tokenMint: mint, gameId: String(item.id) });
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return coins;
+};

@@ -1,0 +1,18 @@
+import { logger } from '../http/logger.js';
+import type { SnapshotMessage } from './builder.js';
+import { sendSnapshotMessages } from './queue.js';
+import { listAirdropCoins } from './repository.js';
+
+/** Queue one build message per coin whose game has an airdrop token; returns how many were queued. */
+export const scheduleSnapshots = async (
+  deps = { listAirdropCoins, sendSnapshotMessages, now: () => new Date() },
+): Promise<{ queued: number }> => {
+  const coins = await deps.listAirdropCoins();
+  const requestedAt = deps.now().toISOString();
+  const bodies = [...new Set(coins.map((c) => c.tokenMint))].map((tokenMint) =>
+    JSON.stringify({ tokenMint, requestedAt } satisfies SnapshotMessage),
+  );
+  const queued = await deps.sendSnapshotMessages(bodies);
+  logger.info('snapshot builds queued', { queued });
+  return { queued };
+};

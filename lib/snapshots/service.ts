@@ -1,0 +1,107 @@
+// Snapshot read use cases: summary, one holder's proof, holders pages. Reads go through the injected getObject
+// (S3 in production); the parsed index.bin of a snapshot is cached per container (objects are immutable).
+import { AppError, errors } from '../http/errors.js';
+import { encodeAddress } from './allocation.js';
+import {
+  type GetObject,
+  HOLDERS_OBJECT,
+  loadSnapshotIndex,
+  readProof,
+  SnapshotCorruptError,
+  type SnapshotIndex,
+} from './layout.js';
+import { LEAF_RECORD_BYTES } from './merkle.js';
+import type { SnapshotSummary } from './repository.js';
+
+export interface ReadDeps {
+  getSummary(tokenMint: string): Promise<SnapshotSummary | undefined>;
+  getObject: GetObject;
+}
+
+/** Public view of a snapshot summary. */
+export const summaryView = (s: SnapshotSummary) => ({
+  tokenMint: s.tokenMint,
+  airdropTokenAddress: s.airdropMint,
+  gameId: s.gameId,
+  merkleRoot: s.merkleRoot,
+  holderCount: s.holderCount,
+  totalAllocation: s.totalAllocation,
+  version: s.version,
+  slot: s.slot,
+  createdAt: s.createdAt,
+});
+
+/** The current summary of a coin's snapshot, or 404. */
+export const requireSummary = async (deps: ReadDeps, tokenMint: string): Promise<SnapshotSummary> => {
+  const summary = await deps.getSummary(tokenMint);
+  if (!summary) throw errors.notFound(`Snapshot for ${tokenMint}`);
+  return summary;
+};
+
+const indexCache = new Map<string, SnapshotIndex>();
+
+/** A holder's proof in the current snapshot (undefined when not a holder); cached index, so one S3 read. */
+export const findProof = async (deps: ReadDeps, summary: SnapshotSummary, address: string) => {
+  let index = indexCache.get(summary.prefix);
+  if (!index) {
+    index = await loadSnapshotIndex(summary.prefix, deps.getObject);
+    if (!index) throw new SnapshotCorruptError(`index.bin missing under ${summary.prefix}`);
+    if (indexCache.size > 64) indexCache.clear();
+    indexCache.set(summary.prefix, index);
+  }
+  return readProof(summary.prefix, address, deps.getObject, index);
+};
+
+/** GET /token-launcher/snapshot/{tokenMint}. */
+export const getSnapshot = async (deps: ReadDeps, tokenMint: string) =>
+  summaryView(await requireSummary(deps, tokenMint));
+
+/** GET /token-launcher/snapshot/{tokenMint}/proof/{userAddress}. */
+export const getSnapshotProof = async (deps: ReadDeps, tokenMint: string, userAddress: string) => {
+  const summary = await requireSummary(deps, tokenMint);
+  const proof = await findProof(deps, summary, userAddress);
+  if (!proof) throw new AppError('NOT_FOUND', `${userAddress} is not in the snapshot of ${tokenMint}`);
+  return {
+    tokenMint,
+    userAddress: proof.claimant,
+    index: proof.index,
+    amount: proof.amount,
+    amountLocked: proof.amountLocked,
+    proof: proof.proof,
+    merkleRoot: proof.root,
+    version: summary.version,
+  };
+};
+
+/** GET /token-launcher/snapshot/{tokenMint}/holders: leaf order, `limit` from `offset`, one ranged S3 read. */
+export const listSnapshotHolders = async (
+  deps: ReadDeps,
+  tokenMint: string,
+  page: { limit: number; offset: number },
+) => {
+  const summary = await requireSummary(deps, tokenMint);
+  const count = Math.max(0, Math.min(page.limit, summary.holderCount - page.offset));
+  const data: Array<{ index: number; address: string; amount: string }> = [];
+  if (count > 0) {
+    const start = page.offset * LEAF_RECORD_BYTES;
+    const bytes = await deps.getObject(`${summary.prefix}${HOLDERS_OBJECT}`, {
+      start,
+      end: start + count * LEAF_RECORD_BYTES - 1,
+    });
+    if (!bytes || bytes.length !== count * LEAF_RECORD_BYTES)
+      throw new SnapshotCorruptError(`holders.bin under ${summary.prefix} is missing or short`);
+    const records = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    for (let i = 0; i < count; i++) {
+      const o = i * LEAF_RECORD_BYTES;
+      data.push({
+        index: page.offset + i,
+        address: encodeAddress(records, o),
+        amount: records.readBigUInt64LE(o + 32).toString(),
+      });
+    }
+  }
+  return {
+    data,
+    meta: { limit: page.limit, offset: page.offset, total: summary.holderCount },
+  };
+};

@@ -1,0 +1,60 @@
+// S3 adapter for snapshot objects (SnapshotsBucket, private): immutable PUTs and (ranged) GETs for layout.ts.
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import * as z from 'zod';
+import { loadConfig } from '../config.js';
+import type { ByteRange, GetObject, StoredObject } from './layout.js';
+
+const config = () =>
+  loadConfig(
+    z.object({
+      SNAPSHOTS_BUCKET: z.string().min(1),
+      S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+    }),
+  );
+
+let client: S3Client | undefined;
+const s3 = () => {
+  client ??= new S3Client({
+    forcePathStyle: config().S3_FORCE_PATH_STYLE === 'true',
+    // Checksums only where S3 requires them: stand-ins and proxies handle streamed checksums poorly.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return client;
+};
+
+/** PUT the objects of one snapshot in the given order (manifest.json last marks it complete). */
+export const putSnapshotObjects = async (objects: readonly StoredObject[]): Promise<void> => {
+  for (const object of objects) {
+    await s3().send(
+      new PutObjectCommand({
+        Bucket: config().SNAPSHOTS_BUCKET,
+        Key: object.key,
+        Body: object.body,
+        ContentType: object.contentType,
+      }),
+    );
+  }
+};
+
+const isMissing = (error: unknown) =>
+  error instanceof NoSuchKey ||
+  (error as { name?: string }).name === 'NoSuchKey' ||
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+
+/** Read a snapshot object or an inclusive byte range of it; undefined when the object does not exist. */
+export const getSnapshotObject: GetObject = async (key: string, range?: ByteRange) => {
+  try {
+    const { Body } = await s3().send(
+      new GetObjectCommand({
+        Bucket: config().SNAPSHOTS_BUCKET,
+        Key: key,
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
+    );
+    return Body ? await Body.transformToByteArray() : new Uint8Array();
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+};

@@ -1,0 +1,505 @@
+// Airdrop snapshots and claims against the local stack: a real game coin (launch steps of lib/launcher/coin on
+// the stack's local chain), a classic SPL airdrop token with several holders, the SQS builder (crash + retry,
+// partial batch failures), the snapshot endpoints, and claim transactions executed on chain.
+import { randomUUID } from 'node:crypto';
+import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  ACCOUNT_SIZE,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeAccount3Instruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
+import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import type { SQSEvent } from 'aws-lambda';
+import bs58 from 'bs58';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as buildClaimHandler } from '../../functions/snapshots/build-claim-transactions.js';
+import { handler as buildSnapshotsHandler } from '../../functions/snapshots/build-snapshots.js';
+import { handler as claimStatusHandler } from '../../functions/snapshots/get-claim-status.js';
+import { handler as getSnapshotHandler } from '../../functions/snapshots/get-snapshot.js';
+import { handler as proofHandler } from '../../functions/snapshots/get-snapshot-proof.js';
+import { handler as holdersHandler } from '../../functions/snapshots/list-snapshot-holders.js';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
+import { sealSecret } from '../../lib/adapters/secrets.js';
+import { makeLocalWalletSigner } from '../../lib/adapters/wallet-signer.js';
+import { makeChain } from '../../lib/chain/index.js';
+import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
+import * as coin from '../../lib/launcher/coin.js';
+import { launcherKeys } from '../../lib/launcher/keys.js';
+import type { JobRecord } from '../../lib/launcher/model.js';
+import { buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
+import { builderDeps } from '../../lib/snapshots/deps.js';
+import { buildDistribution, leafHash, verifyProof } from '../../lib/snapshots/merkle.js';
+import { getSummary } from '../../lib/snapshots/repository.js';
+import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
+import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
+import { registerGame } from '../helpers/games.js';
+import { invoke } from '../helpers/http.js';
+import { createDeveloper } from '../helpers/users.js';
+
+const SOL = 1_000_000_000n;
+const TOKEN = 1_000_000n; // airdrop token: 6 decimals
+const POOL = 100_000_000_000_000n; // 10 % of the coin's 10^15 base units
+const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
+
+type Body<T> = { data: T; error?: { code: string; message: string } };
+
+const send = (tx: Transaction, signers: Keypair[]) => chain.sendAndConfirm(tx, signers);
+
+/** A classic SPL Token mint (6 decimals) with `authority` as mint authority. */
+const createAirdropMint = async (authority: Keypair): Promise<PublicKey> => {
+  const mint = Keypair.generate();
+  const lamports = await chain.connection.getMinimumBalanceForRentExemption(MINT_SIZE);
+  await send(
+    new Transaction().add(
+      SystemProgram.createAccount({
+        fromPubkey: authority.publicKey,
+        newAccountPubkey: mint.publicKey,
+        space: MINT_SIZE,
+        lamports,
+        programId: TOKEN_PROGRAM_ID,
+      }),
+      createInitializeMint2Instruction(mint.publicKey, 6, authority.publicKey, null, TOKEN_PROGRAM_ID),
+    ),
+    [authority, mint],
+  );
+  return mint.publicKey;
+};
+
+/** Mint `amount` to the owner's ATA (created idempotently, so amount 0 leaves an empty account). */
+const mintToOwner = async (authority: Keypair, mint: PublicKey, owner: PublicKey, amount: bigint) => {
+  const ata = getAssociatedTokenAddressSync(mint, owner);
+  const tx = new Transaction().add(
+    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, owner, mint),
+  );
+  if (amount > 0n) tx.add(createMintToInstruction(mint, ata, authority.publicKey, amount));
+  await send(tx, [authority]);
+};
+
+/** A second, non-associated token account of `owner` holding `amount`. */
+const mintToExtraAccount = async (authority: Keypair, mint: PublicKey, owner: PublicKey, amount: bigint) => {
+  const account = Keypair.generate();
+  const lamports = await chain.connection.getMinimumBalanceForRentExemption(ACCOUNT_SIZE);
+  await send(
+    new Transaction().add(
+      SystemProgram.createAccount({
+        fromPubkey: authority.publicKey,
+        newAccountPubkey: account.publicKey,
+        space: ACCOUNT_SIZE,
+        lamports,
+        programId: TOKEN_PROGRAM_ID,
+      }),
+      createInitializeAccount3Instruction(account.publicKey, mint, owner),
+      createMintToInstruction(mint, account.publicKey, authority.publicKey, amount),
+    ),
+    [authority, account],
+  );
+};
+
+/** A launched coin (mint + supply in the custodial vault) on a game whose airdrop token has these holders. */
+const setUp = async () => {
+  const payer = Keypair.generate();
+  await chain.airdrop(payer.publicKey, 5n * SOL);
+  const userId = randomUUID();
+  const signer = makeLocalWalletSigner(async () => ({
+    address: payer.publicKey.toBase58(),
+    sealedSecretKey: sealSecret(Buffer.from(payer.secretKey)),
+  }));
+  const sealed = coin.generateLaunchKeys();
+  const launch = { userId, keys: coin.openLaunchKeys(sealed) };
+  const deps = { chain, signer };
+  await coin.createCoinMint(deps, launch, { name: 'Snap', symbol: 'SNAP', uri: 'https://a.example/c.json' });
+  await coin.mintCoinSupply(deps, launch);
+
+  const holders = {
+    a: Keypair.generate(),
+    b: Keypair.generate(),
+    c: Keypair.generate(),
+    d: Keypair.generate(),
+  };
+  const airdropMint = await createAirdropMint(payer);
+  await mintToOwner(payer, airdropMint, holders.a.publicKey, 100n * TOKEN);
+  await mintToOwner(payer, airdropMint, holders.b.publicKey, 200n * TOKEN);
+  await mintToExtraAccount(payer, airdropMint, holders.b.publicKey, 100n * TOKEN); // aggregated with B's ATA
+  await mintToOwner(payer, airdropMint, holders.c.publicKey, 0n); // zero balance: excluded
+  await mintToOwner(payer, airdropMint, holders.d.publicKey, TOKEN / 2n); // below 1 whole token: excluded
+
+  const dev = await createDeveloper();
+  const view = await registerGame(dev);
+  const game = await getGame(view.id);
+  if (!game) throw new Error('game missing');
+  const tokenMint = sealed.mintAddress;
+  const now = new Date().toISOString();
+  await saveGame(
+    {
+      ...game,
+      version: game.version + 1,
+      airdropTokenAddress: airdropMint.toBase58(),
+      coin: {
+        gtokenAddress: tokenMint,
+        gameCoinSymbol: 'SNAP',
+        emissionDays: 7,
+        status: 'active',
+        emissionStartAt: now,
+        emissionEndAt: now,
+      },
+    },
+    game,
+  );
+  await linkCoin(tokenMint, game.id);
+  const jobId = randomUUID();
+  const job: JobRecord = {
+    jobId,
+    gameId: game.id,
+    userId,
+    status: 'completed',
+    progress: 100,
+    stage: 'complete',
+    message: 'done',
+    error: null,
+    emissionDays: 7,
+    buyAmount: null,
+    gameCoinSymbol: 'SNAP',
+    symbolSource: 'custom',
+    coinName: 'Snap',
+    coinUri: 'https://a.example/c.json',
+    ...sealed,
+    mintTx: null,
+    supplyTx: null,
+    buyTx: null,
+    tokensBought: null,
+    bundleTx: null,
+    gtokenAddress: tokenMint,
+    executionArn: null,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: now,
+  };
+  const TableName = process.env.LAUNCHER_TABLE;
+  await dynamo().send(new PutCommand({ TableName, Item: { ...launcherKeys.job(jobId), ...job } }));
+  await dynamo().send(
+    new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(tokenMint), jobId, gameId: game.id } }),
+  );
+  return { tokenMint, airdropMint, holders, vault: launch.keys.vault.publicKey, gameId: game.id };
+};
+
+const sqsEvent = (records: Array<{ messageId: string; body: string }>): SQSEvent =>
+  ({
+    Records: records.map((r) => ({ ...r, attributes: {}, eventSource: 'aws:sqs' })),
+  }) as unknown as SQSEvent;
+
+const expected = (holders: { a: Keypair; b: Keypair }) => ({
+  a: POOL / 4n, // 100 of 400 eligible tokens
+  b: (POOL * 3n) / 4n, // 300 (two accounts) of 400
+  root: buildDistribution([
+    { claimant: holders.a.publicKey.toBytes(), amountUnlocked: POOL / 4n },
+    { claimant: holders.b.publicKey.toBytes(), amountUnlocked: (POOL * 3n) / 4n },
+  ]).tree.root.toString('hex'),
+});
+
+let ctx: Awaited<ReturnType<typeof setUp>>;
+const timings: Record<string, number> = {};
+
+beforeAll(async () => {
+  const started = Date.now();
+  ctx = await setUp();
+  timings.setUpMs = Date.now() - started;
+}, 120_000);
+
+describe('snapshot builder (SQS)', () => {
+  it('retried after a crash between the objects and the summary, produces the same root; unchanged set keeps the version', async () => {
+    const { a, b, root } = expected(ctx.holders);
+    let crashedRoot: string | undefined;
+    const crashing = {
+      ...builderDeps(),
+      putObjects: async (objects: Parameters<typeof putSnapshotObjects>[0]) => {
+        await putSnapshotObjects(objects);
+        crashedRoot = /-([0-9a-f]{16})\//.exec(objects[0]?.key ?? '')?.[1];
+        throw new Error('simulated crash after writing the objects');
+      },
+    };
+    await expect(buildSnapshot(crashing, ctx.tokenMint)).rejects.toThrow('simulated crash');
+    expect(await getSummary(ctx.tokenMint)).toBeUndefined();
+    expect(crashedRoot).toBe(root.slice(0, 16));
+
+    const started = Date.now();
+    const result = await buildSnapshotsHandler(
+      sqsEvent([
+        { messageId: 'ok', body: JSON.stringify({ tokenMint: ctx.tokenMint }) },
+        { messageId: 'malformed', body: '{"tokenMint": 42}' },
+        { messageId: 'not-json', body: 'nope' },
+      ]),
+    );
+    timings.buildMs = Date.now() - started;
+    expect(result).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'malformed' }, { itemIdentifier: 'not-json' }],
+    });
+    const summary = await getSummary(ctx.tokenMint);
+    expect(summary).toMatchObject({
+      merkleRoot: root,
+      holderCount: 2,
+      totalAllocation: (a + b).toString(),
+      version: 1,
+      airdropMint: ctx.airdropMint.toBase58(),
+    });
+    expect(a + b).toBe(POOL);
+
+    const again = await buildSnapshot(builderDeps(), ctx.tokenMint);
+    expect(again.status).toBe('unchanged');
+    expect((await getSummary(ctx.tokenMint))?.version).toBe(1);
+  });
+
+  it('reports only the failed items of a batch', async () => {
+    const result = await processSnapshotBatch(
+      [
+        { messageId: '1', body: JSON.stringify({ tokenMint: ctx.tokenMint }) },
+        { messageId: '2', body: JSON.stringify({ tokenMint: Keypair.generate().publicKey.toBase58() }) },
+        { messageId: '3', body: JSON.stringify({ tokenMint: ctx.tokenMint }) },
+      ],
+      async (mint) => {
+        if (mint !== ctx.tokenMint) throw new Error('RPC down');
+        return { status: 'skipped', reason: 'test' };
+      },
+    );
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: '2' }]);
+  });
+
+  it('the schedule queues one message per coin whose game has an airdrop token', async () => {
+    const { queued } = await scheduleSnapshots();
+    expect(queued).toBeGreaterThanOrEqual(1);
+    const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'arcadia-dev-snapshots' }));
+    const bodies: string[] = [];
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !bodies.some((b) => b.includes(ctx.tokenMint))) {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
+      bodies.push(...Messages.map((m) => m.Body ?? ''));
+    }
+    const mine = bodies.filter((b) => b.includes(ctx.tokenMint));
+    expect(mine).toHaveLength(1);
+    expect(JSON.parse(mine[0] as string)).toMatchObject({ tokenMint: ctx.tokenMint });
+  });
+
+  it('skips a mint that is no game coin with an airdrop token (acknowledged, not retried)', async () => {
+    const outcome = await buildSnapshot(builderDeps(), Keypair.generate().publicKey.toBase58());
+    expect(outcome.status).toBe('skipped');
+  });
+});
+
+describe('snapshot endpoints', () => {
+  const get = <T>(
+    handler: typeof getSnapshotHandler,
+    path: string,
+    params: Record<string, string>,
+    query?: Record<string, string>,
+  ) => invoke<Body<T>>(handler, { method: 'GET', path, pathParameters: params, ...(query ? { query } : {}) });
+
+  it('serves the summary; 404 for an unknown coin, 400 for a malformed one', async () => {
+    const ok = await get<{ merkleRoot: string; holderCount: number }>(
+      getSnapshotHandler,
+      `/token-launcher/snapshot/${ctx.tokenMint}`,
+      { tokenMint: ctx.tokenMint },
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({
+      merkleRoot: expected(ctx.holders).root,
+      holderCount: 2,
+      version: 1,
+    });
+    const unknown = Keypair.generate().publicKey.toBase58();
+    expect(
+      (await get(getSnapshotHandler, `/token-launcher/snapshot/${unknown}`, { tokenMint: unknown })).status,
+    ).toBe(404);
+    const bad = await get(getSnapshotHandler, '/token-launcher/snapshot/not-an-address', {
+      tokenMint: 'not-an-address',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('serves a proof that verifies with verifyProof; a tampered one does not', async () => {
+    const user = ctx.holders.b.publicKey;
+    const res = await get<{ amount: string; index: number; proof: string[]; merkleRoot: string }>(
+      proofHandler,
+      `/token-launcher/snapshot/${ctx.tokenMint}/proof/${user.toBase58()}`,
+      { tokenMint: ctx.tokenMint, userAddress: user.toBase58() },
+    );
+    expect(res.status).toBe(200);
+    const { amount, proof, merkleRoot } = res.body.data;
+    expect(amount).toBe(((POOL * 3n) / 4n).toString());
+    const root = Buffer.from(merkleRoot, 'hex');
+    const siblings = proof.map((h) => Buffer.from(h, 'hex'));
+    expect(verifyProof(leafHash(user.toBytes(), BigInt(amount)), siblings, root)).toBe(true);
+    expect(verifyProof(leafHash(user.toBytes(), BigInt(amount) + 1n), siblings, root)).toBe(false);
+    const flipped = siblings.map((s) => Buffer.from(s));
+    const head = flipped[0] as Buffer;
+    head.writeUInt8(head.readUInt8(0) ^ 1, 0);
+    expect(verifyProof(leafHash(user.toBytes(), BigInt(amount)), flipped, root)).toBe(false);
+  });
+
+  it('answers 404 for zero-balance, below-minimum and unknown wallets; 400 for a malformed one', async () => {
+    for (const wallet of [
+      ctx.holders.c.publicKey.toBase58(),
+      ctx.holders.d.publicKey.toBase58(),
+      ctx.vault.toBase58(),
+    ]) {
+      const res = await get(proofHandler, `/token-launcher/snapshot/${ctx.tokenMint}/proof/${wallet}`, {
+        tokenMint: ctx.tokenMint,
+        userAddress: wallet,
+      });
+      expect(res.status, wallet).toBe(404);
+      expect(res.body.error?.code).toBe('NOT_FOUND');
+    }
+    const bad = await get(proofHandler, `/token-launcher/snapshot/${ctx.tokenMint}/proof/0OIl`, {
+      tokenMint: ctx.tokenMint,
+      userAddress: '0OIl',
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('pages the holders in leaf order', async () => {
+    type Holders = { index: number; address: string; amount: string }[];
+    const all = await invoke<{ data: Holders; meta: { limit: number; offset: number; total: number } }>(
+      holdersHandler,
+      {
+        method: 'GET',
+        path: `/token-launcher/snapshot/${ctx.tokenMint}/holders`,
+        pathParameters: { tokenMint: ctx.tokenMint },
+      },
+    );
+    expect(all.status).toBe(200);
+    expect(all.body.meta).toEqual({ limit: 100, offset: 0, total: 2 });
+    expect(all.body.data.map((h) => h.address).sort()).toEqual(
+      [ctx.holders.a.publicKey.toBase58(), ctx.holders.b.publicKey.toBase58()].sort(),
+    );
+    expect(all.body.data.map((h) => h.index)).toEqual([0, 1]);
+    const second = await invoke<{ data: Holders }>(holdersHandler, {
+      method: 'GET',
+      path: `/token-launcher/snapshot/${ctx.tokenMint}/holders`,
+      pathParameters: { tokenMint: ctx.tokenMint },
+      query: { limit: '1', offset: '1' },
+    });
+    expect(second.body.data).toEqual([all.body.data[1]]);
+  });
+});
+
+describe('exercise claim', () => {
+  type Built = { transactions: string[]; amount: string; blockhash: string; lastValidBlockHeight: number };
+  const build = (participant: string, referrer?: string) =>
+    invoke<Body<Built>>(buildClaimHandler, {
+      method: 'POST',
+      path: '/token-launcher/exercise-claim/build-transactions',
+      body: { gtokenAddress: ctx.tokenMint, participant, ...(referrer ? { referrer } : {}) },
+    });
+  const status = (wallet: string) =>
+    invoke<Body<{ canClaim: boolean; state: string; amount: string | null; claimedAt: string | null }>>(
+      claimStatusHandler,
+      {
+        method: 'GET',
+        path: `/token-launcher/exercise-claim/${ctx.tokenMint}/status/${wallet}`,
+        pathParameters: { gtokenAddress: ctx.tokenMint, wallet },
+      },
+    );
+  const sendSigned = async (base64: string, signer: Keypair) => {
+    const tx = Transaction.from(Buffer.from(base64, 'base64'));
+    tx.partialSign(signer);
+    const raw = tx.serialize();
+    const signature = await chain.connection.sendRawTransaction(raw, { preflightCommitment: 'confirmed' });
+    return chain.confirm(
+      { signature, lastValidBlockHeight: tx.lastValidBlockHeight ?? 0 },
+      { raw, timeoutMs: 20_000 },
+    );
+  };
+
+  it('executes on chain once; a second claim fails on chain; status moves claimable → claimed', async () => {
+    const participant = ctx.holders.a;
+    const wallet = participant.publicKey.toBase58();
+    await chain.airdrop(participant.publicKey, SOL);
+
+    const before = await status(wallet);
+    expect(before.body.data).toMatchObject({
+      canClaim: true,
+      state: 'claimable',
+      amount: (POOL / 4n).toString(),
+      claimedAt: null,
+    });
+    expect((await status(ctx.holders.c.publicKey.toBase58())).body.data).toMatchObject({
+      canClaim: false,
+      state: 'not_eligible',
+    });
+
+    const first = await build(wallet);
+    expect(first.status).toBe(200);
+    expect(first.body.data.amount).toBe((POOL / 4n).toString());
+    expect(first.body.data.transactions).toHaveLength(1);
+    // A second transaction built before the first lands (different memo, so a different message).
+    const second = await build(wallet, ctx.holders.b.publicKey.toBase58());
+    expect(second.status).toBe(200);
+
+    const started = Date.now();
+    const signature = await sendSigned(first.body.data.transactions[0] as string, participant);
+    timings.claimMs = Date.now() - started;
+    const ata = getAssociatedTokenAddressSync(
+      new PublicKey(ctx.tokenMint),
+      participant.publicKey,
+      false,
+      TOKEN_2022_PROGRAM_ID,
+    );
+    expect(await chain.getTokenAccountBalance(ata)).toBe(POOL / 4n);
+    expect(bs58.decode(signature)).toHaveLength(64);
+
+    await expect(sendSigned(second.body.data.transactions[0] as string, participant)).rejects.toThrow();
+    expect(await chain.getTokenAccountBalance(ata)).toBe(POOL / 4n);
+
+    const after = await status(wallet);
+    expect(after.body.data).toMatchObject({
+      canClaim: false,
+      state: 'claimed',
+      amount: (POOL / 4n).toString(),
+    });
+    expect(after.body.data.claimedAt).toEqual(expect.any(String));
+    const rebuilt = await build(wallet);
+    expect(rebuilt.status).toBe(409);
+  });
+
+  it('a changed amount breaks the vault signature', async () => {
+    const participant = ctx.holders.b;
+    await chain.airdrop(participant.publicKey, SOL);
+    const built = await build(participant.publicKey.toBase58());
+    expect(built.status).toBe(200);
+    const tx = Transaction.from(Buffer.from(built.body.data.transactions[0] as string, 'base64'));
+    expect(tx.verifySignatures(false)).toBe(true); // vault signed, participant still to sign
+    const transfer = tx.instructions.find(
+      (ix) => ix.programId.equals(TOKEN_2022_PROGRAM_ID) && ix.data[0] === 12,
+    );
+    if (!transfer) throw new Error('no TransferChecked instruction');
+    const data = Buffer.from(transfer.data);
+    data.writeBigUInt64LE(data.readBigUInt64LE(1) * 2n, 1);
+    transfer.data = data;
+    tx.partialSign(participant);
+    expect(tx.verifySignatures(true)).toBe(false);
+    await expect(
+      chain.connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), {
+        preflightCommitment: 'confirmed',
+      }),
+    ).rejects.toThrow();
+    expect((await status(participant.publicKey.toBase58())).body.data.state).toBe('claimable');
+  });
+
+  it('404 for a wallet without allocation', async () => {
+    const res = await build(ctx.holders.c.publicKey.toBase58());
+    expect(res.status).toBe(404);
+  });
+
+  it('reports timings', () => {
+    console.info('snapshot test timings', timings);
+  });
+});
