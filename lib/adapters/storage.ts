@@ -1,6 +1,7 @@
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import * as z from 'zod';
 import { loadConfig } from '../config.js';
+import { s3 } from './s3.js';
 
 const config = () =>
   loadConfig(
@@ -12,17 +13,6 @@ const config = () =>
       S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
     }),
   );
-
-let client: S3Client | undefined;
-const s3 = () => {
-  client ??= new S3Client({
-    forcePathStyle: config().S3_FORCE_PATH_STYLE === 'true',
-    // Checksums only where S3 requires them: stand-ins and proxies handle streamed checksums poorly.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-  return client;
-};
 
 /**
  * Public URL of an image object: IMAGES_BASE_URL (a CDN in production) when set, else the bucket's own URL

@@ -385,18 +385,5 @@ export const setExecutionArn = async (jobId: string, executionArn: string): Prom
   );
 };
 
-/** A user's embedded wallet (address and sealed key) from their profile; the loader of the wallet signer. */
-export const loadWallet = async (userId: string): Promise<StoredWallet | null> => {
-  const { Item } = await dynamo().send(
-    new GetCommand({
-      TableName: config().USERS_TABLE,
-      Key: userKeys.profile(userId),
-      ProjectionExpression: 'walletAddress, walletSealedKey',
-    }),
-  );
-  if (typeof Item?.walletAddress !== 'string') return null;
-  return {
-    address: Item.walletAddress,
-    ...(typeof Item.walletSealedKey === 'string' ? { sealedSecretKey: Item.walletSealedKey } : {}),
-  };
-};
+/** The wallet signer's loader: a user's embedded wallet, from the users area. */
+export { loadWallet } from '../users/repository.js';

@@ -1,6 +1,7 @@
 // S3 adapter for snapshot objects (SnapshotsBucket, private): immutable PUTs and (ranged) GETs for layout.ts.
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import * as z from 'zod';
+import { s3 } from '../adapters/s3.js';
 import { loadConfig } from '../config.js';
 import type { ByteRange, GetObject, StoredObject } from './layout.js';
 
@@ -8,20 +9,8 @@ const config = () =>
   loadConfig(
     z.object({
       SNAPSHOTS_BUCKET: z.string().min(1),
-      S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
     }),
   );
-
-let client: S3Client | undefined;
-const s3 = () => {
-  client ??= new S3Client({
-    forcePathStyle: config().S3_FORCE_PATH_STYLE === 'true',
-    // Checksums only where S3 requires them: stand-ins and proxies handle streamed checksums poorly.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-  return client;
-};
 
 /** PUT the objects of one snapshot in the given order (manifest.json last marks it complete). */
 export const putSnapshotObjects = async (objects: readonly StoredObject[]): Promise<void> => {
