@@ -1,0 +1,45 @@
+// Runs one function on a sample event against the running `npm run dev` stack:
+//   npm run invoke -- <functionName> [events/<area>/<operation>.json]
+// It does what `serverless invoke local` would; osls's invoke local cannot load the ESM (.mjs) bundles that
+// the deployment uses, so this imports the function's TypeScript handler instead, with the environment the
+// framework resolves (`serverless print`) plus the running stack's endpoints (.data/dev/stack.env).
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadServerlessConfig } from './stack/config.js';
+
+const [name, eventFile] = process.argv.slice(2);
+if (!name) {
+  console.error('usage: npm run invoke -- <functionName> [events/<area>/<operation>.json]');
+  process.exit(2);
+}
+const root = resolve(import.meta.dirname, '..');
+const config = await loadServerlessConfig(root);
+const fn = config.functions?.[name];
+if (!fn?.handler) {
+  console.error(`no function "${name}" in serverless.yml`);
+  process.exit(2);
+}
+const stackEnv = resolve(root, '.data/dev/stack.env');
+if (!existsSync(stackEnv)) {
+  console.error('start `npm run dev` first (it writes .data/dev/stack.env)');
+  process.exit(2);
+}
+for (const [k, v] of Object.entries(config.provider.environment ?? {}))
+  if (typeof v === 'string') process.env[k] = v;
+for (const line of readFileSync(stackEnv, 'utf8').split('\n')) {
+  const at = line.indexOf('=');
+  if (at > 0) process.env[line.slice(0, at)] = line.slice(at + 1);
+}
+const file = resolve(root, `${fn.handler.replace(/\.[^.]+$/, '')}.ts`);
+const event = eventFile ? JSON.parse(readFileSync(resolve(root, eventFile), 'utf8')) : {};
+const { handler } = (await import(pathToFileURL(file).href)) as {
+  handler: (event: unknown, context: unknown) => Promise<unknown>;
+};
+const context = {
+  functionName: `${config.service}-dev-${name}`,
+  awsRequestId: randomUUID(),
+  getRemainingTimeInMillis: () => 10_000,
+};
+console.log(JSON.stringify(await handler(event, context), null, 2));
