@@ -1,0 +1,83 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { remoteDirectory } from '../../lib/identity/directory.js';
+import { parseIdentifier } from '../../lib/identity/identifiers.js';
+
+// A local HTTP double of the identity provider's user-import API, as documented in lib/identity/directory.ts.
+const seen: Array<{ method: string; url: string; auth: string; body: unknown }> = [];
+let server: Server;
+
+const read = async (req: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+};
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const body = await read(req);
+    seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization ?? '', body });
+    const send = (status: number, json?: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(json === undefined ? '' : JSON.stringify(json));
+    };
+    if (req.method === 'POST' && req.url === '/v1/users/import') {
+      const account = (body as { linked_accounts: Array<{ address?: string; username?: string }> })
+        .linked_accounts[0];
+      if (account?.address === 'fail@example.com') return send(503);
+      return send(200, { id: `did:privy:${account?.address ?? account?.username}` });
+    }
+    if (req.method === 'GET' && req.url?.startsWith('/v1/users/')) {
+      return send(
+        decodeURIComponent(req.url.slice('/v1/users/'.length)) === 'did:privy:known' ? 200 : 404,
+        {},
+      );
+    }
+    return send(404);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  Object.assign(process.env, {
+    IDP_API_URL: `http://127.0.0.1:${port}`,
+    IDP_APP_ID: 'app',
+    IDP_APP_SECRET: 'shh',
+  });
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('remote identity directory (user-import API)', () => {
+  const directory = remoteDirectory();
+
+  it('imports a wallet, an email and a handle with the documented request shape and Basic auth', async () => {
+    const sol = parseIdentifier('sol:4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T');
+    expect(await directory.findOrCreate(sol)).toBe('did:privy:4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T');
+    expect(await directory.findOrCreate(parseIdentifier('email:Ada@Example.com'))).toBe(
+      'did:privy:ada@example.com',
+    );
+    expect(await directory.findOrCreate(parseIdentifier('x:@Ada_L'))).toBe('did:privy:ada_l');
+    const [wallet, email, handle] = seen.slice(-3);
+    expect(wallet).toMatchObject({
+      method: 'POST',
+      url: '/v1/users/import',
+      auth: `Basic ${Buffer.from('app:shh').toString('base64')}`,
+      body: {
+        linked_accounts: [
+          { type: 'wallet', chain_type: 'solana', address: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' },
+        ],
+        create_embedded_wallet: true,
+      },
+    });
+    expect(email?.body).toMatchObject({ linked_accounts: [{ type: 'email', address: 'ada@example.com' }] });
+    expect(handle?.body).toMatchObject({ linked_accounts: [{ type: 'twitter_oauth', username: 'ada_l' }] });
+  });
+
+  it('validates dids against the provider', async () => {
+    expect(await directory.isKnownSubject('did:privy:known')).toBe(true);
+    expect(await directory.isKnownSubject('did:privy:ghost')).toBe(false);
+  });
+
+  it('fails loudly when the provider fails', async () => {
+    await expect(directory.findOrCreate(parseIdentifier('email:fail@example.com'))).rejects.toThrow('503');
+  });
+});
