@@ -1,0 +1,165 @@
+// Cold start: per-function bundle size and module init time (fresh Node process that `await import()`s the
+// bundle, median of 5) next to two baselines built in the same run with the same esbuild options as
+// serverless.yml custom.esbuild: an empty handler and a minimal middy + DynamoDB DocumentClient handler.
+//
+//   npx tsx bench/cold-start.ts            (part of `npm run bench`)
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { PROJECT_ROOT, placeholderEnv, serverlessPrint } from './lib/sls.js';
+import { formatMs, formatNumber } from './lib/table.js';
+
+const run = promisify(execFile);
+const RUNS = 5;
+const LIMIT = 1.2;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/** Module init of one bundle: a fresh `node` that times `await import(file)`; median of RUNS. */
+function initMs(file: string, env: Record<string, string>): number | string {
+  const script = `const t=performance.now();await import(${JSON.stringify(`file://${file}`)});process.stdout.write('@@'+(performance.now()-t));`;
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const match = /@@([\d.]+)/.exec(out.stdout ?? '');
+    if (out.status !== 0 || !match)
+      return `import failed: ${(out.stderr ?? '').trim().split('\n').slice(-2).join(' / ')}`;
+    samples.push(Number(match[1]));
+  }
+  return median(samples);
+}
+
+/** Same options as serverless.yml custom.esbuild (ESM, minify, node22, @aws-sdk/* external, same banner). */
+async function buildBaseline(dir: string, name: string, source: string): Promise<string> {
+  const outfile = join(dir, `${name}.mjs`);
+  await build({
+    // Resolved from the project, so @middy/core bundles from its node_modules.
+    stdin: { contents: source, resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: `${name}.ts` },
+    outfile,
+    bundle: true,
+    minify: true,
+    target: 'node22',
+    platform: 'node',
+    format: 'esm',
+    external: ['@aws-sdk/*'],
+    banner: {
+      js: "import { createRequire as __arcCreateRequire } from 'module'; import { fileURLToPath as __arcFileURLToPath } from 'url'; const require = __arcCreateRequire(import.meta.url); const __filename = __arcFileURLToPath(import.meta.url); const __dirname = __arcFileURLToPath(new URL('.', import.meta.url));",
+    },
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+const EMPTY = 'export const handler = async () => ({ statusCode: 200, body: "{}" });\n';
+const MINIMAL = `import middy from '@middy/core';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+export const handler = middy(async (event: { id?: string }) => {
+  const { Item } = await db.send(new GetCommand({ TableName: process.env.USERS_TABLE, Key: { pk: event.id } }));
+  return { statusCode: 200, body: JSON.stringify({ data: Item ?? null }) };
+});
+`;
+
+function hasCommand(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Row {
+  name: string;
+  bytes: number;
+  init: number | string;
+  libs: string;
+}
+
+async function main() {
+  if (!hasCommand('unzip')) throw new Error('the `unzip` command is required (apt-get install unzip)');
+  const service = await serverlessPrint();
+  const env = placeholderEnv(service);
+  // Inside the project so that the bundles' external @aws-sdk/* imports resolve from node_modules, as the
+  // Lambda runtime resolves them from its own SDK.
+  const work = mkdtempSync(join(tmpdir(), 'arcadia-cold-'));
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(work, 'node_modules'));
+  const pkgDir = join(work, 'package');
+  try {
+    process.stderr.write('packaging (serverless package)…\n');
+    await run('serverless', ['package', '--package', pkgDir], { cwd: PROJECT_ROOT, timeout: 300_000 });
+    const rows: Row[] = [];
+    const baseDir = join(work, 'baselines');
+    mkdirSync(baseDir);
+    const baselines: Row[] = [];
+    for (const [name, source] of [
+      ['(baseline) empty handler', EMPTY],
+      ['(baseline) middy + DocumentClient', MINIMAL],
+    ] as const) {
+      const file = await buildBaseline(baseDir, name.includes('empty') ? 'empty' : 'minimal', source);
+      baselines.push({ name, bytes: statSync(file).size, init: initMs(file, env), libs: '' });
+    }
+    const zips = readdirSync(pkgDir)
+      .filter((f) => f.endsWith('.zip'))
+      .sort();
+    for (const zip of zips) {
+      const name = zip.replace(/\.zip$/, '');
+      const dest = join(work, 'fn', name);
+      mkdirSync(dest, { recursive: true });
+      execFileSync('unzip', ['-q', '-o', join(pkgDir, zip), '-d', dest]);
+      const handler = service.functions[name]?.handler ?? '';
+      const file = join(dest, `${handler.replace(/\.[^.]+$/, '')}.mjs`);
+      const text = readFileSync(file, 'utf8');
+      const libs = [
+        // String literals that survive minification: @solana/web3.js's sysvar id, file-type's sqlite MIME
+        // type and image-size's error message.
+        text.includes('SysvarRent111111111111111111111111111111111') ? 'chain' : '',
+        text.includes('application/x-sqlite3') || text.includes('disabled file type') ? 'image' : '',
+      ]
+        .filter(Boolean)
+        .join('+');
+      rows.push({ name, bytes: statSync(file).size, init: initMs(file, env), libs });
+      process.stderr.write('.');
+    }
+    process.stderr.write('\n');
+    const minimal = baselines[1]?.init as number;
+    const lines = [
+      `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle; ratio vs the minimal middy + DocumentClient baseline; ⚠ above ${LIMIT}×`,
+      '',
+      '| function | bundle (.mjs) | init | init ratio | libs |',
+      '|---|---:|---:|---:|---|',
+    ];
+    for (const row of [...baselines, ...rows]) {
+      const ratio =
+        typeof row.init === 'number' && typeof minimal === 'number' ? row.init / minimal : undefined;
+      const flag = ratio !== undefined && ratio > LIMIT && !row.name.startsWith('(') ? ' ⚠' : '';
+      lines.push(
+        `| ${row.name} | ${formatNumber(row.bytes / 1024, 0)} KB | ${typeof row.init === 'number' ? formatMs(row.init) : row.init} | ${ratio === undefined ? '' : `${formatNumber(ratio, 2)}×${flag}`} | ${row.libs} |`,
+      );
+    }
+    const over = rows.filter((r) => typeof r.init === 'number' && r.init / minimal > LIMIT);
+    lines.push(
+      '',
+      `${over.length} of ${rows.length} functions above ${LIMIT}× the minimal baseline${over.length ? `: ${over.map((r) => r.name).join(', ')}` : ''}`,
+    );
+    console.log(lines.join('\n'));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
