@@ -323,23 +323,41 @@ const transaction = (game: GameRecord, arcId: string, p: Plan, now: string) => {
 };
 
 /** Save one player's entries: read, plan, write conditionally; a lost race re-reads and plans again. */
-const savePlayer = async (game: GameRecord, arcId: string, entries: Indexed[], deps: SaveDeps) => {
+/** Every item one player's plan reads: today's total, the multiplier slot, the sessions, the idempotency records. */
+const stateKeys = (game: GameRecord, arcId: string, entries: Indexed[], today: string) => {
+  const sessionIds = [
+    ...new Set(entries.map(({ entry }) => entry.sessionId ?? defaultSessionId(today, arcId))),
+  ];
+  return [
+    playKeys.day(game.id, arcId, today),
+    multiplierSlotKey(game.id, arcId),
+    ...sessionIds.map((sid) => playKeys.session(game.id, sid)),
+    ...entries.flatMap(({ entry }) =>
+      entry.idempotencyKey ? [playKeys.idempotency(game.id, entry.idempotencyKey)] : [],
+    ),
+  ];
+};
+
+/** State read for every player of a batch at once, used by each player's first attempt. */
+interface Prefetched {
+  at: Date;
+  state: Map<string, Item>;
+}
+
+const savePlayer = async (
+  game: GameRecord,
+  arcId: string,
+  entries: Indexed[],
+  deps: SaveDeps,
+  prefetched?: Prefetched,
+) => {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const at = deps.now?.() ?? new Date();
+    const first = attempt === 0 ? prefetched : undefined;
+    const at = first?.at ?? deps.now?.() ?? new Date();
     const now = at.toISOString();
     const today = utcDay(at);
-    const sessionIds = [
-      ...new Set(entries.map(({ entry }) => entry.sessionId ?? defaultSessionId(today, arcId))),
-    ];
-    const keys = [
-      playKeys.day(game.id, arcId, today),
-      multiplierSlotKey(game.id, arcId),
-      ...sessionIds.map((sid) => playKeys.session(game.id, sid)),
-      ...entries.flatMap(({ entry }) =>
-        entry.idempotencyKey ? [playKeys.idempotency(game.id, entry.idempotencyKey)] : [],
-      ),
-    ];
-    const state = await getItems(keys);
+    // A retry lost a race: read again, strongly consistent, just this player's items.
+    const state = first ? new Map(first.state) : await getItems(stateKeys(game, arcId, entries, today));
     // Sessions opened on an earlier day keep counting towards that day: read those day totals too.
     const otherDays = [
       ...new Set(
@@ -404,10 +422,19 @@ export const batchSavePoints = async (
   });
   const results: EntryResult[] = [];
   let saved = 0;
+  // One batched read of every player's first chunk (BatchGetItem, 100 keys a call, in parallel), instead of
+  // one read per player.
+  const at = deps.now?.() ?? new Date();
+  const state = await getItems(
+    [...byPlayer].flatMap(([arcId, entries]) =>
+      stateKeys(game, arcId, entries.slice(0, ENTRIES_PER_TRANSACTION), utcDay(at)),
+    ),
+  );
   await Promise.all(
     [...byPlayer].map(async ([arcId, entries]) => {
       for (let i = 0; i < entries.length; i += ENTRIES_PER_TRANSACTION) {
-        const out = await savePlayer(game, arcId, entries.slice(i, i + ENTRIES_PER_TRANSACTION), deps);
+        const chunk = entries.slice(i, i + ENTRIES_PER_TRANSACTION);
+        const out = await savePlayer(game, arcId, chunk, deps, i === 0 ? { at, state } : undefined);
         results.push(...out.results);
         saved += out.total;
       }

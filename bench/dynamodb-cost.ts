@@ -1,0 +1,144 @@
+// DynamoDB cost per request: round trips and consumed capacity of representative requests, next to the
+// minimum their access pattern needs.  npx tsx bench/run.ts dynamodb-cost
+// Starts the local stack (no serverless offline), runs the real handlers in-process, and counts every command
+// the shared DynamoDB client sends through an SDK middleware that also asks for ReturnConsumedCapacity.
+import { randomBytes } from 'node:crypto';
+import bs58 from 'bs58';
+import { startStack } from '../scripts/stack/index.js';
+import { renderTable } from './lib/table.js';
+
+const stack = await startStack({
+  offline: false,
+  log: { info: () => {}, warn: () => {}, error: console.error, debug: () => {} },
+});
+Object.assign(process.env, stack.functionEnv, stack.env, { POWERTOOLS_LOG_LEVEL: 'SILENT' });
+
+try {
+  const { dynamo } = await import('../lib/adapters/dynamodb.js');
+  const { invoke } = await import('../tests/helpers/http.js');
+  const { createDeveloper, hmacHeaders } = await import('../tests/helpers/users.js');
+  const { gameBody } = await import('../tests/helpers/games.js');
+  const games = {
+    create: (await import('../functions/games/create-game.js')).handler,
+    get: (await import('../functions/games/get-game.js')).handler,
+    list: (await import('../functions/games/list-games.js')).handler,
+  };
+  const play = {
+    save: (await import('../functions/play-developer/batch-save-points.js')).handler,
+    board: (await import('../functions/play-developer/get-dev-leaderboard.js')).handler,
+  };
+
+  let calls: Array<{ command: string; rcu: number; wcu: number }> = [];
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const out = await next(args);
+      const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as Array<{
+        ReadCapacityUnits?: number;
+        WriteCapacityUnits?: number;
+        CapacityUnits?: number;
+      }>;
+      const rcu = list.reduce((s, c) => s + (c.ReadCapacityUnits ?? 0), 0);
+      const wcu = list.reduce((s, c) => s + (c.WriteCapacityUnits ?? 0), 0);
+      calls.push({ command: String(context.commandName), rcu, wcu });
+      return out;
+    },
+    { step: 'initialize', name: 'countRoundTrips' },
+  );
+
+  const rows: Array<[string, number, string, number, string, string]> = [];
+  const measure = async (
+    name: string,
+    minimum: number,
+    why: string,
+    run: () => Promise<{ status: number }>,
+  ) => {
+    calls = [];
+    const res = await run();
+    if (res.status >= 400) throw new Error(`${name} answered ${res.status}`);
+    const rcu = calls.reduce((s, c) => s + c.rcu, 0);
+    const wcu = calls.reduce((s, c) => s + c.wcu, 0);
+    const commands = [...new Set(calls.map((c) => c.command.replace('Command', '')))].join(', ');
+    rows.push([
+      name,
+      calls.length,
+      `${rcu.toFixed(1)} / ${wcu.toFixed(1)}`,
+      minimum,
+      calls.length > minimum ? 'ABOVE' : 'ok',
+      `${commands} — ${why}`,
+    ]);
+  };
+
+  const dev = await createDeveloper();
+  let gameId = '';
+  await measure(
+    'POST /games (JSON, base64 image)',
+    4,
+    'key lookup, signature spend, budget, 1 transaction',
+    async () => {
+      const res = await invoke<{ data: { game: { id: string } } }>(games.create, {
+        method: 'POST',
+        path: '/games',
+        headers: hmacHeaders(dev, 'POST', '/games'),
+        body: gameBody(),
+      });
+      gameId = res.body.data.game.id;
+      return res;
+    },
+  );
+  await measure('GET /games/id/{id}', 2, 'budget + 1 GetItem', () =>
+    invoke(games.get, { method: 'GET', path: `/games/id/${gameId}`, pathParameters: { id: gameId } }),
+  );
+  await measure('GET /games (50, by pool value)', 3, 'budget + 1 Query + counter GetItem (in parallel)', () =>
+    invoke(games.list, { method: 'GET', path: '/games', query: { limit: '50' } }),
+  );
+  const players = Array.from({ length: 100 }, () => `sol:${bs58.encode(randomBytes(32))}`);
+  const entries = players.map((playerId) => ({ playerId, points: 10 }));
+  const save = (skew: number) =>
+    invoke(play.save, {
+      method: 'POST',
+      path: '/play/dev/batch-save-points',
+      headers: hmacHeaders(dev, 'POST', '/play/dev/batch-save-points', { timestamp: Date.now() - skew }),
+      body: { gameId, entries },
+    });
+  await measure(
+    'batch-save-points, 100 new players',
+    309,
+    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 3 state BatchGets (300 keys) + 1 transaction per player; +1 stats counter',
+    () => save(0),
+  );
+  await new Promise((r) => setTimeout(r, 1100));
+  await measure(
+    'batch-save-points, 100 known players',
+    109,
+    '4 auth/budgets + game + resolve + 3 state BatchGets (300 keys) + 1 transaction per player; +1 stats counter',
+    () => save(1000),
+  );
+  await measure(
+    'GET /play/dev/leaderboard (top 50, all tied)',
+    4,
+    'key lookup, budget, game, 1 Query; a tie across the page end reads one more page',
+    () =>
+      invoke(play.board, {
+        method: 'GET',
+        path: `/play/dev/leaderboard/${gameId}`,
+        pathParameters: { gameId },
+        headers: hmacHeaders(dev, 'GET', `/play/dev/leaderboard/${gameId}`),
+        query: { period: 'alltime' },
+      }),
+  );
+
+  console.log(
+    'DynamoDB Local reports no consumed capacity: RCU/WCU read 0 here and are real only against AWS.\n',
+  );
+  console.log(
+    renderTable(
+      ['request', 'round trips', 'RCU / WCU', 'minimum', 'vs minimum', 'commands — minimum reasoning'],
+      rows,
+    ),
+  );
+} finally {
+  await stack.stop();
+}
