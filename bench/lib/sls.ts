@@ -10,6 +10,7 @@ export const PROJECT_ROOT = new URL('../..', import.meta.url).pathname;
 export interface ResolvedService {
   provider: { environment?: Record<string, unknown> };
   functions: Record<string, { handler: string; events?: unknown[] }>;
+  custom?: { esbuild?: Record<string, unknown> };
 }
 
 /** `serverless print --format json`, parsed. */

@@ -1,5 +1,5 @@
 import { getGameContract } from '../../lib/games/contracts.js';
-import { requireGame, toView } from '../../lib/games/service.js';
+import { requireGame, toView } from '../../lib/games/read.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(getGameContract, async ({ params, query }) => ({

@@ -1,6 +1,6 @@
 import type { SORT_INDEX } from './keys.js';
+import { toView } from './read.js';
 import * as repo from './repository.js';
-import { toView } from './service.js';
 
 interface ListQuery {
   limit: number;

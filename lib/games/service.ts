@@ -7,7 +7,8 @@ import type { IdentityDirectory } from '../identity/directory.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../identity/resolver.js';
 import type { CreateGameInput, GameView, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, checkImage, requireOneImage } from './images.js';
-import { effectiveSplit, type GameRecord } from './model.js';
+import type { GameRecord } from './model.js';
+import { isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';
 import { hasVerificationTag } from './verification-tag.js';
 
@@ -75,40 +76,6 @@ const store = async (deps: GamesDeps, gameId: string, slot: string, image: Check
   return { key, url: await deps.storeImage(key, image.bytes, image.contentType) };
 };
 
-/** The public shape of a game. */
-export const toView = (game: GameRecord, includeTokens = false): GameView => ({
-  id: game.id,
-  name: game.name,
-  description: game.description,
-  gameUrl: game.gameUrl,
-  platform: game.platform,
-  isHTMLGame: game.isHTMLGame,
-  iframable: game.iframable,
-  imageUrl: game.imageUrl,
-  coverImageUrl: game.coverImageUrl,
-  twitter: game.twitter,
-  discord: game.discord,
-  telegram: game.telegram,
-  maxScorePerSession: game.maxScorePerSession,
-  maxSessionsPerDay: game.maxSessionsPerDay,
-  maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
-  hidden: game.hidden,
-  orgRewardsSplit: effectiveSplit(game),
-  requestedOrgRewardsSplit: game.requestedOrgRewardsSplit,
-  jwksUrl: game.jwksUrl,
-  creatorId: game.creatorId,
-  ownerId: game.ownerId,
-  ownershipVerified: game.ownershipVerified,
-  totalRewardsAllocatedUsd: game.totalRewardsAllocatedUsd,
-  estimatedDailyRewardsUsd: game.estimatedDailyRewardsUsd,
-  totalRewardsPoolValueUsd: game.totalRewardsPoolValueUsd,
-  createdAt: game.createdAt,
-  updatedAt: game.updatedAt,
-  ...(includeTokens
-    ? { tokens: { gameCoin: game.coin, airdropTokenAddress: game.airdropTokenAddress } }
-    : {}),
-});
-
 /** Register a game (SPEC §4.3): images checked and stored, split resolved, game and counters in one transaction. */
 export const createGame = async (auth: AuthContext, input: CreateGameInput, deps: GamesDeps) => {
   const image = requireOneImage(await checkImage({ file: input.image, base64: input.base64Image }, 'image'));
@@ -155,25 +122,6 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
   };
   await repo.saveGame(game);
   return { game: toView(game), playerIdToArcId: mapping };
-};
-
-/** The game, or 404. */
-export const requireGame = async (id: string): Promise<GameRecord> => {
-  const game = await repo.getGame(id);
-  if (!game) throw errors.notFound('Game');
-  return game;
-};
-
-/** Whether a user is the game's creator or verified owner. */
-export const isCreatorOrOwner = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>, arcId: string) =>
-  game.creatorId === arcId || game.ownerId === arcId;
-
-/** The game, if the caller is its creator or owner (404 / 403 otherwise): the ownership guard. */
-export const requireOwnedGame = async (auth: AuthContext, id: string): Promise<GameRecord> => {
-  const game = await requireGame(id);
-  if (!isCreatorOrOwner(game, auth.userId))
-    throw errors.forbidden('Only the game creator or owner may do this');
-  return game;
 };
 
 const save = async (next: GameRecord, previous: GameRecord) => {

@@ -2,7 +2,7 @@
 // creation under the game's launch lock, and the public view of a job.
 import { randomUUID } from 'node:crypto';
 import type { GameRecord } from '../games/model.js';
-import { isCreatorOrOwner, requireGame } from '../games/service.js';
+import { isCreatorOrOwner, requireGame } from '../games/read.js';
 import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import { logger } from '../http/logger.js';

@@ -1,5 +1,5 @@
 import { isConditionFailure } from '../adapters/dynamodb.js';
-import { requireOwnedGame } from '../games/service.js';
+import { requireOwnedGame } from '../games/read.js';
 import { AppError } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import { playKeys } from './keys.js';

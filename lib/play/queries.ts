@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { requireOwnedGame } from '../games/service.js';
+import { requireOwnedGame } from '../games/read.js';
 import { AppError } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import { resolveKnownIdentifiers } from '../identity/resolver.js';

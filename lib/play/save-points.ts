@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { loadConfig } from '../config.js';
 import type { GameRecord } from '../games/model.js';
-import { requireOwnedGame } from '../games/service.js';
+import { requireOwnedGame } from '../games/read.js';
 import { AppError } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import type { IdentityDirectory } from '../identity/directory.js';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
-import { requireGame } from '../games/service.js';
+import { requireGame } from '../games/read.js';
 import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/multiplier.js';

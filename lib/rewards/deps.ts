@@ -4,12 +4,9 @@ import { walletSignerFromConfig } from '../adapters/wallet-signer.js';
 import { chainFromConfig } from '../chain/index.js';
 import { loadWallet } from '../users/repository.js';
 import { priceFromConfig } from './price.js';
-import type { QuoteDeps, RewardsDeps } from './service.js';
+import type { RewardsDeps } from './service.js';
 
 const now = () => new Date();
-
-/** Quotes need the price and the clock only (no chain). */
-export const quoteDeps = (): QuoteDeps => ({ price: priceFromConfig(), now });
 
 /** The pool read needs the chain (vault balance) and the price. */
 export const poolDeps = (): Pick<RewardsDeps, 'chain' | 'price'> => ({

@@ -5,8 +5,8 @@ import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
 import { type Chain, ChainError } from '../chain/index.js';
 import { PublicKey } from '../chain/spl.js';
 import { effectiveSplit, type GameRecord } from '../games/model.js';
+import { requireGame } from '../games/read.js';
 import { getGame, saveGame } from '../games/repository.js';
-import { requireGame } from '../games/service.js';
 import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import { logger } from '../http/logger.js';
@@ -25,6 +25,7 @@ import {
 import { activeMultiplierBps, NO_MULTIPLIER_BPS } from './multiplier.js';
 import type { PriceSource } from './price.js';
 import { planPlacement, priceLamports, usdOf } from './pricing.js';
+import { gameFor, quote, round2 } from './quotes.js';
 import * as repo from './repository.js';
 import { blockhashExpired, buildPurchaseTransfer, newVault } from './vault.js';
 
@@ -39,148 +40,13 @@ export interface RewardsDeps {
   confirmTimeoutMs?: number;
 }
 
-export type QuoteDeps = Pick<RewardsDeps, 'price' | 'now'>;
+export type { QuoteDeps } from './quotes.js';
 
 /** A purchase without a recorded signature for this long was never sent and will not be (its sender died). */
 const UNSENT_GRACE_MS = 60_000;
 const GAME_SYNC_ATTEMPTS = 5;
 
 const conflict = (message: string) => new AppError('CONFLICT', message);
-
-/** The game of a request; a session token only speaks for its own game. */
-const gameFor = async (auth: AuthContext | undefined, gameId: string): Promise<GameRecord> => {
-  if (auth?.gameId && auth.gameId !== gameId)
-    throw errors.unauthorized('This session token belongs to another game');
-  return requireGame(gameId);
-};
-
-/** The price of a tier and duration in a game now: competition is today's board size. */
-const quote = async (game: GameRecord, tier: Tier, durationSeconds: number, deps: QuoteDeps) => {
-  const at = deps.now();
-  const [competitors, solUsd] = await Promise.all([
-    repo.countBoard(game.id, utcDay(at)),
-    deps.price.solUsd(),
-  ]);
-  const lamports = priceLamports({ tier, durationSeconds, competitors });
-  return { lamports, usd: usdOf(lamports, solUsd), solUsd, competitors, at };
-};
-
-/** GET /multiplier/cost. */
-export const multiplierCost = async (
-  query: { gameId: string; tier: Tier; durationSeconds: number },
-  deps: QuoteDeps,
-) => {
-  const game = await requireGame(query.gameId);
-  const q = await quote(game, query.tier, query.durationSeconds, deps);
-  return {
-    gameId: game.id,
-    tier: query.tier,
-    multiplier: tierMultiplier(query.tier),
-    durationSeconds: query.durationSeconds,
-    lamports: q.lamports.toString(),
-    usd: q.usd,
-    solUsdPrice: q.solUsd,
-    priceSource: deps.price.name,
-    competitors: q.competitors,
-    feeReserveLamports: PURCHASE_FEE_RESERVE.toString(),
-    quotedAt: q.at.toISOString(),
-  };
-};
-
-const activeView = (slot: Slot | undefined, at: Date) => {
-  if (
-    !slot?.tier ||
-    activeMultiplierBps(slot as unknown as Record<string, unknown>, at) === NO_MULTIPLIER_BPS
-  )
-    return null;
-  const expiresAt = String(slot.endsAt);
-  return {
-    purchaseId: slot.purchaseId,
-    tier: slot.tier,
-    multiplier: tierMultiplier(slot.tier),
-    startsAt: String(slot.startsAt),
-    expiresAt,
-    remainingSeconds: Math.max(0, Math.ceil((Date.parse(expiresAt) - at.getTime()) / 1000)),
-  };
-};
-
-/** GET /multiplier/current. */
-export const currentMultiplier = async (
-  auth: AuthContext,
-  gameId: string,
-  deps: Pick<RewardsDeps, 'now'>,
-) => {
-  const game = await gameFor(auth, gameId);
-  const at = deps.now();
-  const multiplier = activeView(await repo.getSlot(game.id, auth.userId), at);
-  return { gameId: game.id, arcId: auth.userId, active: multiplier !== null, multiplier };
-};
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** GET /multiplier/cost-for-placement. */
-export const costForPlacement = async (
-  auth: AuthContext,
-  query: { gameId: string; targetRank: number; period: 'daily'; pointsPerHour?: number | undefined },
-  deps: QuoteDeps,
-) => {
-  const game = await gameFor(auth, query.gameId);
-  const at = deps.now();
-  const day = utcDay(at);
-  const [standings, competitors, solUsd, mine] = await Promise.all([
-    repo.topOfDay(game.id, day, query.targetRank + 1),
-    repo.countBoard(game.id, day),
-    deps.price.solUsd(),
-    getItem(playKeys.day(game.id, auth.userId, day)),
-  ]);
-  const currentPoints = Number(mine?.points ?? 0);
-  const position = standings.findIndex((s) => s.arcId === auth.userId);
-  const currentRank = position >= 0 && currentPoints > 0 ? position + 1 : null;
-  const holder = standings.filter((s) => s.arcId !== auth.userId)[query.targetRank - 1];
-  const neededPoints = holder ? holder.points + 1 : 1;
-  const hoursElapsed = (at.getTime() - Date.parse(`${day}T00:00:00.000Z`)) / 3_600_000;
-  const hoursLeftToday = 24 - hoursElapsed;
-  const pointsPerHour = query.pointsPerHour ?? currentPoints / Math.max(1, hoursElapsed);
-  const alreadyThere = currentRank !== null && currentRank <= query.targetRank;
-  const plan = alreadyThere
-    ? ({ reachable: true, alreadyThere: true, option: null, reason: null } as const)
-    : planPlacement({
-        currentPoints,
-        neededPoints,
-        pointsPerHour,
-        hoursLeftToday,
-        dailyCap: game.maxCumulativePointsPerDay,
-        competitors,
-      });
-  return {
-    gameId: game.id,
-    period: query.period,
-    day,
-    targetRank: query.targetRank,
-    currentPoints,
-    currentRank,
-    neededPoints: alreadyThere ? currentPoints : neededPoints,
-    pointsGap: alreadyThere ? 0 : Math.max(0, neededPoints - currentPoints),
-    assumedPointsPerHour: round2(pointsPerHour),
-    rateSource: query.pointsPerHour === undefined ? ('todayAverage' as const) : ('query' as const),
-    hoursLeftToday: round2(hoursLeftToday),
-    competitors,
-    solUsdPrice: solUsd,
-    reachable: plan.reachable,
-    alreadyThere: plan.alreadyThere,
-    reason: plan.reason,
-    option: plan.option
-      ? {
-          tier: plan.option.tier,
-          multiplier: tierMultiplier(plan.option.tier),
-          durationSeconds: plan.option.durationSeconds,
-          lamports: plan.option.lamports.toString(),
-          usd: usdOf(plan.option.lamports, solUsd),
-          projectedPoints: plan.option.projectedPoints,
-        }
-      : null,
-  };
-};
 
 export interface PurchaseInput {
   gameId: string;

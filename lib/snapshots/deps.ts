@@ -1,4 +1,5 @@
-// Production wiring of snapshots: the chain adapter, S3, DynamoDB and the launcher's custodial vault.
+// Production wiring of the snapshot builder and claims: the chain adapter, S3, DynamoDB and the launcher's
+// custodial vault. The read endpoints take ./read-deps.ts, which bundles no chain library.
 import type { Keypair } from '@solana/web3.js';
 import { chainFromConfig } from '../chain/index.js';
 import { getCoinGameIds, getGame } from '../games/repository.js';
@@ -6,9 +7,9 @@ import { openLaunchKeys } from '../launcher/coin.js';
 import { getCoin, getJob, getMintJobId } from '../launcher/repository.js';
 import type { AirdropCoin, BuilderDeps } from './builder.js';
 import type { ClaimDeps } from './claims.js';
+import { readDeps } from './read-deps.js';
 import * as repo from './repository.js';
-import type { ReadDeps } from './service.js';
-import { getSnapshotObject, putSnapshotObjects } from './storage.js';
+import { putSnapshotObjects } from './storage.js';
 
 const now = () => new Date();
 
@@ -63,9 +64,6 @@ export const builderDeps = (): BuilderDeps => {
     now,
   };
 };
-
-/** The snapshot read endpoints. */
-export const readDeps = (): ReadDeps => ({ getSummary: repo.getSummary, getObject: getSnapshotObject });
 
 /** The exercise-claim endpoints. */
 export const claimDeps = (): ClaimDeps => ({

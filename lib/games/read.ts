@@ -1,0 +1,61 @@
+// Reads and access guards of games, shared by many functions. Kept apart from ./service.ts so that functions
+// which only read a game do not bundle the image and URL-fetching libraries that create and update need.
+
+import { errors } from '../http/errors.js';
+import type { AuthContext } from '../http/handler.js';
+import type { GameView } from './contracts.js';
+import { effectiveSplit, type GameRecord } from './model.js';
+import * as repo from './repository.js';
+
+/** The public shape of a game. */
+export const toView = (game: GameRecord, includeTokens = false): GameView => ({
+  id: game.id,
+  name: game.name,
+  description: game.description,
+  gameUrl: game.gameUrl,
+  platform: game.platform,
+  isHTMLGame: game.isHTMLGame,
+  iframable: game.iframable,
+  imageUrl: game.imageUrl,
+  coverImageUrl: game.coverImageUrl,
+  twitter: game.twitter,
+  discord: game.discord,
+  telegram: game.telegram,
+  maxScorePerSession: game.maxScorePerSession,
+  maxSessionsPerDay: game.maxSessionsPerDay,
+  maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
+  hidden: game.hidden,
+  orgRewardsSplit: effectiveSplit(game),
+  requestedOrgRewardsSplit: game.requestedOrgRewardsSplit,
+  jwksUrl: game.jwksUrl,
+  creatorId: game.creatorId,
+  ownerId: game.ownerId,
+  ownershipVerified: game.ownershipVerified,
+  totalRewardsAllocatedUsd: game.totalRewardsAllocatedUsd,
+  estimatedDailyRewardsUsd: game.estimatedDailyRewardsUsd,
+  totalRewardsPoolValueUsd: game.totalRewardsPoolValueUsd,
+  createdAt: game.createdAt,
+  updatedAt: game.updatedAt,
+  ...(includeTokens
+    ? { tokens: { gameCoin: game.coin, airdropTokenAddress: game.airdropTokenAddress } }
+    : {}),
+});
+
+/** The game, or 404. */
+export const requireGame = async (id: string): Promise<GameRecord> => {
+  const game = await repo.getGame(id);
+  if (!game) throw errors.notFound('Game');
+  return game;
+};
+
+/** Whether a user is the game's creator or verified owner. */
+export const isCreatorOrOwner = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>, arcId: string) =>
+  game.creatorId === arcId || game.ownerId === arcId;
+
+/** The game, if the caller is its creator or owner (404 / 403 otherwise): the ownership guard. */
+export const requireOwnedGame = async (auth: AuthContext, id: string): Promise<GameRecord> => {
+  const game = await requireGame(id);
+  if (!isCreatorOrOwner(game, auth.userId))
+    throw errors.forbidden('Only the game creator or owner may do this');
+  return game;
+};
