@@ -24,45 +24,58 @@ const median = (values: number[]) => {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-/** Module init of one bundle: a fresh `node` that times `await import(file)`, in ms (or why it failed). */
-function importMs(file: string, env: Record<string, string>): number | string {
-  const script = `const t=performance.now();await import(${JSON.stringify(`file://${file}`)});process.stdout.write('@@'+(performance.now()-t));`;
+interface Sample {
+  /** Wall-clock ms of `await import(file)`. */
+  wall: number;
+  /** CPU ms (user + system, all threads) the process spent in that import. */
+  cpu: number;
+}
+
+/** Module init of one bundle in a fresh `node`: wall and CPU time of `await import(file)`, or why it failed. */
+function importSample(file: string, env: Record<string, string>): Sample | string {
+  const script = `const c=process.cpuUsage();const t=performance.now();await import(${JSON.stringify(`file://${file}`)});const w=performance.now()-t;const d=process.cpuUsage(c);process.stdout.write('@@'+w+' '+(d.user+d.system)/1000);`;
   const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
-  const match = /@@([\d.]+)/.exec(out.stdout ?? '');
+  const match = /@@([\d.]+) ([\d.]+)/.exec(out.stdout ?? '');
   if (out.status !== 0 || !match)
     return `import failed: ${(out.stderr ?? '').trim().split('\n').slice(-2).join(' / ')}`;
-  return Number(match[1]);
+  return { wall: Number(match[1]), cpu: Number(match[2]) };
 }
 
 interface Measure {
-  /** Median init of the bundle. */
+  /** Median wall-clock init of the bundle (or why it failed). */
   init: number | string;
-  /** Median of the reference baseline's runs interleaved with this bundle's. */
-  reference?: number;
+  /** Median CPU time of the bundle's init. */
+  cpu?: number;
+  /** Median CPU time of the reference baseline's runs interleaved with this bundle's. */
+  referenceCpu?: number;
 }
 
 /**
- * RUNS imports of `file`, each followed by one of `reference` when given. Interleaving pairs every sample
- * with a baseline taken under the same machine load, so the ratio holds on a busy machine where absolute
- * times drift by ±30 %.
+ * RUNS imports of `file`, each followed by one of `reference` when given. The ratio is taken on CPU time, and
+ * every sample is paired with a baseline sample taken right after it: on a shared machine other processes
+ * stretch wall-clock times by ±30 % (they wait for a core) while the CPU an import burns barely moves.
  */
 function measure(file: string, env: Record<string, string>, reference?: string): Measure {
-  const own: number[] = [];
+  const own: Sample[] = [];
   const ref: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const ms = importMs(file, env);
-    if (typeof ms === 'string') return { init: ms };
-    own.push(ms);
+    const sample = importSample(file, env);
+    if (typeof sample === 'string') return { init: sample };
+    own.push(sample);
     if (reference) {
-      const r = importMs(reference, env);
-      if (typeof r === 'number') ref.push(r);
+      const r = importSample(reference, env);
+      if (typeof r !== 'string') ref.push(r.cpu);
     }
   }
-  return { init: median(own), ...(ref.length ? { reference: median(ref) } : {}) };
+  return {
+    init: median(own.map((s) => s.wall)),
+    cpu: median(own.map((s) => s.cpu)),
+    ...(ref.length ? { referenceCpu: median(ref) } : {}),
+  };
 }
 
 /**
@@ -178,23 +191,22 @@ async function main() {
       process.stderr.write('.');
     }
     process.stderr.write('\n');
-    const minimal = baselines[0]?.init;
+    const minimal = baselines[0]?.cpu;
     const ratioOf = (row: Row) => {
-      if (typeof row.init !== 'number') return undefined;
-      const base = row.reference ?? minimal;
-      return typeof base === 'number' ? row.init / base : undefined;
+      const base = row.referenceCpu ?? minimal;
+      return row.cpu !== undefined && base !== undefined ? row.cpu / base : undefined;
     };
     const lines = [
-      `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle; ratio = that median over the median of ${RUNS} runs of the minimal middy + DocumentClient baseline interleaved with it; ⚠ above ${LIMIT}×`,
+      `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle (wall clock, and CPU time of all threads); ratio = CPU median over the CPU median of ${RUNS} runs of the minimal middy + DocumentClient baseline interleaved with it; ⚠ above ${LIMIT}×`,
       '',
-      '| function | bundle (.mjs) | init | init ratio | libs |',
-      '|---|---:|---:|---:|---|',
+      '| function | bundle (.mjs) | init (wall) | init (CPU) | CPU ratio | libs |',
+      '|---|---:|---:|---:|---:|---|',
     ];
     for (const row of [...baselines, ...rows]) {
       const ratio = ratioOf(row);
       const flag = ratio !== undefined && ratio > LIMIT && !row.name.startsWith('(') ? ' ⚠' : '';
       lines.push(
-        `| ${row.name} | ${formatNumber(row.bytes / 1024, 0)} KB | ${typeof row.init === 'number' ? formatMs(row.init) : row.init} | ${ratio === undefined ? '' : `${formatNumber(ratio, 2)}×${flag}`} | ${row.libs} |`,
+        `| ${row.name} | ${formatNumber(row.bytes / 1024, 0)} KB | ${typeof row.init === 'number' ? formatMs(row.init) : row.init} | ${row.cpu === undefined ? '' : formatMs(row.cpu)} | ${ratio === undefined ? '' : `${formatNumber(ratio, 2)}×${flag}`} | ${row.libs} |`,
       );
     }
     const over = rows.filter((r) => (ratioOf(r) ?? 0) > LIMIT);
