@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,4 +94,48 @@ describe('serverless package', () => {
     expect(getGame).not.toMatch(/from\s*"@aws-sdk\//);
     expect(getGame).not.toMatch(/from\s*"(node:)?http"/);
   });
+  it('every bundle loads in a fresh Node process (module init succeeds with the aliases and the bundled SDK)', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'arcadia-bundles-'));
+    try {
+      const handlers = Object.entries(resources)
+        .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
+        .map(([, r]) => ({
+          zip:
+            String((r.Properties.Code as { S3Key?: string } | undefined)?.S3Key ?? '')
+              .split('/')
+              .pop() ?? '',
+          handler: String(r.Properties.Handler),
+        }));
+      const failures: string[] = [];
+      // Two at a time: each import is a fresh process, as a Lambda cold start is.
+      for (let i = 0; i < handlers.length; i += 2) {
+        await Promise.all(
+          handlers.slice(i, i + 2).map(async ({ zip, handler }) => {
+            const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
+            const path = `${handler.replace(/\.[^.]+$/, '')}.mjs`;
+            const file = join(work, zip, path);
+            mkdirSync(dirname(file), { recursive: true });
+            writeFileSync(file, (await archive.file(path)?.async('nodebuffer')) ?? '');
+            const script = `const m=await import(${JSON.stringify(pathToFileURL(file).href)});if(typeof m.handler!=='function')throw new Error('no handler export');`;
+            await run(process.execPath, ['--input-type=module', '-e', script], {
+              env: { ...process.env, AWS_REGION: process.env.AWS_REGION ?? 'us-east-1' },
+              timeout: 60_000,
+            }).catch((error: { stderr?: string }) => {
+              failures.push(
+                `${zip}: ${String(error.stderr ?? error)
+                  .trim()
+                  .split('\n')
+                  .slice(-3)
+                  .join(' / ')}`,
+              );
+            });
+          }),
+        );
+      }
+      expect(handlers.length).toBeGreaterThan(40);
+      expect(failures).toEqual([]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
