@@ -41,6 +41,7 @@ try {
     fresh: args.fresh,
     persist: true,
     offline: true,
+    sqsEventSources: true,
     childOutput: 'console',
     log,
   });

@@ -111,20 +111,53 @@ const newJob = (
   };
 };
 
-/** Start the job's state machine; if that fails, the job fails at once and frees the game and the symbol. */
+const alreadyStarted = (error: unknown) => (error as { name?: string }).name === 'ExecutionAlreadyExists';
+
+/**
+ * Start the job's state machine; if that fails, the job fails at once and frees the game and the symbol. An
+ * execution of the job that exists already (a concurrent request resumed the start, see resumeStart) runs it.
+ */
 const start = async (job: JobRecord, deps: LaunchDeps): Promise<void> => {
   let executionArn: string;
   try {
     executionArn = await deps.startExecution(job.jobId);
   } catch (error) {
+    if (alreadyStarted(error)) return;
     logger.error('could not start the launch state machine', { jobId: job.jobId, error: error as Error });
     await repo.failJob(job, 'The launch could not be started; please try again', deps.now().toISOString());
     throw error;
   }
-  // Informational only: the launch runs whether or not the ARN is recorded.
-  await repo.setExecutionArn(job.jobId, executionArn).catch((error: unknown) => {
-    logger.warn('could not record the execution ARN', { jobId: job.jobId, error: error as Error });
+  await recordExecutionArn(job.jobId, executionArn);
+};
+
+// Informational only: the launch runs whether or not the ARN is recorded.
+const recordExecutionArn = async (jobId: string, executionArn: string): Promise<void> => {
+  await repo.setExecutionArn(jobId, executionArn).catch((error: unknown) => {
+    logger.warn('could not record the execution ARN', { jobId, error: error as Error });
   });
+};
+
+/**
+ * A job still `waiting` without an execution ARN may have lost its state machine: the request that created it
+ * died between the job's transaction and StartExecution, leaving the game's launch lock and the symbol held by
+ * a job nothing drives. Start it (again). StartExecution is idempotent for a running execution with the same
+ * name (the job id) and input, so a start that did happen, or one racing from the creating request, yields that
+ * execution; an execution that already closed answers ExecutionAlreadyExists and is left alone. A failure here
+ * does not fail the job (the creating request may still start it): the caller gets the error and retries.
+ */
+const resumeStart = async (job: JobRecord, deps: LaunchDeps): Promise<void> => {
+  if (job.status !== 'waiting' || job.executionArn) return;
+  let executionArn: string;
+  try {
+    executionArn = await deps.startExecution(job.jobId);
+  } catch (error) {
+    if (alreadyStarted(error)) return;
+    throw error;
+  }
+  logger.warn('launch job was waiting without an execution ARN: its state machine is started', {
+    jobId: job.jobId,
+  });
+  await recordExecutionArn(job.jobId, executionArn);
 };
 
 type Attempt = { result: LaunchResult } | { retry: true };
@@ -138,7 +171,10 @@ const attemptLaunch = async (
   const game = await requireGame(input.gameId);
   const holder = await repo.getLockHolder(game.id);
   const running = holder ? await repo.getJob(holder) : undefined;
-  if (running) return { result: summary(running, true) };
+  if (running) {
+    await resumeStart(running, deps);
+    return { result: summary(running, true) };
+  }
   assertMayLaunch(game.coin, isCreatorOrOwner(game, auth.userId), deps.now());
   const wallet = await repo.loadWallet(auth.userId);
   if (!wallet) throw errors.validation('You have no embedded wallet to launch with');

@@ -35,6 +35,11 @@ export interface StackOptions {
   persist?: boolean;
   /** Start serverless offline (HTTP API + Lambda invoke API). Default true. */
   offline?: boolean;
+  /**
+   * Consume the queues of the functions' `sqs` events like Lambda's event source mappings (needs `offline`).
+   * Default false: tests invoke the consumers themselves and read the queues directly.
+   */
+  sqsEventSources?: boolean;
   /** Where serverless offline writes: the console or `<dataDir>/logs/offline.log`. Default `file`. */
   childOutput?: ChildOutput;
   log?: StackLogger;
@@ -92,7 +97,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     env: { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
     urls: {},
   };
-  const services = stackServices({ offline: options.offline ?? true });
+  const services = stackServices({
+    offline: options.offline ?? true,
+    sqsEventSources: options.sqsEventSources ?? false,
+  });
   for (const service of services) Object.assign(ctx.env, service.env?.(ports));
 
   const running: Started[] = [];

@@ -158,8 +158,11 @@ async function createBuckets(
   return Object.fromEntries(created);
 }
 
-// One at a time, dead-letter queues first: a redrive policy names its DLQ by ARN.
-async function createQueues(
+/**
+ * Creates the AWS::SQS::Queue resources one at a time, dead-letter queues first (a redrive policy names its DLQ
+ * by ARN), and records each queue's Ref / Fn::GetAtt values in `scope`.
+ */
+export async function createQueues(
   resources: Record<string, CfnResource>,
   scope: RefScope,
   client: SQSClient,

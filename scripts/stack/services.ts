@@ -6,6 +6,7 @@ import { startDynamoDbLocal } from './dynamodb.js';
 import { startLocalFauxqs } from './fauxqs.js';
 import { startOffline } from './offline.js';
 import { provisionResources } from './resources.js';
+import { sqsEventSourcesService } from './sqs-event-sources.js';
 import { startStepFunctions } from './stepfunctions.js';
 import type { StackService } from './types.js';
 
@@ -104,8 +105,17 @@ export const offlineService: StackService = {
   },
 };
 
-/** The services to start, each after the ones it names in `after`. */
-export function stackServices({ offline }: { offline: boolean }): StackService[] {
+/**
+ * The services to start, each after the ones it names in `after`. `sqsEventSources` (needs `offline`) polls the
+ * queues of the functions' `sqs` events and invokes the functions, as Lambda's event source mappings do.
+ */
+export function stackServices({
+  offline,
+  sqsEventSources = false,
+}: {
+  offline: boolean;
+  sqsEventSources?: boolean;
+}): StackService[] {
   return [
     dynamoDbService,
     fauxqsService,
@@ -117,5 +127,6 @@ export function stackServices({ offline }: { offline: boolean }): StackService[]
     // Extension point: the local identity provider and the local Solana JSON-RPC go here (their `env` then
     // reaches serverless offline, which starts with the whole stack's environment).
     ...(offline ? [offlineService] : []),
+    ...(offline && sqsEventSources ? [sqsEventSourcesService] : []),
   ];
 }
