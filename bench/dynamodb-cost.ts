@@ -105,15 +105,15 @@ try {
     });
   await measure(
     'batch-save-points, 100 new players',
-    309,
-    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 3 state BatchGets (300 keys) + 1 transaction per player; +1 stats counter',
+    213,
+    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 3 state BatchGets (300 keys) + 4 transactions (3 writes per player, a player never split, ≤ 100 items each); +1 stats counter',
     () => save(0),
   );
   await new Promise((r) => setTimeout(r, 1100));
   await measure(
     'batch-save-points, 100 known players',
-    109,
-    '4 auth/budgets + game + resolve + 3 state BatchGets (300 keys) + 1 transaction per player; +1 stats counter',
+    13,
+    '4 auth/budgets + game + resolve + 3 state BatchGets (300 keys) + 4 transactions (3 writes per player, a player never split, ≤ 100 items each); +1 stats counter',
     () => save(1000),
   );
   await measure(

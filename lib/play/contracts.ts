@@ -67,7 +67,8 @@ export const batchSavePointsContract = defineContract({
     "entry without sessionId counts towards the player's default backend session of the day. An entry with an " +
     'idempotencyKey is applied at most once per game (24 h): a retry answers `duplicate` with the first result. ' +
     'Cost: one GetItem (game), one BatchGetItem per 100 identifiers (plus one transaction per new player), one ' +
-    'BatchGetItem for current totals, and one TransactWriteItems per player in the batch, in parallel. ' +
+    'BatchGetItem for current totals, and TransactWriteItems of up to 100 items each grouping several players ' +
+    "(a player's writes are never split), in parallel. " +
     'Limit: 3 requests per second per API key.',
   auth: HMAC,
   body: z.object({

@@ -7,10 +7,14 @@ import { playKeys } from './keys.js';
 
 type Item = Record<string, NativeAttributeValue>;
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+/** One write of a transaction (Put, Update, Delete or ConditionCheck). */
+export type TransactItem = TransactItems[number];
 
-const config = () => loadConfig(z.object({ PLAY_TABLE: z.string().min(1) }));
+// One schema object: loadConfig caches by schema, so a schema built per call would be parsed (and cached)
+// again on every call — per written item on the batch-save path.
+const configSchema = z.object({ PLAY_TABLE: z.string().min(1) });
 /** The play table's name. */
-export const playTable = () => config().PLAY_TABLE;
+export const playTable = () => loadConfig(configSchema).PLAY_TABLE;
 
 /** Items by key, strongly consistent, in one BatchGetItem per 100 keys (unprocessed keys retried). */
 export const getItems = async (keys: Array<{ pk: string; sk: string }>): Promise<Map<string, Item>> => {

@@ -9,322 +9,48 @@ import { AppError } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import type { IdentityDirectory } from '../identity/directory.js';
 import { resolveIdentifiers } from '../identity/resolver.js';
-import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/multiplier.js';
+import { activeMultiplierBps, multiplierSlotKey } from '../rewards/multiplier.js';
 import { userKeys } from '../users/keys.js';
-import { defaultSessionId, playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
-import { getItems, itemKey, playTable, transact } from './repository.js';
-import { assessRisk } from './risk.js';
+import { defaultSessionId, playKeys, utcDay } from './keys.js';
+import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
+import { failedUnits, packTransactions } from './save-groups.js';
+import { type EntryResult, type Indexed, planPlayer, planWrites, type SaveEntry } from './save-plan.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
-export interface SaveEntry {
-  playerId: string;
-  points: number;
-  sessionId?: string | undefined;
-  idempotencyKey?: string | undefined;
-}
-
-export type EntryStatus = 'accepted' | 'clipped' | 'rejected' | 'duplicate';
-export type EntryReason =
-  | 'max_score_per_session'
-  | 'max_cumulative_points_per_day'
-  | 'max_sessions_per_day'
-  | 'session_closed';
-
-export interface EntryResult {
-  index: number;
-  playerId: string;
-  arcId: string;
-  sessionId: string;
-  requested: number;
-  accepted: number;
-  status: EntryStatus;
-  reason: EntryReason | null;
-}
+export type { EntryReason, EntryResult, EntryStatus, SaveEntry } from './save-plan.js';
 
 export interface SaveDeps {
   directory: IdentityDirectory;
   now?: () => Date;
 }
 
-interface Indexed {
-  index: number;
-  entry: SaveEntry;
-}
-
-interface SessionPlan {
-  sessionId: string;
-  exists: boolean;
-  day: string;
-  points: number;
-  saves: number;
-  capHits: number;
-  createdAt: string;
-  add: number;
-  addSaves: number;
-  addCapHits: number;
-}
-
-interface DayPlan {
-  points: number;
-  sessions: number;
-  add: number;
-  newSessions: number;
-}
-
-/** Entries per transaction: 2 total items + sessions + idempotency records stay under DynamoDB's 100. */
-const ENTRIES_PER_TRANSACTION = 40;
+/** Entries of one player planned together: 2 total items + sessions + idempotency records stay under 100. */
+const ENTRIES_PER_PLAN = 40;
+/** Attempts per player: a lost race (a failed condition or a conflict) re-reads and plans again. */
 const MAX_ATTEMPTS = 6;
-const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
-const room = (cap: number | null, used: number) =>
-  cap === null ? Number.POSITIVE_INFINITY : Math.max(0, cap - used);
+/** Up to ENTRIES_PER_PLAN entries of one player: planned, written and retried together. */
+interface Unit {
+  arcId: string;
+  entries: Indexed[];
+}
 
-/**
- * Decide, from the current state, what each entry of one player may add (pure). An active multiplier
- * (`multiplierBps`) scales each entry's points before the caps; the idempotency record keeps the result, so a
- * replay never multiplies twice.
- */
-const plan = (
-  game: GameRecord,
-  arcId: string,
-  entries: Indexed[],
-  state: Map<string, Item>,
-  today: string,
-  now: string,
-  multiplierBps: number,
-) => {
-  const sessions = new Map<string, SessionPlan>();
-  const days = new Map<string, DayPlan>();
-  const dayPlan = (day: string) => {
-    let d = days.get(day);
-    if (!d) {
-      const item = state.get(itemKey(playKeys.day(game.id, arcId, day)));
-      d = {
-        points: Number(item?.points ?? 0),
-        sessions: Number(item?.sessions ?? 0),
-        add: 0,
-        newSessions: 0,
-      };
-      days.set(day, d);
-    }
-    return d;
-  };
-  const results: EntryResult[] = [];
-  const idempotency: Array<{ key: string; result: EntryResult }> = [];
-  const seenKeys = new Map<string, EntryResult>();
-  const record = (result: EntryResult, key: string | undefined) => {
-    results.push(result);
-    if (key) {
-      seenKeys.set(key, result);
-      idempotency.push({ key, result });
-    }
-  };
-  for (const { index, entry } of entries) {
-    const sessionId = entry.sessionId ?? defaultSessionId(today, arcId);
-    const base = { index, playerId: entry.playerId, arcId, sessionId, requested: entry.points };
-    const key = entry.idempotencyKey;
-    const earlier = key
-      ? (seenKeys.get(key) ?? state.get(itemKey(playKeys.idempotency(game.id, key))))
-      : undefined;
-    if (earlier) {
-      results.push({ ...base, accepted: Number(earlier.accepted ?? 0), status: 'duplicate', reason: null });
-      continue;
-    }
-    let session = sessions.get(sessionId);
-    if (!session) {
-      const item = state.get(itemKey(playKeys.session(game.id, sessionId)));
-      session = {
-        sessionId,
-        exists: Boolean(item),
-        day: String(item?.day ?? today),
-        points: Number(item?.points ?? 0),
-        saves: Number(item?.saves ?? 0),
-        capHits: Number(item?.capHits ?? 0),
-        createdAt: String(item?.createdAt ?? now),
-        add: 0,
-        addSaves: 0,
-        addCapHits: 0,
-      };
-      const closed = item && (item.status !== 'active' || item.arcId !== arcId || item.source !== 'backend');
-      if (closed) {
-        record({ ...base, accepted: 0, status: 'rejected', reason: 'session_closed' }, key);
-        continue;
-      }
-      if (!item) {
-        const day = dayPlan(today);
-        if (game.maxSessionsPerDay !== null && day.sessions + day.newSessions >= game.maxSessionsPerDay) {
-          record({ ...base, accepted: 0, status: 'rejected', reason: 'max_sessions_per_day' }, key);
-          continue;
-        }
-        day.newSessions += 1;
-      }
-      sessions.set(sessionId, session);
-    }
-    const day = dayPlan(session.day);
-    const sessionRoom = room(game.maxScorePerSession, session.points + session.add);
-    const dayRoom = room(game.maxCumulativePointsPerDay, day.points + day.add);
-    const points = applyMultiplier(entry.points, multiplierBps);
-    const accepted = Math.min(points, sessionRoom, dayRoom);
-    const reason: EntryReason | null =
-      accepted === points
-        ? null
-        : sessionRoom <= dayRoom
-          ? 'max_score_per_session'
-          : 'max_cumulative_points_per_day';
-    session.add += accepted;
-    session.addSaves += 1;
-    if (reason) session.addCapHits += 1;
-    day.add += accepted;
-    record(
-      {
-        ...base,
-        accepted,
-        status: reason === null ? 'accepted' : accepted > 0 ? 'clipped' : 'rejected',
-        reason,
-      },
-      key,
-    );
-  }
-  return { results, sessions: [...sessions.values()], days, idempotency };
-};
+/** A unit's plan at one attempt: its results and the writes that apply them. */
+interface Planned {
+  results: EntryResult[];
+  total: number;
+  items: TransactItem[];
+}
 
-type Plan = ReturnType<typeof plan>;
+/** State read for every player of a batch at once, used by each player's first attempt. */
+interface Prefetched {
+  at: Date;
+  state: Map<string, Item>;
+}
 
-/** The transaction of one plan: caps are re-checked by conditions, so a stale plan fails instead of overshooting. */
-const transaction = (game: GameRecord, arcId: string, p: Plan, now: string) => {
-  const TableName = playTable();
-  const items: Parameters<typeof transact>[0] = [];
-  let total = 0;
-  for (const [day, d] of p.days) {
-    if (d.add === 0 && d.newSessions === 0) continue;
-    total += d.add;
-    const conditions: string[] = [];
-    const values: Item = {
-      ':add': d.add,
-      ':ns': d.newSessions,
-      ':board': playKeys.boardDay(game.id, day),
-      ':a': arcId,
-      ':now': now,
-    };
-    if (game.maxCumulativePointsPerDay !== null && d.add > 0) {
-      conditions.push('(attribute_not_exists(points) OR points <= :dayLimit)');
-      values[':dayLimit'] = game.maxCumulativePointsPerDay - d.add;
-    }
-    if (game.maxSessionsPerDay !== null && d.newSessions > 0) {
-      conditions.push('(attribute_not_exists(sessions) OR sessions <= :sessionLimit)');
-      values[':sessionLimit'] = game.maxSessionsPerDay - d.newSessions;
-    }
-    items.push({
-      Update: {
-        TableName,
-        Key: playKeys.day(game.id, arcId, day),
-        UpdateExpression: `ADD points :add, sessions :ns SET boardDay = :board, arcId = :a, updatedAt = :now${d.add > 0 ? ', reachedAt = :now' : ''}`,
-        ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
-        ExpressionAttributeValues: values,
-      },
-    });
-  }
-  if (total > 0) {
-    items.push({
-      Update: {
-        TableName,
-        Key: playKeys.allTime(game.id, arcId),
-        UpdateExpression: 'ADD points :add SET boardAll = :g, arcId = :a, updatedAt = :now, reachedAt = :now',
-        ExpressionAttributeValues: { ':add': total, ':g': game.id, ':a': arcId, ':now': now },
-      },
-    });
-  }
-  for (const s of p.sessions) {
-    const risk = assessRisk({
-      points: s.points + s.add,
-      saves: s.saves + s.addSaves,
-      capHits: s.capHits + s.addCapHits,
-      maxScorePerSession: game.maxScorePerSession,
-      durationSeconds: (Date.parse(now) - Date.parse(s.createdAt)) / 1000,
-    });
-    const values: Item = {
-      ':add': s.add,
-      ':saves': s.addSaves,
-      ':hits': s.addCapHits,
-      ':now': now,
-      ':risk': risk.score,
-      ':reasons': risk.reasons,
-    };
-    const sets = ['updatedAt = :now', 'riskScore = :risk', 'riskReasons = :reasons'];
-    if (risk.score > RISKY_THRESHOLD) {
-      sets.push('riskyGame = :g');
-      values[':g'] = game.id;
-    }
-    let condition: string;
-    if (s.exists) {
-      condition = '#status = :active AND arcId = :a';
-      values[':active'] = 'active';
-      values[':a'] = arcId;
-      if (game.maxScorePerSession !== null && s.add > 0) {
-        condition += ' AND points <= :sessionLimit';
-        values[':sessionLimit'] = game.maxScorePerSession - s.add;
-      }
-    } else {
-      condition = 'attribute_not_exists(pk)';
-      sets.push(
-        'gameId = :g',
-        'sessionId = :sid',
-        'arcId = :a',
-        '#day = :day',
-        '#source = :source',
-        '#status = :active',
-        'createdAt = :now',
-        'sessionGame = :g',
-        'sessionSort = :sort',
-        'pendingPoints = :zero',
-      );
-      Object.assign(values, {
-        ':g': game.id,
-        ':sid': s.sessionId,
-        ':a': arcId,
-        ':day': s.day,
-        ':source': 'backend',
-        ':active': 'active',
-        ':sort': `${now}#${s.sessionId}`,
-        ':zero': 0,
-      });
-    }
-    items.push({
-      Update: {
-        TableName,
-        Key: playKeys.session(game.id, s.sessionId),
-        UpdateExpression: `ADD points :add, saves :saves, capHits :hits SET ${sets.join(', ')}${risk.score > RISKY_THRESHOLD ? '' : ' REMOVE riskyGame'}`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: {
-          '#status': 'status',
-          ...(s.exists ? {} : { '#day': 'day', '#source': 'source' }),
-        },
-        ExpressionAttributeValues: values,
-      },
-    });
-  }
-  const expiresAt = Math.floor(Date.parse(now) / 1000) + IDEMPOTENCY_TTL_SECONDS;
-  for (const { key, result } of p.idempotency) {
-    items.push({
-      Put: {
-        TableName,
-        Item: {
-          ...playKeys.idempotency(game.id, key),
-          accepted: result.accepted,
-          status: result.status,
-          expiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
-  }
-  return { items, total };
-};
-
-/** Save one player's entries: read, plan, write conditionally; a lost race re-reads and plans again. */
-/** Every item one player's plan reads: today's total, the multiplier slot, the sessions, the idempotency records. */
-const stateKeys = (game: GameRecord, arcId: string, entries: Indexed[], today: string) => {
+/** Every item a unit's plan reads: today's total, multiplier slot, sessions and idempotency records. */
+const stateKeys = (game: GameRecord, { arcId, entries }: Unit, today: string) => {
   const sessionIds = [
     ...new Set(entries.map(({ entry }) => entry.sessionId ?? defaultSessionId(today, arcId))),
   ];
@@ -338,53 +64,92 @@ const stateKeys = (game: GameRecord, arcId: string, entries: Indexed[], today: s
   ];
 };
 
-/** State read for every player of a batch at once, used by each player's first attempt. */
-interface Prefetched {
-  at: Date;
-  state: Map<string, Item>;
-}
-
-const savePlayer = async (
-  game: GameRecord,
-  arcId: string,
-  entries: Indexed[],
-  deps: SaveDeps,
-  prefetched?: Prefetched,
-) => {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const first = attempt === 0 ? prefetched : undefined;
-    const at = first?.at ?? deps.now?.() ?? new Date();
-    const now = at.toISOString();
-    const today = utcDay(at);
-    // A retry lost a race: read again, strongly consistent, just this player's items.
-    const state = first ? new Map(first.state) : await getItems(stateKeys(game, arcId, entries, today));
-    // Sessions opened on an earlier day keep counting towards that day: read those day totals too.
-    const otherDays = [
-      ...new Set(
-        [...state.values()].filter((i) => i.sk === 'SESSION' && i.day !== today).map((i) => String(i.day)),
-      ),
-    ];
-    if (otherDays.length) {
-      for (const [k, v] of await getItems(otherDays.map((d) => playKeys.day(game.id, arcId, d))))
-        state.set(k, v);
-    }
-    const multiplierBps = activeMultiplierBps(state.get(itemKey(multiplierSlotKey(game.id, arcId))), at);
-    const p = plan(game, arcId, entries, state, today, now, multiplierBps);
-    const { items, total } = transaction(game, arcId, p, now);
-    if (items.length === 0) return { results: p.results, total: 0 };
-    try {
-      await transact(items);
-      return { results: p.results, total };
-    } catch (error) {
-      if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException')
-        throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
-    }
-  }
-  throw new AppError('CONFLICT', 'Too many concurrent saves for one player; retry the batch');
+/**
+ * The state the units' plans read, strongly consistent and batched: their items (unless prefetched), then the
+ * day totals of their sessions opened on an earlier day (such a session keeps counting towards its day).
+ */
+const readState = async (game: GameRecord, units: Unit[], today: string, prefetched?: Map<string, Item>) => {
+  const state = new Map(prefetched ?? (await getItems(units.flatMap((u) => stateKeys(game, u, today)))));
+  const earlierDays = units.flatMap((unit) =>
+    stateKeys(game, unit, today).flatMap((key) => {
+      const item = state.get(itemKey(key));
+      return item?.sk === 'SESSION' && item.day !== today
+        ? [playKeys.day(game.id, unit.arcId, String(item.day))]
+        : [];
+    }),
+  );
+  for (const [k, v] of await getItems(earlierDays)) state.set(k, v);
+  return state;
 };
 
-const usersTable = () => loadConfig(z.object({ USERS_TABLE: z.string().min(1) })).USERS_TABLE;
+const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): Planned => {
+  const input = {
+    game,
+    arcId: unit.arcId,
+    state,
+    today: utcDay(at),
+    now: at.toISOString(),
+    multiplierBps: activeMultiplierBps(state.get(itemKey(multiplierSlotKey(game.id, unit.arcId))), at),
+  };
+  const plan = planPlayer(input, unit.entries);
+  return { results: plan.results, ...planWrites(input, plan) };
+};
+
+/** A cancelled transaction or a conflict: the plans raced another write and may be retried. */
+const lostRace = (error: unknown) =>
+  isConditionFailure(error) || (error as { name?: string }).name === 'TransactionConflictException';
+
+/**
+ * Writes several units in one transaction. When it is cancelled, the units whose writes failed (from the
+ * CancellationReasons) are set aside and the rest written again without them, their plans unchanged (their
+ * conditions are evaluated again). Returns the units that failed.
+ */
+const commitGroup = async <T extends Planned>(group: T[]): Promise<T[]> => {
+  const failed: T[] = [];
+  let rest = group;
+  while (rest.length > 0) {
+    try {
+      await transact(rest.flatMap((p) => p.items));
+      break;
+    } catch (error) {
+      if (!lostRace(error)) throw error;
+      const lost = failedUnits(rest, cancellationReasons(error));
+      failed.push(...lost);
+      rest = rest.filter((p) => !lost.includes(p));
+    }
+  }
+  return failed;
+};
+
+/**
+ * Saves units (at most one per player): read, plan, write the plans grouped into shared transactions, in
+ * parallel; the units that lost a race are read again and planned again, up to MAX_ATTEMPTS.
+ */
+const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefetched?: Prefetched) => {
+  const results: EntryResult[] = [];
+  let saved = 0;
+  let todo = units;
+  for (let attempt = 0; todo.length > 0; attempt++) {
+    if (attempt === MAX_ATTEMPTS)
+      throw new AppError('CONFLICT', 'Too many concurrent saves for one player; retry the batch');
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    const first = attempt === 0 ? prefetched : undefined;
+    const at = first?.at ?? deps.now?.() ?? new Date();
+    const state = await readState(game, todo, utcDay(at), first?.state);
+    const planned = todo.map((unit) => ({ unit, ...planUnit(game, unit, state, at) }));
+    const writing = planned.filter((p) => p.items.length > 0);
+    const failed = new Set((await Promise.all(packTransactions(writing).map(commitGroup))).flat());
+    for (const p of planned.filter((p) => !failed.has(p))) {
+      results.push(...p.results);
+      saved += p.total;
+    }
+    todo = [...failed].map((p) => p.unit);
+  }
+  return { results, saved };
+};
+
+const usersConfig = z.object({ USERS_TABLE: z.string().min(1) });
+const usersTable = () => loadConfig(usersConfig).USERS_TABLE;
 
 /** Best-effort counter for /user/me/stats (outside the saves' transactions, so it never contends with them). */
 const countSaved = async (arcId: string, points: number) => {
@@ -403,8 +168,9 @@ const countSaved = async (arcId: string, points: number) => {
 
 /**
  * POST /play/dev/batch-save-points: identifiers resolved (unknown wallets, emails and handles get users), then
- * each player's entries applied in one conditional transaction — players in parallel. Caps can clip or reject
- * an entry but are never exceeded, and an idempotency key is applied at most once.
+ * each player's entries applied by conditional writes, several players sharing one transaction, the
+ * transactions in parallel. Caps can clip or reject an entry but are never exceeded, and an idempotency key
+ * is applied at most once.
  */
 export const batchSavePoints = async (
   auth: AuthContext,
@@ -420,26 +186,26 @@ export const batchSavePoints = async (
     const arcId = mapping[entry.playerId] ?? '';
     byPlayer.set(arcId, [...(byPlayer.get(arcId) ?? []), { index, entry }]);
   });
+  // Round r saves every player's r-th unit of entries (a player's units in order, each seeing the last).
+  const rounds: Unit[][] = [];
+  for (const [arcId, entries] of byPlayer) {
+    for (let i = 0; i * ENTRIES_PER_PLAN < entries.length; i++) {
+      const part = entries.slice(i * ENTRIES_PER_PLAN, (i + 1) * ENTRIES_PER_PLAN);
+      rounds[i] = [...(rounds[i] ?? []), { arcId, entries: part }];
+    }
+  }
+  // One batched read of the first round's state (BatchGetItem, 100 keys a call, in parallel), instead of one
+  // read per player.
+  const at = deps.now?.() ?? new Date();
+  const first = rounds[0] ?? [];
+  const prefetched = { at, state: await getItems(first.flatMap((u) => stateKeys(game, u, utcDay(at)))) };
   const results: EntryResult[] = [];
   let saved = 0;
-  // One batched read of every player's first chunk (BatchGetItem, 100 keys a call, in parallel), instead of
-  // one read per player.
-  const at = deps.now?.() ?? new Date();
-  const state = await getItems(
-    [...byPlayer].flatMap(([arcId, entries]) =>
-      stateKeys(game, arcId, entries.slice(0, ENTRIES_PER_TRANSACTION), utcDay(at)),
-    ),
-  );
-  await Promise.all(
-    [...byPlayer].map(async ([arcId, entries]) => {
-      for (let i = 0; i < entries.length; i += ENTRIES_PER_TRANSACTION) {
-        const chunk = entries.slice(i, i + ENTRIES_PER_TRANSACTION);
-        const out = await savePlayer(game, arcId, chunk, deps, i === 0 ? { at, state } : undefined);
-        results.push(...out.results);
-        saved += out.total;
-      }
-    }),
-  );
+  for (const [r, units] of rounds.entries()) {
+    const out = await saveUnits(game, units, deps, r === 0 ? prefetched : undefined);
+    results.push(...out.results);
+    saved += out.saved;
+  }
   await countSaved(auth.userId, saved);
   return { playerIdToArcId: mapping, results: results.sort((a, b) => a.index - b.index) };
 };

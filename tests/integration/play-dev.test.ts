@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
 import bs58 from 'bs58';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as batchSave } from '../../functions/play-developer/batch-save-points.js';
@@ -7,8 +9,11 @@ import { handler as getPoints } from '../../functions/play-developer/get-dev-poi
 import { handler as invalidate } from '../../functions/play-developer/invalidate-sessions.js';
 import { handler as listSessions } from '../../functions/play-developer/list-dev-sessions.js';
 import { handler as listRisky } from '../../functions/play-developer/list-risky-sessions.js';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { localDirectory } from '../../lib/identity/directory.js';
+import { cancellationReasons, playTable } from '../../lib/play/repository.js';
+import { writeKey } from '../../lib/play/save-groups.js';
 import { batchSavePoints, type EntryResult, type SaveEntry } from '../../lib/play/save-points.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
@@ -407,5 +412,206 @@ describe('leaderboards, sessions and invalidation', () => {
     expect(sessions.status).toBe(403);
     const today = await points(other, game.id, [wallet()]);
     expect(today.status).toBe(403);
+  });
+});
+
+interface SentTransaction {
+  keys: string[];
+  /** CancellationReasons when DynamoDB cancelled it. */
+  reasons?: string[];
+}
+
+/**
+ * Records every play-table transaction the shared client sends (passed through to the local stack).
+ * `before(n)` runs ahead of the n-th (1-based) and may hold it back or write in between; `restore()` ends it.
+ */
+const recordTransactions = (before?: (n: number) => Promise<void>) => {
+  const client = dynamo();
+  const passThrough = client.send.bind(client) as (command: unknown) => Promise<never>;
+  const mock = mockClient(client);
+  const sent: SentTransaction[] = [];
+  mock.send.callsFake(async (command: unknown) => {
+    const keys =
+      command instanceof TransactWriteCommand ? (command.input.TransactItems ?? []).map(writeKey) : [];
+    if (!keys[0]?.startsWith(`${playTable()}|`)) return passThrough(command);
+    const call: SentTransaction = { keys };
+    sent.push(call);
+    await before?.(sent.length);
+    try {
+      return await passThrough(command);
+    } catch (error) {
+      call.reasons = cancellationReasons(error);
+      throw error;
+    }
+  });
+  return { sent, restore: () => mock.restore() };
+};
+
+/** The players (Arc IDs) whose totals a transaction writes. */
+const playersOf = (call: SentTransaction) =>
+  new Set(call.keys.flatMap((k) => /\|TOTAL#[^#]+#([^|]+)\|/.exec(k)?.[1] ?? []));
+
+describe('grouped transactions', () => {
+  const deps = { directory: localDirectory };
+
+  it('writes a group again without the player whose cap failed, then re-plans that player', async () => {
+    const d = await createDeveloper();
+    const g = await registerGame(d, { maxCumulativePointsPerDay: 100 });
+    const auth = { scheme: 'hmac' as const, userId: d.arcId };
+    const players = Array.from({ length: 5 }, wallet);
+    const late = players[2] ?? '';
+    let rival: Awaited<ReturnType<typeof batchSavePoints>> | undefined;
+    // Between the batch's read and its first transaction, a parallel request saves 70 points for one player:
+    // that player's plan (60 more) now breaks the day cap of 100, the other players' plans still hold.
+    const recorder = recordTransactions(async (n) => {
+      if (n !== 1) return;
+      rival = await batchSavePoints(
+        auth,
+        { gameId: g.id, entries: [{ playerId: late, points: 70, sessionId: 'rival' }] },
+        deps,
+      );
+    });
+    let res: Awaited<ReturnType<typeof batchSavePoints>>;
+    try {
+      res = await batchSavePoints(
+        auth,
+        {
+          gameId: g.id,
+          entries: players.map((playerId) => ({ playerId, points: playerId === late ? 60 : 30 })),
+        },
+        deps,
+      );
+    } finally {
+      recorder.restore();
+    }
+    expect(rival?.results[0]).toMatchObject({ accepted: 70, status: 'accepted' });
+    expect(res.results.map((r) => [r.playerId, r.status, r.accepted, r.reason])).toEqual(
+      players.map((p) =>
+        p === late ? [p, 'clipped', 30, 'max_cumulative_points_per_day'] : [p, 'accepted', 30, null],
+      ),
+    );
+
+    const lateId = res.playerIdToArcId[late] ?? '';
+    const [grouped, rivalTx, rest, retry, ...more] = recorder.sent;
+    expect(more).toEqual([]);
+    // One transaction for the five players, cancelled by the late player's day total only.
+    expect(playersOf(grouped ?? { keys: [] }).size).toBe(5);
+    const failed = grouped?.keys.filter((_, i) => grouped.reasons?.[i] !== 'None');
+    expect(failed).toHaveLength(1);
+    expect(failed?.[0]).toContain(`TOTAL#${g.id}#${lateId}|DAY#`);
+    expect(grouped?.reasons?.[grouped.keys.indexOf(failed?.[0] ?? '')]).toBe('ConditionalCheckFailed');
+    expect([...playersOf(rivalTx ?? { keys: [] })]).toEqual([lateId]);
+    // The other four written again without it, unchanged; then the late player read again and re-planned.
+    expect(rest?.reasons).toBeUndefined();
+    expect(rest?.keys).toEqual(grouped?.keys.filter((k) => !k.includes(lateId)));
+    expect([...playersOf(rest ?? { keys: [] })].sort()).toEqual(
+      players
+        .filter((p) => p !== late)
+        .map((p) => res.playerIdToArcId[p])
+        .sort(),
+    );
+    expect([...playersOf(retry ?? { keys: [] })]).toEqual([lateId]);
+    expect(retry?.reasons).toBeUndefined();
+
+    // Each player saved exactly once; the late player's day total stops at the cap.
+    const totals = (await points(d, g.id, players)).body.data.points;
+    expect(totals.map((t) => [t.today, t.allTime])).toEqual(
+      players.map((p) => (p === late ? [100, 100] : [30, 30])),
+    );
+  });
+
+  it('holds caps, sessions and idempotency under 20 concurrent batches of grouped players', async () => {
+    const d = await createDeveloper();
+    const g = await registerGame(d, {
+      maxCumulativePointsPerDay: 400,
+      maxScorePerSession: 150,
+      maxSessionsPerDay: 3,
+    });
+    const auth = { scheme: 'hmac' as const, userId: d.arcId };
+    const players = Array.from({ length: 6 }, wallet);
+    const PARALLEL = 20;
+    // The first 20 transactions wait for each other: they carry plans made from the same state, and race.
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const recorder = recordTransactions(async (n) => {
+      if (n > PARALLEL) return;
+      if (n === PARALLEL) release();
+      await gate;
+    });
+    let runs: Array<Awaited<ReturnType<typeof batchSavePoints>>>;
+    try {
+      runs = await Promise.all(
+        Array.from({ length: PARALLEL }, (_, i) =>
+          batchSavePoints(
+            auth,
+            {
+              gameId: g.id,
+              // Session names and idempotency keys are per game: players of one batch share some of them.
+              entries: players.flatMap((playerId, p) => [
+                { playerId, points: 37, sessionId: `s${(i + p) % 5}` },
+                { playerId, points: 41, sessionId: `s${(i + 2 * p) % 5}`, idempotencyKey: `k${(i + p) % 4}` },
+              ]),
+            },
+            deps,
+          ),
+        ),
+      );
+    } finally {
+      recorder.restore();
+    }
+    const results = runs.flatMap((r) => r.results);
+    const arcIds = runs[0]?.playerIdToArcId ?? {};
+
+    // Grouping was exercised: transactions carried several players, some were cancelled for a part of their
+    // players only, and none named an item twice (DynamoDB rejects that; DynamoDB Local does not).
+    expect(recorder.sent.some((t) => playersOf(t).size > 1)).toBe(true);
+    const partial = recorder.sent.filter(
+      (t) => t.reasons?.includes('None') && t.reasons.some((code) => code !== 'None'),
+    );
+    expect(partial.length).toBeGreaterThan(0);
+    for (const t of recorder.sent) expect(new Set(t.keys).size).toBe(t.keys.length);
+    for (const t of recorder.sent) expect(t.keys.length).toBeLessThanOrEqual(100);
+
+    // An idempotency key counted once: one first result, every other use a duplicate of it.
+    const withKey = runs.flatMap((run, i) =>
+      run.results
+        .filter((r) => r.index % 2 === 1)
+        .map((r) => ({ ...r, key: `k${(i + (r.index - 1) / 2) % 4}` })),
+    );
+    for (let k = 0; k < 4; k++) {
+      const uses = withKey.filter((r) => r.key === `k${k}`);
+      const firsts = uses.filter((r) => r.status !== 'duplicate');
+      expect(firsts).toHaveLength(1);
+      for (const r of uses) expect(r.accepted).toBe(firsts[0]?.accepted);
+    }
+
+    // Per player: the stored totals are exactly what the answers accepted, within the caps.
+    const totals = (await points(d, g.id, players)).body.data.points;
+    const sessions = await invoke<{ data: Array<{ sessionId: string; arcId: string; points: number }> }>(
+      listSessions,
+      {
+        method: 'GET',
+        path: `/play/dev/sessions/${g.id}`,
+        pathParameters: { gameId: g.id },
+        headers: hmacHeaders(d, 'GET', `/play/dev/sessions/${g.id}`),
+        query: { limit: '100' },
+      },
+    );
+    for (const [p, playerId] of players.entries()) {
+      const arcId = arcIds[playerId];
+      const accepted = results
+        .filter((r) => r.playerId === playerId && r.status !== 'duplicate')
+        .reduce((sum, r) => sum + r.accepted, 0);
+      expect(totals[p]).toMatchObject({ today: accepted, allTime: accepted });
+      expect(accepted).toBeLessThanOrEqual(400);
+      const own = sessions.body.data.filter((s) => s.arcId === arcId);
+      expect(own.length).toBeLessThanOrEqual(3);
+      expect(own.every((s) => s.points <= 150)).toBe(true);
+      expect(own.reduce((sum, s) => sum + s.points, 0)).toBe(accepted);
+    }
+    // Session names are shared between players: a name belongs to the player who opened it first.
+    expect(results.some((r) => r.reason === 'session_closed')).toBe(true);
   });
 });
