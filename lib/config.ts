@@ -17,3 +17,16 @@ export const loadConfig = <T extends z.ZodType>(schema: T): z.output<T> => {
   cache.set(schema, parsed.data);
   return parsed.data;
 };
+
+/**
+ * A getter for configuration whose schema is written inline: the schema is built and the environment parsed on
+ * first use, then kept in the getter. (Passing a fresh inline schema to `loadConfig` on every call would miss
+ * its cache each time: a parse per call and an ever-growing cache.)
+ */
+export const defineConfig = <T extends z.ZodType>(schema: () => T): (() => z.output<T>) => {
+  let built: T | undefined;
+  return () => {
+    built ??= schema();
+    return loadConfig(built);
+  };
+};

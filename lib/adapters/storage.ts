@@ -1,18 +1,17 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import * as z from 'zod';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import { s3 } from './s3.js';
 
-const config = () =>
-  loadConfig(
-    z.object({
-      IMAGES_BUCKET: z.string().min(1),
-      IMAGES_BASE_URL: z.string().optional(),
-      AWS_REGION: z.string().default('us-east-1'),
-      AWS_ENDPOINT_URL_S3: z.string().optional(),
-      S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
-    }),
-  );
+const config = defineConfig(() =>
+  z.object({
+    IMAGES_BUCKET: z.string().min(1),
+    IMAGES_BASE_URL: z.string().optional(),
+    AWS_REGION: z.string().default('us-east-1'),
+    AWS_ENDPOINT_URL_S3: z.string().optional(),
+    S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  }),
+);
 
 /**
  * Public URL of an image object: IMAGES_BASE_URL (a CDN in production) when set, else the bucket's own URL

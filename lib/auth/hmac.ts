@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { openSecret } from '../adapters/secrets.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import type { AuthContext, Authenticator, RawRequest } from '../http/handler.js';
 import { getApiKeyRecord } from '../users/repository.js';
@@ -38,7 +38,7 @@ const equalHex = (a: string, b: string) => {
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 };
 
-const config = () => loadConfig(z.object({ EPHEMERAL_TABLE: z.string().min(1) }));
+const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().min(1) }));
 
 /**
  * Record a signature as used; a second use within its validity window is refused. The item expires (TTL)

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as z from 'zod';
 import { safeFetch } from '../adapters/safe-fetch.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import { getGame } from '../games/repository.js';
 import { AppError } from '../http/errors.js';
 import type { Authenticator } from '../http/handler.js';
@@ -17,9 +17,10 @@ export const sessionAuthenticator: Authenticator = async (request) => {
 
 const JWKS_TTL_MS = 10 * 60 * 1000;
 const jwksCache = new Map<string, { keys: ReturnType<typeof createLocalJWKSet>; at: number }>();
-const allowLoopback = () =>
-  loadConfig(z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false') }))
-    .SAFE_FETCH_ALLOW_LOOPBACK === 'true';
+const loopbackConfig = defineConfig(() =>
+  z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false') }),
+);
+const allowLoopback = () => loopbackConfig().SAFE_FETCH_ALLOW_LOOPBACK === 'true';
 
 /** The game's JWKS, fetched SSRF-safely (public addresses, 1 MB, 5 s) and cached for ten minutes. */
 const gameKeys = async (jwksUrl: string) => {

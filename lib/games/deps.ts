@@ -1,15 +1,17 @@
 import * as z from 'zod';
 import { safeFetch } from '../adapters/safe-fetch.js';
 import { putImage } from '../adapters/storage.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import { configuredDirectory } from '../identity/directory.js';
 import type { GamesDeps } from './service.js';
 
+const config = defineConfig(() =>
+  z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false') }),
+);
+
 /** Production wiring of the games area. Loopback fetches are allowed only when configured (local stack). */
 export const gamesDeps = (): GamesDeps => {
-  const { SAFE_FETCH_ALLOW_LOOPBACK } = loadConfig(
-    z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false') }),
-  );
+  const { SAFE_FETCH_ALLOW_LOOPBACK } = config();
   return {
     directory: configuredDirectory(),
     storeImage: putImage,

@@ -2,12 +2,14 @@ import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from 
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import * as z from 'zod';
 import { dynamo } from '../adapters/dynamodb.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import { userKeys } from '../users/keys.js';
 import { gameKeys, indexAttributes, SORT_INDEX, VISIBLE } from './keys.js';
 import { type CoinSummary, type GameRecord, gameRecordSchema } from './model.js';
 
-const config = () => loadConfig(z.object({ GAMES_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }));
+const config = defineConfig(() =>
+  z.object({ GAMES_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }),
+);
 const table = () => config().GAMES_TABLE;
 
 type Item = Record<string, NativeAttributeValue>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { loadConfig } from '../config.js';
+import { defineConfig, loadConfig } from '../config.js';
 import type { ParsedIdentifier } from './identifiers.js';
 
 /**
@@ -79,9 +79,10 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
   };
 };
 
+const directoryConfig = defineConfig(() =>
+  z.object({ IDENTITY_DIRECTORY: z.enum(['local', 'remote']).default('local') }),
+);
+
 /** The directory chosen by configuration (IDENTITY_DIRECTORY=local|remote, default local). */
 export const configuredDirectory = (): IdentityDirectory =>
-  loadConfig(z.object({ IDENTITY_DIRECTORY: z.enum(['local', 'remote']).default('local') }))
-    .IDENTITY_DIRECTORY === 'remote'
-    ? remoteDirectory()
-    : localDirectory;
+  directoryConfig().IDENTITY_DIRECTORY === 'remote' ? remoteDirectory() : localDirectory;

@@ -2,15 +2,16 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import * as z from 'zod';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import type { StoredWallet } from '../adapters/wallet-signer.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import type { CoinSummary, GameRecord } from '../games/model.js';
 import { gameUnchangedCheck, recordCoinWrites } from '../games/repository.js';
 import { userKeys } from '../users/keys.js';
 import { launcherKeys } from './keys.js';
 import { type CoinRecord, coinRecordSchema, type JobRecord, jobRecordSchema } from './model.js';
 
-const config = () =>
-  loadConfig(z.object({ LAUNCHER_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }));
+const config = defineConfig(() =>
+  z.object({ LAUNCHER_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }),
+);
 const table = () => config().LAUNCHER_TABLE;
 
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;

@@ -2,15 +2,14 @@
 // `Ref: SnapshotQueue`), else resolved once from SNAPSHOT_QUEUE_NAME with GetQueueUrl (local stack, tests).
 import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 
-const config = () =>
-  loadConfig(
-    z.object({
-      SNAPSHOT_QUEUE_URL: z.string().optional(),
-      SNAPSHOT_QUEUE_NAME: z.string().default('arcadia-dev-snapshots'),
-    }),
-  );
+const config = defineConfig(() =>
+  z.object({
+    SNAPSHOT_QUEUE_URL: z.string().optional(),
+    SNAPSHOT_QUEUE_NAME: z.string().default('arcadia-dev-snapshots'),
+  }),
+);
 
 let client: SQSClient | undefined;
 let queueUrl: string | undefined;

@@ -3,11 +3,12 @@
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import { snapshotKeys } from './keys.js';
 
-const config = () =>
-  loadConfig(z.object({ LAUNCHER_TABLE: z.string().min(1), GAMES_TABLE: z.string().min(1) }));
+const config = defineConfig(() =>
+  z.object({ LAUNCHER_TABLE: z.string().min(1), GAMES_TABLE: z.string().min(1) }),
+);
 
 /** The current snapshot of a game coin. */
 export const snapshotSummarySchema = z.object({

@@ -2,15 +2,14 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import * as z from 'zod';
 import { s3 } from '../adapters/s3.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import type { ByteRange, GetObject, StoredObject } from './layout.js';
 
-const config = () =>
-  loadConfig(
-    z.object({
-      SNAPSHOTS_BUCKET: z.string().min(1),
-    }),
-  );
+const config = defineConfig(() =>
+  z.object({
+    SNAPSHOTS_BUCKET: z.string().min(1),
+  }),
+);
 
 /** PUT the objects of one snapshot in the given order (manifest.json last marks it complete). */
 export const putSnapshotObjects = async (objects: readonly StoredObject[]): Promise<void> => {

@@ -2,11 +2,11 @@ import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from
 import * as z from 'zod';
 import { dynamo } from '../adapters/dynamodb.js';
 import type { StoredWallet } from '../adapters/wallet-signer.js';
-import { loadConfig } from '../config.js';
+import { defineConfig } from '../config.js';
 import { userKeys } from './keys.js';
 import { type User, userSchema } from './model.js';
 
-const config = () => loadConfig(z.object({ USERS_TABLE: z.string().min(1) }));
+const config = defineConfig(() => z.object({ USERS_TABLE: z.string().min(1) }));
 const table = () => config().USERS_TABLE;
 
 export interface ApiKeyRecord {
