@@ -5,10 +5,10 @@ import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import type { IdentityDirectory } from '../identity/directory.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../identity/resolver.js';
-import type { CreateGameInput, GameView, UpdateGameInput } from './contracts.js';
+import type { CreateGameInput, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, checkImage, requireOneImage } from './images.js';
 import type { GameRecord } from './model.js';
-import { isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
+import { requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';
 import { hasVerificationTag } from './verification-tag.js';
 

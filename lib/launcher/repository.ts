@@ -1,7 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import type { StoredWallet } from '../adapters/wallet-signer.js';
 import { defineConfig } from '../config.js';
 import type { CoinSummary, GameRecord } from '../games/model.js';
 import { gameUnchangedCheck, recordCoinWrites } from '../games/repository.js';

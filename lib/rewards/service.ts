@@ -4,14 +4,12 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
 import { type Chain, ChainError } from '../chain/index.js';
 import { PublicKey } from '../chain/spl.js';
-import { effectiveSplit, type GameRecord } from '../games/model.js';
+import { effectiveSplit } from '../games/model.js';
 import { requireGame } from '../games/read.js';
 import { getGame, saveGame } from '../games/repository.js';
 import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import { logger } from '../http/logger.js';
-import { playKeys, utcDay } from '../play/keys.js';
-import { getItem } from '../play/repository.js';
 import { rewardsKeys } from './keys.js';
 import {
   DISTRIBUTION,
@@ -22,9 +20,8 @@ import {
   type Tier,
   tierMultiplier,
 } from './model.js';
-import { activeMultiplierBps, NO_MULTIPLIER_BPS } from './multiplier.js';
 import type { PriceSource } from './price.js';
-import { planPlacement, priceLamports, usdOf } from './pricing.js';
+import { usdOf } from './pricing.js';
 import { gameFor, quote, round2 } from './quotes.js';
 import * as repo from './repository.js';
 import { blockhashExpired, buildPurchaseTransfer, newVault } from './vault.js';
