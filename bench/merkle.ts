@@ -2,20 +2,30 @@
 // native sha256 floor. Not a test. Each (implementation, size) runs in its own child process so its peak RSS
 // is its own.
 //
-//   npx tsx bench/merkle.ts [--sizes 10000,100000,1000000] [--impls ours,pipeline,merkletreejs,merkletreejs-jito,openzeppelin]
+//   npx tsx bench/merkle.ts [--sizes 10000,100000,1000000]
+//                           [--impls ours,ours-parallel,pipeline,merkletreejs,merkletreejs-jito,openzeppelin]
 //                           [--runs 3] [--timeout-min 5]
+//   npx tsx bench/merkle.ts --scan [32768,65536,131072,262144,1000000] [--runs 7]
+//
+// --scan: the tree alone (leaf hashes + levels from ready records), one thread (buildTree(hashLeafRecords))
+// against buildTreeFromRecords forced parallel at every size, alternating, wall and CPU time: where the
+// parallel build starts to pay (PARALLEL_THRESHOLD).
 //
 // Input: n distinct pseudo-random claimants (32 bytes) with u64 amounts, identical for every implementation.
-//   ours              sort by claimant + Jito leaves + tree (lib/snapshots/merkle.ts)
+//   ours              sort by claimant + Jito leaves + tree on one thread (buildDistributionFromColumns,
+//                     lib/snapshots/merkle.ts)
+//   ours-parallel     the same with the leaves and tree hashed on all cores (buildDistributionFromColumnsAsync,
+//                     lib/snapshots/merkle-parallel.ts; one thread below its threshold of 131,072 leaves)
 //   pipeline          ours end to end as the snapshot builder runs it: allocation from a Map<base58, balance>,
-//                     tree, S3 objects (lib/snapshots/{allocation,merkle,layout}.ts); proofs served through
-//                     readProof from in-memory objects with the index cached
+//                     tree (buildDistributionFromSortedAsync), S3 objects (lib/snapshots/{allocation,merkle,
+//                     merkle-parallel,layout}.ts); proofs served through readProof from in-memory objects with
+//                     the index cached
 //   merkletreejs      new MerkleTree(leaves, sha256, { sortPairs: true }) over the same Jito leaves
 //   merkletreejs-jito the same plus duplicateOdd and a 0x01-prefixing concatenator: Jito's exact tree, so
 //                     its root must equal ours (checked)
 //   openzeppelin      StandardMerkleTree.of([[bytes32, uint256]]) (keccak256, its own leaf format)
 import { createHash } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { MerkleTree as MerkleTreeJs } from 'merkletreejs';
@@ -29,7 +39,6 @@ import {
 } from '../lib/snapshots/layout.js';
 import {
   buildDistributionFromColumns,
-  buildDistributionFromSorted,
   buildTree,
   encodeLeafRecords,
   HASH_BYTES,
@@ -39,12 +48,25 @@ import {
   treeDepth,
   verifyProof,
 } from '../lib/snapshots/merkle.js';
+import {
+  buildDistributionFromColumnsAsync,
+  buildDistributionFromSortedAsync,
+  buildTreeFromRecords,
+  parallelPlan,
+} from '../lib/snapshots/merkle-parallel.js';
 import { reportToParent, runChild } from './lib/child.js';
 import { peakRssBytes, resetPeakRss, rssBytes } from './lib/memory.js';
 import { type OpensslRate, opensslSha256Rate } from './lib/openssl.js';
 import { type Cell, formatBytes, formatMs, formatNumber, formatRatio, printTable } from './lib/table.js';
 
-const IMPLS = ['ours', 'pipeline', 'merkletreejs', 'merkletreejs-jito', 'openzeppelin'] as const;
+const IMPLS = [
+  'ours',
+  'ours-parallel',
+  'pipeline',
+  'merkletreejs',
+  'merkletreejs-jito',
+  'openzeppelin',
+] as const;
 type Impl = (typeof IMPLS)[number];
 
 interface ChildResult {
@@ -99,16 +121,30 @@ interface Built {
   prove(i: number): unknown;
   verify(i: number, proof: unknown): boolean;
   /** Re-runs the build step by step to fill phasesMs (untimed). */
-  breakdown?: () => void;
+  breakdown?: () => void | Promise<void>;
   /** Proofs served from the stored objects (pipeline only). */
   serve?: { load(): Promise<void>; proof(i: number): Promise<void> };
 }
 
-type Setup = (input: { claimants: Buffer; amounts: BigUint64Array }, n: number) => () => Built;
+type Setup = (
+  input: { claimants: Buffer; amounts: BigUint64Array },
+  n: number,
+) => () => Built | Promise<Built>;
 
 const timed = <T>(phases: Record<string, number>, name: string, f: () => T): T => {
   const t = performance.now();
   const value = f();
+  phases[name] = performance.now() - t;
+  return value;
+};
+
+const timedAsync = async <T>(
+  phases: Record<string, number>,
+  name: string,
+  f: () => Promise<T>,
+): Promise<T> => {
+  const t = performance.now();
+  const value = await f();
   phases[name] = performance.now() - t;
   return value;
 };
@@ -139,16 +175,40 @@ const setups: Record<Impl, Setup> = {
       };
     },
 
+  'ours-parallel':
+    ({ claimants, amounts }, n) =>
+    async () => {
+      const phases: Record<string, number> = {};
+      const { tree } = await buildDistributionFromColumnsAsync(claimants, amounts);
+      const breakdown = async () => {
+        const shared = parallelPlan(n) !== undefined;
+        const order = timed(phases, 'sort', () => sortOrder(claimants, n));
+        const records = timed(phases, 'encode', () =>
+          encodeLeafRecords(claimants, amounts, undefined, order, shared),
+        );
+        await timedAsync(phases, 'leaves+tree', () => buildTreeFromRecords(records));
+      };
+      const leaves = tree.levels[0] as Buffer;
+      return {
+        root: tree.root.toString('hex'),
+        phasesMs: phases,
+        breakdown,
+        prove: (i) => proofFor(tree.levels, i),
+        verify: (i, proof) =>
+          verifyProof(leaves.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES), proof as Buffer[], tree.root),
+      };
+    },
+
   pipeline: ({ claimants, amounts }, n) => {
     // Input as the snapshot builder has it: aggregated balances per base58 owner.
     const balances = new Map<string, bigint>();
     for (let i = 0; i < n; i++) balances.set(encodeAddress(claimants, i * 32), amounts[i] as bigint);
     const pool = 100_000_000_000_000_000n; // 10 % of 1e9 tokens with 9 decimals
-    return () => {
+    return async () => {
       const phases: Record<string, number> = {};
       const allocation = timed(phases, 'allocation', () => computeAllocations(balances, pool));
-      const distribution = timed(phases, 'leaves+tree', () =>
-        buildDistributionFromSorted(allocation.claimants, allocation.amounts),
+      const distribution = await timedAsync(phases, 'leaves+tree', () =>
+        buildDistributionFromSortedAsync(allocation.claimants, allocation.amounts),
       );
       const objects = timed(phases, 'serialize', () =>
         serializeSnapshot(distribution, { prefix: 'bench/', version: 1 }),
@@ -285,14 +345,14 @@ async function childMain(impl: Impl, n: number, runs: number): Promise<void> {
   for (let r = 0; r < runs; r++) {
     built = undefined;
     const t = performance.now();
-    built = build();
+    built = await build();
     runsMs.push(performance.now() - t);
     if (r === 0) peakRss = peakRssBytes();
     if (runsMs[0] !== undefined && runsMs[0] > 20_000) break; // slow peers: one run is enough
   }
   if (!built) throw new Error('no run');
   const b = built;
-  b.breakdown?.();
+  await b.breakdown?.();
   // Every proof of a sample must verify with the implementation's own verifier. merkletreejs with duplicateOdd
   // omits the self-sibling of a duplicated node from getProof, so its proofs of the leaves on the duplicated
   // edge fail (in merkletreejs too): they are counted, not fatal, for that variant only.
@@ -398,14 +458,20 @@ async function runAll(sizes: number[], impls: Impl[], runs: number, timeoutMs: n
   return results;
 }
 
-function buildRow(n: number, impl: Impl, r: Outcome | undefined, ours: ChildResult | undefined): Cell[] {
+function buildRow(
+  n: number,
+  impl: Impl,
+  r: Outcome | undefined,
+  ours: ChildResult | undefined,
+  peer: ChildResult | undefined,
+): Cell[] {
   if (typeof r !== 'object') return [formatNumber(n), impl, (r ?? 'not run').slice(0, 60)];
   const ms = median(r.runsMs);
   const phases = Object.entries(r.phasesMs)
     .map(([k, v]) => `${k} ${formatMs(v)}`)
     .join(', ');
   const rootCheck =
-    impl === 'merkletreejs-jito' && ours
+    (impl === 'merkletreejs-jito' || impl === 'ours-parallel') && ours
       ? r.root === ours.root
         ? '; root = ours ✓'
         : '; ROOT ≠ ours ✗'
@@ -415,6 +481,7 @@ function buildRow(n: number, impl: Impl, r: Outcome | undefined, ours: ChildResu
     impl,
     formatMs(ms),
     ours ? formatRatio(ms / median(ours.runsMs)) : undefined,
+    peer ? formatRatio(median(peer.runsMs) / ms) : undefined,
     formatBytes(r.peakRss),
     ours ? formatRatio(r.peakRss / ours.peakRss) : undefined,
     formatBytes(r.baseRss),
@@ -433,18 +500,19 @@ function proofRow(n: number, impl: Impl, r: ChildResult): Cell[] {
   ];
 }
 
-function floorRow(n: number, ours: ChildResult, op64: OpensslRate, bulk: OpensslRate): Cell[] {
+function floorRow(n: number, impl: Impl, r: ChildResult, op64: OpensslRate, bulk: OpensslRate): Cell[] {
   const c = compressions(n);
   const floor64 = (c / op64.opsPerSecond) * 1000;
   const floorBulk = (c / (bulk.bytesPerSecond / 64)) * 1000;
-  const tree = (ours.phasesMs.leaves as number) + (ours.phasesMs.tree as number);
-  const total = median(ours.runsMs);
+  const tree = r.phasesMs['leaves+tree'] ?? (r.phasesMs.leaves as number) + (r.phasesMs.tree as number);
+  const total = median(r.runsMs);
   return [
     formatNumber(n),
     treeDepth(n),
     formatNumber(c),
     formatMs(floor64),
     formatMs(floorBulk),
+    impl,
     formatMs(tree),
     formatRatio(tree / floor64),
     formatRatio(tree / floorBulk),
@@ -465,6 +533,16 @@ async function parentMain(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}; build = median of ${runs} runs (1 when a run exceeds 20 s)`,
   );
+  console.log(
+    `os.availableParallelism() = ${availableParallelism()}; ours-parallel plan: ${sizes
+      .map((n) => {
+        const plan = parallelPlan(n);
+        return plan
+          ? `${formatNumber(n)} → ${plan.threads} threads (main + ${plan.workers} worker${plan.workers === 1 ? '' : 's'}), ${plan.chunkCount} chunks of 2^${plan.chunkBits}`
+          : `${formatNumber(n)} → one thread`;
+      })
+      .join('; ')}`,
+  );
   const op64 = opensslSha256Rate(64);
   const bulk = opensslSha256Rate(16384);
   if (op64 && bulk) {
@@ -475,12 +553,14 @@ async function parentMain(): Promise<void> {
   }
 
   const results = await runAll(sizes, impls, runs, timeoutMs);
-  const oursAt = (n: number) => {
-    const r = results.get(key('ours', n));
+  const resultAt = (impl: Impl, n: number) => {
+    const r = results.get(key(impl, n));
     return typeof r === 'object' ? r : undefined;
   };
   const buildRows = sizes.flatMap((n) =>
-    impls.map((impl) => buildRow(n, impl, results.get(key(impl, n)), oursAt(n))),
+    impls.map((impl) =>
+      buildRow(n, impl, results.get(key(impl, n)), resultAt('ours', n), resultAt('merkletreejs', n)),
+    ),
   );
   const proofRows = sizes.flatMap((n) =>
     impls.flatMap((impl) => {
@@ -495,6 +575,7 @@ async function parentMain(): Promise<void> {
       'implementation',
       'build',
       'time vs ours',
+      'merkletreejs ÷ this',
       'peak RSS',
       'RSS vs ours',
       'RSS before build',
@@ -503,22 +584,25 @@ async function parentMain(): Promise<void> {
     buildRows,
   );
   if (op64 && bulk) {
-    const floorRows = sizes.flatMap((n) => {
-      const ours = oursAt(n);
-      return ours ? [floorRow(n, ours, op64, bulk)] : [];
-    });
+    const floorRows = sizes.flatMap((n) =>
+      (['ours', 'ours-parallel'] as const).flatMap((impl) => {
+        const r = resultAt(impl, n);
+        return r ? [floorRow(n, impl, r, op64, bulk)] : [];
+      }),
+    );
     printTable(
-      'Floor = sha256 compressions of the tree ÷ native rate; "64-byte" uses the openssl -bytes 64 message rate (the issue\'s definition), "bulk" the -bytes 16384 block rate (no per-call cost)',
+      'Floor = sha256 compressions of the tree ÷ native rate of ONE core; "64-byte" uses the openssl -bytes 64 message rate (the issue\'s definition), "bulk" the -bytes 16384 block rate (no per-call cost). On T cores the floor is these ÷ T',
       [
         'holders',
         'depth',
         'compressions',
         'floor (64-byte)',
         'floor (bulk)',
-        'ours leaves + tree',
-        'ours ÷ floor (64-byte)',
-        'ours ÷ floor (bulk)',
-        'ours incl. sort ÷ floor (64-byte)',
+        'implementation',
+        'leaves + tree',
+        '÷ floor (64-byte)',
+        '÷ floor (bulk)',
+        'incl. sort ÷ floor (64-byte)',
       ],
       floorRows,
     );
@@ -537,8 +621,64 @@ async function parentMain(): Promise<void> {
   );
 }
 
+async function scanMain(): Promise<void> {
+  const at = process.argv.indexOf('--scan');
+  const next = process.argv[at + 1];
+  const sizes = (next && !next.startsWith('--') ? next : '32768,65536,131072,262144,1000000')
+    .split(',')
+    .map(Number);
+  const runs = Number(option('runs', '7'));
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  console.log(`# Parallel tree scan — ${new Date().toISOString()}`);
+  console.log(
+    `node ${process.version}, ${cpus()[0]?.model ?? 'cpu?'} × ${cpus().length}, availableParallelism ${availableParallelism()}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; median of ${runs} alternating runs`,
+  );
+  const rows: Cell[][] = [];
+  for (const n of sizes) {
+    const { claimants, amounts } = makeInput(n);
+    const records = encodeLeafRecords(claimants, amounts, undefined, undefined, true);
+    const options = { threshold: 0 };
+    const plan = parallelPlan(n, options);
+    const one = { wall: [] as number[], cpu: [] as number[] };
+    const par = { wall: [] as number[], cpu: [] as number[] };
+    for (let r = 0; r < runs; r++) {
+      let t = performance.now();
+      let c = cpuMs();
+      buildTree(hashLeafRecords(records));
+      one.wall.push(performance.now() - t);
+      one.cpu.push(cpuMs() - c);
+      t = performance.now();
+      c = cpuMs();
+      await buildTreeFromRecords(records, options);
+      par.wall.push(performance.now() - t);
+      par.cpu.push(cpuMs() - c);
+    }
+    rows.push([
+      formatNumber(n),
+      plan ? `${plan.threads} threads, ${plan.chunkCount} × 2^${plan.chunkBits}` : 'one thread',
+      formatMs(median(one.wall)),
+      formatMs(median(par.wall)),
+      formatRatio(median(one.wall) / median(par.wall)),
+      formatMs(median(one.cpu)),
+      formatMs(median(par.cpu)),
+    ]);
+  }
+  printTable(
+    'Tree from ready records: one thread vs parallel (process CPU time includes the workers)',
+    ['leaves', 'parallel plan', 'one thread', 'parallel', 'speed-up', 'CPU one thread', 'CPU parallel'],
+    rows,
+  );
+}
+
 if (process.argv[2] === '--child') {
   await childMain(process.argv[3] as Impl, Number(process.argv[4]), Number(process.argv[5] ?? '1'));
+} else if (process.argv.includes('--scan')) {
+  await scanMain();
 } else {
   await parentMain();
 }

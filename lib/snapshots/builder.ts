@@ -7,7 +7,7 @@ import { logger } from '../http/logger.js';
 import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
 import { snapshotKeys } from './keys.js';
 import { type StoredObject, serializeSnapshot } from './layout.js';
-import { buildDistributionFromSorted } from './merkle.js';
+import { buildDistributionFromSortedAsync } from './merkle-parallel.js';
 import type { SnapshotSummary } from './repository.js';
 
 /** Body of a snapshot queue message. */
@@ -67,7 +67,8 @@ export const buildSnapshot = async (deps: BuilderDeps, tokenMint: string): Promi
   });
   holders = undefined; // let the (possibly 1M-entry) map go before the tree is built
   if (allocations.count === 0) return { status: 'skipped', reason: 'no eligible holder' };
-  const distribution = buildDistributionFromSorted(allocations.claimants, allocations.amounts);
+  // On several threads when the function has more than one vCPU's worth of memory (merkle-parallel.ts).
+  const distribution = await buildDistributionFromSortedAsync(allocations.claimants, allocations.amounts);
   const root = distribution.tree.root.toString('hex');
 
   const current = await deps.getSummary(tokenMint);

@@ -19,7 +19,8 @@
 // Speed: the cost is the number of sha256 calls (2 per leaf, 1 per internal node). node:crypto's one-shot
 // `hash()` returning a 'binary' (latin1) string avoids allocating a Buffer per digest, which is what makes
 // `createHash()` and `hash(…, 'buffer')` 2-3× slower; inputs are assembled in one reused scratch buffer.
-// Measured numbers are in docs/merkle.md (bench/merkle.ts).
+// Measured numbers are in docs/merkle.md (bench/merkle.ts). The same tree on several threads (worker_threads
+// over shared buffers, for large trees): merkle-parallel.ts.
 import * as crypto from 'node:crypto';
 import { endianness } from 'node:os';
 
@@ -154,13 +155,15 @@ function checkColumns(
 
 /**
  * Packs leaf records (claimant ‖ unlocked ‖ locked) into one Buffer of count × 48 bytes; record i is entry
- * `order[i]` when an order is given (e.g. from sortOrder), else entry i.
+ * `order[i]` when an order is given (e.g. from sortOrder), else entry i. With `shared`, the Buffer is backed
+ * by a SharedArrayBuffer (what the worker threads of merkle-parallel.ts hash from without a copy).
  */
 export function encodeLeafRecords(
   claimants: Uint8Array,
   amountsUnlocked: BigUint64Array | readonly bigint[],
   amountsLocked?: BigUint64Array | readonly bigint[],
   order?: Uint32Array,
+  shared = false,
 ): Buffer {
   const count = amountsUnlocked.length;
   checkColumns(claimants, amountsUnlocked, amountsLocked, order);
@@ -170,9 +173,9 @@ export function encodeLeafRecords(
     amountsUnlocked instanceof BigUint64Array &&
     (amountsLocked === undefined || amountsLocked instanceof BigUint64Array)
   ) {
-    return encodeAligned(claimants, amountsUnlocked, amountsLocked, order, count);
+    return encodeAligned(claimants, amountsUnlocked, amountsLocked, order, count, shared);
   }
-  const records = Buffer.from(new ArrayBuffer(count * LEAF_RECORD_BYTES));
+  const records = Buffer.from(allocateBytes(count * LEAF_RECORD_BYTES, shared));
   for (let i = 0; i < count; i++) {
     const from = order ? (order[i] as number) : i;
     const o = i * LEAF_RECORD_BYTES;
@@ -181,6 +184,11 @@ export function encodeLeafRecords(
     records.writeBigUInt64LE(amountsLocked ? (amountsLocked[from] as bigint) : 0n, o + 40);
   }
   return records;
+}
+
+/** A zero-filled ArrayBuffer, or SharedArrayBuffer when `shared`. */
+export function allocateBytes(bytes: number, shared: boolean): ArrayBuffer | SharedArrayBuffer {
+  return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
 }
 
 /**
@@ -193,8 +201,9 @@ function encodeAligned(
   amountsLocked: BigUint64Array | undefined,
   order: Uint32Array | undefined,
   count: number,
+  shared: boolean,
 ): Buffer {
-  const buffer = new ArrayBuffer(count * LEAF_RECORD_BYTES);
+  const buffer = allocateBytes(count * LEAF_RECORD_BYTES, shared);
   const out = new Uint32Array(buffer);
   const keys = new Uint32Array(claimants.buffer, claimants.byteOffset, count * 8);
   const unlocked = new Uint32Array(amountsUnlocked.buffer, amountsUnlocked.byteOffset, count * 2);
@@ -215,15 +224,16 @@ function encodeAligned(
 }
 
 /**
- * Leaf hashes of `records` (count × 48-byte pre-images) into one new Buffer of count × 32 bytes.
- * Two sha256 calls per leaf: sha256(record), then sha256(0x00 ‖ that).
+ * Leaf hashes of `records` (count × 48-byte pre-images) into one new Buffer of count × 32 bytes, or into
+ * `into` (exactly count × 32 bytes). Two sha256 calls per leaf: sha256(record), then sha256(0x00 ‖ that).
  */
-export function hashLeafRecords(records: Uint8Array): Buffer {
+export function hashLeafRecords(records: Uint8Array, into?: Buffer): Buffer {
   if (records.length % LEAF_RECORD_BYTES !== 0) {
     throw new RangeError(`records length ${records.length} is not a multiple of ${LEAF_RECORD_BYTES}`);
   }
   const count = records.length / LEAF_RECORD_BYTES;
-  const out = Buffer.allocUnsafe(count * HASH_BYTES);
+  const out = into ?? Buffer.allocUnsafe(count * HASH_BYTES);
+  if (out.length !== count * HASH_BYTES) throw new RangeError('hashLeafRecords: output has the wrong size');
   const record = new Uint8Array(LEAF_RECORD_BYTES);
   const prefixed = Buffer.allocUnsafe(1 + HASH_BYTES);
   prefixed[0] = LEAF_PREFIX;
@@ -495,13 +505,28 @@ function distributionOf(
   amountsUnlocked: BigUint64Array,
   amountsLocked?: BigUint64Array,
 ): Distribution {
+  assertLeafOrder(records);
+  return distributionWith(records, buildTree(hashLeafRecords(records)), amountsUnlocked, amountsLocked);
+}
+
+/** Throws unless the claimants of `records` are strictly ascending (the leaf order, no duplicate). */
+export function assertLeafOrder(records: Uint8Array): void {
   const count = records.length / LEAF_RECORD_BYTES;
   for (let i = 1; i < count; i++) {
     const c = compare32(records, (i - 1) * LEAF_RECORD_BYTES, records, i * LEAF_RECORD_BYTES);
     if (c === 0) throw new RangeError(`duplicate claimant at sorted position ${i}: aggregate entries first`);
     if (c > 0) throw new RangeError(`claimants are not ascending at position ${i}`);
   }
-  const tree = buildTree(hashLeafRecords(records));
+}
+
+/** The Distribution of `records` (checked by assertLeafOrder) and their built tree: adds the totals. */
+export function distributionWith(
+  records: Buffer,
+  tree: MerkleTree,
+  amountsUnlocked: BigUint64Array,
+  amountsLocked?: BigUint64Array,
+): Distribution {
+  const count = records.length / LEAF_RECORD_BYTES;
   let totalUnlocked = 0n;
   let totalLocked = 0n;
   for (let i = 0; i < count; i++) totalUnlocked += amountsUnlocked[i] as bigint;
