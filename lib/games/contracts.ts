@@ -102,16 +102,30 @@ const gameFields = {
 };
 
 /** Registration body: unknown fields are dropped, so server-owned fields can never be set. */
-export const createGameBody = z.object(gameFields);
+export const createGameBody = z.object({
+  ...gameFields,
+  idempotencyKey: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters without spaces')
+    .optional()
+    .describe(
+      'Makes a retried registration safe: the same key from the same developer answers the game the first ' +
+        'request created (201, same id) instead of registering a second one. Keys do not expire; the body of ' +
+        'a retry is not compared with the first.',
+    ),
+});
 export type CreateGameInput = z.output<typeof createGameBody>;
 
 /** Update body: every field optional, plus the airdrop token; server-owned fields do not exist here. */
-export const updateGameBody = createGameBody.partial().extend({
-  airdropTokenAddress: tokenAddress
-    .nullable()
-    .optional()
-    .describe('Airdrop token mint enabling snapshots and claims'),
-});
+export const updateGameBody = z
+  .object(gameFields)
+  .partial()
+  .extend({
+    airdropTokenAddress: tokenAddress
+      .nullable()
+      .optional()
+      .describe('Airdrop token mint enabling snapshots and claims'),
+  });
 export type UpdateGameInput = z.output<typeof updateGameBody>;
 
 const tokenInfo = z

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
 import { AppError, errors } from '../http/errors.js';
@@ -76,12 +76,36 @@ const store = async (deps: GamesDeps, gameId: string, slot: string, image: Check
   return { key, url: await deps.storeImage(key, image.bytes, image.contentType) };
 };
 
+/**
+ * The id of the game a developer registers with an idempotency key: derived from both (sha256, shaped as a
+ * version-8 UUID), so a retry finds the first request's game by key alone and two developers' keys never meet.
+ */
+export const gameIdForKey = (creatorId: string, idempotencyKey: string): string => {
+  const h = createHash('sha256').update(`arcadia:game:${creatorId}:${idempotencyKey}`).digest();
+  h[6] = ((h[6] as number) & 0x0f) | 0x80;
+  h[8] = ((h[8] as number) & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+/** The answer to a retried registration, if the key's game exists (its split identifiers resolve the same). */
+const replayCreate = async (id: string, input: CreateGameInput, deps: GamesDeps) => {
+  const existing = await repo.getGame(id);
+  if (!existing) return undefined;
+  const { mapping } = await resolveSplit(input.orgRewardsSplit, deps);
+  return { game: toView(existing), playerIdToArcId: mapping };
+};
+
 /** Register a game (SPEC §4.3): images checked and stored, split resolved, game and counters in one transaction. */
 export const createGame = async (auth: AuthContext, input: CreateGameInput, deps: GamesDeps) => {
+  const id = input.idempotencyKey ? gameIdForKey(auth.userId, input.idempotencyKey) : randomUUID();
+  if (input.idempotencyKey) {
+    const replay = await replayCreate(id, input, deps);
+    if (replay) return replay;
+  }
   const image = requireOneImage(await checkImage({ file: input.image, base64: input.base64Image }, 'image'));
   const cover = await checkImage({ file: input.coverImage, base64: input.base64CoverImage }, 'coverImage');
   const { requested, mapping } = await resolveSplit(input.orgRewardsSplit, deps);
-  const id = randomUUID();
   const [storedImage, storedCover] = await Promise.all([
     store(deps, id, 'image', image),
     store(deps, id, 'cover', cover),
@@ -120,7 +144,15 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
     createdAt: now,
     updatedAt: now,
   };
-  await repo.saveGame(game);
+  try {
+    await repo.saveGame(game);
+  } catch (error) {
+    // A concurrent request with the same idempotency key created the game first.
+    const replay =
+      input.idempotencyKey && isConditionFailure(error) ? await replayCreate(id, input, deps) : undefined;
+    if (!replay) throw error;
+    return replay;
+  }
   return { game: toView(game), playerIdToArcId: mapping };
 };
 

@@ -74,6 +74,57 @@ describe('POST /games (JSON)', () => {
     expect(stats.body).toMatchObject({ data: { gamesRegistered: 2 } });
   });
 
+  it('answers a retry with the same idempotency key with the first game, registering it once', async () => {
+    const fresh = await createDeveloper();
+    const body = gameBody({ idempotencyKey: `register-${randomUUID()}` });
+    const first = await postGame(fresh, body);
+    const retry = await postGame(fresh, { ...body, name: 'Changed on retry' });
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.body.data.game).toEqual(first.body.data.game);
+    // Another key, or the same key from another developer, registers a new game.
+    const other = await postGame(fresh, { ...body, idempotencyKey: `register-${randomUUID()}` });
+    const stranger = await postGame(await createDeveloper(), body);
+    expect(new Set([first, other, stranger].map((r) => r.body.data.game.id)).size).toBe(3);
+    const stats = await invoke(getMyStats, {
+      method: 'GET',
+      path: '/user/me/stats',
+      headers: hmacHeaders(fresh, 'GET', '/user/me/stats'),
+    });
+    expect(stats.body).toMatchObject({ data: { gamesRegistered: 2 } });
+  });
+
+  it('registers one game when 20 requests race with the same idempotency key', async () => {
+    const fresh = await createDeveloper();
+    const body = gameBody({ idempotencyKey: `race-${randomUUID()}` });
+    // Distinct timestamps: an HMAC signature is single-use.
+    const now = Date.now();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        invoke<{ data: { game: { id: string } } }>(createGame, {
+          method: 'POST',
+          path: '/games',
+          headers: hmacHeaders(fresh, 'POST', '/games', { timestamp: now - i }),
+          body,
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect(new Set(responses.map((r) => r.body.data.game.id)).size).toBe(1);
+    const stats = await invoke(getMyStats, {
+      method: 'GET',
+      path: '/user/me/stats',
+      headers: hmacHeaders(fresh, 'GET', '/user/me/stats'),
+    });
+    expect(stats.body).toMatchObject({ data: { gamesRegistered: 1 } });
+  });
+
+  it('refuses a malformed idempotency key with 400', async () => {
+    const res = await postGame(dev, gameBody({ idempotencyKey: 'has spaces' }));
+    expect(res.status).toBe(400);
+    expect(res.body.error?.code).toBe('VALIDATION_ERROR');
+  });
+
   it('lists every missing required field', async () => {
     const res = await postGame(dev, { base64Image: dataUri('png', png()) });
     expect(res.status).toBe(400);
