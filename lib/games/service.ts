@@ -96,6 +96,60 @@ const replayCreate = async (id: string, input: CreateGameInput, deps: GamesDeps)
   return { game: toView(existing), playerIdToArcId: mapping };
 };
 
+interface StoredImage {
+  key: string;
+  url: string;
+}
+
+/** A new game's record: the registration's fields, defaults for the rest, server-owned fields initialised. */
+const newGameRecord = ({
+  id,
+  creatorId,
+  input,
+  stored,
+  requested,
+  now,
+}: {
+  id: string;
+  creatorId: string;
+  input: CreateGameInput;
+  stored: { image: StoredImage | undefined; cover: StoredImage | undefined };
+  requested: GameRecord['requestedOrgRewardsSplit'];
+  now: string;
+}): GameRecord => ({
+  id,
+  version: 1,
+  name: input.name,
+  description: input.description,
+  gameUrl: input.gameUrl,
+  platform: input.platform,
+  isHTMLGame: input.isHTMLGame ?? false,
+  iframable: input.iframable ?? false,
+  imageKey: stored.image?.key ?? null,
+  imageUrl: stored.image?.url ?? null,
+  coverImageKey: stored.cover?.key ?? null,
+  coverImageUrl: stored.cover?.url ?? null,
+  twitter: input.twitter ?? null,
+  discord: input.discord ?? null,
+  telegram: input.telegram ?? null,
+  maxScorePerSession: input.maxScorePerSession ?? null,
+  maxSessionsPerDay: input.maxSessionsPerDay ?? null,
+  maxCumulativePointsPerDay: input.maxCumulativePointsPerDay ?? null,
+  hidden: input.hidden ?? false,
+  requestedOrgRewardsSplit: requested,
+  jwksUrl: input.jwksUrl ?? null,
+  creatorId,
+  ownerId: null,
+  ownershipVerified: false,
+  totalRewardsAllocatedUsd: 0,
+  estimatedDailyRewardsUsd: 0,
+  totalRewardsPoolValueUsd: 0,
+  airdropTokenAddress: null,
+  coin: null,
+  createdAt: now,
+  updatedAt: now,
+});
+
 /** Register a game (SPEC §4.3): images checked and stored, split resolved, game and counters in one transaction. */
 export const createGame = async (auth: AuthContext, input: CreateGameInput, deps: GamesDeps) => {
   const id = input.idempotencyKey ? gameIdForKey(auth.userId, input.idempotencyKey) : randomUUID();
@@ -110,40 +164,9 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
     store(deps, id, 'image', image),
     store(deps, id, 'cover', cover),
   ]);
+  const stored = { image: storedImage, cover: storedCover };
   const now = (deps.now?.() ?? new Date()).toISOString();
-  const game: GameRecord = {
-    id,
-    version: 1,
-    name: input.name,
-    description: input.description,
-    gameUrl: input.gameUrl,
-    platform: input.platform,
-    isHTMLGame: input.isHTMLGame ?? false,
-    iframable: input.iframable ?? false,
-    imageKey: storedImage?.key ?? null,
-    imageUrl: storedImage?.url ?? null,
-    coverImageKey: storedCover?.key ?? null,
-    coverImageUrl: storedCover?.url ?? null,
-    twitter: input.twitter ?? null,
-    discord: input.discord ?? null,
-    telegram: input.telegram ?? null,
-    maxScorePerSession: input.maxScorePerSession ?? null,
-    maxSessionsPerDay: input.maxSessionsPerDay ?? null,
-    maxCumulativePointsPerDay: input.maxCumulativePointsPerDay ?? null,
-    hidden: input.hidden ?? false,
-    requestedOrgRewardsSplit: requested,
-    jwksUrl: input.jwksUrl ?? null,
-    creatorId: auth.userId,
-    ownerId: null,
-    ownershipVerified: false,
-    totalRewardsAllocatedUsd: 0,
-    estimatedDailyRewardsUsd: 0,
-    totalRewardsPoolValueUsd: 0,
-    airdropTokenAddress: null,
-    coin: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const game = newGameRecord({ id, creatorId: auth.userId, input, stored, requested, now });
   try {
     await repo.saveGame(game);
   } catch (error) {
