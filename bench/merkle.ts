@@ -43,6 +43,7 @@ import {
   encodeLeafRecords,
   HASH_BYTES,
   hashLeafRecords,
+  type MerkleTree,
   proofFor,
   sortOrder,
   treeDepth,
@@ -149,6 +150,17 @@ const timedAsync = async <T>(
   return value;
 };
 
+/** Root, proof and verification of one of Arcadia's trees. */
+const ourProofs = (tree: MerkleTree): Pick<Built, 'root' | 'prove' | 'verify'> => {
+  const leaves = tree.levels[0] as Buffer;
+  return {
+    root: tree.root.toString('hex'),
+    prove: (i) => proofFor(tree.levels, i),
+    verify: (i, proof) =>
+      verifyProof(leaves.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES), proof as Buffer[], tree.root),
+  };
+};
+
 const setups: Record<Impl, Setup> = {
   ours:
     ({ claimants, amounts }, n) =>
@@ -164,15 +176,7 @@ const setups: Record<Impl, Setup> = {
         const leafHashes = timed(phases, 'leaves', () => hashLeafRecords(records));
         timed(phases, 'tree', () => buildTree(leafHashes));
       };
-      const leaves = tree.levels[0] as Buffer;
-      return {
-        root: tree.root.toString('hex'),
-        phasesMs: phases,
-        breakdown,
-        prove: (i) => proofFor(tree.levels, i),
-        verify: (i, proof) =>
-          verifyProof(leaves.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES), proof as Buffer[], tree.root),
-      };
+      return { ...ourProofs(tree), phasesMs: phases, breakdown };
     },
 
   'ours-parallel':
@@ -188,15 +192,7 @@ const setups: Record<Impl, Setup> = {
         );
         await timedAsync(phases, 'leaves+tree', () => buildTreeFromRecords(records));
       };
-      const leaves = tree.levels[0] as Buffer;
-      return {
-        root: tree.root.toString('hex'),
-        phasesMs: phases,
-        breakdown,
-        prove: (i) => proofFor(tree.levels, i),
-        verify: (i, proof) =>
-          verifyProof(leaves.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES), proof as Buffer[], tree.root),
-      };
+      return { ...ourProofs(tree), phasesMs: phases, breakdown };
     },
 
   pipeline: ({ claimants, amounts }, n) => {
@@ -219,14 +215,10 @@ const setups: Record<Impl, Setup> = {
         return body && range ? body.subarray(range.start, range.end + 1) : body;
       };
       const { tree } = distribution;
-      const leaves = tree.levels[0] as Buffer;
       let index: SnapshotIndex | undefined;
       return {
-        root: tree.root.toString('hex'),
+        ...ourProofs(tree),
         phasesMs: phases,
-        prove: (i) => proofFor(tree.levels, i),
-        verify: (i, proof) =>
-          verifyProof(leaves.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES), proof as Buffer[], tree.root),
         serve: {
           load: async () => {
             index = await loadSnapshotIndex('bench/', getObject);

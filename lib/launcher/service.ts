@@ -72,11 +72,12 @@ const symbolTaken = (symbol: string) =>
     { path: 'gameCoinSymbol', message: 'is already taken' },
   ]);
 
-const newJob = (
-  auth: AuthContext,
-  game: GameRecord,
+/** The job record POST /token-launcher/launch queues (status waiting, nothing on chain yet). */
+export const newJob = (
+  auth: Pick<AuthContext, 'userId'>,
+  game: Pick<GameRecord, 'id' | 'name'>,
   input: { emissionDays: number; buyAmount: bigint; symbol: string; custom: boolean },
-  deps: LaunchDeps,
+  deps: Pick<LaunchDeps, 'now' | 'publicApiUrl'>,
 ): JobRecord => {
   const now = deps.now().toISOString();
   return {

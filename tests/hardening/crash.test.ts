@@ -40,6 +40,7 @@ import { stageDeps } from '../../lib/launcher/deps.js';
 import { launcherKeys } from '../../lib/launcher/keys.js';
 import type { JobRecord } from '../../lib/launcher/model.js';
 import { createJob, getCoin, getJob, getMintJobId } from '../../lib/launcher/repository.js';
+import { newJob } from '../../lib/launcher/service.js';
 import { mintStage, reserveStage } from '../../lib/launcher/stages.js';
 import { defaultSessionId, playKeys, utcDay } from '../../lib/play/keys.js';
 import { flushHash } from '../../lib/play/protocol.js';
@@ -878,37 +879,17 @@ describe('launcher', () => {
   /** A queued job (as POST /token-launcher/launch creates it), without starting a state machine. */
   const queuedJob = async (launcher: Launcher): Promise<JobRecord> => {
     const game = await registerGame(launcher.dev);
-    const now = new Date().toISOString();
-    const job: JobRecord = {
-      jobId: randomUUID(),
-      gameId: game.id,
-      userId: launcher.dev.arcId,
-      status: 'waiting',
-      progress: 0,
-      stage: 'queued',
-      message: 'Launch queued',
-      error: null,
-      emissionDays: 7,
-      buyAmount: null,
-      gameCoinSymbol: `CR${randomBytes(3).toString('hex').toUpperCase()}`,
-      symbolSource: 'custom',
-      coinName: game.name,
-      coinUri: `${env('PUBLIC_API_URL')}/games/id/${game.id}`,
-      mintAddress: null,
-      vaultAddress: null,
-      sealedMintKey: null,
-      sealedVaultKey: null,
-      mintTx: null,
-      supplyTx: null,
-      buyTx: null,
-      tokensBought: null,
-      bundleTx: null,
-      gtokenAddress: null,
-      executionArn: null,
-      createdAt: now,
-      updatedAt: now,
-      completedAt: null,
-    };
+    const job = newJob(
+      { userId: launcher.dev.arcId },
+      game,
+      {
+        emissionDays: 7,
+        buyAmount: 0n,
+        symbol: `CR${randomBytes(3).toString('hex').toUpperCase()}`,
+        custom: true,
+      },
+      { now: () => new Date(), publicApiUrl: env('PUBLIC_API_URL') },
+    );
     const created = await createJob(job, { id: game.id, version: 1 });
     if (created !== 'created') throw new Error(`job not created: ${created}`);
     return job;
