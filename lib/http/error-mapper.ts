@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { AppError, codeForHttpStatus, type ErrorCode, type ErrorDetail } from './errors.js';
 import { logger } from './logger.js';
+import { originalStack } from './original-stack.js';
 
 /** The request id echoed as `x-request-id`: API Gateway's own, else the Lambda invocation's. */
 export const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
@@ -77,7 +78,13 @@ export const errorMapper = (): middy.MiddlewareObj<
     after: finish,
     onError: (request) => {
       const failure = toPublic(request.error);
-      if (failure.status >= 500) logger.error('unhandled error', { error: request.error as Error });
+      if (failure.status >= 500) {
+        // The bundles run without --enable-source-maps (cold start): the readable stack is mapped here.
+        logger.error('unhandled error', {
+          error: request.error as Error,
+          originalStack: originalStack(request.error),
+        });
+      }
       const requestId = requestIdOf(request.event, request.context);
       request.response = {
         statusCode: failure.status,
