@@ -2,7 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { AppError, codeForHttpStatus, type ErrorCode, type ErrorDetail } from './errors.js';
 import { logger } from './logger.js';
-import { originalStack } from './original-stack.js';
+import { errorFields } from './original-stack.js';
 
 /** The request id echoed as `x-request-id`: API Gateway's own, else the Lambda invocation's. */
 export const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
@@ -80,10 +80,7 @@ export const errorMapper = (): middy.MiddlewareObj<
       const failure = toPublic(request.error);
       if (failure.status >= 500) {
         // The bundles run without --enable-source-maps (cold start): the readable stack is mapped here.
-        logger.error('unhandled error', {
-          error: request.error as Error,
-          originalStack: originalStack(request.error),
-        });
+        logger.error('unhandled error', errorFields(request.error));
       }
       const requestId = requestIdOf(request.event, request.context);
       request.response = {

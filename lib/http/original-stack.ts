@@ -71,3 +71,9 @@ export const originalStack = (error: unknown): string | undefined => {
     return undefined;
   }
 };
+
+/** The log fields of an unexpected error: the error itself and, when the bundle's map resolves it, its source stack. */
+export const errorFields = (error: unknown): { error: Error; originalStack?: string } => {
+  const mapped = originalStack(error);
+  return { error: error as Error, ...(mapped ? { originalStack: mapped } : {}) };
+};

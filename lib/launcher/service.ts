@@ -6,6 +6,7 @@ import { isCreatorOrOwner, requireGame } from '../games/read.js';
 import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import { logger } from '../http/logger.js';
+import { errorFields } from '../http/original-stack.js';
 import type { LaunchJobView } from './contracts.js';
 import { INITIAL_CURVE, quoteBuy } from './curve.js';
 import type { JobRecord } from './model.js';
@@ -124,7 +125,7 @@ const start = async (job: JobRecord, deps: LaunchDeps): Promise<void> => {
     executionArn = await deps.startExecution(job.jobId);
   } catch (error) {
     if (alreadyStarted(error)) return;
-    logger.error('could not start the launch state machine', { jobId: job.jobId, error: error as Error });
+    logger.error('could not start the launch state machine', { jobId: job.jobId, ...errorFields(error) });
     await repo.failJob(job, 'The launch could not be started; please try again', deps.now().toISOString());
     throw error;
   }
@@ -134,7 +135,7 @@ const start = async (job: JobRecord, deps: LaunchDeps): Promise<void> => {
 // Informational only: the launch runs whether or not the ARN is recorded.
 const recordExecutionArn = async (jobId: string, executionArn: string): Promise<void> => {
   await repo.setExecutionArn(jobId, executionArn).catch((error: unknown) => {
-    logger.warn('could not record the execution ARN', { jobId, error: error as Error });
+    logger.warn('could not record the execution ARN', { jobId, ...errorFields(error) });
   });
 };
 

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import type { Chain } from '../chain/index.js';
 import { logger } from '../http/logger.js';
+import { errorFields } from '../http/original-stack.js';
 import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
 import { snapshotKeys } from './keys.js';
 import { type StoredObject, serializeSnapshot } from './layout.js';
@@ -140,7 +141,7 @@ export const processSnapshotBatch = async (
       const outcome = await build(message.data.tokenMint);
       logger.info('snapshot build', { tokenMint: message.data.tokenMint, status: outcome.status });
     } catch (error) {
-      logger.error('snapshot build failed', { tokenMint: message.data.tokenMint, error: error as Error });
+      logger.error('snapshot build failed', { tokenMint: message.data.tokenMint, ...errorFields(error) });
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }
