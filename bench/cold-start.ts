@@ -180,9 +180,9 @@ async function main() {
       const file = join(dest, `${handler.replace(/\.[^.]+$/, '')}.mjs`);
       const text = readFileSync(file, 'utf8');
       const libs = [
-        // String literals that survive minification: @solana/web3.js's sysvar id, file-type's sqlite MIME
+        // String literals that survive minification: @solana/kit's RPC client header, file-type's sqlite MIME
         // type and image-size's error message.
-        text.includes('SysvarRent111111111111111111111111111111111') ? 'chain' : '',
+        text.includes('solana-client') ? 'chain' : '',
         text.includes('application/x-sqlite3') || text.includes('disabled file type') ? 'image' : '',
       ]
         .filter(Boolean)

@@ -9,17 +9,28 @@
 //
 // The transaction is sent with the other signatures already in place (or zeroed); the answer must carry the
 // same message with a valid signature of that address, or it is rejected.
-import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
+import {
+  type Address,
+  getBase64EncodedWireTransaction,
+  getPublicKeyFromAddress,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type SignatureBytes,
+  type Transaction,
+  address as toAddress,
+  verifySignature,
+} from '@solana/kit';
 import * as z from 'zod';
+import { keypairFromSecret } from '../chain/spl.js';
 import { loadConfig } from '../config.js';
 import { openSecret } from './secrets.js';
 
 /** Signs transactions with a user's embedded wallet. */
 export interface WalletSigner {
   /** The user's wallet address. */
-  address(userId: string): Promise<PublicKey>;
+  address(userId: string): Promise<Address>;
   /** Add the user's signature to `tx` (other signatures are kept) and return it. */
-  signTransaction(userId: string, tx: Transaction): Promise<Transaction>;
+  signTransaction<T extends Transaction>(userId: string, tx: T): Promise<T>;
 }
 
 /** The wallet fields of a user profile (`walletAddress`, `walletSealedKey`). */
@@ -52,27 +63,43 @@ const requireWallet = async (load: WalletLoader, userId: string): Promise<Stored
   return wallet;
 };
 
-/** The signer must keep the message and add a valid signature for `address`. */
-const checkSigned = (original: Transaction, signed: Transaction, address: PublicKey) => {
-  if (!signed.serializeMessage().equals(original.serializeMessage()))
+const sameBytes = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  a.length === b.length && Buffer.from(a as Uint8Array).equals(Buffer.from(b as Uint8Array));
+
+/** The signer must keep the message and add a valid signature for `address`; returns that signature. */
+const walletSignature = async (original: Transaction, signed: Transaction, address: Address) => {
+  if (!sameBytes(signed.messageBytes, original.messageBytes))
     throw new WalletSignerError('Wallet provider changed the transaction message');
-  const entry = signed.signatures.find((s) => s.publicKey.equals(address));
-  if (!entry?.signature) throw new WalletSignerError('Wallet provider returned no signature for the wallet');
-  if (!signed.verifySignatures(false))
+  const signature = signed.signatures[address];
+  if (!signature) throw new WalletSignerError('Wallet provider returned no signature for the wallet');
+  if (!(await verifySignature(await getPublicKeyFromAddress(address), signature, original.messageBytes)))
     throw new WalletSignerError('Wallet provider returned an invalid signature');
+  return signature;
 };
+
+/** `tx` with one more signature (kit transactions are immutable). */
+const withSignature = <T extends Transaction>(tx: T, address: Address, signature: SignatureBytes): T =>
+  Object.freeze({ ...tx, signatures: Object.freeze({ ...tx.signatures, [address]: signature }) });
 
 /** Local development: open the sealed keypair stored on the user's profile and sign in process. */
 export const makeLocalWalletSigner = (load: WalletLoader): WalletSigner => ({
-  address: async (userId) => new PublicKey((await requireWallet(load, userId)).address),
+  address: async (userId) => toAddress((await requireWallet(load, userId)).address),
   signTransaction: async (userId, tx) => {
     const wallet = await requireWallet(load, userId);
     if (!wallet.sealedSecretKey) throw new WalletSignerError(`User ${userId} has no local wallet key`);
-    const keypair = Keypair.fromSecretKey(openSecret(wallet.sealedSecretKey));
-    if (keypair.publicKey.toBase58() !== wallet.address)
+    let keypair: Awaited<ReturnType<typeof keypairFromSecret>>;
+    try {
+      keypair = await keypairFromSecret(openSecret(wallet.sealedSecretKey));
+    } catch (error) {
+      throw new WalletSignerError(`Sealed key of user ${userId} is not a valid keypair`, false, {
+        cause: error,
+      });
+    }
+    if (keypair.address !== wallet.address)
       throw new WalletSignerError(`Sealed key of user ${userId} does not match the wallet address`);
-    tx.partialSign(keypair);
-    return tx;
+    if (!(keypair.address in tx.signatures))
+      throw new WalletSignerError(`The transaction does not need the signature of ${keypair.address}`);
+    return partiallySignTransaction([keypair.keyPair], tx);
   },
 });
 
@@ -92,19 +119,17 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
   const fetchImpl = options.fetch ?? fetch;
   const auth = `Basic ${Buffer.from(`${options.appId}:${options.appSecret}`).toString('base64')}`;
   return {
-    address: async (userId) => new PublicKey((await requireWallet(load, userId)).address),
+    address: async (userId) => toAddress((await requireWallet(load, userId)).address),
     signTransaction: async (userId, tx) => {
-      const address = new PublicKey((await requireWallet(load, userId)).address);
+      const address = toAddress((await requireWallet(load, userId)).address);
       const url = new URL(
-        `v1/wallets/${encodeURIComponent(address.toBase58())}/rpc`,
+        `v1/wallets/${encodeURIComponent(address)}/rpc`,
         `${options.apiUrl.replace(/\/?$/, '/')}`,
       );
       const body = {
         method: 'signTransaction',
         params: {
-          transaction: tx
-            .serialize({ requireAllSignatures: false, verifySignatures: false })
-            .toString('base64'),
+          transaction: getBase64EncodedWireTransaction(tx),
           encoding: 'base64',
         },
       };
@@ -130,17 +155,14 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
       if (!parsed.success) throw new WalletSignerError('Wallet provider answered an unexpected body');
       let signed: Transaction;
       try {
-        signed = Transaction.from(Buffer.from(parsed.data.data.signed_transaction, 'base64'));
+        signed = getTransactionDecoder().decode(Buffer.from(parsed.data.data.signed_transaction, 'base64'));
       } catch (error) {
         throw new WalletSignerError('Wallet provider returned an undecodable transaction', false, {
           cause: error,
         });
       }
-      checkSigned(tx, signed, address);
-      // Keep the caller's object (and its other signatures); take only the wallet's signature from the answer.
-      const signature = signed.signatures.find((s) => s.publicKey.equals(address))?.signature;
-      if (signature) tx.addSignature(address, signature);
-      return tx;
+      // Keep the caller's other signatures; take only the wallet's signature from the answer.
+      return withSignature(tx, address, await walletSignature(tx, signed, address));
     },
   };
 };

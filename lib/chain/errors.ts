@@ -1,4 +1,11 @@
-import { SendTransactionError, SolanaJSONRPCError } from '@solana/web3.js';
+import {
+  isSolanaError,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
+  SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
+  type SolanaError,
+} from '@solana/kit';
 
 /** Why a chain call failed. */
 export type ChainErrorCode =
@@ -8,6 +15,8 @@ export type ChainErrorCode =
   | 'RPC_ERROR'
   /** Preflight simulation failed: nothing was submitted. */
   | 'SIMULATION_FAILED'
+  /** The node has already processed this very transaction (same signature). */
+  | 'ALREADY_PROCESSED'
   /** The transaction landed and failed on chain (fee charged, no effects). */
   | 'TRANSACTION_FAILED'
   /** The transaction's blockhash expired before it landed: it never will. */
@@ -20,9 +29,6 @@ export type ChainErrorCode =
   | 'NOT_LOCAL';
 
 const TRANSIENT_CODES = new Set<ChainErrorCode>(['RPC_UNAVAILABLE', 'BLOCKHASH_EXPIRED', 'CONFIRM_TIMEOUT']);
-
-/** Marker the adapter's fetch puts in transport failures, which web3.js rewraps into plain Errors. */
-export const TRANSIENT_MARK = '[rpc-transient]';
 
 /**
  * A failed chain operation, carrying the program logs when there are any. Its `name` is `ChainTransientError`
@@ -50,45 +56,86 @@ export class ChainError extends Error {
 
 // JSON-RPC codes a healthy retry can clear: node behind/unhealthy, block or slot not available yet, internal.
 const TRANSIENT_RPC_CODES = new Set([-32603, -32004, -32005, -32007, -32014, -32016]);
+// Transport failures below the RPC layer (fetch, sockets, DNS, our per-request deadline).
 const TRANSIENT_TEXT =
-  /\[rpc-transient\]|fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|timed? ?out|unhealthy|is behind|\b(429|50[0-4]) /i;
-const EXPIRED_TEXT = /Blockhash not found|BlockhashNotFound|block height exceeded/i;
+  /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|timed? ?out|aborted|unhealthy|is behind/i;
 
-/** Classify any error thrown by web3.js or the RPC into a ChainError. */
+/** The JSON-RPC error code a kit error carries (its own code for server errors), if any. */
+const rpcCode = (error: SolanaError): number | undefined => {
+  const code = (error.context as { __code?: unknown }).__code;
+  return typeof code === 'number' ? code : undefined;
+};
+
+/** The node's own words, when kit kept them. */
+const serverMessage = (error: SolanaError): string => {
+  const text = (error.context as { __serverMessage?: unknown }).__serverMessage;
+  return typeof text === 'string' ? text : error.message;
+};
+
+const preflightFailure = (error: SolanaError, prefix: string, signature: string | undefined) => {
+  const context = error.context as { logs?: unknown };
+  const logs = Array.isArray(context.logs)
+    ? context.logs.filter((l): l is string => typeof l === 'string')
+    : [];
+  const cause = error.cause;
+  const node = (error.context as { __serverMessage?: unknown }).__serverMessage;
+  const text = `${prefix}${typeof node === 'string' ? node : cause instanceof Error ? cause.message : error.message}`;
+  if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND))
+    return new ChainError('BLOCKHASH_EXPIRED', text, { logs, cause: error, signature });
+  if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED))
+    return new ChainError('ALREADY_PROCESSED', text, { logs, cause: error, signature });
+  return new ChainError('SIMULATION_FAILED', text, { logs, cause: error, signature });
+};
+
+/** A JSON-RPC error object or HTTP failure answered to a call made without kit's client. */
+export const fromRpcAnswer = (
+  action: string,
+  answer: { status: number } | { error: { code: number; message: string } },
+): ChainError => {
+  if ('status' in answer) {
+    const transient = answer.status === 429 || answer.status >= 500;
+    return new ChainError(
+      transient ? 'RPC_UNAVAILABLE' : 'RPC_ERROR',
+      `${action}: RPC answered HTTP ${answer.status}`,
+    );
+  }
+  const { code, message } = answer.error;
+  return new ChainError(
+    TRANSIENT_RPC_CODES.has(code) ? 'RPC_UNAVAILABLE' : 'RPC_ERROR',
+    `${action}: ${message}`,
+  );
+};
+
+/** Classify any error thrown by kit's RPC client, fetch or a signer into a ChainError. */
 export const toChainError = (
   error: unknown,
   context: { signature?: string; action?: string } = {},
 ): ChainError => {
   if (error instanceof ChainError) return error;
   const prefix = context.action ? `${context.action}: ` : '';
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof SendTransactionError) {
-    const logs = error.logs ?? [];
-    const first = message.split('\n').find((line) => line.startsWith('Message:')) ?? message.split('\n')[0];
-    const text = `${prefix}${(first ?? message).replace(/^Message:\s*/, '').trim()}`;
-    if (EXPIRED_TEXT.test(message))
-      return new ChainError('BLOCKHASH_EXPIRED', text, { logs, cause: error, signature: context.signature });
-    if (TRANSIENT_TEXT.test(message) && logs.length === 0)
-      return new ChainError('RPC_UNAVAILABLE', text, { cause: error, signature: context.signature });
-    return new ChainError('SIMULATION_FAILED', text, { logs, cause: error, signature: context.signature });
+  const { signature } = context;
+  if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE))
+    return preflightFailure(error, prefix, signature);
+  if (isSolanaError(error, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) {
+    const { code, message } = fromRpcAnswer(context.action ?? 'RPC', { status: error.context.statusCode });
+    return new ChainError(code, message, { cause: error, signature });
   }
-  if (error instanceof SolanaJSONRPCError) {
-    const code = typeof error.code === 'number' ? error.code : 0;
-    return new ChainError(
-      TRANSIENT_RPC_CODES.has(code) ? 'RPC_UNAVAILABLE' : 'RPC_ERROR',
-      `${prefix}${message}`,
-      {
-        cause: error,
-        signature: context.signature,
-      },
-    );
-  }
-  if (TRANSIENT_TEXT.test(message))
-    return new ChainError('RPC_UNAVAILABLE', `${prefix}${message}`, {
+  if (isSolanaError(error)) {
+    const code = rpcCode(error);
+    const transient = code !== undefined && TRANSIENT_RPC_CODES.has(code);
+    return new ChainError(transient ? 'RPC_UNAVAILABLE' : 'RPC_ERROR', `${prefix}${serverMessage(error)}`, {
       cause: error,
-      signature: context.signature,
+      signature,
     });
-  return new ChainError('RPC_ERROR', `${prefix}${message}`, { cause: error, signature: context.signature });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError' || TRANSIENT_TEXT.test(message))
+    return new ChainError('RPC_UNAVAILABLE', `${prefix}RPC request failed: ${message}`, {
+      cause: error,
+      signature,
+    });
+  return new ChainError('RPC_ERROR', `${prefix}${message}`, { cause: error, signature });
 };
 
 /** Whether an error (of any kind) is a chain error worth retrying. */

@@ -1,5 +1,6 @@
 // Public surface of the chain adapter: import chain access from here.
 export {
+  type AccountInfo,
   type AddressLike,
   type Chain,
   type ChainOptions,
@@ -9,7 +10,10 @@ export {
   type SentTransaction,
   type SignatureInfo,
   type SignatureState,
+  signPlan,
   type TokenMetadataInfo,
+  type TransactionPlan,
+  wireTransaction,
 } from './chain.js';
 export { chainFromConfig } from './config.js';
 export { ChainError, type ChainErrorCode, isTransientChainError, toChainError } from './errors.js';

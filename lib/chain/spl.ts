@@ -1,147 +1,128 @@
-// SPL Token-2022 helpers for game coins: transaction builders for each launch step and the token-metadata
-// interface instructions. @solana/spl-token 0.4 does not re-export the metadata instruction builders (they live
-// in @solana/spl-token-metadata, not a direct dependency), so the two used here are encoded by hand from the
-// interface spec: 8-byte discriminator = sha256("spl_token_metadata_interface:<name>")[..8], then borsh fields.
+// SPL Token-2022 game coins: keypairs, token-account addresses and the transaction plan of each launch step,
+// built with @solana/kit and the official program clients (@solana-program/system, @solana-program/token with
+// the Token-2022 program address for the instructions both programs share) plus ./token.ts for the
+// Token-2022-only ones.
+import { randomBytes } from 'node:crypto';
+import {
+  type Address,
+  address,
+  createAddressWithSeed,
+  createKeyPairSignerFromBytes,
+  createKeyPairSignerFromPrivateKeyBytes,
+  createNoopSigner,
+  getAddressEncoder,
+  type KeyPairSigner,
+  type TransactionSigner,
+} from '@solana/kit';
+import {
+  getCreateAccountInstruction,
+  getCreateAccountWithSeedInstruction,
+  getTransferSolInstruction,
+  SYSTEM_PROGRAM_ADDRESS,
+} from '@solana-program/system';
 import {
   AuthorityType,
-  createAssociatedTokenAccountIdempotentInstruction,
-  createInitializeMetadataPointerInstruction,
-  createInitializeMintInstruction,
-  createMintToCheckedInstruction,
-  createSetAuthorityInstruction,
-  createTransferCheckedInstruction,
-  ExtensionType,
-  getAssociatedTokenAddressSync,
-  getMintLen,
-  LENGTH_SIZE,
-  TOKEN_2022_PROGRAM_ID,
-  TYPE_SIZE,
-} from '@solana/spl-token';
-import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeMintInstruction,
+  getMintToCheckedInstruction,
+  getSetAuthorityInstruction,
+  getTransferCheckedInstruction,
+} from '@solana-program/token';
 import bs58 from 'bs58';
+import type { TransactionPlan } from './chain.js';
+import {
+  type CoinMetadata,
+  coinMintSizes,
+  initializeMetadataPointerInstruction,
+  initializeTokenMetadataInstruction,
+  memoInstruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  updateTokenMetadataAuthorityInstruction,
+} from './token.js';
 
-export { Keypair, PublicKey, type Transaction } from '@solana/web3.js';
+export { type Address, address, type KeyPairSigner } from '@solana/kit';
+export { type CoinMetadata, coinMintSizes, memoInstruction, TOKEN_2022_PROGRAM_ADDRESS } from './token.js';
 
-export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 /** Seed of the per-vault receipt account whose creation makes the initial buy executable only once. */
 export const INITIAL_BUY_RECEIPT_SEED = 'arcadia-initial-buy';
 
-const INITIALIZE = Buffer.from([210, 225, 30, 162, 88, 184, 77, 141]); // spl_token_metadata_interface:initialize_account
-const UPDATE_AUTHORITY = Buffer.from([215, 228, 166, 228, 84, 100, 86, 123]); // …:update_the_authority
+const TOKEN_2022 = { programAddress: TOKEN_2022_PROGRAM_ADDRESS };
 
-export interface CoinMetadata {
-  name: string;
-  symbol: string;
-  uri: string;
-}
-
-const borshString = (value: string) => {
-  const bytes = Buffer.from(value, 'utf8');
-  const len = Buffer.alloc(4);
-  len.writeUInt32LE(bytes.length);
-  return Buffer.concat([len, bytes]);
+/** A fresh random keypair: its signer, and its 64-byte secret key (seed ‖ public key) for sealed storage. */
+export const newKeypair = async (): Promise<{ signer: KeyPairSigner; secretKey: Uint8Array }> => {
+  const seed = randomBytes(32);
+  const signer = await createKeyPairSignerFromPrivateKeyBytes(seed);
+  const secretKey = Buffer.concat([seed, getAddressEncoder().encode(signer.address) as Uint8Array]);
+  seed.fill(0);
+  return { signer, secretKey };
 };
 
-/** Token-metadata `Initialize`: writes name/symbol/uri into the mint's own TLV (metadata account = mint). */
-export const createInitializeTokenMetadataInstruction = (args: {
-  mint: PublicKey;
-  updateAuthority: PublicKey;
-  mintAuthority: PublicKey;
-  metadata: CoinMetadata;
-}): TransactionInstruction =>
-  new TransactionInstruction({
-    programId: TOKEN_2022_PROGRAM_ID,
-    keys: [
-      { pubkey: args.mint, isSigner: false, isWritable: true },
-      { pubkey: args.updateAuthority, isSigner: false, isWritable: false },
-      { pubkey: args.mint, isSigner: false, isWritable: false },
-      { pubkey: args.mintAuthority, isSigner: true, isWritable: false },
-    ],
-    data: Buffer.concat([
-      INITIALIZE,
-      borshString(args.metadata.name),
-      borshString(args.metadata.symbol),
-      borshString(args.metadata.uri),
-    ]),
-  });
+/** A signer from a 64-byte secret key (raw bytes or base58); throws when its halves do not match. */
+export const keypairFromSecret = (secret: Uint8Array | string): Promise<KeyPairSigner> =>
+  createKeyPairSignerFromBytes(typeof secret === 'string' ? bs58.decode(secret) : secret);
 
-/** Token-metadata `UpdateAuthority`; `null` makes the metadata immutable (all-zero key = None). */
-export const createUpdateTokenMetadataAuthorityInstruction = (args: {
-  mint: PublicKey;
-  authority: PublicKey;
-  newAuthority: PublicKey | null;
-}): TransactionInstruction =>
-  new TransactionInstruction({
-    programId: TOKEN_2022_PROGRAM_ID,
-    keys: [
-      { pubkey: args.mint, isSigner: false, isWritable: true },
-      { pubkey: args.authority, isSigner: true, isWritable: false },
-    ],
-    data: Buffer.concat([UPDATE_AUTHORITY, (args.newAuthority ?? PublicKey.default).toBuffer()]),
-  });
+/** A signer for an account whose signature another party adds (an embedded wallet, through `cosign`). */
+export const externalSigner = (owner: string): TransactionSigner => createNoopSigner(address(owner));
 
-/** A Memo program instruction (no signer keys). */
-export const createMemoInstruction = (text: string): TransactionInstruction =>
-  new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(text, 'utf8') });
-
-/** Sizes of a Token-2022 mint with metadata pointer + metadata: `space` to allocate, `total` to fund rent for. */
-export const coinMintSizes = (metadata: CoinMetadata): { space: number; total: number } => {
-  const space = getMintLen([ExtensionType.MetadataPointer]);
-  const metadataLen =
-    32 +
-    32 +
-    4 * 3 +
-    4 +
-    ['name', 'symbol', 'uri'].reduce(
-      (sum, field) => sum + Buffer.byteLength(metadata[field as keyof CoinMetadata], 'utf8'),
-      0,
-    );
-  return { space, total: space + TYPE_SIZE + LENGTH_SIZE + metadataLen };
-};
+/** An owner's associated Token-2022 account for a coin. */
+export const walletTokenAccount = async (mint: string, owner: string): Promise<Address> =>
+  (
+    await findAssociatedTokenPda({
+      mint: address(mint),
+      owner: address(owner),
+      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+    })
+  )[0];
 
 /** The vault's associated Token-2022 account for a coin. */
-export const vaultTokenAccount = (mint: PublicKey, vault: PublicKey): PublicKey =>
-  getAssociatedTokenAddressSync(mint, vault, false, TOKEN_2022_PROGRAM_ID);
-
-/** The buyer's associated Token-2022 account for a coin. */
-export const walletTokenAccount = (mint: PublicKey, owner: PublicKey): PublicKey =>
-  getAssociatedTokenAddressSync(mint, owner, false, TOKEN_2022_PROGRAM_ID);
+export const vaultTokenAccount = walletTokenAccount;
 
 /** Address of a vault's initial-buy receipt (created with seed, owned by the System program). */
-export const initialBuyReceipt = (vault: PublicKey): Promise<PublicKey> =>
-  PublicKey.createWithSeed(vault, INITIAL_BUY_RECEIPT_SEED, SystemProgram.programId);
+export const initialBuyReceipt = (vault: string): Promise<Address> =>
+  createAddressWithSeed({
+    baseAddress: address(vault),
+    seed: INITIAL_BUY_RECEIPT_SEED,
+    programAddress: SYSTEM_PROGRAM_ADDRESS,
+  });
 
 /**
  * Step (a): create the Token-2022 mint with the metadata-pointer extension pointing at itself, initialise it
  * (authority = vault, no freeze authority) and write its token metadata. Signers: payer, mint, vault.
  */
 export const buildCreateCoinMintTx = (args: {
-  payer: PublicKey;
-  mint: PublicKey;
-  vault: PublicKey;
+  payer: TransactionSigner;
+  mint: KeyPairSigner;
+  vault: KeyPairSigner;
   decimals: number;
   metadata: CoinMetadata;
   /** Rent-exempt minimum for `coinMintSizes(metadata).total`. */
   lamports: bigint;
-}): Transaction => {
-  const { space } = coinMintSizes(args.metadata);
-  return new Transaction({ feePayer: args.payer }).add(
-    SystemProgram.createAccount({
-      fromPubkey: args.payer,
-      newAccountPubkey: args.mint,
-      space,
-      lamports: Number(args.lamports),
-      programId: TOKEN_2022_PROGRAM_ID,
-    }),
-    createInitializeMetadataPointerInstruction(args.mint, null, args.mint, TOKEN_2022_PROGRAM_ID),
-    createInitializeMintInstruction(args.mint, args.decimals, args.vault, null, TOKEN_2022_PROGRAM_ID),
-    createInitializeTokenMetadataInstruction({
-      mint: args.mint,
-      updateAuthority: args.vault,
-      mintAuthority: args.vault,
-      metadata: args.metadata,
-    }),
-  );
+}): TransactionPlan => {
+  const mint = args.mint.address;
+  return {
+    feePayer: args.payer.address,
+    instructions: [
+      getCreateAccountInstruction({
+        payer: args.payer,
+        newAccount: args.mint,
+        lamports: args.lamports,
+        space: coinMintSizes(args.metadata).space,
+        programAddress: TOKEN_2022_PROGRAM_ADDRESS,
+      }),
+      initializeMetadataPointerInstruction({ mint, authority: null, metadataAddress: mint }),
+      getInitializeMintInstruction(
+        { mint, decimals: args.decimals, mintAuthority: args.vault.address, freezeAuthority: null },
+        TOKEN_2022,
+      ),
+      initializeTokenMetadataInstruction({
+        mint,
+        updateAuthority: args.vault.address,
+        mintAuthority: args.vault,
+        metadata: args.metadata,
+      }),
+    ],
+  };
 };
 
 /**
@@ -149,51 +130,48 @@ export const buildCreateCoinMintTx = (args: {
  * metadata update authority in the same transaction, so minting can happen exactly once. Optionally funds the
  * vault's own rent-exempt minimum so any later lamport transfer into it succeeds. Signers: payer, vault.
  */
-export const buildMintSupplyTx = (args: {
-  payer: PublicKey;
-  mint: PublicKey;
-  vault: PublicKey;
+export const buildMintSupplyTx = async (args: {
+  payer: TransactionSigner;
+  mint: Address;
+  vault: KeyPairSigner;
   supply: bigint;
   decimals: number;
   vaultTopUp: bigint;
-}): Transaction => {
-  const vaultAta = vaultTokenAccount(args.mint, args.vault);
-  const tx = new Transaction({ feePayer: args.payer });
-  if (args.vaultTopUp > 0n)
-    tx.add(
-      SystemProgram.transfer({ fromPubkey: args.payer, toPubkey: args.vault, lamports: args.vaultTopUp }),
-    );
-  return tx.add(
-    createAssociatedTokenAccountIdempotentInstruction(
-      args.payer,
-      vaultAta,
-      args.vault,
-      args.mint,
-      TOKEN_2022_PROGRAM_ID,
-    ),
-    createMintToCheckedInstruction(
-      args.mint,
-      vaultAta,
-      args.vault,
-      args.supply,
-      args.decimals,
-      [],
-      TOKEN_2022_PROGRAM_ID,
-    ),
-    createSetAuthorityInstruction(
-      args.mint,
-      args.vault,
-      AuthorityType.MintTokens,
-      null,
-      [],
-      TOKEN_2022_PROGRAM_ID,
-    ),
-    createUpdateTokenMetadataAuthorityInstruction({
-      mint: args.mint,
-      authority: args.vault,
-      newAuthority: null,
-    }),
-  );
+}): Promise<TransactionPlan> => {
+  const { mint, vault } = args;
+  const vaultAta = await vaultTokenAccount(mint, vault.address);
+  const topUp =
+    args.vaultTopUp > 0n
+      ? [
+          getTransferSolInstruction({
+            source: args.payer,
+            destination: vault.address,
+            amount: args.vaultTopUp,
+          }),
+        ]
+      : [];
+  return {
+    feePayer: args.payer.address,
+    instructions: [
+      ...topUp,
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: args.payer,
+        ata: vaultAta,
+        owner: vault.address,
+        mint,
+        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+      }),
+      getMintToCheckedInstruction(
+        { mint, token: vaultAta, mintAuthority: vault, amount: args.supply, decimals: args.decimals },
+        TOKEN_2022,
+      ),
+      getSetAuthorityInstruction(
+        { owned: mint, owner: vault, authorityType: AuthorityType.MintTokens, newAuthority: null },
+        TOKEN_2022,
+      ),
+      updateTokenMetadataAuthorityInstruction({ mint, authority: vault, newAuthority: null }),
+    ],
+  };
 };
 
 /**
@@ -201,53 +179,55 @@ export const buildMintSupplyTx = (args: {
  * account to the buyer's (created idempotently), a memo marker, and the vault's receipt account — creating it
  * fails once it exists, so this transaction can succeed only once per vault. Signers: buyer, vault.
  */
-export const buildInitialBuyTx = (args: {
-  buyer: PublicKey;
-  mint: PublicKey;
-  vault: PublicKey;
+export const buildInitialBuyTx = async (args: {
+  buyer: TransactionSigner;
+  mint: Address;
+  vault: KeyPairSigner;
   lamports: bigint;
   tokens: bigint;
   decimals: number;
-  receipt: PublicKey;
+  receipt: Address;
   receiptLamports: bigint;
   memo: string;
-}): Transaction => {
-  const buyerAta = walletTokenAccount(args.mint, args.buyer);
-  return new Transaction({ feePayer: args.buyer }).add(
-    SystemProgram.transfer({ fromPubkey: args.buyer, toPubkey: args.vault, lamports: args.lamports }),
-    SystemProgram.createAccountWithSeed({
-      fromPubkey: args.buyer,
-      newAccountPubkey: args.receipt,
-      basePubkey: args.vault,
-      seed: INITIAL_BUY_RECEIPT_SEED,
-      lamports: Number(args.receiptLamports),
-      space: 0,
-      programId: SystemProgram.programId,
-    }),
-    createAssociatedTokenAccountIdempotentInstruction(
-      args.buyer,
-      buyerAta,
-      args.buyer,
-      args.mint,
-      TOKEN_2022_PROGRAM_ID,
-    ),
-    createTransferCheckedInstruction(
-      vaultTokenAccount(args.mint, args.vault),
-      args.mint,
-      buyerAta,
-      args.vault,
-      args.tokens,
-      args.decimals,
-      [],
-      TOKEN_2022_PROGRAM_ID,
-    ),
-    createMemoInstruction(args.memo),
-  );
+}): Promise<TransactionPlan> => {
+  const { buyer, mint, vault } = args;
+  const [buyerAta, vaultAta] = await Promise.all([
+    walletTokenAccount(mint, buyer.address),
+    vaultTokenAccount(mint, vault.address),
+  ]);
+  return {
+    feePayer: buyer.address,
+    instructions: [
+      getTransferSolInstruction({ source: buyer, destination: vault.address, amount: args.lamports }),
+      getCreateAccountWithSeedInstruction({
+        payer: buyer,
+        newAccount: args.receipt,
+        baseAccount: vault,
+        base: vault.address,
+        seed: INITIAL_BUY_RECEIPT_SEED,
+        amount: args.receiptLamports,
+        space: 0,
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+      }),
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: buyer,
+        ata: buyerAta,
+        owner: buyer.address,
+        mint,
+        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+      }),
+      getTransferCheckedInstruction(
+        {
+          source: vaultAta,
+          mint,
+          destination: buyerAta,
+          authority: vault,
+          amount: args.tokens,
+          decimals: args.decimals,
+        },
+        TOKEN_2022,
+      ),
+      memoInstruction(args.memo),
+    ],
+  };
 };
-
-/** A keypair from a 64-byte secret key (raw bytes or base58). */
-export const keypairFromSecret = (secret: Uint8Array | string): Keypair =>
-  Keypair.fromSecretKey(typeof secret === 'string' ? bs58.decode(secret) : secret);
-
-/** A fresh random keypair. */
-export const newKeypair = (): Keypair => Keypair.generate();

@@ -8,18 +8,25 @@
 // rent through the WalletSigner.
 import { openSecret, sealSecret } from '../adapters/secrets.js';
 import type { WalletSigner } from '../adapters/wallet-signer.js';
-import { type Chain, ChainError, type MintInfo, type SentTransaction } from '../chain/index.js';
+import {
+  type Chain,
+  ChainError,
+  type MintInfo,
+  type SentTransaction,
+  type TransactionPlan,
+} from '../chain/index.js';
 import {
   buildCreateCoinMintTx,
   buildInitialBuyTx,
   buildMintSupplyTx,
   type CoinMetadata,
   coinMintSizes,
+  externalSigner,
   initialBuyReceipt,
-  type Keypair,
+  type KeyPairSigner,
   keypairFromSecret,
   newKeypair,
-  PublicKey,
+  address as toAddress,
   vaultTokenAccount,
 } from '../chain/spl.js';
 import { type CurveState, INITIAL_CURVE, quoteBuy, TOKEN_DECIMALS } from './curve.js';
@@ -41,8 +48,8 @@ export interface SealedLaunchKeys {
 
 /** A launch's keypairs, opened for signing. */
 export interface LaunchKeys {
-  mint: Keypair;
-  vault: Keypair;
+  mint: KeyPairSigner;
+  vault: KeyPairSigner;
 }
 
 /** Dependencies of the launch steps. */
@@ -85,35 +92,33 @@ export class CoinLaunchError extends Error {
 }
 
 /** Fresh mint and vault keypairs, sealed for storage. */
-export const generateLaunchKeys = (): SealedLaunchKeys => {
-  const mint = newKeypair();
-  const vault = newKeypair();
+export const generateLaunchKeys = async (): Promise<SealedLaunchKeys> => {
+  const [mint, vault] = await Promise.all([newKeypair(), newKeypair()]);
   return {
-    mintAddress: mint.publicKey.toBase58(),
-    vaultAddress: vault.publicKey.toBase58(),
+    mintAddress: mint.signer.address,
+    vaultAddress: vault.signer.address,
     sealedMintKey: sealSecret(Buffer.from(mint.secretKey)),
     sealedVaultKey: sealSecret(Buffer.from(vault.secretKey)),
   };
 };
 
 /** Open persisted launch keys; throws when a secret does not match its recorded address. */
-export const openLaunchKeys = (sealed: SealedLaunchKeys): LaunchKeys => {
-  const mint = keypairFromSecret(openSecret(sealed.sealedMintKey));
-  const vault = keypairFromSecret(openSecret(sealed.sealedVaultKey));
-  if (mint.publicKey.toBase58() !== sealed.mintAddress || vault.publicKey.toBase58() !== sealed.vaultAddress)
+export const openLaunchKeys = async (sealed: SealedLaunchKeys): Promise<LaunchKeys> => {
+  const [mint, vault] = await Promise.all([
+    keypairFromSecret(openSecret(sealed.sealedMintKey)),
+    keypairFromSecret(openSecret(sealed.sealedVaultKey)),
+  ]);
+  if (mint.address !== sealed.mintAddress || vault.address !== sealed.vaultAddress)
     throw new CoinLaunchError('Launch keys do not match their addresses');
   return { mint, vault };
 };
 
-const send = async (
-  deps: CoinDeps,
-  launch: Launch,
-  tx: Parameters<Chain['sendAndConfirm']>[0],
-  signers: Keypair[],
-  options: StepOptions,
-) =>
-  deps.chain.sendAndConfirm(tx, signers, {
-    feePayer: await deps.signer.address(launch.userId),
+/** The user's embedded wallet as the paying signer; its signature is added by the WalletSigner. */
+const walletOf = async (deps: CoinDeps, launch: Launch) =>
+  externalSigner(await deps.signer.address(launch.userId));
+
+const send = (deps: CoinDeps, launch: Launch, plan: TransactionPlan, options: StepOptions) =>
+  deps.chain.sendAndConfirm(plan, {
     cosign: (unsigned) => deps.signer.signTransaction(launch.userId, unsigned),
     timeoutMs: options.timeoutMs,
     onSent: options.onSent,
@@ -149,26 +154,24 @@ export const createCoinMint = async (
 ): Promise<StepResult> => {
   const { mint, vault } = launch.keys;
   const done = async () => {
-    const account = await deps.chain.getAccountInfo(mint.publicKey);
+    const account = await deps.chain.getAccountInfo(mint.address);
     if (!account) return null;
-    const info = await deps.chain.getMint(mint.publicKey);
+    const info = await deps.chain.getMint(mint.address);
     if (!info?.isToken2022 || !info.metadata)
-      throw new CoinLaunchError(
-        `Address ${mint.publicKey.toBase58()} already holds an account that is not a coin mint`,
-      );
+      throw new CoinLaunchError(`Address ${mint.address} already holds an account that is not a coin mint`);
     return { signature: null };
   };
   return idempotent(done, async () => {
     const lamports = await deps.chain.getMinimumBalanceForRentExemption(coinMintSizes(metadata).total);
-    const tx = buildCreateCoinMintTx({
-      payer: await deps.signer.address(launch.userId),
-      mint: mint.publicKey,
-      vault: vault.publicKey,
+    const plan = buildCreateCoinMintTx({
+      payer: await walletOf(deps, launch),
+      mint,
+      vault,
       decimals: COIN_DECIMALS,
       metadata,
       lamports,
     });
-    return send(deps, launch, tx, [mint, vault], options);
+    return send(deps, launch, plan, options);
   });
 };
 
@@ -180,27 +183,27 @@ export const mintCoinSupply = async (
 ): Promise<StepResult> => {
   const { mint, vault } = launch.keys;
   const done = async () => {
-    const info = await deps.chain.getMint(mint.publicKey);
+    const info = await deps.chain.getMint(mint.address);
     if (!info) throw new CoinLaunchError('The coin mint does not exist yet: create it first');
     if (info.supply === COIN_SUPPLY && info.mintAuthority === null) return { signature: null };
-    if (info.mintAuthority !== vault.publicKey.toBase58() || info.supply !== 0n)
+    if (info.mintAuthority !== vault.address || info.supply !== 0n)
       throw new CoinLaunchError(
-        `Mint ${mint.publicKey.toBase58()} is in an unexpected state (supply ${info.supply}, authority ${info.mintAuthority})`,
+        `Mint ${mint.address} is in an unexpected state (supply ${info.supply}, authority ${info.mintAuthority})`,
       );
     return null;
   };
   return idempotent(done, async () => {
     const rent = await deps.chain.getMinimumBalanceForRentExemption(0);
-    const balance = await deps.chain.getBalance(vault.publicKey);
-    const tx = buildMintSupplyTx({
-      payer: await deps.signer.address(launch.userId),
-      mint: mint.publicKey,
-      vault: vault.publicKey,
+    const balance = await deps.chain.getBalance(vault.address);
+    const plan = await buildMintSupplyTx({
+      payer: await walletOf(deps, launch),
+      mint: mint.address,
+      vault,
       supply: COIN_SUPPLY,
       decimals: COIN_DECIMALS,
       vaultTopUp: balance < rent ? rent - balance : 0n,
     });
-    return send(deps, launch, tx, [vault], options);
+    return send(deps, launch, plan, options);
   });
 };
 
@@ -218,7 +221,7 @@ export const initialBuy = async (
   const { mint, vault } = launch.keys;
   const quote = quoteBuy(options.curve ?? INITIAL_CURVE, buyAmount);
   if (quote.tokensOut === 0n) throw new CoinLaunchError('Buy amount too small to buy any token');
-  const receipt = await initialBuyReceipt(vault.publicKey);
+  const receipt = await initialBuyReceipt(vault.address);
   const done = async () => {
     if (!(await deps.chain.getAccountInfo(receipt))) return null;
     const history = await deps.chain.findSignatures(receipt, 10);
@@ -229,23 +232,22 @@ export const initialBuy = async (
   };
   const result = await idempotent(done, async () => {
     const vaultBalance = await deps.chain.getTokenAccountBalance(
-      vaultTokenAccount(mint.publicKey, vault.publicKey),
+      await vaultTokenAccount(mint.address, vault.address),
     );
     if (vaultBalance < quote.tokensOut)
       throw new CoinLaunchError('The vault does not hold the quoted tokens: mint the supply first');
-    const buyer = await deps.signer.address(launch.userId);
-    const tx = buildInitialBuyTx({
-      buyer,
-      mint: mint.publicKey,
-      vault: vault.publicKey,
+    const plan = await buildInitialBuyTx({
+      buyer: await walletOf(deps, launch),
+      mint: mint.address,
+      vault,
       lamports: quote.lamportsIn,
       tokens: quote.tokensOut,
       decimals: COIN_DECIMALS,
       receipt,
       receiptLamports: await deps.chain.getMinimumBalanceForRentExemption(0),
-      memo: `arcadia:initial-buy mint=${mint.publicKey.toBase58()} lamports=${quote.lamportsIn} tokens=${quote.tokensOut}`,
+      memo: `arcadia:initial-buy mint=${mint.address} lamports=${quote.lamportsIn} tokens=${quote.tokensOut}`,
     });
-    return send(deps, launch, tx, [vault], options);
+    return send(deps, launch, plan, options);
   });
   return { ...result, ...quote };
 };
@@ -285,9 +287,9 @@ export const verifyLaunchedCoin = async (
     mintAuthorityRevoked: false,
   };
   const problems: string[] = [];
-  let address: PublicKey;
+  let address: string;
   try {
-    address = new PublicKey(mint);
+    address = toAddress(mint);
   } catch {
     return { ok: false, mint, checks, problems: ['Not a valid mint address'], coin: null };
   }

@@ -2,7 +2,7 @@
 // (coin record, game link and coin summary, job completed) in one transaction. Idempotent: a second call finds
 // the job completed and answers the same record.
 import type { Chain } from '../chain/index.js';
-import { initialBuyReceipt, PublicKey, vaultTokenAccount } from '../chain/spl.js';
+import { initialBuyReceipt, vaultTokenAccount } from '../chain/spl.js';
 import type { CoinSummary } from '../games/model.js';
 import { getGame } from '../games/repository.js';
 import { AppError } from '../http/errors.js';
@@ -56,7 +56,7 @@ const view = (coin: CoinRecord, alreadyCompleted: boolean): CompletionView => ({
   },
 });
 
-const oldestSuccessful = async (chain: Chain, address: PublicKey, memo?: string) => {
+const oldestSuccessful = async (chain: Chain, address: string, memo?: string) => {
   const history = await chain.findSignatures(address, 20);
   const landed = history.filter((s) => s.err === null && (!memo || s.memo?.includes(memo)));
   // Newest first: the oldest successful transaction is the one that created the account.
@@ -73,7 +73,7 @@ const findBundleTx = async (
   mint: string,
 ): Promise<{ signature: string } | { problem: string }> => {
   if (!job.vaultAddress) return { problem: 'the launch never reserved its vault' };
-  const vault = new PublicKey(job.vaultAddress);
+  const vault = job.vaultAddress;
   if (job.buyAmount) {
     const receipt = await initialBuyReceipt(vault);
     if (!(await chain.getAccountInfo(receipt)))
@@ -87,7 +87,7 @@ const findBundleTx = async (
     const state = await chain.getSignatureStatus(job.supplyTx);
     if (state.status !== 'unknown' && state.status !== 'failed') return { signature: job.supplyTx };
   }
-  const signature = await oldestSuccessful(chain, vaultTokenAccount(new PublicKey(mint), vault));
+  const signature = await oldestSuccessful(chain, await vaultTokenAccount(mint, vault));
   return signature ? { signature } : { problem: 'the supply transaction cannot be found' };
 };
 

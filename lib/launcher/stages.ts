@@ -79,12 +79,12 @@ const finish = async (
   return done;
 };
 
-const launchOf = (job: JobRecord): Launch => {
+const launchOf = async (job: JobRecord): Promise<Launch> => {
   if (!job.mintAddress || !job.vaultAddress || !job.sealedMintKey || !job.sealedVaultKey)
     throw new LaunchError('The launch keys were never reserved');
   return {
     userId: job.userId,
-    keys: openLaunchKeys({
+    keys: await openLaunchKeys({
       mintAddress: job.mintAddress,
       vaultAddress: job.vaultAddress,
       sealedMintKey: job.sealedMintKey,
@@ -115,7 +115,7 @@ export const reserveStage = async (jobId: string, deps: StageDeps): Promise<Stag
       // The balance was spent since the launch was queued: not something a retry fixes.
       throw new LaunchError((error as Error).message);
     }
-    const reserved = await repo.reserveKeys(job, generateLaunchKeys(), stamp(deps));
+    const reserved = await repo.reserveKeys(job, await generateLaunchKeys(), stamp(deps));
     if (!reserved?.mintAddress) throw new LaunchError('The launch job closed before its keys were reserved');
     job = reserved;
   }
@@ -128,7 +128,7 @@ export const mintStage = async (jobId: string, deps: StageDeps): Promise<StageRe
   let job = await loadJob(jobId);
   if (!isOpen(job)) return result(job);
   job = await enter(job, 'mint', 'Creating the coin mint with its metadata', deps);
-  const launch = launchOf(job);
+  const launch = await launchOf(job);
   const coinDeps = { chain: deps.chain, signer: deps.signer };
   const timeoutMs = deps.stepTimeoutMs ?? 25_000;
   const mint = await createCoinMint(
@@ -161,10 +161,15 @@ export const buyStage = async (jobId: string, deps: StageDeps): Promise<StageRes
     return result(job);
   }
   job = await enter(job, 'buy', `Buying with ${buyAmount} lamports on the bonding curve`, deps);
-  const buy = await initialBuy({ chain: deps.chain, signer: deps.signer }, launchOf(job), BigInt(buyAmount), {
-    timeoutMs: deps.stepTimeoutMs ?? 25_000,
-    onSent: persistSent(jobId, 'buyTx', deps),
-  });
+  const buy = await initialBuy(
+    { chain: deps.chain, signer: deps.signer },
+    await launchOf(job),
+    BigInt(buyAmount),
+    {
+      timeoutMs: deps.stepTimeoutMs ?? 25_000,
+      onSent: persistSent(jobId, 'buyTx', deps),
+    },
+  );
   job = await finish(
     job,
     'buy',

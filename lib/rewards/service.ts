@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
 import { type Chain, ChainError } from '../chain/index.js';
-import { PublicKey } from '../chain/spl.js';
 import { effectiveSplit } from '../games/model.js';
 import { requireGame } from '../games/read.js';
 import { getGame, saveGame } from '../games/repository.js';
@@ -28,7 +27,7 @@ import { blockhashExpired, buildPurchaseTransfer, newVault } from './vault.js';
 
 /** Side effects of the rewards use cases. */
 export interface RewardsDeps {
-  chain: Pick<Chain, 'getBalance' | 'sendAndConfirm' | 'confirm' | 'getSignatureStatus' | 'connection'>;
+  chain: Pick<Chain, 'getBalance' | 'sendAndConfirm' | 'confirm' | 'getSignatureStatus' | 'getBlockHeight'>;
   signer: WalletSigner;
   loadWallet: WalletLoader;
   price: PriceSource;
@@ -105,7 +104,7 @@ const ensurePool = async (gameId: string, now: string) =>
   repo.createPool({
     gameId,
     custodial: true,
-    ...newVault(),
+    ...(await newVault()),
     totalInflowLamports: '0',
     totalAllocatedLamports: '0',
     purchases: 0,
@@ -202,9 +201,7 @@ const transferOnce = (
       lamports: BigInt(p.lamports),
       purchaseId: p.purchaseId,
     }),
-    [],
     {
-      feePayer: new PublicKey(p.walletAddress),
       cosign: (unsigned) => deps.signer.signTransaction(p.arcId, unsigned),
       timeoutMs: deps.confirmTimeoutMs ?? 20_000,
       onSent: async (sent) => {

@@ -2,14 +2,15 @@
 // and the claim status. One claim per wallet per coin, enforced on chain: the transaction creates a receipt
 // account at createWithSeed(vault, seed(coin, wallet)); System `CreateAccountWithSeed` fails when it exists.
 import { createHash } from 'node:crypto';
+import { createAddressWithSeed, type KeyPairSigner } from '@solana/kit';
+import { getCreateAccountWithSeedInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-} from '@solana/spl-token';
-import { type Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
-import type { Chain } from '../chain/index.js';
-import { createMemoInstruction } from '../chain/spl.js';
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+} from '@solana-program/token';
+import { type Chain, signPlan, wireTransaction } from '../chain/index.js';
+import { address, externalSigner, memoInstruction } from '../chain/spl.js';
 import { AppError, errors } from '../http/errors.js';
 import { decodeAddress } from './allocation.js';
 import { leafHash, verifyProof } from './merkle.js';
@@ -19,9 +20,14 @@ import { findProof, type ReadDeps, requireSummary } from './service.js';
 export interface ClaimDeps extends ReadDeps {
   chain: Pick<
     Chain,
-    'connection' | 'getAccountInfo' | 'getMint' | 'getMinimumBalanceForRentExemption' | 'findSignatures'
+    | 'getAccountInfo'
+    | 'getMint'
+    | 'getMinimumBalanceForRentExemption'
+    | 'findSignatures'
+    | 'getBlockHeight'
+    | 'getLatestBlockhash'
   >;
-  loadVault(tokenMint: string): Promise<Keypair | undefined>;
+  loadVault(tokenMint: string): Promise<KeyPairSigner | undefined>;
   getClaimRecord(tokenMint: string, wallet: string): Promise<ClaimRecord | undefined>;
   recordClaim(claim: ClaimRecord): Promise<ClaimRecord>;
   now(): Date;
@@ -37,12 +43,12 @@ export const claimReceiptSeed = (tokenMint: string, wallet: string): string =>
   `c${createHash('sha256').update(`arcadia-claim:${tokenMint}:${wallet}`).digest('hex').slice(0, 31)}`;
 
 /** Address of a wallet's claim receipt: System-owned, 0 bytes, created with seed from the vault. */
-export const claimReceiptAddress = (
-  vault: PublicKey,
-  tokenMint: string,
-  wallet: string,
-): Promise<PublicKey> =>
-  PublicKey.createWithSeed(vault, claimReceiptSeed(tokenMint, wallet), SystemProgram.programId);
+export const claimReceiptAddress = (vault: string, tokenMint: string, wallet: string) =>
+  createAddressWithSeed({
+    baseAddress: address(vault),
+    seed: claimReceiptSeed(tokenMint, wallet),
+    programAddress: SYSTEM_PROGRAM_ADDRESS,
+  });
 
 const requireVault = async (deps: ClaimDeps, tokenMint: string) => {
   const vault = await deps.loadVault(tokenMint);
@@ -69,8 +75,7 @@ export const buildClaimTransactions = async (
     throw new Error(`Stored proof of ${participant} does not verify against ${summary.merkleRoot}`);
 
   const vault = await requireVault(deps, tokenMint);
-  const participantKey = new PublicKey(participant);
-  const receipt = await claimReceiptAddress(vault.publicKey, tokenMint, participant);
+  const receipt = await claimReceiptAddress(vault.address, tokenMint, participant);
   const [existing, coin, receiptLamports] = await Promise.all([
     deps.chain.getAccountInfo(receipt),
     deps.chain.getMint(tokenMint),
@@ -84,15 +89,18 @@ export const buildClaimTransactions = async (
   if (input.blockhash) {
     // A caller's blockhash: its expiry is at most 150 blocks after the current height.
     blockhash = input.blockhash;
-    lastValidBlockHeight = (await deps.chain.connection.getBlockHeight('confirmed')) + BLOCKHASH_VALIDITY;
+    lastValidBlockHeight = (await deps.chain.getBlockHeight()) + BLOCKHASH_VALIDITY;
   } else {
-    ({ blockhash, lastValidBlockHeight } = await deps.chain.connection.getLatestBlockhash('confirmed'));
+    ({ blockhash, lastValidBlockHeight } = await deps.chain.getLatestBlockhash());
   }
 
-  const mint = new PublicKey(tokenMint);
-  const programId = new PublicKey(coin.programId);
-  const vaultAta = getAssociatedTokenAddressSync(mint, vault.publicKey, false, programId);
-  const participantAta = getAssociatedTokenAddressSync(mint, participantKey, false, programId);
+  const mint = address(tokenMint);
+  const tokenProgram = address(coin.programId);
+  const payer = externalSigner(participant);
+  const [[vaultAta], [participantAta]] = await Promise.all([
+    findAssociatedTokenPda({ mint, owner: vault.address, tokenProgram }),
+    findAssociatedTokenPda({ mint, owner: payer.address, tokenProgram }),
+  ]);
   const memo = [
     CLAIM_MEMO,
     `mint=${tokenMint}`,
@@ -101,43 +109,50 @@ export const buildClaimTransactions = async (
     `amount=${amount}`,
     ...(input.referrer ? [`referrer=${input.referrer}`] : []),
   ].join(' ');
-  const tx = new Transaction({ feePayer: participantKey, blockhash, lastValidBlockHeight }).add(
-    SystemProgram.createAccountWithSeed({
-      fromPubkey: participantKey,
-      newAccountPubkey: receipt,
-      basePubkey: vault.publicKey,
-      seed: claimReceiptSeed(tokenMint, participant),
-      lamports: Number(receiptLamports),
-      space: 0,
-      programId: SystemProgram.programId,
-    }),
-    createAssociatedTokenAccountIdempotentInstruction(
-      participantKey,
-      participantAta,
-      participantKey,
-      mint,
-      programId,
-    ),
-    createTransferCheckedInstruction(
-      vaultAta,
-      mint,
-      participantAta,
-      vault.publicKey,
-      amount,
-      coin.decimals,
-      [],
-      programId,
-    ),
-    createMemoInstruction(memo),
+  const tx = await signPlan(
+    {
+      feePayer: payer.address,
+      instructions: [
+        getCreateAccountWithSeedInstruction({
+          payer,
+          newAccount: receipt,
+          baseAccount: vault,
+          base: vault.address,
+          seed: claimReceiptSeed(tokenMint, participant),
+          amount: receiptLamports,
+          space: 0,
+          programAddress: SYSTEM_PROGRAM_ADDRESS,
+        }),
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer,
+          ata: participantAta,
+          owner: payer.address,
+          mint,
+          tokenProgram,
+        }),
+        getTransferCheckedInstruction(
+          {
+            source: vaultAta,
+            mint,
+            destination: participantAta,
+            authority: vault,
+            amount,
+            decimals: coin.decimals,
+          },
+          { programAddress: tokenProgram },
+        ),
+        memoInstruction(memo),
+      ],
+    },
+    { blockhash, lastValidBlockHeight },
   );
-  tx.partialSign(vault);
   return {
-    transactions: [tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64')],
+    transactions: [wireTransaction(tx)],
     amount: amount.toString(),
     index: proof.index,
     merkleRoot: summary.merkleRoot,
     snapshotVersion: summary.version,
-    receiptAddress: receipt.toBase58(),
+    receiptAddress: receipt,
     blockhash,
     lastValidBlockHeight,
   };
@@ -152,7 +167,7 @@ export const getClaimStatus = async (deps: ClaimDeps, tokenMint: string, wallet:
   const base = { gtokenAddress: tokenMint, wallet, snapshotVersion: summary?.version ?? null };
   if (!summary || !vault)
     return { ...base, canClaim: false, state: 'not_eligible' as const, amount: null, claimedAt: null };
-  const receipt = await claimReceiptAddress(vault.publicKey, tokenMint, wallet);
+  const receipt = await claimReceiptAddress(vault.address, tokenMint, wallet);
   const recorded = await deps.getClaimRecord(tokenMint, wallet);
   if (recorded || (await deps.chain.getAccountInfo(receipt))) {
     let claim = recorded;

@@ -1,6 +1,6 @@
 // Production wiring of the snapshot builder and claims: the chain adapter, S3, DynamoDB and the launcher's
 // custodial vault. The read endpoints take ./read-deps.ts, which bundles no chain library.
-import type { Keypair } from '@solana/web3.js';
+import type { KeyPairSigner } from '@solana/kit';
 import { chainFromConfig } from '../chain/index.js';
 import { getCoinGameIds, getGame } from '../games/repository.js';
 import { openLaunchKeys } from '../launcher/coin.js';
@@ -37,15 +37,16 @@ export const findAirdropCoin = async (tokenMint: string): Promise<AirdropCoin | 
  * The distribution vault of a coin: the custodial launch vault that holds the unsold supply, opened from the
  * launch job's sealed key. Undefined when the coin was not launched here.
  */
-export const loadDistributionVault = async (tokenMint: string): Promise<Keypair | undefined> => {
+export const loadDistributionVault = async (tokenMint: string): Promise<KeyPairSigner | undefined> => {
   const job = await jobOf(tokenMint);
   if (!job?.mintAddress || !job.vaultAddress || !job.sealedMintKey || !job.sealedVaultKey) return undefined;
-  return openLaunchKeys({
+  const keys = await openLaunchKeys({
     mintAddress: job.mintAddress,
     vaultAddress: job.vaultAddress,
     sealedMintKey: job.sealedMintKey,
     sealedVaultKey: job.sealedVaultKey,
-  }).vault;
+  });
+  return keys.vault;
 };
 
 /** The snapshot builder (SQS consumer). */
@@ -55,7 +56,7 @@ export const builderDeps = (): BuilderDeps => {
     chain: {
       listTokenHolders: (mint) => chain.listTokenHolders(mint),
       getMint: (mint) => chain.getMint(mint),
-      getSlot: () => chain.connection.getSlot('confirmed'),
+      getSlot: () => chain.getSlot(),
     },
     findCoin: findAirdropCoin,
     putObjects: putSnapshotObjects,

@@ -3,7 +3,7 @@
 //
 //   npm run fund -- <wallet address> <sol>        e.g. npm run fund -- 7xKX…q9 2.5
 import { resolve } from 'node:path';
-import { PublicKey } from '@solana/web3.js';
+import { address as toAddress } from '@solana/kit';
 import { makeChain } from '../../lib/chain/index.js';
 
 const DEFAULT_RPC_URL = 'http://127.0.0.1:8899';
@@ -23,7 +23,7 @@ export const fund = async (
   sol: string,
   rpcUrl = process.env.SOLANA_RPC_URL ?? DEFAULT_RPC_URL,
 ) => {
-  const address = new PublicKey(wallet);
+  const address = toAddress(wallet);
   const chain = makeChain({ rpcUrl });
   const signature = await chain.airdrop(address, parseSol(sol));
   return { signature, balance: await chain.getBalance(address) };

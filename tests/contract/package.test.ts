@@ -94,6 +94,30 @@ describe('serverless package', () => {
     expect(getGame).not.toMatch(/from\s*"@aws-sdk\//);
     expect(getGame).not.toMatch(/from\s*"(node:)?http"/);
   });
+  it('bundles one copy of each package, and chain functions use @solana/kit, not web3.js', async () => {
+    const duplicated: string[] = [];
+    const sourcesOf = async (zip: string) => {
+      const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
+      const map = Object.keys(archive.files).find((f) => f.endsWith('.mjs.map'));
+      const text = map ? await archive.file(map)?.async('string') : undefined;
+      return text ? (JSON.parse(text) as { sources: string[] }).sources : [];
+    };
+    for (const zip of readdirSync(dir).filter((f) => f.endsWith('.zip'))) {
+      // package name → the install folders its bundled files come from (nested copies are separate modules).
+      const copies = new Map<string, Set<string>>();
+      for (const source of await sourcesOf(zip)) {
+        const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(source.replace(/^(\.\.\/)+/, ''));
+        if (!match?.[2]) continue;
+        copies.set(match[2], (copies.get(match[2]) ?? new Set()).add(`${match[1]}${match[2]}`));
+      }
+      for (const [name, folders] of copies)
+        if (folders.size > 1) duplicated.push(`${zip}: ${name} ×${folders.size}`);
+    }
+    expect(duplicated).toEqual([]);
+    const purchase = await sourcesOf('purchaseMultiplier.zip');
+    expect(purchase.some((s) => s.includes('node_modules/@solana/transactions/'))).toBe(true);
+    expect(purchase.filter((s) => /@solana\/(web3\.js|spl-token)\//.test(s))).toEqual([]);
+  });
   it('every bundle loads in a fresh Node process (module init succeeds with the aliases and the bundled SDK)', async () => {
     const work = mkdtempSync(join(tmpdir(), 'arcadia-bundles-'));
     try {

@@ -928,13 +928,13 @@ describe('launcher', () => {
       if (!job.mintAddress) return;
       if ((await getMintJobId(job.mintAddress)) !== job.jobId)
         out.violations.push('mint → job index missing');
-      const keys = openLaunchKeys({
+      const keys = await openLaunchKeys({
         mintAddress: job.mintAddress,
         vaultAddress: String(job.vaultAddress),
         sealedMintKey: String(job.sealedMintKey),
         sealedVaultKey: String(job.sealedVaultKey),
       });
-      if (keys.mint.publicKey.toBase58() !== job.mintAddress) out.violations.push('sealed mint key mismatch');
+      if (keys.mint.address !== job.mintAddress) out.violations.push('sealed mint key mismatch');
     },
     async complete(f, res, _context, out) {
       const job = await jobView(f.job.jobId);

@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { GetExecutionHistoryCommand, type HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
-import { PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { handler as completeHandler } from '../../functions/launcher/complete-launch.js';
@@ -163,7 +162,7 @@ const history = async (jobId: string): Promise<HistoryEvent[]> => {
 const taskErrors = (events: HistoryEvent[]) =>
   events.filter((e) => e.type === 'TaskFailed').map((e) => e.taskFailedEventDetails?.error);
 
-const successfulSignatures = async (address: PublicKey | string) =>
+const successfulSignatures = async (address: string) =>
   (await chain.findSignatures(address, 50)).filter((s) => s.err === null);
 
 describe('launch state machine under RPC faults', () => {
@@ -188,13 +187,13 @@ describe('launch state machine under RPC faults', () => {
       'launchTaskComplete',
     ]);
     expect(taskErrors(await history(jobId))).toEqual(Array(4).fill('ChainTransientError'));
-    const mint = new PublicKey(job.gtokenAddress ?? '');
+    const mint = job.gtokenAddress ?? '';
     expect((await chain.getMint(mint))?.supply).toBe(1_000_000_000_000_000n);
     // create mint, mint supply, initial buy: each exactly once.
     expect(await successfulSignatures(mint)).toHaveLength(3);
-    const receipt = await initialBuyReceipt(new PublicKey((await getJob(jobId))?.vaultAddress ?? ''));
+    const receipt = await initialBuyReceipt((await getJob(jobId))?.vaultAddress ?? '');
     expect(await successfulSignatures(receipt)).toHaveLength(1);
-    expect(await chain.getTokenAccountBalance(walletTokenAccount(mint, new PublicKey(wallet)))).toBe(
+    expect(await chain.getTokenAccountBalance(await walletTokenAccount(mint, wallet))).toBe(
       quoteBuy(INITIAL_CURVE, 200_000_000n).tokensOut,
     );
   }, 40_000);
@@ -219,8 +218,8 @@ describe('launch state machine under RPC faults', () => {
     expect(events.at(-1)?.type).toBe('ExecutionFailed');
 
     const stored = await getJob(jobId);
-    const mint = new PublicKey(stored?.mintAddress ?? '');
-    const receipt = await initialBuyReceipt(new PublicKey(stored?.vaultAddress ?? ''));
+    const mint = stored?.mintAddress ?? '';
+    const receipt = await initialBuyReceipt(stored?.vaultAddress ?? '');
     const before = await successfulSignatures(mint);
     expect(before).toHaveLength(2); // create mint, mint supply
     expect(await chain.getAccountInfo(receipt)).toBeNull();
@@ -229,13 +228,13 @@ describe('launch state machine under RPC faults', () => {
     await expect(buyTask({ jobId })).resolves.toMatchObject({ status: 'failed' });
     expect(await successfulSignatures(mint)).toHaveLength(2);
     expect(await chain.getAccountInfo(receipt)).toBeNull();
-    expect(await chain.getTokenAccountBalance(walletTokenAccount(mint, new PublicKey(wallet)))).toBe(0n);
+    expect(await chain.getTokenAccountBalance(await walletTokenAccount(mint, wallet))).toBe(0n);
     // complete-launch refuses the half-launched coin and says why.
     const completed = await invoke<{ error: { details: Array<{ message: string }> } }>(completeHandler, {
       method: 'POST',
       path: '/token-launcher/complete-launch',
       headers: { authorization: `Bearer ${token}` },
-      body: { gtokenAddress: mint.toBase58() },
+      body: { gtokenAddress: mint },
     });
     expect(completed.status).toBe(400);
     expect(completed.body.error.details).toEqual([
@@ -294,7 +293,7 @@ describe('launch state machine under RPC faults', () => {
     open();
     const job = await pollJob(jobId);
     expect(job.status, job.error).toBe('completed');
-    const mint = new PublicKey(job.gtokenAddress ?? '');
+    const mint = job.gtokenAddress ?? '';
     expect((await chain.getMint(mint))?.supply).toBe(1_000_000_000_000_000n);
     expect(await successfulSignatures(mint)).toHaveLength(3); // create mint, mint supply, initial buy
   }, 40_000);

@@ -222,10 +222,7 @@ describe('a whole launch through the state machine', () => {
 
   it('gave the buyer exactly the curve quote, in the transaction named bundleTx', async () => {
     const mint = final.job.gtokenAddress ?? '';
-    const { PublicKey } = await import('@solana/web3.js');
-    const balance = await chain.getTokenAccountBalance(
-      walletTokenAccount(new PublicKey(mint), new PublicKey(alice.wallet)),
-    );
+    const balance = await chain.getTokenAccountBalance(await walletTokenAccount(mint, alice.wallet));
     expect(balance).toBe(quoteBuy(INITIAL_CURVE, buyAmount).tokensOut);
     const logs = await chain.getTransactionLogs(final.job.bundleTx ?? '');
     expect(logs.join('\n')).toContain('arcadia:initial-buy');

@@ -458,8 +458,8 @@ describe('POST /multiplier/purchase', () => {
       ...real,
       chain: {
         ...real.chain,
-        sendAndConfirm: async (tx, signers, options) => {
-          await real.chain.sendAndConfirm(tx, signers, options);
+        sendAndConfirm: async (plan, options) => {
+          await real.chain.sendAndConfirm(plan, options);
           throw new ChainError('CONFIRM_TIMEOUT', 'simulated: confirmation not seen in time');
         },
       },

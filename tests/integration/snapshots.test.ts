@@ -1,21 +1,32 @@
 // Airdrop snapshots and claims against the local stack: a real game coin (launch steps of lib/launcher/coin on
 // the stack's local chain), a classic SPL airdrop token with several holders, the SQS builder (crash + retry,
 // partial batch failures), the snapshot endpoints, and claim transactions executed on chain.
+// Fixtures go through the API's chain adapter (@solana/kit); the claim transactions the API returns are decoded,
+// co-signed and sent by a @solana/web3.js client, as players' wallets do, which proves wire compatibility.
 import { randomUUID } from 'node:crypto';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  ACCOUNT_SIZE,
-  createAssociatedTokenAccountIdempotentInstruction,
-  createInitializeAccount3Instruction,
-  createInitializeMint2Instruction,
-  createMintToInstruction,
-  getAssociatedTokenAddressSync,
-  MINT_SIZE,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from '@solana/spl-token';
-import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+  type Address,
+  address,
+  type Base64EncodedWireTransaction,
+  generateKeyPairSigner,
+  type KeyPairSigner,
+} from '@solana/kit';
+// The client side: a player's wallet decodes the claim transaction the API returns, co-signs and sends it.
+import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
+import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeAccount3Instruction,
+  getInitializeMint2Instruction,
+  getMintSize,
+  getMintToInstruction,
+  getTokenSize,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import type { SQSEvent } from 'aws-lambda';
 import bs58 from 'bs58';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +39,8 @@ import { handler as holdersHandler } from '../../functions/snapshots/list-snapsh
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { sealSecret } from '../../lib/adapters/secrets.js';
 import { makeLocalWalletSigner } from '../../lib/adapters/wallet-signer.js';
-import { makeChain } from '../../lib/chain/index.js';
+import { makeChain, type TransactionPlan } from '../../lib/chain/index.js';
+import { newKeypair } from '../../lib/chain/spl.js';
 import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
 import * as coin from '../../lib/launcher/coin.js';
 import { launcherKeys } from '../../lib/launcher/keys.js';
@@ -50,69 +62,90 @@ const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 }
 
 type Body<T> = { data: T; error?: { code: string; message: string } };
 
-const send = (tx: Transaction, signers: Keypair[]) => chain.sendAndConfirm(tx, signers);
+/** A player's wallet talks to the RPC node itself (web3.js), not through the API's chain adapter. */
+const client = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed');
+
+const send = (plan: TransactionPlan) => chain.sendAndConfirm(plan);
 
 /** A classic SPL Token mint (6 decimals) with `authority` as mint authority. */
-const createAirdropMint = async (authority: Keypair): Promise<PublicKey> => {
-  const mint = Keypair.generate();
-  const lamports = await chain.connection.getMinimumBalanceForRentExemption(MINT_SIZE);
-  await send(
-    new Transaction().add(
-      SystemProgram.createAccount({
-        fromPubkey: authority.publicKey,
-        newAccountPubkey: mint.publicKey,
-        space: MINT_SIZE,
+const createAirdropMint = async (authority: KeyPairSigner): Promise<Address> => {
+  const mint = await generateKeyPairSigner();
+  const space = getMintSize();
+  const lamports = await chain.getMinimumBalanceForRentExemption(space);
+  await send({
+    feePayer: authority.address,
+    instructions: [
+      getCreateAccountInstruction({
+        payer: authority,
+        newAccount: mint,
+        space,
         lamports,
-        programId: TOKEN_PROGRAM_ID,
+        programAddress: TOKEN_PROGRAM_ADDRESS,
       }),
-      createInitializeMint2Instruction(mint.publicKey, 6, authority.publicKey, null, TOKEN_PROGRAM_ID),
-    ),
-    [authority, mint],
-  );
-  return mint.publicKey;
+      getInitializeMint2Instruction({ mint: mint.address, decimals: 6, mintAuthority: authority.address }),
+    ],
+  });
+  return mint.address;
 };
 
 /** Mint `amount` to the owner's ATA (created idempotently, so amount 0 leaves an empty account). */
-const mintToOwner = async (authority: Keypair, mint: PublicKey, owner: PublicKey, amount: bigint) => {
-  const ata = getAssociatedTokenAddressSync(mint, owner);
-  const tx = new Transaction().add(
-    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, owner, mint),
-  );
-  if (amount > 0n) tx.add(createMintToInstruction(mint, ata, authority.publicKey, amount));
-  await send(tx, [authority]);
+const mintToOwner = async (authority: KeyPairSigner, mint: Address, owner: PublicKey, amount: bigint) => {
+  const [ata] = await findAssociatedTokenPda({
+    mint,
+    owner: address(owner.toBase58()),
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  await send({
+    feePayer: authority.address,
+    instructions: [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: authority,
+        ata,
+        owner: address(owner.toBase58()),
+        mint,
+      }),
+      ...(amount > 0n ? [getMintToInstruction({ mint, token: ata, mintAuthority: authority, amount })] : []),
+    ],
+  });
 };
 
 /** A second, non-associated token account of `owner` holding `amount`. */
-const mintToExtraAccount = async (authority: Keypair, mint: PublicKey, owner: PublicKey, amount: bigint) => {
-  const account = Keypair.generate();
-  const lamports = await chain.connection.getMinimumBalanceForRentExemption(ACCOUNT_SIZE);
-  await send(
-    new Transaction().add(
-      SystemProgram.createAccount({
-        fromPubkey: authority.publicKey,
-        newAccountPubkey: account.publicKey,
-        space: ACCOUNT_SIZE,
+const mintToExtraAccount = async (
+  authority: KeyPairSigner,
+  mint: Address,
+  owner: PublicKey,
+  amount: bigint,
+) => {
+  const account = await generateKeyPairSigner();
+  const space = getTokenSize();
+  const lamports = await chain.getMinimumBalanceForRentExemption(space);
+  await send({
+    feePayer: authority.address,
+    instructions: [
+      getCreateAccountInstruction({
+        payer: authority,
+        newAccount: account,
+        space,
         lamports,
-        programId: TOKEN_PROGRAM_ID,
+        programAddress: TOKEN_PROGRAM_ADDRESS,
       }),
-      createInitializeAccount3Instruction(account.publicKey, mint, owner),
-      createMintToInstruction(mint, account.publicKey, authority.publicKey, amount),
-    ),
-    [authority, account],
-  );
+      getInitializeAccount3Instruction({ account: account.address, mint, owner: address(owner.toBase58()) }),
+      getMintToInstruction({ mint, token: account.address, mintAuthority: authority, amount }),
+    ],
+  });
 };
 
 /** A launched coin (mint + supply in the custodial vault) on a game whose airdrop token has these holders. */
 const setUp = async () => {
-  const payer = Keypair.generate();
-  await chain.airdrop(payer.publicKey, 5n * SOL);
+  const { signer: payer, secretKey } = await newKeypair();
+  await chain.airdrop(payer.address, 5n * SOL);
   const userId = randomUUID();
   const signer = makeLocalWalletSigner(async () => ({
-    address: payer.publicKey.toBase58(),
-    sealedSecretKey: sealSecret(Buffer.from(payer.secretKey)),
+    address: payer.address,
+    sealedSecretKey: sealSecret(Buffer.from(secretKey)),
   }));
-  const sealed = coin.generateLaunchKeys();
-  const launch = { userId, keys: coin.openLaunchKeys(sealed) };
+  const sealed = await coin.generateLaunchKeys();
+  const launch = { userId, keys: await coin.openLaunchKeys(sealed) };
   const deps = { chain, signer };
   await coin.createCoinMint(deps, launch, { name: 'Snap', symbol: 'SNAP', uri: 'https://a.example/c.json' });
   await coin.mintCoinSupply(deps, launch);
@@ -140,7 +173,7 @@ const setUp = async () => {
     {
       ...game,
       version: game.version + 1,
-      airdropTokenAddress: airdropMint.toBase58(),
+      airdropTokenAddress: airdropMint,
       coin: {
         gtokenAddress: tokenMint,
         gameCoinSymbol: 'SNAP',
@@ -186,7 +219,7 @@ const setUp = async () => {
   await dynamo().send(
     new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(tokenMint), jobId, gameId: game.id } }),
   );
-  return { tokenMint, airdropMint, holders, vault: launch.keys.vault.publicKey, gameId: game.id };
+  return { tokenMint, airdropMint, holders, vault: launch.keys.vault.address, gameId: game.id };
 };
 
 const sqsEvent = (records: Array<{ messageId: string; body: string }>): SQSEvent =>
@@ -246,7 +279,7 @@ describe('snapshot builder (SQS)', () => {
       holderCount: 2,
       totalAllocation: (a + b).toString(),
       version: 1,
-      airdropMint: ctx.airdropMint.toBase58(),
+      airdropMint: ctx.airdropMint,
     });
     expect(a + b).toBe(POOL);
 
@@ -349,7 +382,7 @@ describe('snapshot endpoints', () => {
     for (const wallet of [
       ctx.holders.c.publicKey.toBase58(),
       ctx.holders.d.publicKey.toBase58(),
-      ctx.vault.toBase58(),
+      ctx.vault,
     ]) {
       const res = await get(proofHandler, `/token-launcher/snapshot/${ctx.tokenMint}/proof/${wallet}`, {
         tokenMint: ctx.tokenMint,
@@ -408,21 +441,22 @@ describe('exercise claim', () => {
         pathParameters: { gtokenAddress: ctx.tokenMint, wallet },
       },
     );
-  const sendSigned = async (base64: string, signer: Keypair) => {
-    const tx = Transaction.from(Buffer.from(base64, 'base64'));
+  /** What a player's wallet does with a built claim: decode, co-sign, send, then wait for it to land. */
+  const sendSigned = async (built: Built, signer: Keypair) => {
+    const tx = Transaction.from(Buffer.from(built.transactions[0] as string, 'base64'));
     tx.partialSign(signer);
     const raw = tx.serialize();
-    const signature = await chain.connection.sendRawTransaction(raw, { preflightCommitment: 'confirmed' });
+    const signature = await client.sendRawTransaction(raw, { preflightCommitment: 'confirmed' });
     return chain.confirm(
-      { signature, lastValidBlockHeight: tx.lastValidBlockHeight ?? 0 },
-      { raw, timeoutMs: 20_000 },
+      { signature, lastValidBlockHeight: built.lastValidBlockHeight },
+      { raw: raw.toString('base64') as Base64EncodedWireTransaction, timeoutMs: 20_000 },
     );
   };
 
   it('executes on chain once; a second claim fails on chain; status moves claimable → claimed', async () => {
     const participant = ctx.holders.a;
     const wallet = participant.publicKey.toBase58();
-    await chain.airdrop(participant.publicKey, SOL);
+    await chain.airdrop(participant.publicKey.toBase58(), SOL);
 
     const before = await status(wallet);
     expect(before.body.data).toMatchObject({
@@ -445,7 +479,7 @@ describe('exercise claim', () => {
     expect(second.status).toBe(200);
 
     const started = Date.now();
-    const signature = await sendSigned(first.body.data.transactions[0] as string, participant);
+    const signature = await sendSigned(first.body.data, participant);
     timings.claimMs = Date.now() - started;
     const ata = getAssociatedTokenAddressSync(
       new PublicKey(ctx.tokenMint),
@@ -453,11 +487,11 @@ describe('exercise claim', () => {
       false,
       TOKEN_2022_PROGRAM_ID,
     );
-    expect(await chain.getTokenAccountBalance(ata)).toBe(POOL / 4n);
+    expect(await chain.getTokenAccountBalance(ata.toBase58())).toBe(POOL / 4n);
     expect(bs58.decode(signature)).toHaveLength(64);
 
-    await expect(sendSigned(second.body.data.transactions[0] as string, participant)).rejects.toThrow();
-    expect(await chain.getTokenAccountBalance(ata)).toBe(POOL / 4n);
+    await expect(sendSigned(second.body.data, participant)).rejects.toThrow();
+    expect(await chain.getTokenAccountBalance(ata.toBase58())).toBe(POOL / 4n);
 
     const after = await status(wallet);
     expect(after.body.data).toMatchObject({
@@ -472,10 +506,13 @@ describe('exercise claim', () => {
 
   it('a changed amount breaks the vault signature', async () => {
     const participant = ctx.holders.b;
-    await chain.airdrop(participant.publicKey, SOL);
+    await chain.airdrop(participant.publicKey.toBase58(), SOL);
     const built = await build(participant.publicKey.toBase58());
     expect(built.status).toBe(200);
     const tx = Transaction.from(Buffer.from(built.body.data.transactions[0] as string, 'base64'));
+    // Wire compatibility: web3.js decodes the kit-built transaction; the participant pays and signs last.
+    expect(tx.feePayer?.toBase58()).toBe(participant.publicKey.toBase58());
+    expect(tx.signatures.find((s) => s.publicKey.equals(participant.publicKey))?.signature).toBeNull();
     expect(tx.verifySignatures(false)).toBe(true); // vault signed, participant still to sign
     const transfer = tx.instructions.find(
       (ix) => ix.programId.equals(TOKEN_2022_PROGRAM_ID) && ix.data[0] === 12,
@@ -487,7 +524,7 @@ describe('exercise claim', () => {
     tx.partialSign(participant);
     expect(tx.verifySignatures(true)).toBe(false);
     await expect(
-      chain.connection.sendRawTransaction(tx.serialize({ verifySignatures: false }), {
+      client.sendRawTransaction(tx.serialize({ verifySignatures: false }), {
         preflightCommitment: 'confirmed',
       }),
     ).rejects.toThrow();

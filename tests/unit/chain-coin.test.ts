@@ -1,13 +1,20 @@
 // The game coin launch steps (lib/launcher/coin) against the local chain started in this file: real
-// Token-2022 with metadata, the atomic initial buy, and re-runs that must never mint or buy twice.
+// Token-2022 with metadata, the atomic initial buy, and re-runs that must never mint or buy twice. @solana/web3.js
+// and @solana/spl-token serve only as an independent reading of what the kit-based code wrote on chain.
+import { generateKeyPairSigner } from '@solana/kit';
 import {
-  createInitializeMintInstruction,
+  ExtensionType,
   getAssociatedTokenAddressSync,
-  MINT_SIZE,
+  getMetadataPointerState,
+  getMintLen,
+  getTokenMetadata,
   TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
+  unpackMint,
 } from '@solana/spl-token';
-import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import { getInitializeMintInstruction, getMintSize, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
@@ -15,6 +22,8 @@ process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 const { sealSecret } = await import('../../lib/adapters/secrets.js');
 const { makeLocalWalletSigner } = await import('../../lib/adapters/wallet-signer.js');
 const { ChainError, makeChain } = await import('../../lib/chain/index.js');
+const spl = await import('../../lib/chain/spl.js');
+const { decodeMint } = await import('../../lib/chain/token.js');
 const coin = await import('../../lib/launcher/coin.js');
 const { INITIAL_CURVE, quoteBuy } = await import('../../lib/launcher/curve.js');
 const { startLocalChain } = await import('../../scripts/chain/rpc-server.js');
@@ -28,36 +37,132 @@ const METADATA = {
 
 let local: Awaited<ReturnType<typeof startLocalChain>>;
 let chain: ReturnType<typeof makeChain>;
+/** web3.js over the same node: the independent reader. */
+let connection: Connection;
 const wallets = new Map<string, { address: string; sealedSecretKey: string }>();
 const signer = makeLocalWalletSigner(async (userId) => wallets.get(userId) ?? null);
 
 /** A user with a funded embedded wallet, as the launch endpoint requires. */
 const newUser = async (lamports = 2n * SOL) => {
-  const keypair = Keypair.generate();
-  const userId = `user-${keypair.publicKey.toBase58().slice(0, 8)}`;
+  const { signer: keypair, secretKey } = await spl.newKeypair();
+  const userId = `user-${keypair.address.slice(0, 8)}`;
   wallets.set(userId, {
-    address: keypair.publicKey.toBase58(),
-    sealedSecretKey: sealSecret(Buffer.from(keypair.secretKey)),
+    address: keypair.address,
+    sealedSecretKey: sealSecret(Buffer.from(secretKey)),
   });
-  if (lamports > 0n) await chain.airdrop(keypair.publicKey, lamports);
-  return { userId, wallet: keypair.publicKey };
+  if (lamports > 0n) await chain.airdrop(keypair.address, lamports);
+  return { userId, wallet: keypair.address };
 };
 
 const newLaunch = async (lamports?: bigint) => {
   const user = await newUser(lamports);
-  const sealed = coin.generateLaunchKeys();
-  return { ...user, sealed, launch: { userId: user.userId, keys: coin.openLaunchKeys(sealed) } };
+  const sealed = await coin.generateLaunchKeys();
+  return { ...user, sealed, launch: { userId: user.userId, keys: await coin.openLaunchKeys(sealed) } };
 };
 
 const deps = () => ({ chain, signer });
 
+/** An owner's associated Token-2022 account, derived by spl-token. */
+const ata2022 = (mint: string, owner: string) =>
+  getAssociatedTokenAddressSync(
+    new PublicKey(mint),
+    new PublicKey(owner),
+    true,
+    TOKEN_2022_PROGRAM_ID,
+  ).toBase58();
+
+/** A mint as spl-token reads it, in the adapter's MintInfo shape. */
+const splTokenView = async (mint: string) => {
+  const key = new PublicKey(mint);
+  const info = await connection.getAccountInfo(key, 'confirmed');
+  const parsed = unpackMint(key, info, TOKEN_2022_PROGRAM_ID);
+  const pointer = getMetadataPointerState(parsed);
+  const metadata = await getTokenMetadata(connection, key, 'confirmed', TOKEN_2022_PROGRAM_ID);
+  return {
+    decimals: parsed.decimals,
+    supply: parsed.supply,
+    mintAuthority: parsed.mintAuthority?.toBase58() ?? null,
+    freezeAuthority: parsed.freezeAuthority?.toBase58() ?? null,
+    metadataPointer: pointer
+      ? {
+          authority: pointer.authority?.toBase58() ?? null,
+          metadataAddress: pointer.metadataAddress?.toBase58() ?? null,
+        }
+      : null,
+    metadata: metadata
+      ? {
+          name: metadata.name,
+          symbol: metadata.symbol,
+          uri: metadata.uri,
+          updateAuthority: metadata.updateAuthority?.toBase58() ?? null,
+          additionalMetadata: metadata.additionalMetadata.map(([k, v]) => [k, v]),
+        }
+      : null,
+  };
+};
+
+/** The adapter's reading of a mint (getMint and decodeMint) equals spl-token's. */
+const expectSameAsSplToken = async (mint: string) => {
+  const expected = await splTokenView(mint);
+  expect(await chain.getMint(mint)).toEqual({
+    address: mint,
+    programId: TOKEN_2022_PROGRAM_ID.toBase58(),
+    isToken2022: true,
+    ...expected,
+  });
+  const data = (await chain.getAccountInfo(mint))?.data;
+  expect(data && decodeMint(data, true)).toEqual(expected);
+};
+
 beforeAll(async () => {
   local = await startLocalChain({ port: 0 });
   chain = makeChain({ rpcUrl: local.url, pollMs: 50 });
+  connection = new Connection(local.url, 'confirmed');
 });
 
 afterAll(async () => {
   await local.stop();
+});
+
+describe('keys and addresses', () => {
+  it('makes keypairs whose 64-byte secret (seed ‖ public key) opens back to the same signer, as web3.js reads it', async () => {
+    const { signer: keypair, secretKey } = await spl.newKeypair();
+    expect(secretKey).toHaveLength(64);
+    expect(Keypair.fromSecretKey(secretKey).publicKey.toBase58()).toBe(keypair.address);
+    expect((await spl.keypairFromSecret(secretKey)).address).toBe(keypair.address);
+    expect((await spl.keypairFromSecret(bs58.encode(secretKey))).address).toBe(keypair.address);
+    const other = await spl.newKeypair();
+    const mismatched = Uint8Array.from([...secretKey.subarray(0, 32), ...other.secretKey.subarray(32)]);
+    await expect(spl.keypairFromSecret(mismatched)).rejects.toThrow();
+  });
+
+  it('derives token accounts and the initial-buy receipt as spl-token and web3.js do', async () => {
+    const [mint, owner] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    expect(await spl.walletTokenAccount(mint.address, owner.address)).toBe(
+      ata2022(mint.address, owner.address),
+    );
+    expect(await spl.vaultTokenAccount(mint.address, owner.address)).toBe(
+      ata2022(mint.address, owner.address),
+    );
+    const receipt = await PublicKey.createWithSeed(
+      new PublicKey(owner.address),
+      spl.INITIAL_BUY_RECEIPT_SEED,
+      SystemProgram.programId,
+    );
+    expect(await spl.initialBuyReceipt(owner.address)).toBe(receipt.toBase58());
+  });
+
+  it('sizes a coin mint as spl-token does: metadata pointer allocated, token metadata on top', () => {
+    const sizes = spl.coinMintSizes(METADATA);
+    expect(sizes.space).toBe(getMintLen([ExtensionType.MetadataPointer]));
+    // The token-metadata TLV entry: header + update authority + mint + three borsh strings + empty vector.
+    const strings = [METADATA.name, METADATA.symbol, METADATA.uri].reduce((n, s) => n + 4 + s.length, 0);
+    expect(sizes.total).toBe(getMintLen([ExtensionType.MetadataPointer]) + 4 + 32 + 32 + strings + 4);
+    // UTF-8 is counted in bytes, not characters.
+    expect(spl.coinMintSizes({ ...METADATA, name: 'Café' }).total).toBe(
+      sizes.total - METADATA.name.length + 5,
+    );
+  });
 });
 
 describe('game coin launch', () => {
@@ -68,23 +173,31 @@ describe('game coin launch', () => {
     const elapsed = performance.now() - started;
     expect(result.skipped).toBe(false);
     expect(result.signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
-    const mint = await chain.getMint(launch.keys.mint.publicKey);
+    const mintAddress = launch.keys.mint.address;
+    const mint = await chain.getMint(mintAddress);
     expect(mint).toMatchObject({
       programId: TOKEN_2022_PROGRAM_ID.toBase58(),
       isToken2022: true,
       decimals: 6,
       supply: 0n,
-      mintAuthority: launch.keys.vault.publicKey.toBase58(),
+      mintAuthority: launch.keys.vault.address,
       freezeAuthority: null,
-      metadataPointer: { authority: null, metadataAddress: launch.keys.mint.publicKey.toBase58() },
+      metadataPointer: { authority: null, metadataAddress: mintAddress },
       metadata: {
         ...METADATA,
-        updateAuthority: launch.keys.vault.publicKey.toBase58(),
+        updateAuthority: launch.keys.vault.address,
         additionalMetadata: [],
       },
     });
+    // spl-token reads the same mint, pointer and metadata.
+    await expectSameAsSplToken(mintAddress);
+    // The account grew to exactly coinMintSizes().total and was funded rent-exempt for it.
+    const { total } = spl.coinMintSizes(METADATA);
+    const account = await chain.getAccountInfo(mintAddress);
+    expect(account?.data.length).toBe(total);
+    expect(account?.lamports).toBe(await chain.getMinimumBalanceForRentExemption(total));
     // The same metadata through the jsonParsed encoding of the RPC.
-    const parsed = await chain.connection.getParsedAccountInfo(launch.keys.mint.publicKey);
+    const parsed = await connection.getParsedAccountInfo(new PublicKey(mintAddress));
     const data = parsed.value?.data as
       | { parsed: { info: { extensions: Array<{ extension: string; state: unknown }> } } }
       | undefined;
@@ -98,25 +211,17 @@ describe('game coin launch', () => {
     await coin.createCoinMint(deps(), launch, METADATA);
     const result = await coin.mintCoinSupply(deps(), launch);
     expect(result.skipped).toBe(false);
-    const vaultAta = getAssociatedTokenAddressSync(
-      launch.keys.mint.publicKey,
-      launch.keys.vault.publicKey,
-      false,
-      TOKEN_2022_PROGRAM_ID,
-    );
+    const mintAddress = launch.keys.mint.address;
+    const vaultAta = ata2022(mintAddress, launch.keys.vault.address);
     expect(await chain.getTokenAccountBalance(vaultAta)).toBe(coin.COIN_SUPPLY);
-    const mint = await chain.getMint(launch.keys.mint.publicKey);
+    const mint = await chain.getMint(mintAddress);
     expect(mint).toMatchObject({ supply: coin.COIN_SUPPLY, mintAuthority: null });
     expect(mint?.metadata?.updateAuthority).toBeNull();
-    const tx = await chain.connection.getTransaction(result.signature as string, {
-      maxSupportedTransactionVersion: 0,
-    });
-    const logs = tx?.meta?.logMessages?.join('\n') ?? '';
+    await expectSameAsSplToken(mintAddress);
+    const logs = (await chain.getTransactionLogs(result.signature as string)).join('\n');
     expect(logs).toMatch(/Instruction: MintToChecked/);
     expect(logs).toMatch(/Instruction: SetAuthority/);
-    expect((await coin.verifyLaunchedCoin(chain, launch.keys.mint.publicKey.toBase58(), METADATA)).ok).toBe(
-      true,
-    );
+    expect((await coin.verifyLaunchedCoin(chain, mintAddress, METADATA)).ok).toBe(true);
   });
 
   it('makes the initial buy atomically: lamports to the vault, quoted tokens to the buyer', async () => {
@@ -124,7 +229,7 @@ describe('game coin launch', () => {
     await coin.createCoinMint(deps(), launch, METADATA);
     await coin.mintCoinSupply(deps(), launch);
     const buyerBefore = await chain.getBalance(wallet);
-    const vaultBefore = await chain.getBalance(launch.keys.vault.publicKey);
+    const vaultBefore = await chain.getBalance(launch.keys.vault.address);
     const buyAmount = 1n * SOL;
     const quote = quoteBuy(INITIAL_CURVE, buyAmount);
     const result = await coin.initialBuy(deps(), launch, buyAmount);
@@ -135,17 +240,12 @@ describe('game coin launch', () => {
       lamportsIn: buyAmount,
     });
     expect(result.newState).toEqual(quote.newState);
-    const mint = launch.keys.mint.publicKey;
-    const buyerAta = getAssociatedTokenAddressSync(mint, wallet, false, TOKEN_2022_PROGRAM_ID);
-    const vaultAta = getAssociatedTokenAddressSync(
-      mint,
-      launch.keys.vault.publicKey,
-      false,
-      TOKEN_2022_PROGRAM_ID,
-    );
+    const mint = launch.keys.mint.address;
+    const buyerAta = ata2022(mint, wallet);
+    const vaultAta = ata2022(mint, launch.keys.vault.address);
     expect(await chain.getTokenAccountBalance(buyerAta)).toBe(quote.tokensOut);
     expect(await chain.getTokenAccountBalance(vaultAta)).toBe(coin.COIN_SUPPLY - quote.tokensOut);
-    expect(await chain.getBalance(launch.keys.vault.publicKey)).toBe(vaultBefore + buyAmount);
+    expect(await chain.getBalance(launch.keys.vault.address)).toBe(vaultBefore + buyAmount);
     // The buyer paid the buy, the transaction fee and rent for its token account and the buy receipt.
     const rent = (size: number) => chain.getMinimumBalanceForRentExemption(size);
     const ataSize = (await chain.getAccountInfo(buyerAta))?.data.length ?? 0;
@@ -154,8 +254,8 @@ describe('game coin launch', () => {
     );
     expect(await chain.listTokenHolders(mint)).toEqual(
       new Map([
-        [launch.keys.vault.publicKey.toBase58(), coin.COIN_SUPPLY - quote.tokensOut],
-        [wallet.toBase58(), quote.tokensOut],
+        [launch.keys.vault.address, coin.COIN_SUPPLY - quote.tokensOut],
+        [wallet, quote.tokensOut],
       ]),
     );
     // One transaction did all of it, marked with a memo.
@@ -166,7 +266,7 @@ describe('game coin launch', () => {
 
   it('re-running every step is a no-op: no second mint, no second buy', async () => {
     const { launch, wallet } = await newLaunch(3n * SOL);
-    const mint = launch.keys.mint.publicKey;
+    const mint = launch.keys.mint.address;
     await coin.createCoinMint(deps(), launch, METADATA);
     await coin.mintCoinSupply(deps(), launch);
     const buy = await coin.initialBuy(deps(), launch, SOL / 2n);
@@ -183,8 +283,7 @@ describe('game coin launch', () => {
     expect((await chain.findSignatures(mint, 100)).length).toBe(mintHistory);
     expect(await chain.getBalance(wallet)).toBe(buyerLamports);
     expect((await chain.getMint(mint))?.supply).toBe(coin.COIN_SUPPLY);
-    const buyerAta = getAssociatedTokenAddressSync(mint, wallet, false, TOKEN_2022_PROGRAM_ID);
-    expect(await chain.getTokenAccountBalance(buyerAta)).toBe(buy.tokensOut);
+    expect(await chain.getTokenAccountBalance(ata2022(mint, wallet))).toBe(buy.tokensOut);
   });
 
   it('lets only one of two concurrent initial buys land', async () => {
@@ -196,13 +295,9 @@ describe('game coin launch', () => {
       coin.initialBuy(deps(), launch, SOL / 4n),
     ]);
     expect(new Set(results.map((r) => r.signature)).size).toBe(1);
-    const buyerAta = getAssociatedTokenAddressSync(
-      launch.keys.mint.publicKey,
-      wallet,
-      false,
-      TOKEN_2022_PROGRAM_ID,
+    expect(await chain.getTokenAccountBalance(ata2022(launch.keys.mint.address, wallet))).toBe(
+      results[0]?.tokensOut,
     );
-    expect(await chain.getTokenAccountBalance(buyerAta)).toBe(results[0]?.tokensOut);
   });
 
   it('resumes after a confirmation timeout without buying twice', async () => {
@@ -224,13 +319,9 @@ describe('game coin launch', () => {
     const retried = await coin.initialBuy(deps(), launch, SOL / 2n);
     expect(retried.skipped).toBe(true);
     expect(retried.signature).toBe(sent[0]);
-    const buyerAta = getAssociatedTokenAddressSync(
-      launch.keys.mint.publicKey,
-      wallet,
-      false,
-      TOKEN_2022_PROGRAM_ID,
+    expect(await chain.getTokenAccountBalance(ata2022(launch.keys.mint.address, wallet))).toBe(
+      retried.tokensOut,
     );
-    expect(await chain.getTokenAccountBalance(buyerAta)).toBe(retried.tokensOut);
   });
 
   it('resends after a lost transaction whose blockhash expired, buying once', async () => {
@@ -246,13 +337,9 @@ describe('game coin launch', () => {
     expect((lost as InstanceType<typeof ChainError>).code).toBe('BLOCKHASH_EXPIRED');
     const retried = await coin.initialBuy(deps(), launch, SOL / 2n);
     expect(retried.skipped).toBe(false);
-    const buyerAta = getAssociatedTokenAddressSync(
-      launch.keys.mint.publicKey,
-      wallet,
-      false,
-      TOKEN_2022_PROGRAM_ID,
+    expect(await chain.getTokenAccountBalance(ata2022(launch.keys.mint.address, wallet))).toBe(
+      retried.tokensOut,
     );
-    expect(await chain.getTokenAccountBalance(buyerAta)).toBe(retried.tokensOut);
   });
 
   it('fails a buy the wallet cannot afford with the program logs, and a later retry still works', async () => {
@@ -268,6 +355,15 @@ describe('game coin launch', () => {
     expect((await coin.initialBuy(deps(), launch, SOL)).skipped).toBe(false);
   });
 
+  it('refuses to create the mint over an address that already holds another account', async () => {
+    const { launch } = await newLaunch();
+    await chain.airdrop(launch.keys.mint.address, SOL);
+    await expect(coin.createCoinMint(deps(), launch, METADATA)).rejects.toThrow(/not a coin mint/);
+    expect((await chain.getAccountInfo(launch.keys.mint.address))?.owner).toBe(
+      SystemProgram.programId.toBase58(),
+    );
+  });
+
   it('refuses steps out of order', async () => {
     const { launch } = await newLaunch();
     await expect(coin.mintCoinSupply(deps(), launch)).rejects.toThrow(coin.CoinLaunchError);
@@ -275,12 +371,16 @@ describe('game coin launch', () => {
     await expect(coin.initialBuy(deps(), launch, SOL / 10n)).rejects.toThrow(/mint the supply first/);
   });
 
-  it('opens persisted launch keys only when they match their addresses', () => {
-    const sealed = coin.generateLaunchKeys();
-    const keys = coin.openLaunchKeys(sealed);
-    expect(keys.mint.publicKey.toBase58()).toBe(sealed.mintAddress);
-    expect(keys.vault.publicKey.toBase58()).toBe(sealed.vaultAddress);
-    expect(() => coin.openLaunchKeys({ ...sealed, mintAddress: sealed.vaultAddress })).toThrow(
+  it('opens persisted launch keys only when they match their addresses', async () => {
+    const sealed = await coin.generateLaunchKeys();
+    const keys = await coin.openLaunchKeys(sealed);
+    expect(keys.mint.address).toBe(sealed.mintAddress);
+    expect(keys.vault.address).toBe(sealed.vaultAddress);
+    expect(keys.mint.address).not.toBe(keys.vault.address);
+    await expect(coin.openLaunchKeys({ ...sealed, mintAddress: sealed.vaultAddress })).rejects.toThrow(
+      coin.CoinLaunchError,
+    );
+    await expect(coin.openLaunchKeys({ ...sealed, vaultAddress: sealed.mintAddress })).rejects.toThrow(
       coin.CoinLaunchError,
     );
   });
@@ -288,7 +388,7 @@ describe('game coin launch', () => {
 
 describe('verifyLaunchedCoin', () => {
   it('reports each failed check', async () => {
-    const missing = await coin.verifyLaunchedCoin(chain, Keypair.generate().publicKey.toBase58());
+    const missing = await coin.verifyLaunchedCoin(chain, (await generateKeyPairSigner()).address);
     expect(missing).toMatchObject({
       ok: false,
       checks: { exists: false },
@@ -300,7 +400,7 @@ describe('verifyLaunchedCoin', () => {
 
     const { launch } = await newLaunch();
     await coin.createCoinMint(deps(), launch, METADATA);
-    const half = await coin.verifyLaunchedCoin(chain, launch.keys.mint.publicKey.toBase58());
+    const half = await coin.verifyLaunchedCoin(chain, launch.keys.mint.address);
     expect(half.checks).toEqual({
       exists: true,
       token2022: true,
@@ -313,29 +413,34 @@ describe('verifyLaunchedCoin', () => {
       'Mint authority is not revoked',
     ]);
     await coin.mintCoinSupply(deps(), launch);
-    const wrongSymbol = await coin.verifyLaunchedCoin(chain, launch.keys.mint.publicKey.toBase58(), {
+    const wrongSymbol = await coin.verifyLaunchedCoin(chain, launch.keys.mint.address, {
       symbol: 'OTHER',
     });
     expect(wrongSymbol.checks.metadata).toBe(false);
     expect(wrongSymbol.problems).toEqual(['Metadata symbol differ from the launch']);
 
-    const payer = Keypair.generate();
-    await chain.airdrop(payer.publicKey, SOL);
-    const classic = Keypair.generate();
-    await chain.sendAndConfirm(
-      new Transaction().add(
-        SystemProgram.createAccount({
-          fromPubkey: payer.publicKey,
-          newAccountPubkey: classic.publicKey,
-          space: MINT_SIZE,
-          lamports: Number(await chain.getMinimumBalanceForRentExemption(MINT_SIZE)),
-          programId: TOKEN_PROGRAM_ID,
+    const payer = await generateKeyPairSigner();
+    await chain.airdrop(payer.address, SOL);
+    const classic = await generateKeyPairSigner();
+    await chain.sendAndConfirm({
+      feePayer: payer.address,
+      instructions: [
+        getCreateAccountInstruction({
+          payer,
+          newAccount: classic,
+          space: getMintSize(),
+          lamports: await chain.getMinimumBalanceForRentExemption(getMintSize()),
+          programAddress: TOKEN_PROGRAM_ADDRESS,
         }),
-        createInitializeMintInstruction(classic.publicKey, 6, payer.publicKey, null, TOKEN_PROGRAM_ID),
-      ),
-      [payer, classic],
-    );
-    const notCoin = await coin.verifyLaunchedCoin(chain, classic.publicKey.toBase58());
+        getInitializeMintInstruction({
+          mint: classic.address,
+          decimals: 6,
+          mintAuthority: payer.address,
+          freezeAuthority: null,
+        }),
+      ],
+    });
+    const notCoin = await coin.verifyLaunchedCoin(chain, classic.address);
     expect(notCoin.checks).toMatchObject({ exists: true, token2022: false, metadata: false });
     expect(notCoin.problems).toContain('Mint is not owned by the Token-2022 program');
   });
