@@ -6,25 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type Address,
-  address,
-  type Base64EncodedWireTransaction,
-  generateKeyPairSigner,
-  type KeyPairSigner,
-} from '@solana/kit';
+import { type Address, address, type Base64EncodedWireTransaction, type KeyPairSigner } from '@solana/kit';
 // The client side: a player's wallet decodes the claim transaction the API returns, co-signs and sends it.
 import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
-import { getCreateAccountInstruction } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
-  getInitializeAccount3Instruction,
-  getInitializeMint2Instruction,
-  getMintSize,
   getMintToInstruction,
-  getTokenSize,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import type { SQSEvent } from 'aws-lambda';
@@ -53,6 +42,7 @@ import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
 import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
+import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 import { createDeveloper } from '../helpers/users.js';
 
 const SOL = 1_000_000_000n;
@@ -66,27 +56,6 @@ type Body<T> = { data: T; error?: { code: string; message: string } };
 const client = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed');
 
 const send = (plan: TransactionPlan) => chain.sendAndConfirm(plan);
-
-/** A classic SPL Token mint (6 decimals) with `authority` as mint authority. */
-const createAirdropMint = async (authority: KeyPairSigner): Promise<Address> => {
-  const mint = await generateKeyPairSigner();
-  const space = getMintSize();
-  const lamports = await chain.getMinimumBalanceForRentExemption(space);
-  await send({
-    feePayer: authority.address,
-    instructions: [
-      getCreateAccountInstruction({
-        payer: authority,
-        newAccount: mint,
-        space,
-        lamports,
-        programAddress: TOKEN_PROGRAM_ADDRESS,
-      }),
-      getInitializeMint2Instruction({ mint: mint.address, decimals: 6, mintAuthority: authority.address }),
-    ],
-  });
-  return mint.address;
-};
 
 /** Mint `amount` to the owner's ATA (created idempotently, so amount 0 leaves an empty account). */
 const mintToOwner = async (authority: KeyPairSigner, mint: Address, owner: PublicKey, amount: bigint) => {
@@ -116,22 +85,10 @@ const mintToExtraAccount = async (
   owner: PublicKey,
   amount: bigint,
 ) => {
-  const account = await generateKeyPairSigner();
-  const space = getTokenSize();
-  const lamports = await chain.getMinimumBalanceForRentExemption(space);
+  const account = await createTokenAccount(chain, authority, { mint, owner: address(owner.toBase58()) });
   await send({
     feePayer: authority.address,
-    instructions: [
-      getCreateAccountInstruction({
-        payer: authority,
-        newAccount: account,
-        space,
-        lamports,
-        programAddress: TOKEN_PROGRAM_ADDRESS,
-      }),
-      getInitializeAccount3Instruction({ account: account.address, mint, owner: address(owner.toBase58()) }),
-      getMintToInstruction({ mint, token: account.address, mintAuthority: authority, amount }),
-    ],
+    instructions: [getMintToInstruction({ mint, token: account, mintAuthority: authority, amount })],
   });
 };
 
@@ -156,7 +113,7 @@ const setUp = async () => {
     c: Keypair.generate(),
     d: Keypair.generate(),
   };
-  const airdropMint = await createAirdropMint(payer);
+  const airdropMint = await createMint(chain, payer); // classic SPL Token, 6 decimals, payer as mint authority
   await mintToOwner(payer, airdropMint, holders.a.publicKey, 100n * TOKEN);
   await mintToOwner(payer, airdropMint, holders.b.publicKey, 200n * TOKEN);
   await mintToExtraAccount(payer, airdropMint, holders.b.publicKey, 100n * TOKEN); // aggregated with B's ATA

@@ -28,12 +28,10 @@ import {
   unpackMint,
 } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
-import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-program/system';
+import { getTransferSolInstruction } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
-  getInitializeAccount3Instruction,
-  getInitializeMintInstruction,
   getMintSize,
   getMintToInstruction,
   getTokenSize,
@@ -51,6 +49,7 @@ import {
 } from '../../lib/chain/index.js';
 import { decodeMint } from '../../lib/chain/token.js';
 import { type LocalChain, startLocalChain } from '../../scripts/chain/rpc-server.js';
+import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 
 const SOL = 1_000_000_000n;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
@@ -587,52 +586,6 @@ describe('classification of kit errors', () => {
 });
 
 describe('token reads', () => {
-  const createMint = async (payer: KeyPairSigner, programAddress: Address) => {
-    const mint = await generateKeyPairSigner();
-    await chain.sendAndConfirm({
-      feePayer: payer.address,
-      instructions: [
-        getCreateAccountInstruction({
-          payer,
-          newAccount: mint,
-          space: getMintSize(),
-          lamports: await chain.getMinimumBalanceForRentExemption(getMintSize()),
-          programAddress,
-        }),
-        getInitializeMintInstruction(
-          { mint: mint.address, decimals: 6, mintAuthority: payer.address, freezeAuthority: null },
-          { programAddress },
-        ),
-      ],
-    });
-    return mint.address;
-  };
-
-  /** A second, non-associated token account for the same owner. */
-  const extraAccount = async (
-    payer: KeyPairSigner,
-    mint: Address,
-    owner: Address,
-    programAddress: Address,
-  ) => {
-    const account = await generateKeyPairSigner();
-    const space = getTokenSize();
-    await chain.sendAndConfirm({
-      feePayer: payer.address,
-      instructions: [
-        getCreateAccountInstruction({
-          payer,
-          newAccount: account,
-          space,
-          lamports: await chain.getMinimumBalanceForRentExemption(space),
-          programAddress,
-        }),
-        getInitializeAccount3Instruction({ account: account.address, mint, owner }, { programAddress }),
-      ],
-    });
-    return account.address;
-  };
-
   const ata = async (mint: Address, owner: Address, tokenProgram: Address) =>
     (await findAssociatedTokenPda({ mint, owner, tokenProgram }))[0];
 
@@ -649,12 +602,12 @@ describe('token reads', () => {
     'lists holders of a %s mint: owners aggregated over accounts, zero balances left out',
     async (_, programAddress) => {
       const payer = await funded();
-      const mint = await createMint(payer, programAddress);
+      const mint = await createMint(chain, payer, { programAddress });
       const [alice, bob, carol] = await Promise.all([newAddress(), newAddress(), newAddress()]);
       const [aliceAta, bobAta, carolAta] = await Promise.all(
         [alice, bob, carol].map((owner) => ata(mint, owner, programAddress)),
       );
-      const aliceExtra = await extraAccount(payer, mint, alice, programAddress);
+      const aliceExtra = await createTokenAccount(chain, payer, { mint, owner: alice, programAddress });
       const mintTo = (token: Address, amount: bigint) =>
         getMintToInstruction({ mint, token, mintAuthority: payer, amount }, { programAddress });
       await chain.sendAndConfirm({
@@ -708,15 +661,17 @@ describe('token reads', () => {
     const wallet = await funded(SOL);
     expect(await chain.getMint(wallet.address)).toBeNull();
     // A token account, owned by the token program, is not a mint either.
-    const mint = await createMint(wallet, TOKEN_PROGRAM_ADDRESS);
-    const account = await extraAccount(wallet, mint, wallet.address, TOKEN_PROGRAM_ADDRESS);
+    const mint = await createMint(chain, wallet);
+    const account = await createTokenAccount(chain, wallet, { mint, owner: wallet.address });
     expect(await chain.getMint(account)).toBeNull();
   });
 
   it('decodes a mint only from a whole, initialized mint account', async () => {
     const payer = await funded();
-    const classic = (await chain.getAccountInfo(await createMint(payer, TOKEN_PROGRAM_ADDRESS)))?.data;
-    const token2022 = (await chain.getAccountInfo(await createMint(payer, TOKEN_2022)))?.data;
+    const classic = (await chain.getAccountInfo(await createMint(chain, payer)))?.data;
+    const token2022 = (
+      await chain.getAccountInfo(await createMint(chain, payer, { programAddress: TOKEN_2022 }))
+    )?.data;
     if (!classic || !token2022) throw new Error('mints not created');
     const fields = {
       decimals: 6,
@@ -743,7 +698,7 @@ describe('token reads', () => {
   // token account, a 83..165-byte buffer or a multisig must not decode as one (as spl-token's unpackMint).
   it('does not read a Token-2022 token account as a mint', async () => {
     const payer = await funded();
-    const mint = await createMint(payer, TOKEN_2022);
+    const mint = await createMint(chain, payer, { programAddress: TOKEN_2022 });
     // An owner whose 14th byte is 1 puts a 1 at offset 45 of its token account (32 + 13).
     const ownerBytes = Uint8Array.from(getBase58Encoder().encode(await newAddress()));
     ownerBytes[13] = 1;

@@ -12,10 +12,9 @@ import {
   unpackMint,
 } from '@solana/spl-token';
 import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
-import { getCreateAccountInstruction } from '@solana-program/system';
-import { getInitializeMintInstruction, getMintSize, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMint } from '../helpers/spl-fixtures.js';
 
 process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 
@@ -421,26 +420,8 @@ describe('verifyLaunchedCoin', () => {
 
     const payer = await generateKeyPairSigner();
     await chain.airdrop(payer.address, SOL);
-    const classic = await generateKeyPairSigner();
-    await chain.sendAndConfirm({
-      feePayer: payer.address,
-      instructions: [
-        getCreateAccountInstruction({
-          payer,
-          newAccount: classic,
-          space: getMintSize(),
-          lamports: await chain.getMinimumBalanceForRentExemption(getMintSize()),
-          programAddress: TOKEN_PROGRAM_ADDRESS,
-        }),
-        getInitializeMintInstruction({
-          mint: classic.address,
-          decimals: 6,
-          mintAuthority: payer.address,
-          freezeAuthority: null,
-        }),
-      ],
-    });
-    const notCoin = await coin.verifyLaunchedCoin(chain, classic.address);
+    const classic = await createMint(chain, payer);
+    const notCoin = await coin.verifyLaunchedCoin(chain, classic);
     expect(notCoin.checks).toMatchObject({ exists: true, token2022: false, metadata: false });
     expect(notCoin.problems).toContain('Mint is not owned by the Token-2022 program');
   });
