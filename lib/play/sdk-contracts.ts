@@ -74,7 +74,8 @@ export const commitContract = defineContract({
   description:
     'Seals the session: `seq` and `head` must be the server head and `total` the sum of every flushed delta (else ' +
     '409 CHAIN_BROKEN — resync first). Pending points move into the day and all-time totals and leaderboards, ' +
-    'bounded by maxCumulativePointsPerDay. 1 per 5 seconds.',
+    'bounded by maxCumulativePointsPerDay. Retrying the same commit (same seq, head and total) after a lost ' +
+    'answer returns the first result again and counts nothing twice. 1 per 5 seconds.',
   auth: ['session'],
   body: z.object({ seq: z.number().int().min(0), head: hex64, total: z.number().int().min(0) }),
   response: dataEnvelope(

@@ -254,54 +254,141 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
   return { seq: input.seq, head: input.hash, accepted, pendingPoints: pending + accepted, reason };
 };
 
+/** The result of a commit, as answered and as kept on the session for replays. */
+interface CommitResult {
+  status: 'committed';
+  committedPoints: number;
+  clipped: boolean;
+}
+
+/**
+ * A retried commit (the first answer was lost) of a session this very chain head sealed: the first commit's
+ * result, so the retry neither fails nor counts twice. Undefined when the session was not committed with it.
+ */
+const replayedCommit = (
+  session: Session | undefined,
+  input: { seq: number; head: string; total: number },
+): CommitResult | undefined => {
+  if (session?.status !== 'committed' || session.committedPoints === undefined) return undefined;
+  const same =
+    input.seq === Number(session.seq) &&
+    input.head === String(session.head) &&
+    input.total === Number(session.claimedTotal ?? 0);
+  return same
+    ? {
+        status: 'committed',
+        committedPoints: Number(session.committedPoints),
+        clipped: session.clipped === true,
+      }
+    : undefined;
+};
+
+/** The session as of a commit: active, unexpired, at the client's head and total. */
+const requireCommittable = async (
+  key: { pk: string; sk: string },
+  session: Session | undefined,
+  input: { seq: number; head: string; total: number },
+  now: Date,
+): Promise<Session> => {
+  const active = requireActive(session, now);
+  if (input.seq !== Number(active.seq) || input.head !== String(active.head)) {
+    await noteIrregularity(key, 'chainBreaks');
+    throw new AppError(
+      'CHAIN_BROKEN',
+      'Stale or forged head: resync with GET /play/session-state before committing',
+      [{ path: 'head', message: `server head is at seq ${String(active.seq)}` }],
+    );
+  }
+  if (input.total !== Number(active.claimedTotal ?? 0)) {
+    throw new AppError('CHAIN_BROKEN', 'total does not match the sum of the flushed deltas', [
+      { path: 'total', message: 'mismatch' },
+    ]);
+  }
+  return active;
+};
+
+/** The day and all-time totals' updates of a commit that moves `accepted` points (none when 0). */
+const totalsUpdates = (
+  session: Session,
+  accepted: number,
+  dayCap: number | null,
+  at: string,
+): NonNullable<Parameters<typeof transact>[0]> => {
+  if (accepted <= 0) return [];
+  const gameId = String(session.gameId);
+  const arcId = String(session.arcId);
+  const day = String(session.day);
+  const TableName = playTable();
+  return [
+    {
+      Update: {
+        TableName,
+        Key: playKeys.day(gameId, arcId, day),
+        UpdateExpression:
+          'ADD points :acc SET boardDay = :board, arcId = :a, updatedAt = :now, reachedAt = :now',
+        ...(dayCap !== null
+          ? { ConditionExpression: 'attribute_not_exists(points) OR points <= :limit' }
+          : {}),
+        ExpressionAttributeValues: {
+          ':acc': accepted,
+          ':board': playKeys.boardDay(gameId, day),
+          ':a': arcId,
+          ':now': at,
+          ...(dayCap !== null ? { ':limit': dayCap - accepted } : {}),
+        },
+      },
+    },
+    {
+      Update: {
+        TableName,
+        Key: playKeys.allTime(gameId, arcId),
+        UpdateExpression: 'ADD points :acc SET boardAll = :g, arcId = :a, updatedAt = :now, reachedAt = :now',
+        ExpressionAttributeValues: { ':acc': accepted, ':g': gameId, ':a': arcId, ':now': at },
+      },
+    },
+  ];
+};
+
 /**
  * POST /play/commit: the client's final head and total must match the server's chain; the pending points then
- * move into the day and all-time totals (day cap re-checked by condition) and the session is sealed.
+ * move into the day and all-time totals (day cap re-checked by condition) and the session is sealed, keeping
+ * its result: a retry of the same commit (same seq, head and total) answers that result again.
  */
 export const commit = async (
   auth: AuthContext,
   input: { seq: number; head: string; total: number },
   now = new Date(),
-) => {
+): Promise<CommitResult> => {
   const key = sessionKey(auth);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const session = requireActive(await getItem(key), now);
-    if (input.seq !== Number(session.seq) || input.head !== String(session.head)) {
-      await noteIrregularity(key, 'chainBreaks');
-      throw new AppError(
-        'CHAIN_BROKEN',
-        'Stale or forged head: resync with GET /play/session-state before committing',
-        [{ path: 'head', message: `server head is at seq ${String(session.seq)}` }],
-      );
-    }
-    if (input.total !== Number(session.claimedTotal ?? 0)) {
-      throw new AppError('CHAIN_BROKEN', 'total does not match the sum of the flushed deltas', [
-        { path: 'total', message: 'mismatch' },
-      ]);
-    }
-    const gameId = String(session.gameId);
-    const arcId = String(session.arcId);
-    const day = String(session.day);
+    const stored = await getItem(key);
+    const replay = replayedCommit(stored, input);
+    if (replay) return replay;
+    const session = await requireCommittable(key, stored, input, now);
+    const { gameId, arcId, day } = {
+      gameId: String(session.gameId),
+      arcId: String(session.arcId),
+      day: String(session.day),
+    };
     const pending = Number(session.pendingPoints ?? 0);
-    const dayItem = (await getItems([playKeys.day(gameId, arcId, day)])).get(
-      itemKey(playKeys.day(gameId, arcId, day)),
-    );
+    const dayKey = playKeys.day(gameId, arcId, day);
+    const dayItem = (await getItems([dayKey])).get(itemKey(dayKey));
     const dayCap =
       session.maxCumulativePointsPerDay === null || session.maxCumulativePointsPerDay === undefined
         ? null
         : Number(session.maxCumulativePointsPerDay);
     const accepted =
       dayCap === null ? pending : Math.max(0, Math.min(pending, dayCap - Number(dayItem?.points ?? 0)));
+    const clipped = accepted < pending;
     const at = now.toISOString();
-    const TableName = playTable();
     try {
       await transact([
         {
           Update: {
-            TableName,
+            TableName: playTable(),
             Key: key,
             UpdateExpression:
-              'SET #status = :committed, committedAt = :now, updatedAt = :now, pendingPoints = :zero ADD points :acc, capHits :hit',
+              'SET #status = :committed, committedAt = :now, updatedAt = :now, pendingPoints = :zero, committedPoints = :acc, clipped = :clipped ADD points :acc, capHits :hit',
             ConditionExpression:
               'seq = :seq AND head = :head AND #status = :active AND pendingPoints = :pending',
             ExpressionAttributeNames: { '#status': 'status' },
@@ -310,7 +397,8 @@ export const commit = async (
               ':now': at,
               ':zero': 0,
               ':acc': accepted,
-              ':hit': accepted < pending ? 1 : 0,
+              ':clipped': clipped,
+              ':hit': clipped ? 1 : 0,
               ':seq': input.seq,
               ':head': input.head,
               ':active': 'active',
@@ -318,39 +406,9 @@ export const commit = async (
             },
           },
         },
-        ...(accepted > 0
-          ? [
-              {
-                Update: {
-                  TableName,
-                  Key: playKeys.day(gameId, arcId, day),
-                  UpdateExpression:
-                    'ADD points :acc SET boardDay = :board, arcId = :a, updatedAt = :now, reachedAt = :now',
-                  ...(dayCap !== null
-                    ? { ConditionExpression: 'attribute_not_exists(points) OR points <= :limit' }
-                    : {}),
-                  ExpressionAttributeValues: {
-                    ':acc': accepted,
-                    ':board': playKeys.boardDay(gameId, day),
-                    ':a': arcId,
-                    ':now': at,
-                    ...(dayCap !== null ? { ':limit': dayCap - accepted } : {}),
-                  },
-                },
-              },
-              {
-                Update: {
-                  TableName,
-                  Key: playKeys.allTime(gameId, arcId),
-                  UpdateExpression:
-                    'ADD points :acc SET boardAll = :g, arcId = :a, updatedAt = :now, reachedAt = :now',
-                  ExpressionAttributeValues: { ':acc': accepted, ':g': gameId, ':a': arcId, ':now': at },
-                },
-              },
-            ]
-          : []),
+        ...totalsUpdates(session, accepted, dayCap, at),
       ]);
-      return { status: 'committed' as const, committedPoints: accepted, clipped: accepted < pending };
+      return { status: 'committed', committedPoints: accepted, clipped };
     } catch (error) {
       if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException')
         throw error;

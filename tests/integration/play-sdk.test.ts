@@ -10,7 +10,7 @@ import type { GameView } from '../../lib/games/contracts.js';
 import type { AuthContext } from '../../lib/http/handler.js';
 import { PlayClient, PlayProtocolError } from '../../lib/play/client.js';
 import { flushHash } from '../../lib/play/protocol.js';
-import { commit, flush, openSession, sessionState } from '../../lib/play/sdk.js';
+import { commit, flush, openSession, playerPoints, sessionState } from '../../lib/play/sdk.js';
 import { issueSessionToken } from '../../lib/play/session-token.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
@@ -218,6 +218,36 @@ describe('the hash chain', () => {
     expect(await codeOf(commit(auth, { seq: 2, head: b.hash, total: 99 }))).toBe('CHAIN_BROKEN');
     expect(await commit(auth, { seq: 2, head: b.hash, total: 12 })).toMatchObject({ committedPoints: 12 });
     expect(await codeOf(flush(auth, linkFor(session.sessionId, 3, 1, b.hash)))).toBe('SESSION_CLOSED');
+  });
+
+  it('answers a retried commit (lost answer) with the first result, counting the points once', async () => {
+    const g = await registerGame(dev, { maxCumulativePointsPerDay: 30 });
+    const { session, auth } = await open(g);
+    const a = linkFor(session.sessionId, 1, 40, session.chainSeed);
+    await flush(auth, a);
+    const body = { seq: 1, head: a.hash, total: 40 };
+    const first = await commit(auth, body);
+    expect(first).toEqual({ status: 'committed', committedPoints: 30, clipped: true });
+    // The answer is lost: the client retries the same commit, several times and at once.
+    const retries = await Promise.all(Array.from({ length: 5 }, () => commit(auth, body)));
+    for (const retry of retries) expect(retry).toEqual(first);
+    expect(await sessionState(auth)).toMatchObject({ status: 'committed', committedPoints: 30, pendingPoints: 0 });
+    const points = await playerPoints(auth);
+    expect(points).toMatchObject({ today: 30, allTime: 30 });
+    // Only the same commit replays: another head or total on a sealed session is SESSION_CLOSED.
+    expect(await codeOf(commit(auth, { ...body, total: 41 }))).toBe('SESSION_CLOSED');
+    expect(await codeOf(commit(auth, { seq: 0, head: session.chainSeed, total: 0 }))).toBe('SESSION_CLOSED');
+  });
+
+  it('commits once when the same commit races itself', async () => {
+    const { session, auth } = await open();
+    const a = linkFor(session.sessionId, 1, 12, session.chainSeed);
+    await flush(auth, a);
+    const body = { seq: 1, head: a.hash, total: 12 };
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => commit(auth, body)));
+    for (const outcome of outcomes)
+      expect(outcome).toEqual({ status: 'committed', committedPoints: 12, clipped: false });
+    expect(await playerPoints(auth)).toMatchObject({ today: 12, allTime: 12 });
   });
 
   it('resyncs after a lost response', async () => {
