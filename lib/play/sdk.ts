@@ -149,6 +149,31 @@ const riskOf = (s: Session, extra: { points: number; capHits: number; intervals:
     resyncs: Number(s.resyncs ?? 0),
   });
 
+/**
+ * The points a flush's delta earns: plausibility bounds what the client claims (POINTS_PER_SECOND_LIMIT × seconds
+ * since the previous flush), the multiplier then scales it, and what remains of maxScorePerSession bounds the
+ * result; `reason` says which bound clipped it.
+ */
+const boundDelta = (session: Session, delta: number, multiplierBps: number, now: Date) => {
+  const points = Number(session.points ?? 0);
+  const pending = Number(session.pendingPoints ?? 0);
+  const cap =
+    session.maxScorePerSession === null || session.maxScorePerSession === undefined
+      ? Number.POSITIVE_INFINITY
+      : Number(session.maxScorePerSession);
+  const sinceLast = Math.max(1, (now.getTime() - Date.parse(String(session.lastFlushAt))) / 1000);
+  const plausible = Math.floor(POINTS_PER_SECOND_LIMIT * sinceLast);
+  const boosted = applyMultiplier(Math.min(delta, plausible), multiplierBps);
+  const accepted = Math.max(0, Math.min(boosted, cap - points - pending));
+  const reason: 'max_score_per_session' | 'implausible_rate' | null =
+    accepted === applyMultiplier(delta, multiplierBps)
+      ? null
+      : cap - points - pending <= applyMultiplier(plausible, multiplierBps)
+        ? 'max_score_per_session'
+        : 'implausible_rate';
+  return { accepted, reason };
+};
+
 export interface FlushInput {
   seq: number;
   delta: number;
@@ -189,21 +214,7 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
   }
   const points = Number(session.points ?? 0);
   const pending = Number(session.pendingPoints ?? 0);
-  const cap =
-    session.maxScorePerSession === null || session.maxScorePerSession === undefined
-      ? Number.POSITIVE_INFINITY
-      : Number(session.maxScorePerSession);
-  const sinceLast = Math.max(1, (now.getTime() - Date.parse(String(session.lastFlushAt))) / 1000);
-  const plausible = Math.floor(POINTS_PER_SECOND_LIMIT * sinceLast);
-  // Plausibility bounds what the client claims; the multiplier then scales it; the session cap bounds the result.
-  const boosted = applyMultiplier(Math.min(input.delta, plausible), multiplierBps);
-  const accepted = Math.max(0, Math.min(boosted, cap - points - pending));
-  const reason: 'max_score_per_session' | 'implausible_rate' | null =
-    accepted === applyMultiplier(input.delta, multiplierBps)
-      ? null
-      : cap - points - pending <= applyMultiplier(plausible, multiplierBps)
-        ? 'max_score_per_session'
-        : 'implausible_rate';
+  const { accepted, reason } = boundDelta(session, input.delta, multiplierBps, now);
   const intervals = [
     ...((session.flushIntervals as number[] | undefined) ?? []),
     now.getTime() - Date.parse(String(session.lastFlushAt)),

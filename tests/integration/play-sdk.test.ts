@@ -231,7 +231,11 @@ describe('the hash chain', () => {
     // The answer is lost: the client retries the same commit, several times and at once.
     const retries = await Promise.all(Array.from({ length: 5 }, () => commit(auth, body)));
     for (const retry of retries) expect(retry).toEqual(first);
-    expect(await sessionState(auth)).toMatchObject({ status: 'committed', committedPoints: 30, pendingPoints: 0 });
+    expect(await sessionState(auth)).toMatchObject({
+      status: 'committed',
+      committedPoints: 30,
+      pendingPoints: 0,
+    });
     const points = await playerPoints(auth);
     expect(points).toMatchObject({ today: 30, allTime: 30 });
     // Only the same commit replays: another head or total on a sealed session is SESSION_CLOSED.
