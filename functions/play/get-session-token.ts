@@ -5,6 +5,8 @@ import { getSessionTokenContract } from '../../lib/play/sdk-contracts.js';
 
 export const handler = route(
   getSessionTokenContract,
-  async ({ auth, query }) => ({ data: await openSession(auth, query.gameId) }),
+  async ({ auth, query }) => ({
+    data: await openSession(auth, query.gameId, new Date(), query.idempotencyKey),
+  }),
   { bearer: playerAuthenticator },
 );

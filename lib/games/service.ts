@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
 import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import type { IdentityDirectory } from '../identity/directory.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../identity/resolver.js';
+import { derivedUuid } from '../ids.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, checkImage, requireOneImage } from './images.js';
 import type { GameRecord } from './model.js';
@@ -80,13 +81,8 @@ const store = async (deps: GamesDeps, gameId: string, slot: string, image: Check
  * The id of the game a developer registers with an idempotency key: derived from both (sha256, shaped as a
  * version-8 UUID), so a retry finds the first request's game by key alone and two developers' keys never meet.
  */
-export const gameIdForKey = (creatorId: string, idempotencyKey: string): string => {
-  const h = createHash('sha256').update(`arcadia:game:${creatorId}:${idempotencyKey}`).digest();
-  h[6] = ((h[6] as number) & 0x0f) | 0x80;
-  h[8] = ((h[8] as number) & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-};
+export const gameIdForKey = (creatorId: string, idempotencyKey: string): string =>
+  derivedUuid('arcadia', 'game', creatorId, idempotencyKey);
 
 /** The answer to a retried registration, if the key's game exists (its split identifiers resolve the same). */
 const replayCreate = async (id: string, input: CreateGameInput, deps: GamesDeps) => {

@@ -20,11 +20,22 @@ export const getSessionTokenContract = defineContract({
     'valid 2 h) to send as `Authorization: Bearer` on the other /play endpoints, and the chain seed h0. ' +
     PROTOCOL,
   auth: ['bearer'],
-  query: z.object({ gameId: z.uuid() }),
+  query: z.object({
+    gameId: z.uuid(),
+    idempotencyKey: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters without spaces')
+      .optional()
+      .describe(
+        'Makes a retried request safe: the same key from the same player for the same game answers the session ' +
+          'the first request opened (same sessionId and chainSeed, a fresh token), not counted again against ' +
+          'maxSessionsPerDay; 409 SESSION_CLOSED once that session has been committed, invalidated or has expired.',
+      ),
+  }),
   response: dataEnvelope(
     z.object({ sessionToken: z.string(), sessionId: z.uuid(), expiresAt: z.string(), chainSeed: hex64 }),
   ),
-  errors: ['NOT_FOUND', 'SESSION_LIMIT_REACHED'],
+  errors: ['NOT_FOUND', 'SESSION_LIMIT_REACHED', 'SESSION_CLOSED'],
   example: { query: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
 });
 

@@ -3,10 +3,11 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import { requireGame } from '../games/read.js';
 import { AppError, errors } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
+import { derivedUuid } from '../ids.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/multiplier.js';
 import { playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
 import { flushHash } from './protocol.js';
-import { getItem, getItems, itemKey, playTable, transact } from './repository.js';
+import { cancellationReasons, getItem, getItems, itemKey, playTable, transact } from './repository.js';
 import { assessRisk } from './risk.js';
 import { issueSessionToken } from './session-token.js';
 
@@ -24,15 +25,43 @@ const sessionKey = (auth: AuthContext) => {
 
 const closed = (message: string) => new AppError('SESSION_CLOSED', message);
 
+type Session = Record<string, unknown>;
+
+const requireActive = (session: Session | undefined, now: Date): Session => {
+  if (!session) throw errors.notFound('Session');
+  if (session.status !== 'active') throw closed(`The session is ${String(session.status)}`);
+  if (Date.parse(String(session.expiresAt)) <= now.getTime()) throw closed('The session has expired');
+  return session;
+};
+
+/** A session opened earlier with the same idempotency key: its token again, while it is still open. */
+const reopen = async (auth: AuthContext, gameId: string, sessionId: string, now: Date) => {
+  const session = await getItem(playKeys.session(gameId, sessionId));
+  if (!session || session.arcId !== auth.userId)
+    throw closed('The session opened with this idempotency key has ended');
+  const open = requireActive(session, now);
+  const expiresAt = new Date(String(open.expiresAt));
+  const sessionToken = await issueSessionToken({ arcId: auth.userId, sessionId, gameId }, expiresAt);
+  return { sessionToken, sessionId, expiresAt: expiresAt.toISOString(), chainSeed: String(open.chainSeed) };
+};
+
 /**
  * GET /play/session-token: open an SDK session (counted against maxSessionsPerDay atomically) and hand out its
- * token and chain seed.
+ * token and chain seed. With an idempotency key, the session id derives from (player, game, key): a retry finds
+ * the session the first request opened (its creation fails on the id) and gets its token again, uncounted.
  */
-export const openSession = async (auth: AuthContext, gameId: string, now = new Date()) => {
+export const openSession = async (
+  auth: AuthContext,
+  gameId: string,
+  now = new Date(),
+  idempotencyKey?: string,
+) => {
   if (auth.gameId && auth.gameId !== gameId)
     throw errors.unauthorized('This player token belongs to another game');
   const game = await requireGame(gameId);
-  const sessionId = randomUUID();
+  const sessionId = idempotencyKey
+    ? derivedUuid('arcadia', 'session', game.id, auth.userId, idempotencyKey)
+    : randomUUID();
   const chainSeed = randomBytes(32).toString('hex');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   const at = now.toISOString();
@@ -98,6 +127,9 @@ export const openSession = async (auth: AuthContext, gameId: string, now = new D
       },
     ]);
   } catch (error) {
+    // Items: [0] the day's session counter (cap), [1] the session (its id exists: a retried key).
+    if (idempotencyKey && cancellationReasons(error)[1] === 'ConditionalCheckFailed')
+      return reopen(auth, game.id, sessionId, now);
     if (isConditionFailure(error)) {
       throw new AppError(
         'SESSION_LIMIT_REACHED',
@@ -108,15 +140,6 @@ export const openSession = async (auth: AuthContext, gameId: string, now = new D
   }
   const sessionToken = await issueSessionToken({ arcId: auth.userId, sessionId, gameId: game.id }, expiresAt);
   return { sessionToken, sessionId, expiresAt: expiresAt.toISOString(), chainSeed };
-};
-
-type Session = Record<string, unknown>;
-
-const requireActive = (session: Session | undefined, now: Date): Session => {
-  if (!session) throw errors.notFound('Session');
-  if (session.status !== 'active') throw closed(`The session is ${String(session.status)}`);
-  if (Date.parse(String(session.expiresAt)) <= now.getTime()) throw closed('The session has expired');
-  return session;
 };
 
 /** Record a protocol irregularity on the session (it feeds the risk score). */

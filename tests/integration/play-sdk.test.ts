@@ -140,6 +140,80 @@ describe('a session through the HTTP handlers', () => {
   });
 });
 
+describe('GET /play/session-token with an idempotency key', () => {
+  const getToken = (token: string, query: Record<string, string>) =>
+    invoke<{ data: { sessionId: string; chainSeed: string; sessionToken: string } }>(sessionTokenHandler, {
+      method: 'GET',
+      path: '/play/session-token',
+      headers: { authorization: `Bearer ${token}` },
+      query,
+    });
+
+  it('answers a retry with the session the first request opened, counted once against maxSessionsPerDay', async () => {
+    const g = await registerGame(dev, { maxSessionsPerDay: 1 });
+    const token = await idpToken(`k-${randomUUID().slice(0, 8)}`);
+    const first = await getToken(token, { gameId: g.id, idempotencyKey: 'attempt-1' });
+    expect(first.status).toBe(200);
+    // Retries, one of them concurrent with others: same session, same chain seed, nothing counted again.
+    const retries = await Promise.all(
+      Array.from({ length: 8 }, () => getToken(token, { gameId: g.id, idempotencyKey: 'attempt-1' })),
+    );
+    for (const retry of retries) {
+      expect(retry.status).toBe(200);
+      expect(retry.body.data).toMatchObject({
+        sessionId: first.body.data.sessionId,
+        chainSeed: first.body.data.chainSeed,
+      });
+    }
+    // The retried token works on the session.
+    const flushed = await invoke(flushHandler, {
+      method: 'POST',
+      path: '/play/flush',
+      headers: { authorization: `Bearer ${retries[0]?.body.data.sessionToken}` },
+      body: linkFor(first.body.data.sessionId, 1, 3, first.body.data.chainSeed),
+    });
+    expect(flushed.status).toBe(200);
+    // The day's one session is used: another key (or none) is refused.
+    expect((await getToken(token, { gameId: g.id, idempotencyKey: 'attempt-2' })).status).toBe(403);
+    expect((await getToken(token, { gameId: g.id })).status).toBe(403);
+  });
+
+  it('keeps keys per player and per game, and answers 409 once the keyed session is closed', async () => {
+    const tokenA = await idpToken(`a-${randomUUID().slice(0, 8)}`);
+    const tokenB = await idpToken(`b-${randomUUID().slice(0, 8)}`);
+    const a = await getToken(tokenA, { gameId: game.id, idempotencyKey: 'same-key' });
+    const b = await getToken(tokenB, { gameId: game.id, idempotencyKey: 'same-key' });
+    expect(a.body.data.sessionId).not.toBe(b.body.data.sessionId);
+    const commitRes = await invoke(commitHandler, {
+      method: 'POST',
+      path: '/play/commit',
+      headers: { authorization: `Bearer ${a.body.data.sessionToken}` },
+      body: { seq: 0, head: a.body.data.chainSeed, total: 0 },
+    });
+    expect(commitRes.status).toBe(200);
+    const after = await invoke<{ error: { code: string } }>(sessionTokenHandler, {
+      method: 'GET',
+      path: '/play/session-token',
+      headers: { authorization: `Bearer ${tokenA}` },
+      query: { gameId: game.id, idempotencyKey: 'same-key' },
+    });
+    expect(after.status).toBe(409);
+    expect(after.body.error.code).toBe('SESSION_CLOSED');
+  });
+
+  it('refuses a malformed key with 400', async () => {
+    const token = await idpToken(`m-${randomUUID().slice(0, 8)}`);
+    const res = await invoke<{ error: { code: string } }>(sessionTokenHandler, {
+      method: 'GET',
+      path: '/play/session-token',
+      headers: { authorization: `Bearer ${token}` },
+      query: { gameId: game.id, idempotencyKey: 'has space' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+});
+
 describe("the game's own auth (jwksUrl)", () => {
   let server: Server;
   let sign: (claims: Record<string, unknown>) => Promise<string>;
