@@ -133,6 +133,36 @@ interface Row extends Measure {
   libs: string;
 }
 
+/** The table of every bundle with its ratio to the minimal baseline, and the summary lines. */
+function report(baselines: Row[], rows: Row[]): string {
+  const minimal = baselines[0]?.cpu;
+  const ratioOf = (row: Row) => {
+    const base = row.referenceCpu ?? minimal;
+    return row.cpu !== undefined && base !== undefined ? row.cpu / base : undefined;
+  };
+  const lines = [
+    `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle (wall clock, and CPU time of all threads); ratio = CPU median over the CPU median of ${RUNS} runs of the minimal middy + DocumentClient baseline interleaved with it; ⚠ above ${LIMIT}×`,
+    '',
+    '| function | bundle (.mjs) | init (wall) | init (CPU) | CPU ratio | libs |',
+    '|---|---:|---:|---:|---:|---|',
+  ];
+  for (const row of [...baselines, ...rows]) {
+    const ratio = ratioOf(row);
+    const flag = ratio !== undefined && ratio > LIMIT && !row.name.startsWith('(') ? ' ⚠' : '';
+    lines.push(
+      `| ${row.name} | ${formatNumber(row.bytes / 1024, 0)} KB | ${typeof row.init === 'number' ? formatMs(row.init) : row.init} | ${row.cpu === undefined ? '' : formatMs(row.cpu)} | ${ratio === undefined ? '' : `${formatNumber(ratio, 2)}×${flag}`} | ${row.libs} |`,
+    );
+  }
+  const over = rows.filter((r) => (ratioOf(r) ?? 0) > LIMIT);
+  const ratios = rows.map(ratioOf).filter((r): r is number => r !== undefined);
+  lines.push(
+    '',
+    `ratio median ${formatNumber(median(ratios), 2)}×, max ${formatNumber(Math.max(...ratios), 2)}×`,
+    `${over.length} of ${rows.length} functions above ${LIMIT}× the minimal baseline${over.length ? `: ${over.map((r) => r.name).join(', ')}` : ''}`,
+  );
+  return lines.join('\n');
+}
+
 async function main() {
   if (!hasCommand('unzip')) throw new Error('the `unzip` command is required (apt-get install unzip)');
   const service = await serverlessPrint();
@@ -191,32 +221,7 @@ async function main() {
       process.stderr.write('.');
     }
     process.stderr.write('\n');
-    const minimal = baselines[0]?.cpu;
-    const ratioOf = (row: Row) => {
-      const base = row.referenceCpu ?? minimal;
-      return row.cpu !== undefined && base !== undefined ? row.cpu / base : undefined;
-    };
-    const lines = [
-      `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle (wall clock, and CPU time of all threads); ratio = CPU median over the CPU median of ${RUNS} runs of the minimal middy + DocumentClient baseline interleaved with it; ⚠ above ${LIMIT}×`,
-      '',
-      '| function | bundle (.mjs) | init (wall) | init (CPU) | CPU ratio | libs |',
-      '|---|---:|---:|---:|---:|---|',
-    ];
-    for (const row of [...baselines, ...rows]) {
-      const ratio = ratioOf(row);
-      const flag = ratio !== undefined && ratio > LIMIT && !row.name.startsWith('(') ? ' ⚠' : '';
-      lines.push(
-        `| ${row.name} | ${formatNumber(row.bytes / 1024, 0)} KB | ${typeof row.init === 'number' ? formatMs(row.init) : row.init} | ${row.cpu === undefined ? '' : formatMs(row.cpu)} | ${ratio === undefined ? '' : `${formatNumber(ratio, 2)}×${flag}`} | ${row.libs} |`,
-      );
-    }
-    const over = rows.filter((r) => (ratioOf(r) ?? 0) > LIMIT);
-    const ratios = rows.map(ratioOf).filter((r): r is number => r !== undefined);
-    lines.push(
-      '',
-      `ratio median ${formatNumber(median(ratios), 2)}×, max ${formatNumber(Math.max(...ratios), 2)}×`,
-      `${over.length} of ${rows.length} functions above ${LIMIT}× the minimal baseline${over.length ? `: ${over.map((r) => r.name).join(', ')}` : ''}`,
-    );
-    console.log(lines.join('\n'));
+    console.log(report(baselines, rows));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
