@@ -1,15 +1,16 @@
-import type * as z from 'zod';
+import * as z from 'zod/mini';
+import './http/zod-locale.js';
 
-const cache = new Map<z.ZodType, unknown>();
+const cache = new Map<z.core.$ZodType, unknown>();
 
 /**
  * Parse configuration from the environment once per container; missing or malformed settings fail fast at
  * cold start with every problem listed.
  */
-export const loadConfig = <T extends z.ZodType>(schema: T): z.output<T> => {
+export const loadConfig = <T extends z.core.$ZodType>(schema: T): z.output<T> => {
   const hit = cache.get(schema);
   if (hit) return hit as z.output<T>;
-  const parsed = schema.safeParse(process.env);
+  const parsed = z.safeParse(schema, process.env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
@@ -23,7 +24,7 @@ export const loadConfig = <T extends z.ZodType>(schema: T): z.output<T> => {
  * first use, then kept in the getter. (Passing a fresh inline schema to `loadConfig` on every call would miss
  * its cache each time: a parse per call and an ever-growing cache.)
  */
-export const defineConfig = <T extends z.ZodType>(schema: () => T): (() => z.output<T>) => {
+export const defineConfig = <T extends z.core.$ZodType>(schema: () => T): (() => z.output<T>) => {
   let built: T | undefined;
   return () => {
     built ??= schema();

@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { loadConfig } from '../config.js';
 
 let client: S3Client | undefined;
@@ -11,7 +11,7 @@ let client: S3Client | undefined;
 export const s3 = (): S3Client => {
   client ??= new S3Client({
     forcePathStyle:
-      loadConfig(z.object({ S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false') }))
+      loadConfig(z.object({ S3_FORCE_PATH_STYLE: z._default(z.enum(['true', 'false']), 'false') }))
         .S3_FORCE_PATH_STYLE === 'true',
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

@@ -1,11 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { loadConfig } from '../config.js';
 
 const configSchema = z.object({
   SECRETS_ENCRYPTION_KEY: z
     .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
+    .check(z.refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')),
 });
 
 const key = () => Buffer.from(loadConfig(configSchema).SECRETS_ENCRYPTION_KEY, 'base64');

@@ -1,15 +1,15 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineConfig } from '../config.js';
 import { s3 } from './s3.js';
 
 const config = defineConfig(() =>
   z.object({
-    IMAGES_BUCKET: z.string().min(1),
-    IMAGES_BASE_URL: z.string().optional(),
-    AWS_REGION: z.string().default('us-east-1'),
-    AWS_ENDPOINT_URL_S3: z.string().optional(),
-    S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+    IMAGES_BUCKET: z.string().check(z.minLength(1)),
+    IMAGES_BASE_URL: z.optional(z.string()),
+    AWS_REGION: z._default(z.string(), 'us-east-1'),
+    AWS_ENDPOINT_URL_S3: z.optional(z.string()),
+    S3_FORCE_PATH_STYLE: z._default(z.enum(['true', 'false']), 'false'),
   }),
 );
 

@@ -20,7 +20,7 @@ import {
   address as toAddress,
   verifySignature,
 } from '@solana/kit';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { keypairFromSecret } from '../chain/spl.js';
 import { loadConfig } from '../config.js';
 import { openSecret } from './secrets.js';
@@ -112,7 +112,9 @@ export interface IdpWalletSignerOptions {
   fetch?: typeof fetch;
 }
 
-const signResponseSchema = z.object({ data: z.object({ signed_transaction: z.string().min(1) }) });
+const signResponseSchema = z.object({
+  data: z.object({ signed_transaction: z.string().check(z.minLength(1)) }),
+});
 
 /** Production: ask the identity provider's delegated-wallet API to sign (request shape in the file header). */
 export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSignerOptions): WalletSigner => {
@@ -168,14 +170,17 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
 };
 
 // serverless.yml declares every setting, unset ones as '': an empty value means "not configured".
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+const unsetWhenEmpty = <T extends z.core.$ZodType>(schema: T) =>
+  z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    z.optional(schema),
+  );
 
 const idpConfigSchema = z.object({
-  WALLET_SIGNER: z.enum(['local', 'idp']).default('local'),
+  WALLET_SIGNER: z._default(z.enum(['local', 'idp']), 'local'),
   IDP_WALLET_API_URL: unsetWhenEmpty(z.url()),
-  IDP_APP_ID: unsetWhenEmpty(z.string().min(1)),
-  IDP_APP_SECRET: unsetWhenEmpty(z.string().min(1)),
+  IDP_APP_ID: unsetWhenEmpty(z.string().check(z.minLength(1))),
+  IDP_APP_SECRET: unsetWhenEmpty(z.string().check(z.minLength(1))),
 });
 
 /** The signer chosen by configuration: WALLET_SIGNER=local (default) or idp (needs IDP_WALLET_API_URL, IDP_APP_*). */

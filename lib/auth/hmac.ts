@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { openSecret } from '../adapters/secrets.js';
 import { defineConfig } from '../config.js';
@@ -38,7 +38,7 @@ const equalHex = (a: string, b: string) => {
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 };
 
-const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().min(1) }));
+const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().check(z.minLength(1)) }));
 
 /**
  * Record a signature as used; a second use within its validity window is refused. The item expires (TTL)

@@ -1,6 +1,6 @@
 // Identity-provider bearer tokens (DESIGN §3): ES256 JWTs verified against the provider's JWKS.
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../http/errors.js';
 import { logger } from '../http/logger.js';
 import { isDid } from '../identity/identifiers.js';
@@ -91,8 +91,8 @@ export const verifyIdpToken = async (token: string, config: IdpConfig): Promise<
 };
 
 const IdpEnv = z.object({
-  IDP_ISSUER: z.string().trim().min(1),
-  IDP_AUDIENCE: z.string().trim().min(1),
+  IDP_ISSUER: z.string().check(z.trim(), z.minLength(1)),
+  IDP_AUDIENCE: z.string().check(z.trim(), z.minLength(1)),
   IDP_JWKS_URL: z.url({ protocol: /^https?$/ }),
 });
 

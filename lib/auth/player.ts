@@ -1,5 +1,5 @@
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
 import { defineConfig } from '../config.js';
 import { getGame } from '../games/repository.js';
@@ -18,7 +18,7 @@ export const sessionAuthenticator: Authenticator = async (request) => {
 const JWKS_TTL_MS = 10 * 60 * 1000;
 const jwksCache = new Map<string, { keys: ReturnType<typeof createLocalJWKSet>; at: number }>();
 const loopbackConfig = defineConfig(() =>
-  z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false') }),
+  z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z._default(z.enum(['true', 'false']), 'false') }),
 );
 const allowLoopback = () => loopbackConfig().SAFE_FETCH_ALLOW_LOOPBACK === 'true';
 
@@ -74,7 +74,7 @@ export const playerAuthenticator: Authenticator = async (request) => {
     });
     sub = z
       .string()
-      .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+      .check(z.regex(/^[A-Za-z0-9._:-]{1,128}$/))
       .parse(payload.sub);
   } catch {
     throw invalid();

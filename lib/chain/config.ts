@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { loadConfig } from '../config.js';
 import { type Chain, makeChain } from './chain.js';
 
 const chainConfigSchema = z.object({
   /** JSON-RPC endpoint: the local chain (`http://127.0.0.1:8899`) or a provider's URL. */
   SOLANA_RPC_URL: z.url({ protocol: /^https?$/ }),
-  SOLANA_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SOLANA_RPC_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive()), 10_000),
 });
 
 let cached: Chain | undefined;

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
-import { dataEnvelope, listEnvelope, queryBoolean } from '../http/schemas.js';
+import { dataEnvelope, described, listEnvelope, queryBoolean, withMeta } from '../http/schemas.js';
 
 const HMAC = ['hmac'] as const;
 const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
@@ -16,136 +16,146 @@ export const SORT_FIELDS = [
   'estimatedDailyRewardsUsd',
 ] as const;
 
-const httpUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
-  .describe('http(s) URL');
-const optionalUrl = httpUrl.nullable().optional();
+const httpUrl = described(z.url({ protocol: /^https?$/ }).check(z.maxLength(2048)), 'http(s) URL');
+const optionalUrl = z.optional(z.nullable(httpUrl));
 
 /** Multipart sends every field as text: accept "true"/"false" as well as JSON booleans. */
-const formBoolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const formBoolean = z.union([
+  z.boolean(),
+  z.pipe(
+    z.enum(['true', 'false']),
+    z.transform((v) => v === 'true'),
+  ),
+]);
 /** Positive integers, as JSON numbers or multipart text. */
-const formPositiveInt = z
-  .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
-  .pipe(z.number().int().positive().max(1e12));
+const formPositiveInt = z.pipe(
+  z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))]),
+  z.int().check(z.positive(), z.lte(1e12)),
+);
 
-const uploadedFile = z
-  .custom<{ content: Buffer; filename?: string; mimetype?: string }>(
+const uploadedFile = withMeta(
+  z.custom<{ content: Buffer; filename?: string; mimetype?: string }>(
     (v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as { content?: unknown }).content),
     'must be a file part',
-  )
-  .meta({ type: 'string', format: 'binary' });
+  ),
+  { type: 'string', format: 'binary' },
+);
 
 // Values are checked by the split rules (INVALID_REWARDS_SPLIT), not here, so every split problem has one code.
 const splitValue = z.number();
 /** orgRewardsSplit: identifier → basis points, as an object or (multipart) its JSON text. */
-const orgRewardsSplit = z
-  .union([
+const orgRewardsSplit = described(
+  z.union([
     z.record(z.string(), splitValue),
-    z
-      .string()
-      .transform((text, ctx) => {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
-          return z.NEVER;
-        }
-      })
-      .pipe(z.record(z.string(), splitValue)),
-  ])
-  .describe(
-    'Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, ' +
-      'email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get ' +
-      'one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective ' +
-      'split is 100% to you; absent or empty means 100% to you.',
-  );
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((text, payload) => {
+          try {
+            return JSON.parse(text) as unknown;
+          } catch {
+            // mini's transform gets the parse payload (no addIssue): push the same custom issue classic's
+            // ctx.addIssue would (its `inst` only serves error-map lookups, moot with an explicit message).
+            payload.issues.push({ code: 'custom', message: 'must be a JSON object', input: text });
+            return z.NEVER;
+          }
+        }),
+      ),
+      z.record(z.string(), splitValue),
+    ),
+  ]),
+  'Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, ' +
+    'email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get ' +
+    'one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective ' +
+    'split is 100% to you; absent or empty means 100% to you.',
+);
 
-const tokenAddress = z
-  .string()
-  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')
-  .describe('Solana mint address');
+const tokenAddress = described(
+  z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')),
+  'Solana mint address',
+);
 
 const gameFields = {
-  name: z.string().trim().min(1).max(100),
-  description: z.string().trim().min(1).max(5000),
-  gameUrl: httpUrl.describe('Where the game is hosted (http or https)'),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  description: z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)),
+  gameUrl: described(httpUrl, 'Where the game is hosted (http or https)'),
   platform: z.enum(PLATFORMS),
-  isHTMLGame: formBoolean.optional(),
-  iframable: formBoolean.optional(),
-  image: uploadedFile
-    .optional()
-    .describe('Thumbnail file (jpeg, png, gif or webp, ≤ 5 MB); wins over base64Image'),
-  coverImage: uploadedFile.optional().describe('Cover file; wins over base64CoverImage'),
-  base64Image: z
-    .string()
-    .optional()
-    .describe('Thumbnail as data:image/<format>;base64,<data> (≤ 5 MB decoded)'),
-  base64CoverImage: z.string().optional().describe('Cover as data:image/<format>;base64,<data>'),
-  twitter: optionalUrl.describe('Profile URL on the first social network'),
-  discord: optionalUrl.describe('Server URL on the second social network'),
-  telegram: optionalUrl.describe('Group URL on the third social network'),
-  maxScorePerSession: formPositiveInt.nullable().optional().describe('Maximum points per gaming session'),
-  maxSessionsPerDay: formPositiveInt
-    .nullable()
-    .optional()
-    .describe('Maximum sessions per player per UTC day'),
-  maxCumulativePointsPerDay: formPositiveInt
-    .nullable()
-    .optional()
-    .describe('Maximum points per player per UTC day'),
-  hidden: formBoolean
-    .optional()
-    .describe('Hidden games are absent from listings but playable by direct link'),
-  orgRewardsSplit: orgRewardsSplit.optional(),
-  jwksUrl: optionalUrl.describe("JSON Web Key Set URL of the game's own auth, for player session tokens"),
+  isHTMLGame: z.optional(formBoolean),
+  iframable: z.optional(formBoolean),
+  image: described(
+    z.optional(uploadedFile),
+    'Thumbnail file (jpeg, png, gif or webp, ≤ 5 MB); wins over base64Image',
+  ),
+  coverImage: described(z.optional(uploadedFile), 'Cover file; wins over base64CoverImage'),
+  base64Image: described(
+    z.optional(z.string()),
+    'Thumbnail as data:image/<format>;base64,<data> (≤ 5 MB decoded)',
+  ),
+  base64CoverImage: described(z.optional(z.string()), 'Cover as data:image/<format>;base64,<data>'),
+  twitter: described(optionalUrl, 'Profile URL on the first social network'),
+  discord: described(optionalUrl, 'Server URL on the second social network'),
+  telegram: described(optionalUrl, 'Group URL on the third social network'),
+  maxScorePerSession: described(z.optional(z.nullable(formPositiveInt)), 'Maximum points per gaming session'),
+  maxSessionsPerDay: described(
+    z.optional(z.nullable(formPositiveInt)),
+    'Maximum sessions per player per UTC day',
+  ),
+  maxCumulativePointsPerDay: described(
+    z.optional(z.nullable(formPositiveInt)),
+    'Maximum points per player per UTC day',
+  ),
+  hidden: described(
+    z.optional(formBoolean),
+    'Hidden games are absent from listings but playable by direct link',
+  ),
+  orgRewardsSplit: z.optional(orgRewardsSplit),
+  jwksUrl: described(optionalUrl, "JSON Web Key Set URL of the game's own auth, for player session tokens"),
 };
 
 /** Registration body: unknown fields are dropped, so server-owned fields can never be set. */
 export const createGameBody = z.object({
   ...gameFields,
-  idempotencyKey: z
-    .string()
-    .regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters without spaces')
-    .optional()
-    .describe(
-      'Makes a retried registration safe: the same key from the same developer answers the game the first ' +
-        'request created (201, same id) instead of registering a second one. Keys do not expire; the body of ' +
-        'a retry is not compared with the first.',
+  idempotencyKey: described(
+    z.optional(
+      z
+        .string()
+        .check(z.regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters without spaces')),
     ),
+    'Makes a retried registration safe: the same key from the same developer answers the game the first ' +
+      'request created (201, same id) instead of registering a second one. Keys do not expire; the body of ' +
+      'a retry is not compared with the first.',
+  ),
 });
 export type CreateGameInput = z.output<typeof createGameBody>;
 
 /** Update body: every field optional, plus the airdrop token; server-owned fields do not exist here. */
-export const updateGameBody = z
-  .object(gameFields)
-  .partial()
-  .extend({
-    airdropTokenAddress: tokenAddress
-      .nullable()
-      .optional()
-      .describe('Airdrop token mint enabling snapshots and claims'),
-  });
+export const updateGameBody = z.extend(z.partial(z.object(gameFields)), {
+  airdropTokenAddress: described(
+    z.optional(z.nullable(tokenAddress)),
+    'Airdrop token mint enabling snapshots and claims',
+  ),
+});
 export type UpdateGameInput = z.output<typeof updateGameBody>;
 
-const tokenInfo = z
-  .object({
-    gameCoin: z
-      .object({
+const tokenInfo = withMeta(
+  z.object({
+    gameCoin: z.nullable(
+      z.object({
         gtokenAddress: z.string(),
-        gameCoinSymbol: z.string().nullable(),
-        emissionDays: z.number().int(),
+        gameCoinSymbol: z.nullable(z.string()),
+        emissionDays: z.int(),
         status: z.string(),
-        emissionStartAt: z.string().nullable(),
-        emissionEndAt: z.string().nullable(),
-      })
-      .nullable(),
-    airdropTokenAddress: z.string().nullable(),
-  })
-  .meta({ id: 'GameTokens' });
+        emissionStartAt: z.nullable(z.string()),
+        emissionEndAt: z.nullable(z.string()),
+      }),
+    ),
+    airdropTokenAddress: z.nullable(z.string()),
+  }),
+  { id: 'GameTokens' },
+);
 
-export const gameSchema = z
-  .object({
+export const gameSchema = withMeta(
+  z.object({
     id: z.uuid(),
     name: z.string(),
     description: z.string(),
@@ -153,42 +163,44 @@ export const gameSchema = z
     platform: z.enum(PLATFORMS),
     isHTMLGame: z.boolean(),
     iframable: z.boolean(),
-    imageUrl: z.string().nullable(),
-    coverImageUrl: z.string().nullable(),
-    twitter: z.string().nullable(),
-    discord: z.string().nullable(),
-    telegram: z.string().nullable(),
-    maxScorePerSession: z.number().nullable(),
-    maxSessionsPerDay: z.number().nullable(),
-    maxCumulativePointsPerDay: z.number().nullable(),
+    imageUrl: z.nullable(z.string()),
+    coverImageUrl: z.nullable(z.string()),
+    twitter: z.nullable(z.string()),
+    discord: z.nullable(z.string()),
+    telegram: z.nullable(z.string()),
+    maxScorePerSession: z.nullable(z.number()),
+    maxSessionsPerDay: z.nullable(z.number()),
+    maxCumulativePointsPerDay: z.nullable(z.number()),
     hidden: z.boolean(),
-    orgRewardsSplit: z.record(z.string(), z.number()).describe('Effective split: Arc ID → basis points'),
-    requestedOrgRewardsSplit: z
-      .record(z.string(), z.number())
-      .describe('Split as requested (Arc ID → basis points); effective once ownership is verified'),
-    jwksUrl: z.string().nullable(),
+    orgRewardsSplit: described(z.record(z.string(), z.number()), 'Effective split: Arc ID → basis points'),
+    requestedOrgRewardsSplit: described(
+      z.record(z.string(), z.number()),
+      'Split as requested (Arc ID → basis points); effective once ownership is verified',
+    ),
+    jwksUrl: z.nullable(z.string()),
     creatorId: z.uuid(),
-    ownerId: z.uuid().nullable().describe('Verified owner (proved the domain), or null'),
+    ownerId: described(z.nullable(z.uuid()), 'Verified owner (proved the domain), or null'),
     ownershipVerified: z.boolean(),
     totalRewardsAllocatedUsd: z.number(),
     estimatedDailyRewardsUsd: z.number(),
     totalRewardsPoolValueUsd: z.number(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    tokens: tokenInfo.optional().describe('Token association, with include_extra / include_tokens'),
-  })
-  .meta({ id: 'Game' });
+    tokens: described(z.optional(tokenInfo), 'Token association, with include_extra / include_tokens'),
+  }),
+  { id: 'Game' },
+);
 export type GameView = z.input<typeof gameSchema>;
 
 const withMapping = z.object({
   game: gameSchema,
-  playerIdToArcId: z.record(z.string(), z.uuid()).describe('Identifiers of orgRewardsSplit → Arc IDs'),
+  playerIdToArcId: described(z.record(z.string(), z.uuid()), 'Identifiers of orgRewardsSplit → Arc IDs'),
 });
 
 const pagination = {
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
-  sort: z.enum(['asc', 'desc']).default('desc'),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
+  sort: z._default(z.enum(['asc', 'desc']), 'desc'),
 };
 
 export const createGameContract = defineContract({
@@ -269,9 +281,9 @@ export const listGamesContract = defineContract({
   auth: [],
   query: z.object({
     ...pagination,
-    sortBy: z.enum(SORT_FIELDS).default('totalRewardsPoolValueUsd'),
-    query: z.string().trim().min(1).max(100).optional(),
-    include_extra: queryBoolean.default(false).describe('Include token association information'),
+    sortBy: z._default(z.enum(SORT_FIELDS), 'totalRewardsPoolValueUsd'),
+    query: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+    include_extra: described(z._default(queryBoolean, false), 'Include token association information'),
   }),
   response: listEnvelope(gameSchema),
   errors: [],
@@ -288,7 +300,7 @@ export const getGameContract = defineContract({
   auth: [],
   params: z.object({ id: z.uuid() }),
   query: z.object({
-    include_tokens: queryBoolean.default(false).describe('Include associated token information'),
+    include_tokens: described(z._default(queryBoolean, false), 'Include associated token information'),
   }),
   response: dataEnvelope(gameSchema),
   errors: ['NOT_FOUND'],
@@ -303,7 +315,7 @@ export const listMyGamesContract = defineContract({
   summary: 'My games',
   description: 'Games you created or own, hidden ones included, by creation time.',
   auth: HMAC,
-  query: z.object({ ...pagination, include_extra: queryBoolean.default(false) }),
+  query: z.object({ ...pagination, include_extra: z._default(queryBoolean, false) }),
   response: listEnvelope(gameSchema),
   errors: [...AUTH_ERRORS],
 });
@@ -342,7 +354,7 @@ export const claimOwnershipContract = defineContract({
 const batchResult = dataEnvelope(
   z.object({
     games: z.array(gameSchema),
-    missing: z.array(z.string()).describe('Requested identifiers not found'),
+    missing: described(z.array(z.string()), 'Requested identifiers not found'),
   }),
 );
 
@@ -353,7 +365,7 @@ export const batchGamesByIdsContract = defineContract({
   tags: ['Games'],
   summary: 'Games for up to 100 game IDs',
   auth: [],
-  body: z.object({ ids: z.array(z.uuid()).min(1).max(100) }),
+  body: z.object({ ids: z.array(z.uuid()).check(z.minLength(1), z.maxLength(100)) }),
   response: batchResult,
   errors: [],
   example: { body: { ids: ['6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f'] } },
@@ -366,7 +378,7 @@ export const batchGamesByTokenIdsContract = defineContract({
   tags: ['Games'],
   summary: 'Games for up to 100 game coin addresses',
   auth: [],
-  body: z.object({ tokenIds: z.array(tokenAddress).min(1).max(100) }),
+  body: z.object({ tokenIds: z.array(tokenAddress).check(z.minLength(1), z.maxLength(100)) }),
   response: batchResult,
   errors: [],
   example: { body: { tokenIds: ['So11111111111111111111111111111111111111112'] } },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
 import { putImage } from '../adapters/storage.js';
 import { defineConfig } from '../config.js';
@@ -6,7 +6,7 @@ import { configuredDirectory } from '../identity/directory.js';
 import type { GamesDeps } from './service.js';
 
 const config = defineConfig(() =>
-  z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false') }),
+  z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z._default(z.enum(['true', 'false']), 'false') }),
 );
 
 /** Production wiring of the games area. Loopback fetches are allowed only when configured (local stack). */

@@ -1,48 +1,48 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PLATFORMS } from './contracts.js';
 
 /** Summary of a game's coin, written by the launcher. */
 export const coinSummarySchema = z.object({
   gtokenAddress: z.string(),
-  gameCoinSymbol: z.string().nullable(),
-  emissionDays: z.number().int(),
+  gameCoinSymbol: z.nullable(z.string()),
+  emissionDays: z.int(),
   status: z.string(),
-  emissionStartAt: z.string().nullable(),
-  emissionEndAt: z.string().nullable(),
+  emissionStartAt: z.nullable(z.string()),
+  emissionEndAt: z.nullable(z.string()),
 });
 export type CoinSummary = z.infer<typeof coinSummarySchema>;
 
 /** A game as stored (index attributes are derived on write and stripped on read). */
 export const gameRecordSchema = z.object({
   id: z.uuid(),
-  version: z.number().int(),
+  version: z.int(),
   name: z.string(),
   description: z.string(),
   gameUrl: z.string(),
   platform: z.enum(PLATFORMS),
   isHTMLGame: z.boolean(),
   iframable: z.boolean(),
-  imageKey: z.string().nullable(),
-  imageUrl: z.string().nullable(),
-  coverImageKey: z.string().nullable(),
-  coverImageUrl: z.string().nullable(),
-  twitter: z.string().nullable(),
-  discord: z.string().nullable(),
-  telegram: z.string().nullable(),
-  maxScorePerSession: z.number().nullable(),
-  maxSessionsPerDay: z.number().nullable(),
-  maxCumulativePointsPerDay: z.number().nullable(),
+  imageKey: z.nullable(z.string()),
+  imageUrl: z.nullable(z.string()),
+  coverImageKey: z.nullable(z.string()),
+  coverImageUrl: z.nullable(z.string()),
+  twitter: z.nullable(z.string()),
+  discord: z.nullable(z.string()),
+  telegram: z.nullable(z.string()),
+  maxScorePerSession: z.nullable(z.number()),
+  maxSessionsPerDay: z.nullable(z.number()),
+  maxCumulativePointsPerDay: z.nullable(z.number()),
   hidden: z.boolean(),
   requestedOrgRewardsSplit: z.record(z.string(), z.number()),
-  jwksUrl: z.string().nullable(),
+  jwksUrl: z.nullable(z.string()),
   creatorId: z.uuid(),
-  ownerId: z.uuid().nullable(),
+  ownerId: z.nullable(z.uuid()),
   ownershipVerified: z.boolean(),
   totalRewardsAllocatedUsd: z.number(),
   estimatedDailyRewardsUsd: z.number(),
   totalRewardsPoolValueUsd: z.number(),
-  airdropTokenAddress: z.string().nullable(),
-  coin: coinSummarySchema.nullable(),
+  airdropTokenAddress: z.nullable(z.string()),
+  coin: z.nullable(coinSummarySchema),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

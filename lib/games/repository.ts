@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
 import { defineConfig } from '../config.js';
 import { userKeys } from '../users/keys.js';
@@ -8,7 +8,7 @@ import { gameKeys, indexAttributes, SORT_INDEX, VISIBLE } from './keys.js';
 import { type CoinSummary, type GameRecord, gameRecordSchema } from './model.js';
 
 const config = defineConfig(() =>
-  z.object({ GAMES_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }),
+  z.object({ GAMES_TABLE: z.string().check(z.minLength(1)), USERS_TABLE: z.string().check(z.minLength(1)) }),
 );
 const table = () => config().GAMES_TABLE;
 

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { ErrorCode } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,10 +18,10 @@ export interface RateLimitSpec {
  * `operationId` is also the function name in serverless.yml.
  */
 export interface Contract<
-  TParams extends z.ZodType = z.ZodType,
-  TQuery extends z.ZodType = z.ZodType,
-  TBody extends z.ZodType = z.ZodType,
-  TResponse extends z.ZodType = z.ZodType,
+  TParams extends z.core.$ZodType = z.core.$ZodType,
+  TQuery extends z.core.$ZodType = z.core.$ZodType,
+  TBody extends z.core.$ZodType = z.core.$ZodType,
+  TResponse extends z.core.$ZodType = z.core.$ZodType,
   TAuth extends readonly AuthScheme[] = readonly AuthScheme[],
 > {
   operationId: string;
@@ -51,21 +51,22 @@ export interface Contract<
   maxBodyBytes?: number;
 }
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Out<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
 
 export type ParamsOf<C> = C extends Contract<infer P> ? Out<P> : never;
-export type QueryOf<C> = C extends Contract<z.ZodType, infer Q> ? Out<Q> : never;
-export type BodyOf<C> = C extends Contract<z.ZodType, z.ZodType, infer B> ? Out<B> : never;
-export type ResponseOf<C> = C extends Contract<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.input<R> : never;
+export type QueryOf<C> = C extends Contract<z.core.$ZodType, infer Q> ? Out<Q> : never;
+export type BodyOf<C> = C extends Contract<z.core.$ZodType, z.core.$ZodType, infer B> ? Out<B> : never;
+export type ResponseOf<C> =
+  C extends Contract<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType, infer R> ? z.input<R> : never;
 export type AuthSchemesOf<C> =
-  C extends Contract<z.ZodType, z.ZodType, z.ZodType, z.ZodType, infer A> ? A : never;
+  C extends Contract<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType, z.core.$ZodType, infer A> ? A : never;
 
 /** Identity helper that keeps the literal types of a contract. */
 export const defineContract = <
-  TParams extends z.ZodType = z.ZodUndefined,
-  TQuery extends z.ZodType = z.ZodUndefined,
-  TBody extends z.ZodType = z.ZodUndefined,
-  TResponse extends z.ZodType = z.ZodType,
+  TParams extends z.core.$ZodType = z.ZodMiniUndefined,
+  TQuery extends z.core.$ZodType = z.ZodMiniUndefined,
+  TBody extends z.core.$ZodType = z.ZodMiniUndefined,
+  TResponse extends z.core.$ZodType = z.core.$ZodType,
   const TAuth extends readonly AuthScheme[] = readonly [],
 >(
   contract: Contract<TParams, TQuery, TBody, TResponse, TAuth>,

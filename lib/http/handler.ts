@@ -6,7 +6,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import type {
   AuthSchemesOf,
   BodyOf,
@@ -88,9 +88,9 @@ export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
-const parsePart = <T extends z.ZodType | undefined>(schema: T, value: unknown, what: string) => {
+const parsePart = <T extends z.core.$ZodType | undefined>(schema: T, value: unknown, what: string) => {
   if (!schema) return undefined;
-  const result = schema.safeParse(value);
+  const result = z.safeParse(schema, value);
   if (!result.success) throw errors.validation(`Invalid ${what}`, zodDetails(result.error));
   return result.data;
 };
@@ -218,7 +218,7 @@ const serialize = (
       body: String(response.body),
     };
   }
-  const checked = response.status < 300 ? contract.response.safeParse(response.body) : undefined;
+  const checked = response.status < 300 ? z.safeParse(contract.response, response.body) : undefined;
   if (checked && !checked.success) {
     logger.error('response violates its contract', {
       operationId: contract.operationId,

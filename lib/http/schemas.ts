@@ -1,23 +1,37 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ERROR_STATUS } from './errors.js';
 
 /** `{"data": …}`: the success envelope of every JSON endpoint (DESIGN §2). */
-export const dataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data });
+export const dataEnvelope = <T extends z.core.$ZodType>(data: T) => z.object({ data });
 
 /** `{"data": [...], "meta": {limit, offset, total}}`: the list envelope (DESIGN §2). */
-export const listEnvelope = <T extends z.ZodType>(item: T) =>
+export const listEnvelope = <T extends z.core.$ZodType>(item: T) =>
   z.object({
     data: z.array(item),
     meta: z.object({
-      limit: z.number().int(),
-      offset: z.number().int(),
-      total: z.number().int(),
+      limit: z.int(),
+      offset: z.int(),
+      total: z.int(),
     }),
   });
 
+/**
+ * `schema` with a description in the global registry (classic zod's `.describe()`): a clone, so that one
+ * schema described differently in two places keeps both descriptions.
+ */
+export const described = <T extends z.core.$ZodType>(schema: T, description: string): T =>
+  withMeta(schema, { description });
+
+/** `schema` with metadata (`id`, `description`, `format`, …) in the global registry (classic zod's `.meta()`). */
+export const withMeta = <T extends z.core.$ZodType>(schema: T, meta: z.core.GlobalMeta): T => {
+  const copy = z.clone(schema);
+  z.globalRegistry.add(copy, meta);
+  return copy;
+};
+
 /** The standard error body (DESIGN §2). */
-export const errorBodySchema = z
-  .object({
+export const errorBodySchema = withMeta(
+  z.object({
     error: z.object({
       code: z.enum(
         Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...Array<keyof typeof ERROR_STATUS>],
@@ -26,11 +40,15 @@ export const errorBodySchema = z
       details: z.array(z.object({ path: z.string(), message: z.string() })),
       requestId: z.string(),
     }),
-  })
-  .meta({ id: 'Error' });
+  }),
+  { id: 'Error' },
+);
 
 /** Query-string boolean: accepts true/false/1/0 (API Gateway hands every query value over as a string). */
-export const queryBoolean = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1')
-  .or(z.boolean());
+export const queryBoolean = z.union([
+  z.pipe(
+    z.enum(['true', 'false', '1', '0']),
+    z.transform((v) => v === 'true' || v === '1'),
+  ),
+  z.boolean(),
+]);

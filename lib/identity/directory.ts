@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineConfig, loadConfig } from '../config.js';
 import type { ParsedIdentifier } from './identifiers.js';
 
@@ -24,8 +24,8 @@ export const localDirectory: IdentityDirectory = {
 
 const remoteConfigSchema = z.object({
   IDP_API_URL: z.url(),
-  IDP_APP_ID: z.string().min(1),
-  IDP_APP_SECRET: z.string().min(1),
+  IDP_APP_ID: z.string().check(z.minLength(1)),
+  IDP_APP_SECRET: z.string().check(z.minLength(1)),
 });
 
 const linkedAccount = (identifier: ParsedIdentifier) => {
@@ -67,7 +67,9 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
         body: JSON.stringify({ linked_accounts: [linkedAccount(identifier)], create_embedded_wallet: true }),
       });
       if (!response.ok) throw new Error(`Identity provider import failed with ${response.status}`);
-      const { id } = z.object({ id: z.string().regex(/^did:[a-z0-9]+:.+$/) }).parse(await response.json());
+      const { id } = z
+        .object({ id: z.string().check(z.regex(/^did:[a-z0-9]+:.+$/)) })
+        .parse(await response.json());
       return id;
     },
     isKnownSubject: async (did) => {
@@ -80,7 +82,7 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
 };
 
 const directoryConfig = defineConfig(() =>
-  z.object({ IDENTITY_DIRECTORY: z.enum(['local', 'remote']).default('local') }),
+  z.object({ IDENTITY_DIRECTORY: z._default(z.enum(['local', 'remote']), 'local') }),
 );
 
 /** The directory chosen by configuration (IDENTITY_DIRECTORY=local|remote, default local). */

@@ -1,15 +1,15 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
-import { dataEnvelope } from '../http/schemas.js';
+import { dataEnvelope, described, withMeta } from '../http/schemas.js';
 import { EMISSION_DAYS, JOB_STATUSES } from './model.js';
 
 const BEARER = ['bearer'] as const;
 const TAGS = ['Launcher'];
 
-const mintAddress = z
-  .string()
-  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')
-  .describe('Game coin mint address (base58)');
+const mintAddress = described(
+  z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')),
+  'Game coin mint address (base58)',
+);
 
 const LAUNCH_RULES =
   'Queues a game coin launch for a game; the launch runs asynchronously as a job (poll ' +
@@ -54,32 +54,34 @@ export const launchGameCoinContract = defineContract({
   description: LAUNCH_RULES,
   auth: BEARER,
   body: z.object({
-    gameId: z.uuid().describe('Game to launch the coin for'),
-    emissionDays: z
-      .number()
-      .meta({ enum: [...EMISSION_DAYS] })
-      .describe('Emission period in days: 7 or 30'),
-    buyAmount: z
-      .string()
-      .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string')
-      .optional()
-      .describe('Initial buy in lamports (string; 1 SOL = 1000000000), at launch price on the bonding curve'),
-    gameCoinSymbol: z
-      .string()
-      .max(64)
-      .nullable()
-      .optional()
-      .describe('Custom ticker, 2–10 characters A–Z 0–9, unique; generated from the game name when absent'),
+    gameId: described(z.uuid(), 'Game to launch the coin for'),
+    emissionDays: described(
+      withMeta(z.number(), { enum: [...EMISSION_DAYS] }),
+      'Emission period in days: 7 or 30',
+    ),
+    buyAmount: described(
+      z.optional(
+        z
+          .string()
+          .check(z.regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string')),
+      ),
+      'Initial buy in lamports (string; 1 SOL = 1000000000), at launch price on the bonding curve',
+    ),
+    gameCoinSymbol: described(
+      z.optional(z.nullable(z.string().check(z.maxLength(64)))),
+      'Custom ticker, 2–10 characters A–Z 0–9, unique; generated from the game name when absent',
+    ),
   }),
   response: dataEnvelope(
     z.object({
-      jobId: z.uuid().describe('Poll GET /token-launcher/launch/{jobId}'),
+      jobId: described(z.uuid(), 'Poll GET /token-launcher/launch/{jobId}'),
       status: z.enum(JOB_STATUSES),
-      progress: z.number().int(),
+      progress: z.int(),
       message: z.string(),
-      alreadyInProgress: z
-        .boolean()
-        .describe('True when a launch for this game was already in progress: this is its job'),
+      alreadyInProgress: described(
+        z.boolean(),
+        'True when a launch for this game was already in progress: this is its job',
+      ),
     }),
   ),
   errors: [
@@ -102,42 +104,48 @@ export const launchGameCoinContract = defineContract({
 const jobBase = {
   jobId: z.uuid(),
   gameId: z.uuid(),
-  message: z.string().describe('Human-readable status'),
+  message: described(z.string(), 'Human-readable status'),
 };
 
-export const launchJobSchema = z
-  .discriminatedUnion('status', [
-    z
-      .object({
+export const launchJobSchema = withMeta(
+  z.discriminatedUnion('status', [
+    withMeta(
+      z.object({
         ...jobBase,
         status: z.literal('completed'),
         progress: z.literal(100),
-        bundleTx: z
-          .string()
-          .describe(
-            'Signature of the launch’s final transaction: the initial buy, or — without a buy — the ' +
-              'transaction that minted the supply and revoked the authorities',
-          ),
-        gtokenAddress: z.string().describe('Mint address of the game coin'),
-      })
-      .meta({ id: 'LaunchJobCompleted' }),
-    z
-      .object({
+        bundleTx: described(
+          z.string(),
+          'Signature of the launch’s final transaction: the initial buy, or — without a buy — the ' +
+            'transaction that minted the supply and revoked the authorities',
+        ),
+        gtokenAddress: described(z.string(), 'Mint address of the game coin'),
+      }),
+      { id: 'LaunchJobCompleted' },
+    ),
+    withMeta(
+      z.object({
         ...jobBase,
         status: z.enum(['waiting', 'active']),
-        progress: z.number().int().min(0).max(100).describe('0 queued, then 10, 50, 80 as stages finish'),
-      })
-      .meta({ id: 'LaunchJobInProgress' }),
-    z
-      .object({
+        progress: described(
+          z.int().check(z.gte(0), z.lte(100)),
+          '0 queued, then 10, 50, 80 as stages finish',
+        ),
+      }),
+      { id: 'LaunchJobInProgress' },
+    ),
+    withMeta(
+      z.object({
         ...jobBase,
         status: z.literal('failed'),
-        progress: z.number().int().min(0).max(100).describe('Progress reached before the failure'),
-        error: z.string().describe('What went wrong, in plain words'),
-      })
-      .meta({ id: 'LaunchJobFailed' }),
-  ])
-  .meta({ id: 'LaunchJob' });
+        progress: described(z.int().check(z.gte(0), z.lte(100)), 'Progress reached before the failure'),
+        error: described(z.string(), 'What went wrong, in plain words'),
+      }),
+      { id: 'LaunchJobFailed' },
+    ),
+  ]),
+  { id: 'LaunchJob' },
+);
 export type LaunchJobView = z.input<typeof launchJobSchema>;
 
 export const getLaunchJobContract = defineContract({
@@ -191,16 +199,17 @@ export const completeLaunchContract = defineContract({
       gameId: z.uuid(),
       gtokenAddress: z.string(),
       bundleTx: z.string(),
-      coin: z
-        .object({
+      coin: withMeta(
+        z.object({
           gtokenAddress: z.string(),
           gameCoinSymbol: z.string(),
-          emissionDays: z.number().int(),
+          emissionDays: z.int(),
           status: z.string(),
           emissionStartAt: z.string(),
           emissionEndAt: z.string(),
-        })
-        .meta({ id: 'GameCoin' }),
+        }),
+        { id: 'GameCoin' },
+      ),
     }),
   ),
   errors: ['VALIDATION_ERROR'],

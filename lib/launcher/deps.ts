@@ -1,5 +1,5 @@
 // Production wiring of the launcher: configuration parsed once per container, adapters created once.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { walletSignerFromConfig } from '../adapters/wallet-signer.js';
 import { chainFromConfig } from '../chain/index.js';
 import { loadConfig } from '../config.js';
@@ -11,7 +11,7 @@ import type { StageDeps } from './stages.js';
 
 const launchConfigSchema = z.object({
   /** ARN of the launch state machine (serverless.yml gives it to the launch function). */
-  LAUNCH_STATE_MACHINE_ARN: z.string().min(1),
+  LAUNCH_STATE_MACHINE_ARN: z.string().check(z.minLength(1)),
   /** Public base URL of the API; a coin's metadata uri is its game's record there. */
   PUBLIC_API_URL: z.url({ protocol: /^https?$/ }),
 });

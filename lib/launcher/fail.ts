@@ -1,6 +1,6 @@
 // The launch state machine's Catch target: the job becomes failed with a human-readable error, and the game and
 // the symbol are freed for another launch. Kept apart from the stages so its bundle carries no chain code.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { logger } from '../http/logger.js';
 import { describeFailure, type TaskFailure } from './failures.js';
 import { isOpen } from './model.js';
@@ -8,7 +8,7 @@ import * as repo from './repository.js';
 
 const failInput = z.object({
   jobId: z.uuid(),
-  error: z.object({ Error: z.string(), Cause: z.string().optional() }),
+  error: z.object({ Error: z.string(), Cause: z.optional(z.string()) }),
 });
 
 /** Mark an open job failed because of `failure`; a job already closed is left as it is. */

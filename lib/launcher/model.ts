@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Launch job states (SPEC §3): waiting → active → completed | failed. */
 export const JOB_STATUSES = ['waiting', 'active', 'completed', 'failed'] as const;
@@ -22,7 +22,7 @@ export const LAUNCH_FEE_RESERVE = 70_000_000n;
 /** After a coin's emission ends, only the game's creator or owner may launch for this long (SPEC §3). */
 export const GRACE_PERIOD_MS = 48 * 60 * 60 * 1000;
 
-const nullableString = z.string().nullable().default(null);
+const nullableString = z._default(z.nullable(z.string()), null);
 
 /** A launch job as stored. Sealed keys and the user never leave the service. */
 export const jobRecordSchema = z.object({
@@ -31,12 +31,12 @@ export const jobRecordSchema = z.object({
   /** Arc ID of the launching user: their embedded wallet pays and receives the initial buy. */
   userId: z.uuid(),
   status: z.enum(JOB_STATUSES),
-  progress: z.number().int().min(0).max(100),
+  progress: z.int().check(z.gte(0), z.lte(100)),
   /** Last stage that started. */
   stage: z.enum(STAGES),
   message: z.string(),
   error: nullableString,
-  emissionDays: z.number().int(),
+  emissionDays: z.int(),
   /** Initial buy in lamports (integer string), null for none. */
   buyAmount: nullableString,
   gameCoinSymbol: z.string(),
@@ -70,7 +70,7 @@ export const coinRecordSchema = z.object({
   gameCoinSymbol: z.string(),
   name: z.string(),
   uri: z.string(),
-  emissionDays: z.number().int(),
+  emissionDays: z.int(),
   status: z.string(),
   emissionStartAt: z.string(),
   emissionEndAt: z.string(),

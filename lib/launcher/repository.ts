@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { defineConfig } from '../config.js';
 import type { CoinSummary, GameRecord } from '../games/model.js';
@@ -9,7 +9,10 @@ import { launcherKeys } from './keys.js';
 import { type CoinRecord, coinRecordSchema, type JobRecord, jobRecordSchema } from './model.js';
 
 const config = defineConfig(() =>
-  z.object({ LAUNCHER_TABLE: z.string().min(1), USERS_TABLE: z.string().min(1) }),
+  z.object({
+    LAUNCHER_TABLE: z.string().check(z.minLength(1)),
+    USERS_TABLE: z.string().check(z.minLength(1)),
+  }),
 );
 const table = () => config().LAUNCHER_TABLE;
 

@@ -1,7 +1,7 @@
 // The Lambda handler shape of the launch state machine's tasks: parse the state input with zod, run one stage
 // with the production dependencies, return the next state's input. Errors propagate with their names, which the
 // state machine's Retry (transient) and Catch (everything else) match on.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { logger } from '../http/logger.js';
 import { stageDeps } from './deps.js';
 import type { StageDeps, StageResult } from './stages.js';

@@ -1,57 +1,59 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
-import { dataEnvelope } from '../http/schemas.js';
+import { dataEnvelope, described, withMeta } from '../http/schemas.js';
 
 const HMAC = ['hmac'] as const;
 const OWNER_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'FORBIDDEN', 'NOT_FOUND'] as const;
 
-const token = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ : -');
-const playerId = z
+const token = z
   .string()
-  .min(1)
-  .max(300)
-  .describe('Player identifier: Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:');
-const mapping = z.record(z.string(), z.uuid()).describe('Supplied identifiers → Arc IDs; cache it');
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be yyyy-mm-dd');
+  .check(z.regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ : -'));
+const playerId = described(
+  z.string().check(z.minLength(1), z.maxLength(300)),
+  'Player identifier: Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:',
+);
+const mapping = described(z.record(z.string(), z.uuid()), 'Supplied identifiers → Arc IDs; cache it');
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be yyyy-mm-dd'));
 
 export const SESSION_STATUSES = ['active', 'committed', 'invalidated'] as const;
 
-export const sessionSchema = z
-  .object({
+export const sessionSchema = withMeta(
+  z.object({
     sessionId: z.string(),
     gameId: z.uuid(),
     arcId: z.uuid(),
     source: z.enum(['backend', 'sdk']),
     status: z.enum(SESSION_STATUSES),
-    day: z.string().describe('UTC day the session counts towards'),
-    points: z.number().int().describe('Points counted (after caps), 0 once invalidated'),
-    pendingPoints: z.number().int().describe('SDK sessions: flushed but not yet committed'),
-    saves: z.number().int().describe('Backend saves or SDK flushes'),
-    capHits: z.number().int(),
-    riskScore: z.number().min(0).max(1),
+    day: described(z.string(), 'UTC day the session counts towards'),
+    points: described(z.int(), 'Points counted (after caps), 0 once invalidated'),
+    pendingPoints: described(z.int(), 'SDK sessions: flushed but not yet committed'),
+    saves: described(z.int(), 'Backend saves or SDK flushes'),
+    capHits: z.int(),
+    riskScore: z.number().check(z.gte(0), z.lte(1)),
     riskReasons: z.array(z.string()),
     createdAt: z.string(),
     updatedAt: z.string(),
-    invalidatedPoints: z.number().int().nullable(),
-  })
-  .meta({ id: 'PlaySession' });
+    invalidatedPoints: z.nullable(z.int()),
+  }),
+  { id: 'PlaySession' },
+);
 
 const entryResult = z.object({
-  index: z.number().int(),
+  index: z.int(),
   playerId: z.string(),
   arcId: z.uuid(),
   sessionId: z.string(),
-  requested: z.number().int(),
-  accepted: z.number().int().describe('Points actually counted'),
+  requested: z.int(),
+  accepted: described(z.int(), 'Points actually counted'),
   status: z.enum(['accepted', 'clipped', 'rejected', 'duplicate']),
-  reason: z
-    .enum([
+  reason: z.nullable(
+    z.enum([
       'max_score_per_session',
       'max_cumulative_points_per_day',
       'max_sessions_per_day',
       'session_closed',
-    ])
-    .nullable(),
+    ]),
+  ),
 });
 
 export const batchSavePointsContract = defineContract({
@@ -77,13 +79,12 @@ export const batchSavePointsContract = defineContract({
       .array(
         z.object({
           playerId,
-          points: z.number().int().min(0).max(1_000_000_000),
-          sessionId: token.optional(),
-          idempotencyKey: token.optional(),
+          points: z.int().check(z.gte(0), z.lte(1_000_000_000)),
+          sessionId: z.optional(token),
+          idempotencyKey: z.optional(token),
         }),
       )
-      .min(1)
-      .max(100),
+      .check(z.minLength(1), z.maxLength(100)),
   }),
   response: dataEnvelope(
     z.object({
@@ -113,28 +114,32 @@ export const getDevPointsContract = defineContract({
   auth: HMAC,
   query: z.object({
     gameId: z.uuid(),
-    playerIds: z
-      .string()
-      .min(1)
-      .transform((v) =>
-        v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(playerId).min(1).max(100))
-      .describe('Comma-separated player identifiers (≤ 100)'),
+    playerIds: described(
+      z.pipe(
+        z.pipe(
+          z.string().check(z.minLength(1)),
+          z.transform((v) =>
+            v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          ),
+        ),
+        z.array(playerId).check(z.minLength(1), z.maxLength(100)),
+      ),
+      'Comma-separated player identifiers (≤ 100)',
+    ),
   }),
   response: dataEnvelope(
     z.object({
       day: z.string(),
-      playerIdToArcId: z.record(z.string(), z.uuid().nullable()),
+      playerIdToArcId: z.record(z.string(), z.nullable(z.uuid())),
       points: z.array(
         z.object({
           playerId: z.string(),
-          arcId: z.uuid().nullable(),
-          today: z.number().int(),
-          allTime: z.number().int(),
+          arcId: z.nullable(z.uuid()),
+          today: z.int(),
+          allTime: z.int(),
         }),
       ),
     }),
@@ -143,7 +148,7 @@ export const getDevPointsContract = defineContract({
   example: { query: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f', playerIds: 'x:player_one' } },
 });
 
-const leaderboardEntry = z.object({ rank: z.number().int(), arcId: z.uuid(), points: z.number().int() });
+const leaderboardEntry = z.object({ rank: z.int(), arcId: z.uuid(), points: z.int() });
 
 export const getDevLeaderboardContract = defineContract({
   operationId: 'getDevLeaderboard',
@@ -158,26 +163,26 @@ export const getDevLeaderboardContract = defineContract({
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   query: z.object({
-    period: z.enum(['daily', 'alltime']).default('daily'),
-    day: day.optional().describe('For period=daily; defaults to today (UTC)'),
-    limit: z.coerce.number().int().min(1).max(100).default(50),
-    offset: z.coerce.number().int().min(0).max(10_000).default(0),
-    player: playerId.optional(),
+    period: z._default(z.enum(['daily', 'alltime']), 'daily'),
+    day: described(z.optional(day), 'For period=daily; defaults to today (UTC)'),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+    offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000)), 0),
+    player: z.optional(playerId),
   }),
   response: dataEnvelope(
     z.object({
       period: z.enum(['daily', 'alltime']),
-      day: z.string().nullable(),
+      day: z.nullable(z.string()),
       entries: z.array(leaderboardEntry),
-      player: z
-        .object({
+      player: z.optional(
+        z.object({
           playerId: z.string(),
-          arcId: z.uuid().nullable(),
-          rank: z.number().int().nullable(),
-          points: z.number().int(),
+          arcId: z.nullable(z.uuid()),
+          rank: z.nullable(z.int()),
+          points: z.int(),
           neighbours: z.array(leaderboardEntry),
-        })
-        .optional(),
+        }),
+      ),
     }),
   ),
   errors: [...OWNER_ERRORS, 'INVALID_IDENTIFIER'],
@@ -185,8 +190,8 @@ export const getDevLeaderboardContract = defineContract({
 });
 
 const sessionQuery = {
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(2048).optional().describe('Opaque cursor from the previous page'),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+  cursor: described(z.optional(z.string().check(z.maxLength(2048))), 'Opaque cursor from the previous page'),
 };
 
 export const listDevSessionsContract = defineContract({
@@ -200,12 +205,12 @@ export const listDevSessionsContract = defineContract({
   params: z.object({ gameId: z.uuid() }),
   query: z.object({
     ...sessionQuery,
-    player: playerId.optional(),
-    status: z.enum(SESSION_STATUSES).optional(),
+    player: z.optional(playerId),
+    status: z.optional(z.enum(SESSION_STATUSES)),
   }),
   response: z.object({
     data: z.array(sessionSchema),
-    meta: z.object({ limit: z.number().int(), nextCursor: z.string().nullable() }),
+    meta: z.object({ limit: z.int(), nextCursor: z.nullable(z.string()) }),
   }),
   errors: [...OWNER_ERRORS, 'INVALID_IDENTIFIER'],
   example: { params: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
@@ -223,7 +228,7 @@ export const listRiskySessionsContract = defineContract({
   query: z.object(sessionQuery),
   response: z.object({
     data: z.array(sessionSchema),
-    meta: z.object({ limit: z.number().int(), nextCursor: z.string().nullable() }),
+    meta: z.object({ limit: z.int(), nextCursor: z.nullable(z.string()) }),
   }),
   errors: [...OWNER_ERRORS],
   example: { params: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
@@ -240,12 +245,10 @@ export const invalidateSessionsContract = defineContract({
     'leaderboards in one transaction, and no later save can add to it. Calling again reports it under ' +
     '`alreadyInvalidated` and removes nothing.',
   auth: HMAC,
-  body: z.object({ gameId: z.uuid(), sessionIds: z.array(token).min(1).max(100) }),
+  body: z.object({ gameId: z.uuid(), sessionIds: z.array(token).check(z.minLength(1), z.maxLength(100)) }),
   response: dataEnvelope(
     z.object({
-      invalidated: z.array(
-        z.object({ sessionId: z.string(), arcId: z.uuid(), pointsRemoved: z.number().int() }),
-      ),
+      invalidated: z.array(z.object({ sessionId: z.string(), arcId: z.uuid(), pointsRemoved: z.int() })),
       alreadyInvalidated: z.array(z.string()),
       notFound: z.array(z.string()),
     }),

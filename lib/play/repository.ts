@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
 import { loadConfig } from '../config.js';
 import { playKeys } from './keys.js';
@@ -12,7 +12,7 @@ export type TransactItem = TransactItems[number];
 
 // One schema object: loadConfig caches by schema, so a schema built per call would be parsed (and cached)
 // again on every call — per written item on the batch-save path.
-const configSchema = z.object({ PLAY_TABLE: z.string().min(1) });
+const configSchema = z.object({ PLAY_TABLE: z.string().check(z.minLength(1)) });
 /** The play table's name. */
 export const playTable = () => loadConfig(configSchema).PLAY_TABLE;
 

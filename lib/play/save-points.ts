@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { loadConfig } from '../config.js';
 import type { GameRecord } from '../games/model.js';
@@ -148,7 +148,7 @@ const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefet
   return { results, saved };
 };
 
-const usersConfig = z.object({ USERS_TABLE: z.string().min(1) });
+const usersConfig = z.object({ USERS_TABLE: z.string().check(z.minLength(1)) });
 const usersTable = () => loadConfig(usersConfig).USERS_TABLE;
 
 /** Best-effort counter for /user/me/stats (outside the saves' transactions, so it never contends with them). */

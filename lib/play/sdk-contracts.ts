@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
-import { dataEnvelope } from '../http/schemas.js';
+import { dataEnvelope, described } from '../http/schemas.js';
 
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
+const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));
 const PROTOCOL =
   'Protocol (docs/play-protocol.md): h0 = chainSeed; flush n sends {seq: n, delta, clientTime, prevHash: h(n-1), hash: h(n)} with ' +
   'h(n) = hex sha256 of `arcadia-flush-v1|<sessionId>|<seq>|<delta>|<clientTime>|<prevHash>`. ';
@@ -22,15 +22,16 @@ export const getSessionTokenContract = defineContract({
   auth: ['bearer'],
   query: z.object({
     gameId: z.uuid(),
-    idempotencyKey: z
-      .string()
-      .regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters without spaces')
-      .optional()
-      .describe(
-        'Makes a retried request safe: the same key from the same player for the same game answers the session ' +
-          'the first request opened (same sessionId and chainSeed, a fresh token), not counted again against ' +
-          'maxSessionsPerDay; 409 SESSION_CLOSED once that session has been committed, invalidated or has expired.',
+    idempotencyKey: described(
+      z.optional(
+        z
+          .string()
+          .check(z.regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters without spaces')),
       ),
+      'Makes a retried request safe: the same key from the same player for the same game answers the session ' +
+        'the first request opened (same sessionId and chainSeed, a fresh token), not counted again against ' +
+        'maxSessionsPerDay; 409 SESSION_CLOSED once that session has been committed, invalidated or has expired.',
+    ),
   }),
   response: dataEnvelope(
     z.object({ sessionToken: z.string(), sessionId: z.uuid(), expiresAt: z.string(), chainSeed: hex64 }),
@@ -53,23 +54,22 @@ export const flushContract = defineContract({
     'per second since the previous flush (`reason` says which). Points stay pending until commit. 1 per second.',
   auth: ['session'],
   body: z.object({
-    seq: z.number().int().min(1),
-    delta: z.number().int().min(0).max(1_000_000_000),
-    clientTime: z
-      .number()
-      .int()
-      .min(0)
-      .describe('Client clock, Unix ms (covered by the hash; used for risk only)'),
+    seq: z.int().check(z.gte(1)),
+    delta: z.int().check(z.gte(0), z.lte(1_000_000_000)),
+    clientTime: described(
+      z.int().check(z.gte(0)),
+      'Client clock, Unix ms (covered by the hash; used for risk only)',
+    ),
     prevHash: hex64,
     hash: hex64,
   }),
   response: dataEnvelope(
     z.object({
-      seq: z.number().int(),
+      seq: z.int(),
       head: hex64,
-      accepted: z.number().int(),
-      pendingPoints: z.number().int(),
-      reason: z.enum(['max_score_per_session', 'implausible_rate']).nullable(),
+      accepted: z.int(),
+      pendingPoints: z.int(),
+      reason: z.nullable(z.enum(['max_score_per_session', 'implausible_rate'])),
     }),
   ),
   rateLimit: { limit: 1, windowSeconds: 1, key: 'session' },
@@ -88,9 +88,9 @@ export const commitContract = defineContract({
     'bounded by maxCumulativePointsPerDay. Retrying the same commit (same seq, head and total) after a lost ' +
     'answer returns the first result again and counts nothing twice. 1 per 5 seconds.',
   auth: ['session'],
-  body: z.object({ seq: z.number().int().min(0), head: hex64, total: z.number().int().min(0) }),
+  body: z.object({ seq: z.int().check(z.gte(0)), head: hex64, total: z.int().check(z.gte(0)) }),
   response: dataEnvelope(
-    z.object({ status: z.literal('committed'), committedPoints: z.number().int(), clipped: z.boolean() }),
+    z.object({ status: z.literal('committed'), committedPoints: z.int(), clipped: z.boolean() }),
   ),
   rateLimit: { limit: 1, windowSeconds: 5, key: 'session' },
   errors: ['CHAIN_BROKEN', 'SESSION_CLOSED', 'NOT_FOUND', 'CONFLICT'],
@@ -110,11 +110,11 @@ export const sessionStateContract = defineContract({
       sessionId: z.uuid(),
       gameId: z.uuid(),
       status: z.enum(['active', 'committed', 'invalidated']),
-      seq: z.number().int(),
+      seq: z.int(),
       head: hex64,
-      pendingPoints: z.number().int(),
-      committedPoints: z.number().int(),
-      claimedTotal: z.number().int(),
+      pendingPoints: z.int(),
+      committedPoints: z.int(),
+      claimedTotal: z.int(),
       expiresAt: z.string(),
     }),
   ),
@@ -134,8 +134,8 @@ export const getPlayerPointsContract = defineContract({
       gameId: z.uuid(),
       arcId: z.uuid(),
       day: z.string(),
-      today: z.number().int(),
-      allTime: z.number().int(),
+      today: z.int(),
+      allTime: z.int(),
     }),
   ),
   errors: [],

@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { loadConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 
@@ -14,7 +14,8 @@ const signingKey = () => {
     hkdfSync(
       'sha256',
       Buffer.from(
-        loadConfig(z.object({ SECRETS_ENCRYPTION_KEY: z.string().min(1) })).SECRETS_ENCRYPTION_KEY,
+        loadConfig(z.object({ SECRETS_ENCRYPTION_KEY: z.string().check(z.minLength(1)) }))
+          .SECRETS_ENCRYPTION_KEY,
         'base64',
       ),
       Buffer.alloc(0),

@@ -1,11 +1,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { conditionFailureItem, dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { defineConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import type { RateLimiter } from '../http/handler.js';
 
-const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().min(1) }));
+const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().check(z.minLength(1)) }));
 
 interface Window {
   count: number;

@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { loadConfig } from '../config.js';
 import type { RateLimitSpec } from '../http/contract.js';
 
 const schema = z.object({
-  RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  RATE_LIMIT_USER_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_IP_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 60),
+  RATE_LIMIT_USER_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 600),
 });
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
 
 export const apiReferenceContract = defineContract({

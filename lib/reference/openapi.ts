@@ -4,7 +4,7 @@ import {
   type OperationObject,
   type ParameterObject,
 } from 'openapi3-ts/oas31';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Contract } from '../http/contract.js';
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js';
 import { errorBodySchema } from '../http/schemas.js';
@@ -42,7 +42,7 @@ const SECURITY_SCHEMES = {
 
 /** Convert a zod schema, hoisting named (`.meta({ id })`) schemas into components. */
 const toSchema = (
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   io: 'input' | 'output',
   components: Record<string, JsonSchema>,
 ): JsonSchema => {
@@ -56,21 +56,21 @@ const toSchema = (
   return rewrite(json);
 };
 
-const objectShape = (schema: z.ZodType | undefined): Record<string, z.ZodType> => {
+const objectShape = (schema: z.core.$ZodType | undefined): Record<string, z.core.$ZodType> => {
   if (!schema) return {};
-  if (schema instanceof z.ZodObject) return schema.shape as Record<string, z.ZodType>;
+  if (schema instanceof z.core.$ZodObject) return schema._zod.def.shape as Record<string, z.core.$ZodType>;
   throw new Error('path and query contracts must be zod objects');
 };
 
 const parameters = (contract: Contract, components: Record<string, JsonSchema>): ParameterObject[] => {
-  const build = (where: 'path' | 'query', schema: z.ZodType | undefined) =>
+  const build = (where: 'path' | 'query', schema: z.core.$ZodType | undefined) =>
     Object.entries(objectShape(schema)).map(([name, field]) => {
       const json = toSchema(field, 'input', components);
       const description = typeof json.description === 'string' ? json.description : undefined;
       return {
         name,
         in: where,
-        required: where === 'path' || !field.safeParse(undefined).success,
+        required: where === 'path' || !z.safeParse(field, undefined).success,
         ...(description ? { description } : {}),
         schema: json,
       } satisfies ParameterObject;

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
-import { dataEnvelope } from '../http/schemas.js';
+import { dataEnvelope, described, withMeta } from '../http/schemas.js';
 import { DISTRIBUTION, DURATIONS, PURCHASE_FEE_RESERVE, TIER_NAMES } from './model.js';
 import { BASE_LAMPORTS_PER_HOUR } from './pricing.js';
 
@@ -8,23 +8,26 @@ const TAGS = ['Rewards'];
 const PLAYER = ['bearer', 'session'] as const;
 const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
 
-const lamports = z
-  .string()
-  .regex(/^(0|[1-9][0-9]*)$/)
-  .describe('Lamports (1 SOL = 1 000 000 000), as a string');
-const usd = z.number().describe('US dollars, cents precision');
-const tier = z.enum(TIER_NAMES).describe('Multiplier tier: 1.5x, 2x or 3x');
-const duration = z
-  .number()
-  .int()
-  .refine((v) => (DURATIONS as readonly number[]).includes(v), 'must be 3600, 21600 or 86400')
-  .meta({ enum: [...DURATIONS] })
-  .describe('Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)');
-const durationQuery = z
-  .enum(['3600', '21600', '86400'])
-  .transform(Number)
-  .describe('Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)');
-const gameId = z.uuid().describe('The game');
+const lamports = described(
+  z.string().check(z.regex(/^(0|[1-9][0-9]*)$/)),
+  'Lamports (1 SOL = 1 000 000 000), as a string',
+);
+const usd = described(z.number(), 'US dollars, cents precision');
+const tier = described(z.enum(TIER_NAMES), 'Multiplier tier: 1.5x, 2x or 3x');
+const duration = described(
+  withMeta(
+    z
+      .int()
+      .check(z.refine((v) => (DURATIONS as readonly number[]).includes(v), 'must be 3600, 21600 or 86400')),
+    { enum: [...DURATIONS] },
+  ),
+  'Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)',
+);
+const durationQuery = described(
+  z.pipe(z.enum(['3600', '21600', '86400']), z.transform(Number)),
+  'Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)',
+);
+const gameId = described(z.uuid(), 'The game');
 
 const MODEL =
   '**Multipliers.** A multiplier is a time-boxed score multiplier for one player in one game. Tiers: **1.5x, ' +
@@ -45,8 +48,8 @@ const MODEL =
 const quoteFields = {
   gameId: z.uuid(),
   tier,
-  multiplier: z.number().describe('1.5, 2 or 3'),
-  durationSeconds: z.number().int(),
+  multiplier: described(z.number(), '1.5, 2 or 3'),
+  durationSeconds: z.int(),
   lamports,
   usd,
 };
@@ -66,9 +69,9 @@ export const getMultiplierCostContract = defineContract({
   response: dataEnvelope(
     z.object({
       ...quoteFields,
-      solUsdPrice: z.number().describe('USD per SOL used for the conversion'),
-      priceSource: z.string().describe('`fixed` or the host of the price feed'),
-      competitors: z.number().int().describe("Players with points on today's board"),
+      solUsdPrice: described(z.number(), 'USD per SOL used for the conversion'),
+      priceSource: described(z.string(), '`fixed` or the host of the price feed'),
+      competitors: described(z.int(), "Players with points on today's board"),
       feeReserveLamports: lamports,
       quotedAt: z.string(),
     }),
@@ -77,16 +80,17 @@ export const getMultiplierCostContract = defineContract({
   example: { query: { gameId: EXAMPLE_GAME, tier: '2x', durationSeconds: '3600' } },
 });
 
-const activeMultiplier = z
-  .object({
+const activeMultiplier = withMeta(
+  z.object({
     purchaseId: z.uuid(),
     tier,
     multiplier: z.number(),
     startsAt: z.string(),
     expiresAt: z.string(),
-    remainingSeconds: z.number().int(),
-  })
-  .meta({ id: 'ActiveMultiplier' });
+    remainingSeconds: z.int(),
+  }),
+  { id: 'ActiveMultiplier' },
+);
 
 export const getCurrentMultiplierContract = defineContract({
   operationId: 'getCurrentMultiplier',
@@ -105,7 +109,7 @@ export const getCurrentMultiplierContract = defineContract({
       gameId: z.uuid(),
       arcId: z.uuid(),
       active: z.boolean(),
-      multiplier: activeMultiplier.nullable(),
+      multiplier: z.nullable(activeMultiplier),
     }),
   ),
   errors: ['NOT_FOUND'],
@@ -135,44 +139,47 @@ export const getMultiplierCostForPlacementContract = defineContract({
   auth: PLAYER,
   query: z.object({
     gameId,
-    targetRank: z.coerce.number().int().min(1).max(1000).describe('1 = first place (at most 1000)'),
-    period: z.enum(['daily']).default('daily').describe("Today's (UTC) leaderboard"),
-    pointsPerHour: z.coerce
-      .number()
-      .positive()
-      .max(1_000_000_000)
-      .optional()
-      .describe("Earning rate to assume; defaults to the caller's average today"),
+    targetRank: described(
+      z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)),
+      '1 = first place (at most 1000)',
+    ),
+    period: described(z._default(z.enum(['daily']), 'daily'), "Today's (UTC) leaderboard"),
+    pointsPerHour: described(
+      z.optional(z.coerce.number().check(z.positive(), z.lte(1_000_000_000))),
+      "Earning rate to assume; defaults to the caller's average today",
+    ),
   }),
   response: dataEnvelope(
     z.object({
       gameId: z.uuid(),
       period: z.literal('daily'),
       day: z.string(),
-      targetRank: z.number().int(),
-      currentPoints: z.number().int(),
-      currentRank: z.number().int().nullable(),
-      neededPoints: z.number().int().describe('Score that reaches targetRank'),
-      pointsGap: z.number().int(),
+      targetRank: z.int(),
+      currentPoints: z.int(),
+      currentRank: z.nullable(z.int()),
+      neededPoints: described(z.int(), 'Score that reaches targetRank'),
+      pointsGap: z.int(),
       assumedPointsPerHour: z.number(),
       rateSource: z.enum(['query', 'todayAverage']),
       hoursLeftToday: z.number(),
-      competitors: z.number().int(),
+      competitors: z.int(),
       solUsdPrice: z.number(),
       reachable: z.boolean(),
       alreadyThere: z.boolean(),
-      reason: z.enum(['no_earning_rate', 'daily_cap', 'out_of_reach']).nullable(),
-      option: z
-        .object({
-          tier,
-          multiplier: z.number(),
-          durationSeconds: z.number().int(),
-          lamports,
-          usd,
-          projectedPoints: z.number().int(),
-        })
-        .nullable()
-        .describe('The cheapest multiplier that reaches the rank, with the score it projects'),
+      reason: z.nullable(z.enum(['no_earning_rate', 'daily_cap', 'out_of_reach'])),
+      option: described(
+        z.nullable(
+          z.object({
+            tier,
+            multiplier: z.number(),
+            durationSeconds: z.int(),
+            lamports,
+            usd,
+            projectedPoints: z.int(),
+          }),
+        ),
+        'The cheapest multiplier that reaches the rank, with the score it projects',
+      ),
     }),
   ),
   errors: ['NOT_FOUND'],
@@ -202,16 +209,16 @@ const purchaseView = z.object({
   gameId: z.uuid(),
   tier,
   multiplier: z.number(),
-  durationSeconds: z.number().int(),
+  durationSeconds: z.int(),
   lamports,
   usd,
   solUsdPrice: z.number(),
-  fromWallet: z.string().describe("The player's embedded wallet"),
-  vaultAddress: z.string().describe("The game's custodial pool vault"),
-  signature: z.string().nullable().describe('Transfer signature'),
-  startsAt: z.string().nullable(),
-  expiresAt: z.string().nullable(),
-  replayed: z.boolean().describe('True when this answers a retry of an earlier request with the same key'),
+  fromWallet: described(z.string(), "The player's embedded wallet"),
+  vaultAddress: described(z.string(), "The game's custodial pool vault"),
+  signature: described(z.nullable(z.string()), 'Transfer signature'),
+  startsAt: z.nullable(z.string()),
+  expiresAt: z.nullable(z.string()),
+  replayed: described(z.boolean(), 'True when this answers a retry of an earlier request with the same key'),
 });
 
 export const purchaseMultiplierContract = defineContract({
@@ -226,16 +233,25 @@ export const purchaseMultiplierContract = defineContract({
     gameId,
     tier,
     durationSeconds: duration,
-    idempotencyKey: z
-      .string()
-      .regex(/^[A-Za-z0-9._:-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 . _ : -')
-      .describe('Unique per purchase (e.g. a UUID); reuse it to retry the same purchase'),
-    maxLamports: z
-      .string()
-      .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string')
-      .transform((v) => BigInt(v))
-      .optional()
-      .describe('Refuse the purchase if the price is now higher (lamports, string)'),
+    idempotencyKey: described(
+      z
+        .string()
+        .check(z.regex(/^[A-Za-z0-9._:-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 . _ : -')),
+      'Unique per purchase (e.g. a UUID); reuse it to retry the same purchase',
+    ),
+    maxLamports: described(
+      z.optional(
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string'),
+            ),
+          z.transform((v) => BigInt(v)),
+        ),
+      ),
+      'Refuse the purchase if the price is now higher (lamports, string)',
+    ),
   }),
   response: dataEnvelope(purchaseView),
   errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE', 'CONFLICT'],
@@ -277,32 +293,33 @@ export const getGameRewardsPoolContract = defineContract({
     z.object({
       gameId: z.uuid(),
       custodial: z.literal(true),
-      vaultAddress: z.string().nullable(),
+      vaultAddress: z.nullable(z.string()),
       balanceLamports: lamports,
       balanceUsd: usd,
       solUsdPrice: z.number(),
       priceSource: z.string(),
       totalInflowLamports: lamports,
       totalAllocatedLamports: lamports,
-      purchases: z.number().int(),
+      purchases: z.int(),
       totalRewardsPoolValueUsd: usd,
       totalRewardsAllocatedUsd: usd,
       estimatedDailyRewardsUsd: usd,
       distribution: z.object({
-        payoutHorizonDays: z.number().int(),
-        creatorShareBps: z.number().int(),
-        playerShareBps: z.number().int(),
-        creatorSplit: z
-          .record(z.string(), z.number())
-          .describe('Effective orgRewardsSplit: Arc ID → basis points'),
-        playerShareByRankBps: z.array(z.number().int()).describe('Share of the player part for ranks 1..10'),
+        payoutHorizonDays: z.int(),
+        creatorShareBps: z.int(),
+        playerShareBps: z.int(),
+        creatorSplit: described(
+          z.record(z.string(), z.number()),
+          'Effective orgRewardsSplit: Arc ID → basis points',
+        ),
+        playerShareByRankBps: described(z.array(z.int()), 'Share of the player part for ranks 1..10'),
       }),
       recentInflows: z.array(
         z.object({
           purchaseId: z.uuid(),
           tier,
           multiplier: z.number(),
-          durationSeconds: z.number().int(),
+          durationSeconds: z.int(),
           lamports,
           usd,
           fromWallet: z.string(),

@@ -6,7 +6,7 @@
 // e.g. CoinGecko's simple price API: https://api.coingecko.com/api/v3/simple/price?ids=solana&vs_currencies=usd
 // answers {"solana":{"usd":151.2}}. A fetched price is reused for 60 s; when the feed fails, the last price
 // fetched within 15 minutes is used, otherwise the request fails (no silent fallback to a made-up price).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
 import { loadConfig } from '../config.js';
 import { logger } from '../http/logger.js';
@@ -65,14 +65,18 @@ export const httpPrice = (
   };
 };
 
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+// classic zod's `z.preprocess(fn, schema)` is `pipe(transform(fn), schema)`; zod/mini has no `preprocess`.
+const unsetWhenEmpty = <T extends z.core.$ZodType>(schema: T) =>
+  z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    z.optional(schema),
+  );
 
 const priceConfigSchema = z.object({
   SOL_USD_PRICE_SOURCE: unsetWhenEmpty(z.enum(['fixed', 'http'])),
-  SOL_USD_PRICE: unsetWhenEmpty(z.coerce.number().positive()),
+  SOL_USD_PRICE: unsetWhenEmpty(z.coerce.number().check(z.positive())),
   SOL_USD_PRICE_URL: unsetWhenEmpty(z.url({ protocol: /^https?$/ })),
-  SOL_USD_PRICE_JSON_PATH: unsetWhenEmpty(z.string().min(1)),
+  SOL_USD_PRICE_JSON_PATH: unsetWhenEmpty(z.string().check(z.minLength(1))),
 });
 
 /** Default SOL price in USD when SOL_USD_PRICE is not set. */

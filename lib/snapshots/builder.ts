@@ -1,7 +1,7 @@
 // The snapshot builder (DESIGN §4, §5): holders of a coin's airdrop token → allocations of the coin's airdrop
 // pool → Jito merkle tree → immutable S3 objects → conditional switch of the coin's summary. SQS-driven: a
 // message may be delivered more than once and a build may crash at any step, so every step is idempotent.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Chain } from '../chain/index.js';
 import { logger } from '../http/logger.js';
 import { errorFields } from '../http/original-stack.js';
@@ -14,8 +14,8 @@ import type { SnapshotSummary } from './repository.js';
 /** Body of a snapshot queue message. */
 export const snapshotMessageSchema = z.object({
   /** Game coin mint whose airdrop snapshot to rebuild. */
-  tokenMint: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
-  requestedAt: z.string().optional(),
+  tokenMint: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)),
+  requestedAt: z.optional(z.string()),
 });
 export type SnapshotMessage = z.infer<typeof snapshotMessageSchema>;
 

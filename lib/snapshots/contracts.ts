@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
-import { dataEnvelope, listEnvelope } from '../http/schemas.js';
+import { dataEnvelope, described, listEnvelope, withMeta } from '../http/schemas.js';
 import { decodeAddress } from './allocation.js';
 
 const TAGS = ['Snapshots'];
@@ -8,14 +8,16 @@ const PUBLIC = [] as const;
 
 /** A base58 Solana address that decodes to exactly 32 bytes (else 400 VALIDATION_ERROR). */
 const address = (what: string) =>
-  z
-    .string()
-    .refine((s) => s.length >= 32 && s.length <= 44 && decodeAddress(s, Buffer.alloc(32)), {
-      message: 'must be a base58 Solana address (32 bytes)',
-    })
-    .describe(what);
+  described(
+    z.string().check(
+      z.refine((s) => s.length >= 32 && s.length <= 44 && decodeAddress(s, Buffer.alloc(32)), {
+        message: 'must be a base58 Solana address (32 bytes)',
+      }),
+    ),
+    what,
+  );
 
-const amount = z.string().regex(/^[0-9]+$/);
+const amount = z.string().check(z.regex(/^[0-9]+$/));
 
 const RULES =
   '**Snapshots.** A snapshot belongs to a **game coin** (`tokenMint` = the coin’s mint, `gtokenAddress`) whose ' +
@@ -39,19 +41,20 @@ const RULES =
   'version. Objects of a version are immutable.\n\n' +
   '**Auth**: public (everything served is derivable from the public chain); default per-IP rate limit.';
 
-const summarySchema = z
-  .object({
-    tokenMint: z.string().describe('Game coin mint'),
-    airdropTokenAddress: z.string().describe('Airdrop token mint whose holders were read'),
+const summarySchema = withMeta(
+  z.object({
+    tokenMint: described(z.string(), 'Game coin mint'),
+    airdropTokenAddress: described(z.string(), 'Airdrop token mint whose holders were read'),
     gameId: z.uuid(),
-    merkleRoot: z.string().describe('Hex sha256 root (64 chars)'),
-    holderCount: z.number().int().describe('Wallets with a positive allocation (= leaves)'),
-    totalAllocation: amount.describe('Σ allocations, game coin base units (= the pool)'),
-    version: z.number().int().describe('Snapshot version, +1 per changed root'),
-    slot: z.number().int().describe('Chain slot read before the holders'),
-    createdAt: z.string().describe('ISO 8601 UTC'),
-  })
-  .meta({ id: 'SnapshotSummary' });
+    merkleRoot: described(z.string(), 'Hex sha256 root (64 chars)'),
+    holderCount: described(z.int(), 'Wallets with a positive allocation (= leaves)'),
+    totalAllocation: described(amount, 'Σ allocations, game coin base units (= the pool)'),
+    version: described(z.int(), 'Snapshot version, +1 per changed root'),
+    slot: described(z.int(), 'Chain slot read before the holders'),
+    createdAt: described(z.string(), 'ISO 8601 UTC'),
+  }),
+  { id: 'SnapshotSummary' },
+);
 
 const tokenMintParam = address('Game coin mint address (base58)');
 
@@ -83,18 +86,19 @@ export const getSnapshotProofContract = defineContract({
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam, userAddress: address('Wallet address (base58)') }),
   response: dataEnvelope(
-    z
-      .object({
+    withMeta(
+      z.object({
         tokenMint: z.string(),
         userAddress: z.string(),
-        index: z.number().int().describe('Leaf index (leaves sorted by wallet bytes)'),
-        amount: amount.describe('Allocation, game coin base units'),
-        amountLocked: amount.describe('Always "0" (Jito leaf field)'),
-        proof: z.array(z.string()).describe('Sibling hashes, hex, from the leaf up'),
+        index: described(z.int(), 'Leaf index (leaves sorted by wallet bytes)'),
+        amount: described(amount, 'Allocation, game coin base units'),
+        amountLocked: described(amount, 'Always "0" (Jito leaf field)'),
+        proof: described(z.array(z.string()), 'Sibling hashes, hex, from the leaf up'),
         merkleRoot: z.string(),
-        version: z.number().int(),
-      })
-      .meta({ id: 'SnapshotProof' }),
+        version: z.int(),
+      }),
+      { id: 'SnapshotProof' },
+    ),
   ),
   errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
   example: {
@@ -118,11 +122,11 @@ export const listSnapshotHoldersContract = defineContract({
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam }),
   query: z.object({
-    limit: z.coerce.number().int().min(1).max(1000).default(100),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 100),
+    offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
   }),
   response: listEnvelope(
-    z.object({ index: z.number().int(), address: z.string(), amount }).meta({ id: 'SnapshotHolder' }),
+    withMeta(z.object({ index: z.int(), address: z.string(), amount }), { id: 'SnapshotHolder' }),
   ),
   errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
   example: {
@@ -155,28 +159,29 @@ export const buildClaimTransactionsContract = defineContract({
   body: z.object({
     gtokenAddress: address('Game coin mint address'),
     participant: address('Claimer’s wallet address'),
-    referrer: address('Referrer wallet address, recorded in the memo').optional(),
-    blockhash: z
-      .string()
-      .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
-      .optional()
-      .describe('Recent blockhash; fetched when absent'),
+    referrer: z.optional(address('Referrer wallet address, recorded in the memo')),
+    blockhash: described(
+      z.optional(z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))),
+      'Recent blockhash; fetched when absent',
+    ),
   }),
   response: dataEnvelope(
-    z
-      .object({
-        transactions: z
-          .array(z.string())
-          .describe('Base64 serialized transactions, to sign and send in order'),
-        amount: amount.describe('Claimed game coin base units'),
-        index: z.number().int(),
+    withMeta(
+      z.object({
+        transactions: described(
+          z.array(z.string()),
+          'Base64 serialized transactions, to sign and send in order',
+        ),
+        amount: described(amount, 'Claimed game coin base units'),
+        index: z.int(),
         merkleRoot: z.string(),
-        snapshotVersion: z.number().int(),
-        receiptAddress: z.string().describe('Claim receipt account the transaction creates'),
+        snapshotVersion: z.int(),
+        receiptAddress: described(z.string(), 'Claim receipt account the transaction creates'),
         blockhash: z.string(),
-        lastValidBlockHeight: z.number().int().describe('The transaction expires after this block height'),
-      })
-      .meta({ id: 'ClaimTransactions' }),
+        lastValidBlockHeight: described(z.int(), 'The transaction expires after this block height'),
+      }),
+      { id: 'ClaimTransactions' },
+    ),
   ),
   errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT'],
   example: {
@@ -204,20 +209,22 @@ export const getClaimStatusContract = defineContract({
     wallet: address('Wallet address'),
   }),
   response: dataEnvelope(
-    z
-      .object({
+    withMeta(
+      z.object({
         gtokenAddress: z.string(),
         wallet: z.string(),
         canClaim: z.boolean(),
         state: z.enum(['not_eligible', 'claimable', 'claimed']),
-        amount: amount
-          .nullable()
-          .describe('Allocation (claimable) or claimed amount; null when not eligible'),
-        claimedAt: z.string().nullable(),
-        signature: z.string().nullable().optional().describe('Claim transaction, when claimed'),
-        snapshotVersion: z.number().int().nullable(),
-      })
-      .meta({ id: 'ClaimStatus' }),
+        amount: described(
+          z.nullable(amount),
+          'Allocation (claimable) or claimed amount; null when not eligible',
+        ),
+        claimedAt: z.nullable(z.string()),
+        signature: described(z.optional(z.nullable(z.string())), 'Claim transaction, when claimed'),
+        snapshotVersion: z.nullable(z.int()),
+      }),
+      { id: 'ClaimStatus' },
+    ),
   ),
   errors: ['VALIDATION_ERROR'],
   example: {

@@ -1,13 +1,13 @@
 // SQS adapter of the snapshot queue: the scheduler's producer side. Queue URL from SNAPSHOT_QUEUE_URL (serverless
 // `Ref: SnapshotQueue`), else resolved once from SNAPSHOT_QUEUE_NAME with GetQueueUrl (local stack, tests).
 import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineConfig } from '../config.js';
 
 const config = defineConfig(() =>
   z.object({
-    SNAPSHOT_QUEUE_URL: z.string().optional(),
-    SNAPSHOT_QUEUE_NAME: z.string().default('arcadia-dev-snapshots'),
+    SNAPSHOT_QUEUE_URL: z.optional(z.string()),
+    SNAPSHOT_QUEUE_NAME: z._default(z.string(), 'arcadia-dev-snapshots'),
   }),
 );
 

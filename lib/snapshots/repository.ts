@@ -1,13 +1,16 @@
 // DynamoDB access of snapshots: summaries and observed claims in LauncherTable (keys.ts), and the list of coins
 // whose game has an airdrop token (a filtered Scan of GamesTable, run once per schedule tick).
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { defineConfig } from '../config.js';
 import { snapshotKeys } from './keys.js';
 
 const config = defineConfig(() =>
-  z.object({ LAUNCHER_TABLE: z.string().min(1), GAMES_TABLE: z.string().min(1) }),
+  z.object({
+    LAUNCHER_TABLE: z.string().check(z.minLength(1)),
+    GAMES_TABLE: z.string().check(z.minLength(1)),
+  }),
 );
 
 /** The current snapshot of a game coin. */
@@ -16,12 +19,12 @@ export const snapshotSummarySchema = z.object({
   airdropMint: z.string(),
   gameId: z.string(),
   merkleRoot: z.string(),
-  holderCount: z.number().int(),
+  holderCount: z.int(),
   totalAllocation: z.string(),
   pool: z.string(),
-  slot: z.number().int(),
+  slot: z.int(),
   createdAt: z.string(),
-  version: z.number().int(),
+  version: z.int(),
   /** S3 key prefix of this version's objects. */
   prefix: z.string(),
 });
@@ -31,8 +34,8 @@ export type SnapshotSummary = z.infer<typeof snapshotSummarySchema>;
 export const claimRecordSchema = z.object({
   tokenMint: z.string(),
   wallet: z.string(),
-  amount: z.string().nullable(),
-  signature: z.string().nullable(),
+  amount: z.nullable(z.string()),
+  signature: z.nullable(z.string()),
   claimedAt: z.string(),
 });
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;

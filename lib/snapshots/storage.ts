@@ -1,13 +1,13 @@
 // S3 adapter for snapshot objects (SnapshotsBucket, private): immutable PUTs and (ranged) GETs for layout.ts.
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { s3 } from '../adapters/s3.js';
 import { defineConfig } from '../config.js';
 import type { ByteRange, GetObject, StoredObject } from './layout.js';
 
 const config = defineConfig(() =>
   z.object({
-    SNAPSHOTS_BUCKET: z.string().min(1),
+    SNAPSHOTS_BUCKET: z.string().check(z.minLength(1)),
   }),
 );
 

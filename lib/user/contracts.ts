@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
-import { dataEnvelope } from '../http/schemas.js';
+import { dataEnvelope, described, withMeta } from '../http/schemas.js';
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -19,30 +19,41 @@ export const createHmacSignatureContract = defineContract({
     'Prefer signing locally: this endpoint exists for quick experiments and never stores or logs the secret.',
   auth: [],
   body: z.object({
-    secretKey: z.string().min(1).max(256).describe('Your secret key'),
-    method: z
-      .string()
-      .transform((m) => m.toUpperCase())
-      .pipe(z.enum(HTTP_METHODS))
-      .describe('HTTP method of the request to sign (case-insensitive)'),
-    path: z
-      .string()
-      .min(1)
-      .max(2048)
-      .regex(/^\/[^?#\s]*$/, 'must start with "/" and contain no query string, fragment or whitespace')
-      .describe('Path of the request to sign, e.g. /games/me'),
-    apiKey: z.uuid().describe('Your API key'),
-    timestamp: z.number().int().positive().optional().describe('Unix milliseconds to sign; defaults to now'),
-    bodySha256: z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
-      .optional()
-      .describe('Optional body binding: hex sha256 of the exact request body'),
+    secretKey: described(z.string().check(z.minLength(1), z.maxLength(256)), 'Your secret key'),
+    method: described(
+      z.pipe(
+        z.pipe(
+          z.string(),
+          z.transform((m) => m.toUpperCase()),
+        ),
+        z.enum(HTTP_METHODS),
+      ),
+      'HTTP method of the request to sign (case-insensitive)',
+    ),
+    path: described(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.maxLength(2048),
+          z.regex(/^\/[^?#\s]*$/, 'must start with "/" and contain no query string, fragment or whitespace'),
+        ),
+      'Path of the request to sign, e.g. /games/me',
+    ),
+    apiKey: described(z.uuid(), 'Your API key'),
+    timestamp: described(
+      z.optional(z.int().check(z.positive())),
+      'Unix milliseconds to sign; defaults to now',
+    ),
+    bodySha256: described(
+      z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters'))),
+      'Optional body binding: hex sha256 of the exact request body',
+    ),
   }),
   response: dataEnvelope(
     z.object({
-      signature: z.string().describe('The Authorization header value'),
-      timestamp: z.number().int().describe('The signed timestamp (Unix ms)'),
+      signature: described(z.string(), 'The Authorization header value'),
+      timestamp: described(z.int(), 'The signed timestamp (Unix ms)'),
     }),
   ),
   errors: ['VALIDATION_ERROR'],
@@ -58,20 +69,21 @@ export const createHmacSignatureContract = defineContract({
 
 const AUTH = ['bearer', 'hmac'] as const;
 
-const profileSchema = z
-  .object({
-    arcId: z.uuid().describe('Your Arc ID (internal user ID)'),
-    subject: z.string().nullable().describe('Identity-provider subject, did:<idp>:<id>'),
-    apiKey: z.uuid().nullable().describe('Your API key, null until the first call with an identity token'),
-    identifiers: z.array(z.string()).describe('Identifiers linked to you (did, wallets, email, X handle)'),
-    walletAddress: z.string().nullable().describe('Your embedded Solana wallet'),
+const profileSchema = withMeta(
+  z.object({
+    arcId: described(z.uuid(), 'Your Arc ID (internal user ID)'),
+    subject: described(z.nullable(z.string()), 'Identity-provider subject, did:<idp>:<id>'),
+    apiKey: described(z.nullable(z.uuid()), 'Your API key, null until the first call with an identity token'),
+    identifiers: described(z.array(z.string()), 'Identifiers linked to you (did, wallets, email, X handle)'),
+    walletAddress: described(z.nullable(z.string()), 'Your embedded Solana wallet'),
     createdAt: z.string(),
-    secretKey: z
-      .string()
-      .optional()
-      .describe('Your secret key. Present only in the response that created your API key: store it now.'),
-  })
-  .meta({ id: 'UserProfile' });
+    secretKey: described(
+      z.optional(z.string()),
+      'Your secret key. Present only in the response that created your API key: store it now.',
+    ),
+  }),
+  { id: 'UserProfile' },
+);
 
 export const getMeContract = defineContract({
   operationId: 'getMe',
@@ -99,13 +111,14 @@ export const getMyStatsContract = defineContract({
     'developer endpoints, game coins launched. Every counter is present (0 when nothing happened yet).',
   auth: AUTH,
   response: dataEnvelope(
-    z
-      .object({
-        gamesRegistered: z.number().int(),
-        pointsSaved: z.number().int(),
-        gameCoinsLaunched: z.number().int(),
-      })
-      .meta({ id: 'UserStats' }),
+    withMeta(
+      z.object({
+        gamesRegistered: z.int(),
+        pointsSaved: z.int(),
+        gameCoinsLaunched: z.int(),
+      }),
+      { id: 'UserStats' },
+    ),
   ),
   errors: ['UNAUTHORIZED', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'],
 });

@@ -1,14 +1,14 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** A user as stored and as the domain sees it. The secret key is never part of it. */
 export const userSchema = z.object({
   arcId: z.uuid(),
-  subject: z.string().optional(),
+  subject: z.optional(z.string()),
   identifiers: z.array(z.string()),
-  apiKey: z.uuid().optional(),
-  walletAddress: z.string().optional(),
+  apiKey: z.optional(z.uuid()),
+  walletAddress: z.optional(z.string()),
   /** Counters other areas keep current with atomic ADDs (games registered, points saved, launches…). */
-  stats: z.record(z.string(), z.number()).default({}),
+  stats: z._default(z.record(z.string(), z.number()), {}),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

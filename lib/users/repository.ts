@@ -1,12 +1,12 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
 import type { StoredWallet } from '../adapters/wallet-signer.js';
 import { defineConfig } from '../config.js';
 import { userKeys } from './keys.js';
 import { type User, userSchema } from './model.js';
 
-const config = defineConfig(() => z.object({ USERS_TABLE: z.string().min(1) }));
+const config = defineConfig(() => z.object({ USERS_TABLE: z.string().check(z.minLength(1)) }));
 const table = () => config().USERS_TABLE;
 
 export interface ApiKeyRecord {

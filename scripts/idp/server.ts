@@ -23,7 +23,7 @@ import {
   type JWK,
   SignJWT,
 } from 'jose';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isDid } from '../../lib/identity/identifiers.js';
 
 export interface LocalIdp {
@@ -56,26 +56,28 @@ const MAX_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 const MAX_REQUEST_BYTES = 16 * 1024;
 const KEY_FILE = 'idp-key.json';
 
-const LocalName = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1 to 64 of a-z, 0-9, _ and -');
-const Subject = z.string().refine(isDid, 'must be did:<idp>:<id>');
+const LocalName = z.string().check(z.regex(/^[a-z0-9_-]{1,64}$/, 'must be 1 to 64 of a-z, 0-9, _ and -'));
+const Subject = z.string().check(z.refine(isDid, 'must be did:<idp>:<id>'));
 
 const TokenRequest = z
   .strictObject({
-    name: LocalName.optional(),
-    subject: Subject.optional(),
-    expiresInSeconds: z.int().min(1).max(MAX_TOKEN_TTL_SECONDS).optional(),
+    name: z.optional(LocalName),
+    subject: z.optional(Subject),
+    expiresInSeconds: z.optional(z.int().check(z.gte(1), z.lte(MAX_TOKEN_TTL_SECONDS))),
   })
-  .refine((body) => (body.name === undefined) !== (body.subject === undefined), {
-    message: 'give exactly one of name or subject',
-  });
+  .check(
+    z.refine((body) => (body.name === undefined) !== (body.subject === undefined), {
+      message: 'give exactly one of name or subject',
+    }),
+  );
 
 const StoredKey = z.object({
   kty: z.literal('EC'),
   crv: z.literal('P-256'),
-  x: z.string().min(1),
-  y: z.string().min(1),
-  d: z.string().min(1),
-  kid: z.string().min(1),
+  x: z.string().check(z.minLength(1)),
+  y: z.string().check(z.minLength(1)),
+  d: z.string().check(z.minLength(1)),
+  kid: z.string().check(z.minLength(1)),
   alg: z.literal('ES256'),
 });
 type StoredKey = z.infer<typeof StoredKey>;
