@@ -58,7 +58,9 @@ const toSchema = (
 
 const objectShape = (schema: z.core.$ZodType | undefined): Record<string, z.core.$ZodType> => {
   if (!schema) return {};
-  if (schema instanceof z.core.$ZodObject) return schema._zod.def.shape as Record<string, z.core.$ZodType>;
+  // By its def, not `instanceof z.core.$ZodObject`: touching the `core` namespace at run time bundles all of it.
+  const def = schema._zod.def as { type: string; shape?: Record<string, z.core.$ZodType> };
+  if (def.type === 'object' && def.shape) return def.shape;
   throw new Error('path and query contracts must be zod objects');
 };
 

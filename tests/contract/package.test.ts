@@ -94,26 +94,36 @@ describe('serverless package', () => {
     expect(getGame).not.toMatch(/from\s*"@aws-sdk\//);
     expect(getGame).not.toMatch(/from\s*"(node:)?http"/);
   });
-  it('bundles one copy of each package, and chain functions use @solana/kit, not web3.js', async () => {
+  /** The original sources of a function's bundle, from its source map. */
+  const sourcesOf = async (zip: string) => {
+    const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
+    const map = Object.keys(archive.files).find((f) => f.endsWith('.mjs.map'));
+    const text = map ? await archive.file(map)?.async('string') : undefined;
+    return text ? (JSON.parse(text) as { sources: string[] }).sources : [];
+  };
+
+  /** Packages bundled from more than one install folder (nested copies are separate modules). */
+  const duplicatedPackages = (sources: string[]) => {
+    const copies = new Map<string, Set<string>>();
+    for (const source of sources) {
+      const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(source.replace(/^(\.\.\/)+/, ''));
+      if (match?.[2]) copies.set(match[2], (copies.get(match[2]) ?? new Set()).add(`${match[1]}${match[2]}`));
+    }
+    return [...copies].filter(([, folders]) => folders.size > 1).map(([name, f]) => `${name} ×${f.size}`);
+  };
+
+  it('bundles one copy of each package and one zod locale, and chain functions use @solana/kit, not web3.js', async () => {
     const duplicated: string[] = [];
-    const sourcesOf = async (zip: string) => {
-      const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
-      const map = Object.keys(archive.files).find((f) => f.endsWith('.mjs.map'));
-      const text = map ? await archive.file(map)?.async('string') : undefined;
-      return text ? (JSON.parse(text) as { sources: string[] }).sources : [];
-    };
+    const extraLocales: string[] = [];
     for (const zip of readdirSync(dir).filter((f) => f.endsWith('.zip'))) {
-      // package name → the install folders its bundled files come from (nested copies are separate modules).
-      const copies = new Map<string, Set<string>>();
-      for (const source of await sourcesOf(zip)) {
-        const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(source.replace(/^(\.\.\/)+/, ''));
-        if (!match?.[2]) continue;
-        copies.set(match[2], (copies.get(match[2]) ?? new Set()).add(`${match[1]}${match[2]}`));
-      }
-      for (const [name, folders] of copies)
-        if (folders.size > 1) duplicated.push(`${zip}: ${name} ×${folders.size}`);
+      const sources = await sourcesOf(zip);
+      duplicated.push(...duplicatedPackages(sources).map((d) => `${zip}: ${d}`));
+      // zod/mini with the English messages only: a namespace used as a value would pull in every locale.
+      const locales = sources.filter((source) => /zod\/v4\/locales\/(?!en\.js|index\.js)/.test(source));
+      extraLocales.push(...locales.map((source) => `${zip}: ${source}`));
     }
     expect(duplicated).toEqual([]);
+    expect(extraLocales.slice(0, 3)).toEqual([]);
     const purchase = await sourcesOf('purchaseMultiplier.zip');
     expect(purchase.some((s) => s.includes('node_modules/@solana/transactions/'))).toBe(true);
     expect(purchase.filter((s) => /@solana\/(web3\.js|spl-token)\//.test(s))).toEqual([]);
