@@ -6,6 +6,7 @@ import type { AuthContext } from '../http/handler.js';
 import type { IdentityDirectory } from '../identity/directory.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../identity/resolver.js';
 import { derivedUuid } from '../ids.js';
+import { bump, saveChange } from './changes.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, checkImage, requireOneImage } from './images.js';
 import type { GameRecord } from './model.js';
@@ -175,20 +176,6 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
   return { game: toView(game), playerIdToArcId: mapping };
 };
 
-const save = async (next: GameRecord, previous: GameRecord) => {
-  try {
-    await repo.saveGame(next, previous);
-  } catch (error) {
-    if (isConditionFailure(error)) throw new AppError('CONFLICT', 'The game changed concurrently; retry');
-    throw error;
-  }
-};
-
-const bump = (game: GameRecord, deps: GamesDeps) => ({
-  version: game.version + 1,
-  updatedAt: (deps.now?.() ?? new Date()).toISOString(),
-});
-
 /** Update a game (creator or owner): only the fields of the update schema can change. */
 export const updateGame = async (
   auth: AuthContext,
@@ -227,18 +214,10 @@ export const updateGame = async (
     ...(storedImage ? { imageKey: storedImage.key, imageUrl: storedImage.url } : {}),
     ...(storedCover ? { coverImageKey: storedCover.key, coverImageUrl: storedCover.url } : {}),
     ...(split ? { requestedOrgRewardsSplit: split.requested } : {}),
-    ...bump(game, deps),
+    ...bump(game, deps.now),
   } as GameRecord;
-  await save(next, game);
+  await saveChange(next, game);
   return { game: toView(next, true), playerIdToArcId: split?.mapping ?? {} };
-};
-
-/** Flip a game between visible and hidden; listings follow at once (sparse index attribute + counter). */
-export const toggleVisibility = async (auth: AuthContext, id: string, deps: GamesDeps) => {
-  const game = await requireOwnedGame(auth, id);
-  const next = { ...game, hidden: !game.hidden, ...bump(game, deps) };
-  await save(next, game);
-  return toView(next);
 };
 
 const fetchFailure = (reason: string) =>
@@ -263,7 +242,7 @@ export const claimOwnership = async (auth: AuthContext, id: string, deps: GamesD
       `No <meta name="arcadia-verification" content="<your API key>"> found in the <head> of ${game.gameUrl}`,
     );
   }
-  const next = { ...game, ownerId: auth.userId, ownershipVerified: true, ...bump(game, deps) };
-  await save(next, game);
+  const next = { ...game, ownerId: auth.userId, ownershipVerified: true, ...bump(game, deps.now) };
+  await saveChange(next, game);
   return toView(next);
 };
