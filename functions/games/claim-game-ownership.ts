@@ -1,10 +1,10 @@
 import { hmacOnly } from '../../lib/auth/authenticators.js';
 import { claimOwnershipContract } from '../../lib/games/contracts.js';
-import { gamesDeps } from '../../lib/games/deps.js';
-import { claimOwnership } from '../../lib/games/service.js';
+import { claimOwnership } from '../../lib/games/ownership.js';
+import { ownershipDeps } from '../../lib/games/ownership-deps.js';
 import { route } from '../../lib/http/route.js';
 
-const deps = gamesDeps();
+const deps = ownershipDeps();
 
 export const handler = route(
   claimOwnershipContract,

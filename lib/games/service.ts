@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
-import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
-import { AppError, errors } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 import type { AuthContext } from '../http/handler.js';
 import type { IdentityDirectory } from '../identity/directory.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../identity/resolver.js';
@@ -12,13 +11,11 @@ import { type CheckedImage, checkImage, requireOneImage } from './images.js';
 import type { GameRecord } from './model.js';
 import { requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';
-import { hasVerificationTag } from './verification-tag.js';
 
 /** Side effects of the games area, passed in by the handlers (and by tests). */
 export interface GamesDeps {
   directory: IdentityDirectory;
   storeImage: (key: string, bytes: Buffer, contentType: string) => Promise<string>;
-  fetchPage: (url: string) => Promise<SafeFetchResult>;
   now?: () => Date;
 }
 
@@ -218,31 +215,4 @@ export const updateGame = async (
   } as GameRecord;
   await saveChange(next, game);
   return { game: toView(next, true), playerIdToArcId: split?.mapping ?? {} };
-};
-
-const fetchFailure = (reason: string) =>
-  new AppError('VALIDATION_ERROR', `gameUrl could not be fetched for verification: ${reason}`, [
-    { path: 'gameUrl', message: reason },
-  ]);
-
-/** Verify the caller's meta tag on the game page; on success the caller becomes the verified owner. */
-export const claimOwnership = async (auth: AuthContext, id: string, deps: GamesDeps) => {
-  const game = await requireOwnedGame(auth, id);
-  if (!auth.apiKey)
-    throw errors.forbidden('Ownership is proved with your API key: sign this request with HMAC');
-  let page: SafeFetchResult;
-  try {
-    page = await deps.fetchPage(game.gameUrl);
-  } catch (error) {
-    throw fetchFailure(error instanceof UnsafeUrlError ? error.reason : 'the page did not answer');
-  }
-  if (page.status >= 400) throw fetchFailure(`the page answered HTTP ${page.status}`);
-  if (!hasVerificationTag(page.body.toString('utf8'), auth.apiKey)) {
-    throw errors.forbidden(
-      `No <meta name="arcadia-verification" content="<your API key>"> found in the <head> of ${game.gameUrl}`,
-    );
-  }
-  const next = { ...game, ownerId: auth.userId, ownershipVerified: true, ...bump(game, deps.now) };
-  await saveChange(next, game);
-  return toView(next);
 };
