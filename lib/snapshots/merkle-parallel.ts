@@ -369,6 +369,19 @@ export async function buildTreeFromRecords(
   return plan ? buildParallel(records, plan, options) : buildTree(hashLeafRecords(records));
 }
 
+/** The leaf records of the columns (in `order` when given) in memory the workers can share, then the tree. */
+function distributionOfColumns(
+  claimants: Uint8Array,
+  amountsUnlocked: BigUint64Array,
+  amountsLocked: BigUint64Array | undefined,
+  order: Uint32Array | undefined,
+  options: ParallelOptions,
+): Promise<Distribution> {
+  const shared = parallelPlan(amountsUnlocked.length, options) !== undefined;
+  const records = encodeLeafRecords(claimants, amountsUnlocked, amountsLocked, order, shared);
+  return distributionAsync(records, amountsUnlocked, amountsLocked, options);
+}
+
 /** buildDistributionFromSorted (columns ascending by claimant) with the tree built by buildTreeFromRecords. */
 export async function buildDistributionFromSortedAsync(
   claimants: Uint8Array,
@@ -376,9 +389,7 @@ export async function buildDistributionFromSortedAsync(
   amountsLocked?: BigUint64Array,
   options: ParallelOptions = {},
 ): Promise<Distribution> {
-  const shared = parallelPlan(amountsUnlocked.length, options) !== undefined;
-  const records = encodeLeafRecords(claimants, amountsUnlocked, amountsLocked, undefined, shared);
-  return distributionAsync(records, amountsUnlocked, amountsLocked, options);
+  return distributionOfColumns(claimants, amountsUnlocked, amountsLocked, undefined, options);
 }
 
 /** buildDistributionFromColumns (columns in any order, sorted here) with buildTreeFromRecords. */
@@ -388,10 +399,8 @@ export async function buildDistributionFromColumnsAsync(
   amountsLocked?: BigUint64Array,
   options: ParallelOptions = {},
 ): Promise<Distribution> {
-  const shared = parallelPlan(amountsUnlocked.length, options) !== undefined;
   const order = sortOrder(claimants, amountsUnlocked.length);
-  const records = encodeLeafRecords(claimants, amountsUnlocked, amountsLocked, order, shared);
-  return distributionAsync(records, amountsUnlocked, amountsLocked, options);
+  return distributionOfColumns(claimants, amountsUnlocked, amountsLocked, order, options);
 }
 
 async function distributionAsync(
