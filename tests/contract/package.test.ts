@@ -112,17 +112,22 @@ describe('serverless package', () => {
     return [...copies].filter(([, folders]) => folders.size > 1).map(([name, f]) => `${name} ×${f.size}`);
   };
 
-  it('bundles one copy of each package and one zod locale, and chain functions use @solana/kit, not web3.js', async () => {
+  it('bundles one copy of each package, one zod locale, env-only AWS credentials, and @solana/kit, not web3.js', async () => {
     const duplicated: string[] = [];
     const extraLocales: string[] = [];
+    const credentialChains: string[] = [];
     for (const zip of readdirSync(dir).filter((f) => f.endsWith('.zip'))) {
       const sources = await sourcesOf(zip);
       duplicated.push(...duplicatedPackages(sources).map((d) => `${zip}: ${d}`));
+      // Credentials from the environment only (lib/runtime/aws-credentials.ts): no SSO/profile/STS chain.
+      if (sources.some((s) => /@aws-sdk\/(nested-clients|credential-provider-(?!env\/))/.test(s)))
+        credentialChains.push(zip);
       // zod/mini with the English messages only: a namespace used as a value would pull in every locale.
       const locales = sources.filter((source) => /zod\/v4\/locales\/(?!en\.js|index\.js)/.test(source));
       extraLocales.push(...locales.map((source) => `${zip}: ${source}`));
     }
     expect(duplicated).toEqual([]);
+    expect(credentialChains).toEqual([]);
     expect(extraLocales.slice(0, 3)).toEqual([]);
     const purchase = await sourcesOf('purchaseMultiplier.zip');
     expect(purchase.some((s) => s.includes('node_modules/@solana/transactions/'))).toBe(true);
