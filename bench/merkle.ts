@@ -3,7 +3,8 @@
 // is its own.
 //
 //   npx tsx bench/merkle.ts [--sizes 10000,100000,1000000]
-//                           [--impls ours,ours-parallel,pipeline,merkletreejs,merkletreejs-jito,openzeppelin]
+//                           [--impls ours,ours-parallel,ours-crypto,pipeline,merkletreejs,merkletreejs-jito,
+//                                    openzeppelin]
 //                           [--runs 3] [--timeout-min 5]
 //   npx tsx bench/merkle.ts --scan [32768,65536,131072,262144,1000000] [--runs 7]
 //
@@ -15,7 +16,9 @@
 //   ours              sort by claimant + Jito leaves + tree on one thread (buildDistributionFromColumns,
 //                     lib/snapshots/merkle.ts)
 //   ours-parallel     the same with the leaves and tree hashed on all cores (buildDistributionFromColumnsAsync,
-//                     lib/snapshots/merkle-parallel.ts; one thread below its threshold of 131,072 leaves)
+//                     lib/snapshots/merkle-parallel.ts; one thread below its threshold)
+//   ours-crypto       ours with the WebAssembly SHA-256 kernel disabled (lib/snapshots/sha256-wasm.ts): every
+//                     hash a node:crypto call, as without WebAssembly SIMD (and as before the kernel)
 //   pipeline          ours end to end as the snapshot builder runs it: allocation from a Map<base58, balance>,
 //                     tree (buildDistributionFromSortedAsync), S3 objects (lib/snapshots/{allocation,merkle,
 //                     merkle-parallel,layout}.ts); proofs served through readProof from in-memory objects with
@@ -55,6 +58,8 @@ import {
   buildTreeFromRecords,
   parallelPlan,
 } from '../lib/snapshots/merkle-parallel.js';
+import { SHA256_WASM_BASE64 } from '../lib/snapshots/sha256-wasm.generated.js';
+import { setSha256WasmEnabled, sha256WasmModule } from '../lib/snapshots/sha256-wasm.js';
 import { reportToParent, runChild } from './lib/child.js';
 import { peakRssBytes, resetPeakRss, rssBytes } from './lib/memory.js';
 import { type OpensslRate, opensslSha256Rate } from './lib/openssl.js';
@@ -63,6 +68,7 @@ import { type Cell, formatBytes, formatMs, formatNumber, formatRatio, printTable
 const IMPLS = [
   'ours',
   'ours-parallel',
+  'ours-crypto',
   'pipeline',
   'merkletreejs',
   'merkletreejs-jito',
@@ -161,10 +167,12 @@ const ourProofs = (tree: MerkleTree): Pick<Built, 'root' | 'prove' | 'verify'> =
   };
 };
 
-const setups: Record<Impl, Setup> = {
-  ours:
-    ({ claimants, amounts }, n) =>
-    () => {
+/** ours (one thread), with the WebAssembly kernel or (wasm = false) with node:crypto only. */
+const oneThread =
+  (wasm: boolean): Setup =>
+  ({ claimants, amounts }, n) => {
+    setSha256WasmEnabled(wasm);
+    return () => {
       const phases: Record<string, number> = {};
       const { tree } = buildDistributionFromColumns(claimants, amounts);
       // The same steps once more, one at a time, for the breakdown; run after the timed build.
@@ -177,7 +185,12 @@ const setups: Record<Impl, Setup> = {
         timed(phases, 'tree', () => buildTree(leafHashes));
       };
       return { ...ourProofs(tree), phasesMs: phases, breakdown };
-    },
+    };
+  };
+
+const setups: Record<Impl, Setup> = {
+  ours: oneThread(true),
+  'ours-crypto': oneThread(false),
 
   'ours-parallel':
     ({ claimants, amounts }, n) =>
@@ -463,7 +476,7 @@ function buildRow(
     .map(([k, v]) => `${k} ${formatMs(v)}`)
     .join(', ');
   const rootCheck =
-    (impl === 'merkletreejs-jito' || impl === 'ours-parallel') && ours
+    (impl === 'merkletreejs-jito' || impl === 'ours-parallel' || impl === 'ours-crypto') && ours
       ? r.root === ours.root
         ? '; root = ours ✓'
         : '; ROOT ≠ ours ✗'
@@ -535,6 +548,9 @@ async function parentMain(): Promise<void> {
       })
       .join('; ')}`,
   );
+  console.log(
+    `sha256 of the bulk steps: ${sha256WasmModule() ? `WebAssembly SIMD kernel (${formatNumber(Buffer.from(SHA256_WASM_BASE64, 'base64').length)} bytes)` : 'node:crypto (no WebAssembly SIMD)'}; ours-crypto: node:crypto`,
+  );
   const op64 = opensslSha256Rate(64);
   const bulk = opensslSha256Rate(16384);
   if (op64 && bulk) {
@@ -577,7 +593,7 @@ async function parentMain(): Promise<void> {
   );
   if (op64 && bulk) {
     const floorRows = sizes.flatMap((n) =>
-      (['ours', 'ours-parallel'] as const).flatMap((impl) => {
+      (['ours', 'ours-parallel', 'ours-crypto'] as const).flatMap((impl) => {
         const r = resultAt(impl, n);
         return r ? [floorRow(n, impl, r, op64, bulk)] : [];
       }),

@@ -16,9 +16,11 @@
 //     reduceLevel (≤ n / 2^10 nodes).
 //   - The worker is a self-contained CommonJS source string run with `new Worker(source, { eval: true })`
 //     that requires only node:crypto and node:worker_threads: it works unchanged inside the single-file
-//     esbuild bundle of a Lambda handler (no separate worker file to ship). It repeats the two hashing loops
-//     of merkle.ts (hashLeafRecords, reduceLevel); tests/unit/merkle-parallel.test.ts checks that the
-//     parallel build equals the single-thread one byte for byte.
+//     esbuild bundle of a Lambda handler (no separate worker file to ship). It hashes with the WebAssembly
+//     kernel of sha256-wasm.ts, whose compiled module it gets in workerData (null where WebAssembly SIMD is
+//     unavailable or disabled: then node:crypto), and repeats the batch loops of sha256-wasm.ts and the
+//     node:crypto loops of merkle.ts (hashLeafRecords, reduceLevel); tests/unit/merkle-parallel.test.ts
+//     checks that the parallel build equals the single-thread one byte for byte, both ways.
 //   - A worker error (exception or non-zero exit) rejects the build; every worker is terminated when the
 //     build ends, whether it succeeded or not.
 import { availableParallelism } from 'node:os';
@@ -32,11 +34,13 @@ import {
   HASH_BYTES,
   hashLeafRecords,
   LEAF_RECORD_BYTES,
+  loadBulkKernel,
   MAX_LEAVES,
   type MerkleTree,
   reduceLevel,
   sortOrder,
 } from './merkle.js';
+import { KERNEL_BATCH, sha256WasmModule } from './sha256-wasm.js';
 
 /**
  * Leaves from which the parallel build is used by default: the break-even measured on an idle 2-vCPU VM
@@ -117,8 +121,8 @@ export function parallelPlan(leafCount: number, options: ParallelOptions = {}): 
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The worker: plain JavaScript, node built-ins only (see the header). Keep its two loops identical in effect
-// to hashLeafRecords and reduceLevel of merkle.ts.
+// The worker: plain JavaScript, node built-ins only (see the header). Keep its loops identical in effect to
+// Sha256Kernel (sha256-wasm.ts) and to hashLeafRecordsCrypto / reduceLevelCrypto (merkle.ts).
 
 const WORKER_SOURCE = `'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
@@ -139,8 +143,51 @@ const write = typeof nodes.latin1Write === 'function'
   ? (target, s, o) => { target.latin1Write(s, o, H); }
   : (target, s, o) => { target.write(s, o, H, 'latin1'); };
 
+// The WebAssembly kernel of sha256-wasm.ts (its compiled module comes in workerData; null: node:crypto), with
+// the batch loops of Sha256Kernel.hashLeafRecords and Sha256Kernel.reduceLevel.
+const kernel = workerData.wasm ? wasmKernel(workerData.wasm, ${KERNEL_BATCH}) : null;
+
+function wasmKernel(module, batch) {
+  const wasm = new WebAssembly.Instance(module, {}).exports;
+  const input = wasm.heap();
+  const output = input + batch * 2 * H;
+  // Never grown (see Sha256Kernel): the module's initial memory holds the batches.
+  if (wasm.memory.buffer.byteLength < output + batch * H) throw new Error('sha256 kernel: memory too small');
+  const memory = new Uint8Array(wasm.memory.buffer);
+  const bytes = new Uint8Array(workerData.records, workerData.recordsOffset, leafCount * 48);
+  return {
+    // Leaves first..end-1 into level 0.
+    leaves(first, last) {
+      const out = levelOffsets[0];
+      for (let i = first; i < last; i += batch) {
+        const n = Math.min(batch, last - i);
+        memory.set(bytes.subarray(i * 48, (i + n) * 48), input);
+        wasm.leaves(input, output, n);
+        nodes.set(memory.subarray(output, output + n * H), out + i * H);
+      }
+    },
+    // count nodes at byte offset src of the levels into ceil(count / 2) parents at dst, the last node of an
+    // odd count paired with itself.
+    reduce(src, dst, count) {
+      const next = (count + 1) >>> 1;
+      for (let i = 0; i < next; i += batch) {
+        const n = Math.min(batch, next - i);
+        const children = Math.min(count - 2 * i, 2 * n);
+        memory.set(nodes.subarray(src + 2 * i * H, src + (2 * i + children) * H), input);
+        if (children < 2 * n) {
+          const last = input + (children - 1) * H;
+          memory.copyWithin(last + H, last, last + H);
+        }
+        wasm.nodes(input, output, n);
+        nodes.set(memory.subarray(output, output + n * H), dst + i * H);
+      }
+    },
+  };
+}
+
 // Leaves first..end-1: sha256(0x00 ‖ sha256(record)) into level 0 (hashLeafRecords).
 function hashLeaves(first, end) {
+  if (kernel) return kernel.leaves(first, end);
   const record = new Uint8Array(48);
   const record32 = new Uint32Array(record.buffer);
   const prefixed = Buffer.alloc(1 + H);
@@ -157,10 +204,11 @@ function hashLeaves(first, end) {
 // Level k-1 nodes first..first+count-1 (first even) into level k nodes first/2.., the last node of an odd
 // count paired with itself (reduceLevel).
 function reduce(k, first, count) {
-  const pair = Buffer.alloc(1 + 2 * H);
-  pair[0] = 0x01;
   const src = levelOffsets[k - 1] + first * H;
   const dst = levelOffsets[k] + (first / 2) * H;
+  if (kernel) return kernel.reduce(src, dst, count);
+  const pair = Buffer.alloc(1 + 2 * H);
+  pair[0] = 0x01;
   const next = (count + 1) >>> 1;
   for (let i = 0; i < next; i++) {
     const a = src + 2 * i * H;
@@ -276,7 +324,12 @@ async function buildParallel(
     nodes.subarray(layout.offsets[k] as number, (layout.offsets[k] as number) + count * HASH_BYTES),
   );
   const counters = new Int32Array(new SharedArrayBuffer(8)); // [next chunk to claim, chunks completed]
+  // The WebAssembly kernel for this thread's chunks and its compiled module for the workers (structured-cloned
+  // into workerData: the compiled code is shared, each worker instantiates it).
+  loadBulkKernel(3 * leafCount);
+  const wasm = sha256WasmModule();
   const workerData = {
+    wasm: wasm ?? null,
     records: shared.buffer,
     recordsOffset: shared.byteOffset,
     nodes: nodesBuffer,
@@ -366,7 +419,9 @@ export async function buildTreeFromRecords(
   if (leafCount === 0) throw new RangeError('a merkle tree needs at least one leaf');
   if (leafCount > MAX_LEAVES) throw new RangeError(`at most ${MAX_LEAVES} leaves, got ${leafCount}`);
   const plan = parallelPlan(leafCount, options);
-  return plan ? buildParallel(records, plan, options) : buildTree(hashLeafRecords(records));
+  if (plan) return buildParallel(records, plan, options);
+  loadBulkKernel(3 * leafCount);
+  return buildTree(hashLeafRecords(records));
 }
 
 /** The leaf records of the columns (in `order` when given) in memory the workers can share, then the tree. */

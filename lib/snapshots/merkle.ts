@@ -16,13 +16,19 @@
 // Layout in memory: every level is ONE contiguous Buffer of count × 32 bytes (levels[0] = leaves,
 // levels[depth] = the 32-byte root). 1,000,000 leaves take 32 MB of leaves plus ~32 MB of upper levels.
 //
-// Speed: the cost is the number of sha256 calls (2 per leaf, 1 per internal node). node:crypto's one-shot
-// `hash()` returning a 'binary' (latin1) string avoids allocating a Buffer per digest, which is what makes
-// `createHash()` and `hash(…, 'buffer')` 2-3× slower; inputs are assembled in one reused scratch buffer.
+// Speed: the cost is the sha256 compressions (2 per leaf, 2 per internal node). The bulk steps
+// (hashLeafRecords, reduceLevel) hash with a WebAssembly SIMD kernel (sha256-wasm.ts: four messages per
+// compression, 1024 leaves or nodes per call, ~2.5× node:crypto's one call per hash) once it is loaded, which
+// the first tree build of ≥ WASM_MIN_HASHES hashes does (buildTree, buildDistribution*, merkle-parallel.ts).
+// Before that, without WebAssembly SIMD, and in the per-call APIs (leafHash, nodeHash, verifyProof) hashing
+// is node:crypto's: its one-shot `hash()` returning a 'binary' (latin1) string avoids allocating a Buffer per
+// digest, which is what makes `createHash()` and `hash(…, 'buffer')` 2-3× slower; inputs are assembled in one
+// reused scratch buffer.
 // Measured numbers are in docs/merkle.md (bench/merkle.ts). The same tree on several threads (worker_threads
 // over shared buffers, for large trees): merkle-parallel.ts.
 import * as crypto from 'node:crypto';
 import { endianness } from 'node:os';
+import { loadedSha256Kernel, sha256Kernel } from './sha256-wasm.js';
 
 export const HASH_BYTES = 32;
 /** Bytes of the pre-image of a leaf: claimant(32) ‖ amount_unlocked u64 LE ‖ amount_locked u64 LE. */
@@ -224,16 +230,51 @@ function encodeAligned(
 }
 
 /**
- * Leaf hashes of `records` (count × 48-byte pre-images) into one new Buffer of count × 32 bytes, or into
- * `into` (exactly count × 32 bytes). Two sha256 calls per leaf: sha256(record), then sha256(0x00 ‖ that).
+ * Tree builds of at least this many hashes load the WebAssembly kernel (once per thread: compiling and
+ * instantiating it and its first calls take ~5-10 ms, as long as ~16k hashes on node:crypto).
  */
-export function hashLeafRecords(records: Uint8Array, into?: Buffer): Buffer {
+export const WASM_MIN_HASHES = 16_384;
+
+/**
+ * Loads the WebAssembly kernel of hashLeafRecords and reduceLevel (sha256-wasm.ts) for a tree build of
+ * `hashes` hashes if it is large enough (WASM_MIN_HASHES); once loaded, every bulk call of this thread uses it.
+ * Only the tree builders call this, so that code that merely verifies (layout.ts readProof re-hashes a ≤ 1024
+ * leaf bucket with hashLeafRecords) neither loads the kernel nor bundles it.
+ */
+export function loadBulkKernel(hashes: number): void {
+  if (hashes >= WASM_MIN_HASHES) sha256Kernel();
+}
+
+function leafOutput(records: Uint8Array, into: Buffer | undefined): Buffer {
   if (records.length % LEAF_RECORD_BYTES !== 0) {
     throw new RangeError(`records length ${records.length} is not a multiple of ${LEAF_RECORD_BYTES}`);
   }
   const count = records.length / LEAF_RECORD_BYTES;
   const out = into ?? Buffer.allocUnsafe(count * HASH_BYTES);
   if (out.length !== count * HASH_BYTES) throw new RangeError('hashLeafRecords: output has the wrong size');
+  return out;
+}
+
+/**
+ * Leaf hashes of `records` (count × 48-byte pre-images) into one new Buffer of count × 32 bytes, or into
+ * `into` (exactly count × 32 bytes): sha256(0x00 ‖ sha256(record)). With the WebAssembly kernel once loaded
+ * (loadBulkKernel), else hashLeafRecordsCrypto; the same bytes either way.
+ */
+export function hashLeafRecords(records: Uint8Array, into?: Buffer): Buffer {
+  const out = leafOutput(records, into);
+  const kernel = loadedSha256Kernel();
+  if (!kernel) return hashLeafRecordsCrypto(records, out);
+  kernel.hashLeafRecords(records, out);
+  return out;
+}
+
+/**
+ * hashLeafRecords with node:crypto only (the fallback without WebAssembly SIMD, and the tests' reference):
+ * two sha256 calls per leaf, sha256(record), then sha256(0x00 ‖ that).
+ */
+export function hashLeafRecordsCrypto(records: Uint8Array, into?: Buffer): Buffer {
+  const out = leafOutput(records, into);
+  const count = records.length / LEAF_RECORD_BYTES;
   const record = new Uint8Array(LEAF_RECORD_BYTES);
   const prefixed = Buffer.allocUnsafe(1 + HASH_BYTES);
   prefixed[0] = LEAF_PREFIX;
@@ -258,14 +299,30 @@ export function hashLeafRecords(records: Uint8Array, into?: Buffer): Buffer {
   return out;
 }
 
-/**
- * One level up: node i = H(0x01 ‖ sorted(prev[2i], prev[2i+1])), and when the level is odd its last node is
- * hashed with itself (Jito duplicates, it does not promote). Returns ceil(count / 2) nodes.
- */
-export function reduceLevel(prev: Uint8Array, count: number, into?: Buffer): Buffer {
+function levelOutput(count: number, into: Buffer | undefined): Buffer {
   const nextCount = (count + 1) >>> 1;
   const out = into ?? Buffer.allocUnsafe(nextCount * HASH_BYTES);
   if (out.length !== nextCount * HASH_BYTES) throw new RangeError('reduceLevel: output has the wrong size');
+  return out;
+}
+
+/**
+ * One level up: node i = H(0x01 ‖ sorted(prev[2i], prev[2i+1])), and when the level is odd its last node is
+ * hashed with itself (Jito duplicates, it does not promote). Returns ceil(count / 2) nodes. With the
+ * WebAssembly kernel once loaded (loadBulkKernel), else reduceLevelCrypto; the same bytes either way.
+ */
+export function reduceLevel(prev: Uint8Array, count: number, into?: Buffer): Buffer {
+  const out = levelOutput(count, into);
+  const kernel = loadedSha256Kernel();
+  if (!kernel) return reduceLevelCrypto(prev, count, out);
+  kernel.reduceLevel(prev, count, out);
+  return out;
+}
+
+/** reduceLevel with node:crypto only (the fallback without WebAssembly SIMD, and the tests' reference). */
+export function reduceLevelCrypto(prev: Uint8Array, count: number, into?: Buffer): Buffer {
+  const out = levelOutput(count, into);
+  const nextCount = (count + 1) >>> 1;
   const input = Buffer.allocUnsafe(1 + 2 * HASH_BYTES);
   input[0] = NODE_PREFIX;
   for (let i = 0; i < nextCount; i++) {
@@ -318,6 +375,7 @@ export function buildTree(leaves: Buffer | readonly Uint8Array[]): MerkleTree {
   const leafCount = level0.length / HASH_BYTES;
   if (leafCount === 0) throw new RangeError('a merkle tree needs at least one leaf');
   if (leafCount > MAX_LEAVES) throw new RangeError(`at most ${MAX_LEAVES} leaves, got ${leafCount}`);
+  loadBulkKernel(leafCount - 1);
   // All upper levels share ONE allocation: one large external allocation instead of `depth` of them, each
   // of which can push V8 into a full (mark-compact) GC of whatever else the process holds.
   const storage = Buffer.allocUnsafeSlow(Math.max(0, (treeNodeCount(leafCount) - leafCount) * HASH_BYTES));
@@ -506,6 +564,7 @@ function distributionOf(
   amountsLocked?: BigUint64Array,
 ): Distribution {
   assertLeafOrder(records);
+  loadBulkKernel(3 * (records.length / LEAF_RECORD_BYTES));
   return distributionWith(records, buildTree(hashLeafRecords(records)), amountsUnlocked, amountsLocked);
 }
 

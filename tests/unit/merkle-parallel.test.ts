@@ -1,7 +1,9 @@
 // The multi-threaded tree build (lib/snapshots/merkle-parallel.ts) against the single-thread one of merkle.ts:
 // byte-identical levels, root and proofs for sizes around the chunk and alignment boundaries, and worker
 // failures reported (and the workers stopped). Small thresholds and chunks are forced through the options so
-// that the worker source is exercised on small trees.
+// that the worker source is exercised on small trees. The reference is the node:crypto one-thread build; the
+// parallel build runs with the WebAssembly kernel (default) and, in one test, with it disabled (the workers'
+// node:crypto loops).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -9,10 +11,13 @@ import {
   buildDistributionFromColumns,
   buildDistributionFromSorted,
   buildTree,
+  HASH_BYTES,
   hashLeafRecords,
+  hashLeafRecordsCrypto,
   LEAF_RECORD_BYTES,
   type MerkleTree,
   proofFor,
+  reduceLevelCrypto,
   sortOrder,
   verifyProof,
 } from '../../lib/snapshots/merkle.js';
@@ -25,8 +30,18 @@ import {
   type ParallelOptions,
   parallelPlan,
 } from '../../lib/snapshots/merkle-parallel.js';
+import { setSha256WasmEnabled, sha256Kernel } from '../../lib/snapshots/sha256-wasm.js';
 
-const single = (records: Uint8Array): MerkleTree => buildTree(hashLeafRecords(records));
+/** The one-thread tree with node:crypto only. */
+function single(records: Uint8Array): MerkleTree {
+  const levels = [hashLeafRecordsCrypto(records)];
+  for (let level = levels[0] as Buffer; level.length > HASH_BYTES; ) {
+    level = reduceLevelCrypto(level, level.length / HASH_BYTES);
+    levels.push(level);
+  }
+  const root = (levels.at(-1) as Buffer).subarray(0, HASH_BYTES);
+  return { root, levels, leafCount: records.length / LEAF_RECORD_BYTES, depth: levels.length - 1 };
+}
 const hex = (buffers: readonly Uint8Array[]) => buffers.map((b) => Buffer.from(b).toString('hex'));
 
 /** Levels, root, depth and a sample of proofs (all when small) of `tree` equal those of `expected`. */
@@ -114,6 +129,31 @@ describe('buildTreeFromRecords: parallel = single thread', () => {
           `n=${n} ${JSON.stringify(options)}`,
         );
       }
+    }
+  });
+
+  it('the one-thread build with the kernel equals the node:crypto reference', () => {
+    expect(sha256Kernel()).toBeDefined(); // loaded from here on (these trees are too small to load it)
+    for (const n of [1, 2, 5, 100, 4099]) {
+      const records = randomBytes(n * LEAF_RECORD_BYTES);
+      expectSameTree(buildTree(hashLeafRecords(records)), single(records), `n=${n}`);
+    }
+  });
+
+  it('with the WebAssembly kernel disabled (the workers hash with node:crypto), and enabled again', async () => {
+    const n = 77;
+    const records = randomBytes(n * LEAF_RECORD_BYTES);
+    const expected = single(records);
+    try {
+      for (const enabled of [false, true]) {
+        setSha256WasmEnabled(enabled);
+        for (const mainThread of [false, true]) {
+          const options = { threshold: 0, threads: 2, chunkBits: 3, mainThread };
+          expectSameTree(await buildTreeFromRecords(records, options), expected, `${enabled} ${mainThread}`);
+        }
+      }
+    } finally {
+      setSha256WasmEnabled(true);
     }
   });
 

@@ -14,6 +14,7 @@ import {
   treeDepth,
   verifyProof,
 } from '../../lib/snapshots/merkle.js';
+import { loadedSha256Kernel, sha256Kernel } from '../../lib/snapshots/sha256-wasm.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // A deliberately naive reference: one Buffer.concat + createHash per hash, arrays of Buffers, recursion-free
@@ -165,6 +166,21 @@ describe('hard-coded vectors (1, 2, 3, 5 leaves)', () => {
     expect(tree.depth).toBe(0);
     expect(proofFor(tree.levels, 0)).toEqual([]);
     expect(verifyProof(tree.levels[0] as Buffer, [], tree.root)).toBe(true);
+  });
+});
+
+// The tests above run on node:crypto (these small trees do not load the WebAssembly kernel); from here on the
+// kernel is loaded, so the bulk steps below hash with it (checked against the naive reference and merkletreejs).
+describe('hard-coded vectors with the WebAssembly kernel', () => {
+  it('loads it; then the same roots and proofs', () => {
+    expect(loadedSha256Kernel()).toBeUndefined();
+    expect(sha256Kernel()).toBeDefined();
+    expect(loadedSha256Kernel()).toBeDefined();
+    for (const n of [1, 2, 3, 5]) {
+      expect(buildDistribution(vectorEntries(n)).tree.root.toString('hex'), `n=${n}`).toBe(VECTORS[n]);
+    }
+    const { tree } = buildDistribution(vectorEntries(5));
+    for (let i = 0; i < 5; i++) expect(hex(proofFor(tree.levels, i))).toEqual(FIVE_PROOFS[i]);
   });
 });
 
