@@ -13,6 +13,17 @@ beforeAll(async () => {
   dev = await createDeveloper();
 });
 
+/** The developer's gamesRegistered counter, read through GET /user/me/stats. */
+const gamesRegistered = async (developer: Developer) => {
+  const stats = await invoke<{ data: { gamesRegistered: number } }>(getMyStats, {
+    method: 'GET',
+    path: '/user/me/stats',
+    headers: hmacHeaders(developer, 'GET', '/user/me/stats'),
+  });
+  expect(stats.status).toBe(200);
+  return stats.body.data.gamesRegistered;
+};
+
 const errorOf = (res: { body: unknown }) =>
   (res.body as { error: { code: string; message: string; details: Array<{ path: string }> } }).error;
 
@@ -66,12 +77,7 @@ describe('POST /games (JSON)', () => {
     const fresh = await createDeveloper();
     await postGame(fresh, gameBody());
     await postGame(fresh, gameBody());
-    const stats = await invoke(getMyStats, {
-      method: 'GET',
-      path: '/user/me/stats',
-      headers: hmacHeaders(fresh, 'GET', '/user/me/stats'),
-    });
-    expect(stats.body).toMatchObject({ data: { gamesRegistered: 2 } });
+    expect(await gamesRegistered(fresh)).toBe(2);
   });
 
   it('answers a retry with the same idempotency key with the first game, registering it once', async () => {
@@ -86,12 +92,7 @@ describe('POST /games (JSON)', () => {
     const other = await postGame(fresh, { ...body, idempotencyKey: `register-${randomUUID()}` });
     const stranger = await postGame(await createDeveloper(), body);
     expect(new Set([first, other, stranger].map((r) => r.body.data.game.id)).size).toBe(3);
-    const stats = await invoke(getMyStats, {
-      method: 'GET',
-      path: '/user/me/stats',
-      headers: hmacHeaders(fresh, 'GET', '/user/me/stats'),
-    });
-    expect(stats.body).toMatchObject({ data: { gamesRegistered: 2 } });
+    expect(await gamesRegistered(fresh)).toBe(2);
   });
 
   it('registers one game when 20 requests race with the same idempotency key', async () => {
@@ -111,12 +112,7 @@ describe('POST /games (JSON)', () => {
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(responses.map((r) => r.body.data.game.id)).size).toBe(1);
-    const stats = await invoke(getMyStats, {
-      method: 'GET',
-      path: '/user/me/stats',
-      headers: hmacHeaders(fresh, 'GET', '/user/me/stats'),
-    });
-    expect(stats.body).toMatchObject({ data: { gamesRegistered: 1 } });
+    expect(await gamesRegistered(fresh)).toBe(1);
   });
 
   it('refuses a malformed idempotency key with 400', async () => {

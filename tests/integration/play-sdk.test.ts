@@ -142,7 +142,10 @@ describe('a session through the HTTP handlers', () => {
 
 describe('GET /play/session-token with an idempotency key', () => {
   const getToken = (token: string, query: Record<string, string>) =>
-    invoke<{ data: { sessionId: string; chainSeed: string; sessionToken: string } }>(sessionTokenHandler, {
+    invoke<{
+      data: { sessionId: string; chainSeed: string; sessionToken: string };
+      error: { code: string };
+    }>(sessionTokenHandler, {
       method: 'GET',
       path: '/play/session-token',
       headers: { authorization: `Bearer ${token}` },
@@ -191,24 +194,14 @@ describe('GET /play/session-token with an idempotency key', () => {
       body: { seq: 0, head: a.body.data.chainSeed, total: 0 },
     });
     expect(commitRes.status).toBe(200);
-    const after = await invoke<{ error: { code: string } }>(sessionTokenHandler, {
-      method: 'GET',
-      path: '/play/session-token',
-      headers: { authorization: `Bearer ${tokenA}` },
-      query: { gameId: game.id, idempotencyKey: 'same-key' },
-    });
+    const after = await getToken(tokenA, { gameId: game.id, idempotencyKey: 'same-key' });
     expect(after.status).toBe(409);
     expect(after.body.error.code).toBe('SESSION_CLOSED');
   });
 
   it('refuses a malformed key with 400', async () => {
     const token = await idpToken(`m-${randomUUID().slice(0, 8)}`);
-    const res = await invoke<{ error: { code: string } }>(sessionTokenHandler, {
-      method: 'GET',
-      path: '/play/session-token',
-      headers: { authorization: `Bearer ${token}` },
-      query: { gameId: game.id, idempotencyKey: 'has space' },
-    });
+    const res = await getToken(token, { gameId: game.id, idempotencyKey: 'has space' });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
