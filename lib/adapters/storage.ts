@@ -1,4 +1,3 @@
-import { PutObjectCommand } from '@aws-sdk/client-s3';
 import * as z from 'zod/mini';
 import { defineConfig } from '../config.js';
 import { s3 } from './s3.js';
@@ -29,14 +28,12 @@ export const imageUrl = (key: string): string => {
 
 /** Store an image under a server-generated key with its sniffed content type; immutable, so cached for a year. */
 export const putImage = async (key: string, bytes: Buffer, contentType: string): Promise<string> => {
-  await s3().send(
-    new PutObjectCommand({
-      Bucket: config().IMAGES_BUCKET,
-      Key: key,
-      Body: bytes,
-      ContentType: contentType,
-      CacheControl: 'public, max-age=31536000, immutable',
-    }),
-  );
+  await s3().putObject({
+    Bucket: config().IMAGES_BUCKET,
+    Key: key,
+    Body: bytes,
+    ContentType: contentType,
+    CacheControl: 'public, max-age=31536000, immutable',
+  });
   return imageUrl(key);
 };

@@ -1,5 +1,4 @@
 // S3 adapter for snapshot objects (SnapshotsBucket, private): immutable PUTs and (ranged) GETs for layout.ts.
-import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import * as z from 'zod/mini';
 import { s3 } from '../adapters/s3.js';
 import { defineConfig } from '../config.js';
@@ -14,35 +13,15 @@ const config = defineConfig(() =>
 /** PUT the objects of one snapshot in the given order (manifest.json last marks it complete). */
 export const putSnapshotObjects = async (objects: readonly StoredObject[]): Promise<void> => {
   for (const object of objects) {
-    await s3().send(
-      new PutObjectCommand({
-        Bucket: config().SNAPSHOTS_BUCKET,
-        Key: object.key,
-        Body: object.body,
-        ContentType: object.contentType,
-      }),
-    );
+    await s3().putObject({
+      Bucket: config().SNAPSHOTS_BUCKET,
+      Key: object.key,
+      Body: object.body,
+      ContentType: object.contentType,
+    });
   }
 };
-
-const isMissing = (error: unknown) =>
-  error instanceof NoSuchKey ||
-  (error as { name?: string }).name === 'NoSuchKey' ||
-  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
 /** Read a snapshot object or an inclusive byte range of it; undefined when the object does not exist. */
-export const getSnapshotObject: GetObject = async (key: string, range?: ByteRange) => {
-  try {
-    const { Body } = await s3().send(
-      new GetObjectCommand({
-        Bucket: config().SNAPSHOTS_BUCKET,
-        Key: key,
-        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-      }),
-    );
-    return Body ? await Body.transformToByteArray() : new Uint8Array();
-  } catch (error) {
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
-};
+export const getSnapshotObject: GetObject = (key: string, range?: ByteRange) =>
+  s3().getObject({ Bucket: config().SNAPSHOTS_BUCKET, Key: key, ...(range ? { Range: range } : {}) });

@@ -112,8 +112,9 @@ describe('serverless package', () => {
     return [...copies].filter(([, folders]) => folders.size > 1).map(([name, f]) => `${name} ×${f.size}`);
   };
 
-  it('bundles one copy of each package, one zod locale, env-only AWS credentials, and @solana/kit, not web3.js', async () => {
+  it('bundles one copy of each package, one zod locale, env-only AWS credentials, no S3 client, and @solana/kit, not web3.js', async () => {
     const duplicated: string[] = [];
+    const s3Clients: string[] = [];
     const extraLocales: string[] = [];
     const credentialChains: string[] = [];
     for (const zip of readdirSync(dir).filter((f) => f.endsWith('.zip'))) {
@@ -122,12 +123,15 @@ describe('serverless package', () => {
       // Credentials from the environment only (lib/runtime/aws-credentials.ts): no SSO/profile/STS chain.
       if (sources.some((s) => /@aws-sdk\/(nested-clients|credential-provider-(?!env\/))/.test(s)))
         credentialChains.push(zip);
+      // S3 goes through lib/adapters/s3.ts (the SDK's signer and HTTP handler), never the 166 KB client.
+      if (sources.some((s) => s.includes('node_modules/@aws-sdk/client-s3/'))) s3Clients.push(zip);
       // zod/mini with the English messages only: a namespace used as a value would pull in every locale.
       const locales = sources.filter((source) => /zod\/v4\/locales\/(?!en\.js|index\.js)/.test(source));
       extraLocales.push(...locales.map((source) => `${zip}: ${source}`));
     }
     expect(duplicated).toEqual([]);
     expect(credentialChains).toEqual([]);
+    expect(s3Clients).toEqual([]);
     expect(extraLocales.slice(0, 3)).toEqual([]);
     const purchase = await sourcesOf('purchaseMultiplier.zip');
     expect(purchase.some((s) => s.includes('node_modules/@solana/transactions/'))).toBe(true);

@@ -12,7 +12,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import bs58 from 'bs58';
@@ -118,14 +117,8 @@ const item = async (table: string, key: { pk: string; sk: string }) =>
 const ownerOf = async (key: string) =>
   (await item('USERS_TABLE', userKeys.identifier(key)))?.arcId as string | undefined;
 
-const objectExists = async (bucket: string, key: string) => {
-  try {
-    await s3().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return true;
-  } catch {
-    return false;
-  }
-};
+const objectExists = async (bucket: string, key: string) =>
+  (await s3().getObject({ Bucket: bucket, Key: key })) !== undefined;
 
 /** A user found through an identifier must be whole: profile, and every identifier of it pointing back. */
 const checkIdentity = async (key: string, out: Findings) => {

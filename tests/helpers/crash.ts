@@ -1,7 +1,8 @@
 // Crash injection for in-process handlers: the process "dies" right before its (k+1)-th write.
 //
 // Every state-changing AWS call a request makes goes through `send` of one of the SDK clients patched here
-// (lib's shared DynamoDB document client and S3 client, the launcher's Step Functions client, SQS clients). A
+// (lib's shared DynamoDB document client, the S3 adapter's `send`, the launcher's Step Functions client, SQS
+// clients). A
 // request run under `underCrashPlan(plan, …)` may make `plan.allow` writes; the next write, and every call after
 // it, rejects with ProcessCrash. The plan lives in an AsyncLocalStorage, so it follows the request into every
 // promise it started: work that outlives the crashed attempt (a Promise.all branch still running, a swallowed
@@ -9,10 +10,10 @@
 // the crash happens complete (their effects persist), as they would once DynamoDB had received them.
 // Not crash points: reads, and calls that are not AWS SDK calls (the chain's JSON-RPC, the identity provider).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Objects } from '../../lib/adapters/s3.js';
 import type { TestResponse } from './http.js';
 
 /** The simulated death of the process. */
@@ -51,17 +52,29 @@ const label = (operation: string, input: Record<string, unknown>): string => {
   return operation;
 };
 
-type Sendable = { send: (command: unknown, ...rest: unknown[]) => Promise<unknown> };
+type Sendable = { send: (...args: unknown[]) => Promise<unknown> };
 
-const patch = (prototype: Sendable) => {
+/** An SDK client's `send(command)`: the operation is the command's class name. */
+const sdkCommand = (args: unknown[]) => ({
+  operation: (args[0] as { constructor: { name: string } }).constructor.name.replace(/Command$/, ''),
+  input: (args[0] as { input?: Record<string, unknown> }).input ?? {},
+});
+
+/** The S3 adapter's `send(operation, input)`. */
+const s3Operation = (args: unknown[]) => ({
+  operation: args[0] as string,
+  input: (args[1] ?? {}) as Record<string, unknown>,
+});
+
+const patch = (prototype: Sendable, describe: typeof sdkCommand) => {
   const original = prototype.send;
-  prototype.send = function send(this: unknown, command: unknown, ...rest: unknown[]) {
+  prototype.send = function send(this: unknown, ...args: unknown[]) {
     const plan = plans.getStore();
-    if (!plan) return original.call(this, command, ...rest);
+    if (!plan) return original.apply(this, args);
     if (plan.crashed) return Promise.reject(new ProcessCrash('the process is dead'));
-    const operation = (command as { constructor: { name: string } }).constructor.name.replace(/Command$/, '');
+    const { operation, input } = describe(args);
     if (WRITE_COMMANDS.test(operation)) {
-      const write = label(operation, (command as { input?: Record<string, unknown> }).input ?? {});
+      const write = label(operation, input);
       if (plan.writes.length >= plan.allow) {
         plan.crashed = true;
         return Promise.reject(new ProcessCrash(`crashed before write ${plan.writes.length + 1}: ${write}`));
@@ -69,7 +82,7 @@ const patch = (prototype: Sendable) => {
       plan.writes.push(write);
     }
     plan.inflight++;
-    return original.call(this, command, ...rest).finally(() => {
+    return original.apply(this, args).finally(() => {
       plan.inflight--;
     });
   };
@@ -81,9 +94,10 @@ let installed = false;
 export const installCrashHooks = (): void => {
   if (installed) return;
   installed = true;
-  for (const Client of [DynamoDBDocumentClient, S3Client, SFNClient, SQSClient]) {
-    patch(Client.prototype as unknown as Sendable);
+  for (const Client of [DynamoDBDocumentClient, SFNClient, SQSClient]) {
+    patch(Client.prototype as unknown as Sendable, sdkCommand);
   }
+  patch(S3Objects.prototype as unknown as Sendable, s3Operation);
 };
 
 export const crashPlan = (allow: number): CrashPlan => ({ allow, writes: [], crashed: false, inflight: 0 });

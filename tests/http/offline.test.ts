@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { contracts } from '../../lib/api.js';
+import { png } from '../fixtures/images/build.js';
+import { gameBody } from '../helpers/games.js';
+import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
 // These run against the real `serverless offline` server the global setup started: routing, bundling (esbuild),
 // and the payload 2.0 events as API Gateway builds them.
@@ -50,6 +53,22 @@ describe('serverless offline', () => {
     });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('registers a game through the bundled function, storing its image in S3 (lib/adapters/s3.ts)', async () => {
+    const dev = await createDeveloper();
+    const body = JSON.stringify(gameBody());
+    const res = await fetch(`${base()}/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...hmacHeaders(dev, 'POST', '/games', { body }) },
+      body,
+    });
+    expect(res.status).toBe(201);
+    const { game } = ((await res.json()) as { data: { game: { imageUrl: string } } }).data;
+    const stored = await fetch(game.imageUrl);
+    expect(stored.headers.get('content-type')).toBe('image/png');
+    expect(stored.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(Buffer.from(await stored.arrayBuffer()).equals(png())).toBe(true);
   });
 
   it('answers unknown routes with 404 in the standard error format', async () => {
