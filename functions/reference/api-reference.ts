@@ -1,13 +1,16 @@
 import { respond } from '../../lib/http/response.js';
 import { route } from '../../lib/http/route.js';
 import { apiReferenceContract } from '../../lib/reference/contracts.js';
-import { referencePage, referencePagePolicy } from '../../lib/reference/page.js';
+import { type ReferencePage, referencePage } from '../../lib/reference/page.js';
 
 const SPEC_URL = '/api-reference-json';
-const page = referencePage(SPEC_URL);
-const headers = {
-  'Content-Security-Policy': referencePagePolicy(SPEC_URL),
-  'cache-control': 'public, max-age=300',
-};
+// Built on the first request and kept for the container's life: module load stays as cheap as any route's.
+let page: ReferencePage | undefined;
 
-export const handler = route(apiReferenceContract, async () => respond(200, page, headers));
+export const handler = route(apiReferenceContract, async () => {
+  page ??= referencePage(SPEC_URL);
+  return respond(200, page.html, {
+    'Content-Security-Policy': page.policy,
+    'cache-control': 'public, max-age=300',
+  });
+});

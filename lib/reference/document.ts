@@ -3,9 +3,12 @@ import { buildOpenApi } from './openapi.js';
 
 let cached: Record<string, unknown> | undefined;
 
-/** The OpenAPI document of this deployment, built once per container. */
+/**
+ * The OpenAPI document of this deployment, built once per process by `npm run generate` and the tests: the
+ * function serves the JSON text generated from it (openapi-json.generated.ts), never builds it.
+ */
 export const openApiDocument = (): Record<string, unknown> => {
-  // A plain JSON object: it is served as is and compared with the committed openapi.yaml.
+  // A plain JSON object: it is serialized as served and compared with the committed openapi.yaml.
   cached ??= JSON.parse(JSON.stringify(buildOpenApi(contracts))) as Record<string, unknown>;
   return cached;
 };

@@ -4,13 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { contracts } from '../../lib/api.js';
 import { openApiDocument } from '../../lib/reference/document.js';
-import { renderOpenApiYaml } from '../../scripts/openapi.js';
+import { OPENAPI_JSON } from '../../lib/reference/openapi-json.generated.js';
+import { OPENAPI_JSON_MODULE, renderOpenApiJsonModule, renderOpenApiYaml } from '../../scripts/openapi.js';
 
 const committed = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');
 
 describe('openapi.yaml', () => {
   it('is in sync with the contracts (run `npm run openapi` after changing one)', () => {
     expect(committed).toBe(renderOpenApiYaml());
+  });
+
+  it('is served by GET /api-reference-json from a generated module in sync with it (`npm run generate`)', () => {
+    expect(readFileSync(new URL(`../../${OPENAPI_JSON_MODULE}`, import.meta.url), 'utf8')).toBe(
+      renderOpenApiJsonModule(),
+    );
+    // The exact bytes the function sends: the document built from the contracts, serialized once.
+    expect(OPENAPI_JSON).toBe(JSON.stringify(openApiDocument()));
+    expect(JSON.parse(OPENAPI_JSON)).toEqual(parse(committed));
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

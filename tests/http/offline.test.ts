@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { contracts } from '../../lib/api.js';
+import { OPENAPI_JSON } from '../../lib/reference/openapi-json.generated.js';
 import { png } from '../fixtures/images/build.js';
 import { gameBody } from '../helpers/games.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
@@ -20,13 +21,29 @@ describe('serverless offline', () => {
     const res = await fetch(`${base()}/api-reference-json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    const doc = (await res.json()) as {
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // The generated JSON text, sent as is (tests/contract/openapi.test.ts keeps it in sync with the contracts).
+    const text = await res.text();
+    expect(text).toBe(OPENAPI_JSON);
+    const doc = JSON.parse(text) as {
       openapi: string;
       paths: Record<string, Record<string, { operationId: string }>>;
     };
     expect(doc.openapi).toBe('3.1.0');
     const ids = Object.values(doc.paths).flatMap((p) => Object.values(p).map((op) => op.operationId));
     expect(ids.sort()).toEqual(contracts.map((c) => c.operationId).sort());
+  });
+
+  it('serves the reference page with its assets inline and a hash-based script policy', async () => {
+    const res = await fetch(`${base()}/api-reference`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    expect(html).toContain('SwaggerUIBundle');
+    expect(html).toContain('.swagger-ui');
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/script-src 'sha256-[^']+' 'sha256-[^']+';/);
+    expect(policy).not.toContain("script-src 'unsafe-inline'");
   });
 
   it('signs through POST /user/hmac-signature end to end', async () => {
