@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../http/contract.js';
 import { dataEnvelope, described, listEnvelope, queryBoolean, withMeta } from '../http/schemas.js';
+import { PLATFORMS } from './model.js';
 
 const HMAC = ['hmac'] as const;
 const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
 /** API Gateway's payload limit; images are 5 MB each, base64 in JSON adds a third. */
 const MAX_GAME_BODY = 10 * 1024 * 1024;
 
-export const PLATFORMS = ['WEB', 'DESKTOP', 'MOBILE', 'CONSOLE'] as const;
 export const SORT_FIELDS = [
   'totalRewardsPoolValueUsd',
   'totalRewardsAllocatedUsd',

@@ -1,5 +1,10 @@
 import * as z from 'zod/mini';
-import { PLATFORMS } from './contracts.js';
+
+/**
+ * The platforms a game can be on. Here, not in contracts.ts, so that the functions that only read games (every
+ * other domain) do not build all the games contracts' schemas at import.
+ */
+export const PLATFORMS = ['WEB', 'DESKTOP', 'MOBILE', 'CONSOLE'] as const;
 
 /** Summary of a game's coin, written by the launcher. */
 export const coinSummarySchema = z.object({

@@ -128,6 +128,18 @@ describe('serverless package', () => {
   it('bundles one copy of each package, one zod locale, env-only AWS credentials, no S3 client, and @solana/kit, not web3.js', async () => {
     const duplicated: string[] = [];
     const s3Clients: string[] = [];
+    const contractsOfOtherDomains: string[] = [];
+    const handlers = Object.fromEntries(
+      Object.values(resources)
+        .filter((r) => r.Type === 'AWS::Lambda::Function')
+        .map((r) => [
+          String((r.Properties.Code as { S3Key?: string } | undefined)?.S3Key ?? '')
+            .split('/')
+            .pop()
+            ?.replace(/\.zip$/, ''),
+          String(r.Properties.Handler),
+        ]),
+    );
     const extraLocales: string[] = [];
     const credentialChains: string[] = [];
     for (const zip of readdirSync(dir).filter((f) => f.endsWith('.zip'))) {
@@ -136,6 +148,14 @@ describe('serverless package', () => {
       // Credentials from the environment only (lib/runtime/aws-credentials.ts): no SSO/profile/STS chain.
       if (sources.some((s) => /@aws-sdk\/(nested-clients|credential-provider-(?!env\/))/.test(s)))
         credentialChains.push(zip);
+      // A function builds the zod schemas of its own domain's contracts only: importing another domain's
+      // contracts module (for a constant, say) built all of its schemas at every cold start.
+      const handler = String(handlers[zip.replace(/\.zip$/, '')] ?? '');
+      const domain = /^functions\/([a-z]+)/.exec(handler)?.[1];
+      for (const source of sources) {
+        const contracts = /lib\/([a-z]+)\/(?:[a-z-]+-)?contracts\.ts$/.exec(source)?.[1];
+        if (contracts && contracts !== domain) contractsOfOtherDomains.push(`${zip}: ${source}`);
+      }
       // S3 goes through lib/adapters/s3.ts (the SDK's signer and HTTP handler), never the 166 KB client.
       if (sources.some((s) => s.includes('node_modules/@aws-sdk/client-s3/'))) s3Clients.push(zip);
       // zod/mini with the English messages only: a namespace used as a value would pull in every locale.
@@ -144,6 +164,7 @@ describe('serverless package', () => {
     }
     expect(duplicated).toEqual([]);
     expect(credentialChains).toEqual([]);
+    expect(contractsOfOtherDomains).toEqual([]);
     expect(s3Clients).toEqual([]);
     expect(extraLocales.slice(0, 3)).toEqual([]);
     const purchase = await sourcesOf('purchaseMultiplier.zip');
