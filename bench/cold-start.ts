@@ -13,7 +13,9 @@ import { PROJECT_ROOT, placeholderEnv, type ResolvedService, serverlessPrint } f
 import { formatMs, formatNumber } from './lib/table.js';
 
 const run = promisify(execFile);
-const RUNS = 5;
+// `--runs N` takes more samples per function (default 5, as issue 10 asks).
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 5) : 5;
 const LIMIT = 1.2;
 
 const median = (values: number[]) => {
@@ -54,12 +56,17 @@ interface Measure {
   referenceCpu?: number;
   /** The same for the default-credential-chain baseline. */
   defaultChainCpu?: number;
+  /** Median over the runs of (this run's CPU / the reference sample taken right after it). */
+  ratio?: number;
+  /** The same against the default-chain baseline. */
+  chainRatio?: number;
 }
 
 /**
- * RUNS imports of `file`, each followed by one of `reference` and of `defaultChain` when given. The ratio is taken on CPU time, and
- * every sample is paired with a baseline sample taken right after it: on a shared machine other processes
- * stretch wall-clock times by ±30 % (they wait for a core) while the CPU an import burns barely moves.
+ * RUNS imports of `file`, each followed by one of `reference` and of `defaultChain` when given. Ratios are taken
+ * on CPU time (on a shared machine other processes stretch wall-clock times by ±30 % while they wait for a
+ * core), per pair: each import against the baseline sample taken right after it, then the median of those
+ * ratios, so that load drifting over the seconds of a row cancels out.
  */
 function measure(
   file: string,
@@ -70,24 +77,32 @@ function measure(
   const own: Sample[] = [];
   const ref: number[] = [];
   const chain: number[] = [];
+  const ratios: number[] = [];
+  const chainRatios: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const sample = importSample(file, env);
     if (typeof sample === 'string') return { init: sample };
     own.push(sample);
     if (reference) {
       const r = importSample(reference, env);
-      if (typeof r !== 'string') ref.push(r.cpu);
+      if (typeof r !== 'string') {
+        ref.push(r.cpu);
+        ratios.push(sample.cpu / r.cpu);
+      }
     }
     if (defaultChain) {
       const r = importSample(defaultChain, env);
-      if (typeof r !== 'string') chain.push(r.cpu);
+      if (typeof r !== 'string') {
+        chain.push(r.cpu);
+        chainRatios.push(sample.cpu / r.cpu);
+      }
     }
   }
   return {
     init: median(own.map((s) => s.wall)),
     cpu: median(own.map((s) => s.cpu)),
-    ...(ref.length ? { referenceCpu: median(ref) } : {}),
-    ...(chain.length ? { defaultChainCpu: median(chain) } : {}),
+    ...(ref.length ? { referenceCpu: median(ref), ratio: median(ratios) } : {}),
+    ...(chain.length ? { defaultChainCpu: median(chain), chainRatio: median(chainRatios) } : {}),
   };
 }
 
@@ -154,15 +169,17 @@ function report(baselines: Row[], rows: Row[]): string {
   const minimal = baselines[0]?.cpu;
   const defaultChain = baselines.find((b) => b.name === DEFAULT_CHAIN)?.cpu;
   const ratioOf = (row: Row) => {
+    if (row.ratio !== undefined) return row.ratio;
     const base = row.referenceCpu ?? minimal;
     return row.cpu !== undefined && base !== undefined ? row.cpu / base : undefined;
   };
   const chainRatioOf = (row: Row) => {
+    if (row.chainRatio !== undefined) return row.chainRatio;
     const base = row.defaultChainCpu ?? defaultChain;
     return row.cpu !== undefined && base !== undefined ? row.cpu / base : undefined;
   };
   const lines = [
-    `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle (wall clock, and CPU time of all threads); ratio = CPU median over the CPU median of ${RUNS} runs of the minimal middy + DocumentClient baseline (built like the functions) interleaved with it; ⚠ above ${LIMIT}×; last ratio: the same over the baseline with the SDK's default credential chain, also interleaved`,
+    `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle (wall clock, and CPU time of all threads); ratio = median over the ${RUNS} runs of the import's CPU time over that of the minimal middy + DocumentClient baseline (built like the functions) imported right after it (pairing cancels the machine's load drifting between runs); ⚠ above ${LIMIT}×; last ratio: the same over the baseline with the SDK's default credential chain, also interleaved`,
     '',
     '| function | bundle (.mjs) | init (wall) | init (CPU) | CPU ratio | libs | vs default-chain baseline |',
     '|---|---:|---:|---:|---:|---|---:|',

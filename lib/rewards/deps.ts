@@ -8,15 +8,9 @@ import type { RewardsDeps } from './service.js';
 
 const now = () => new Date();
 
-/** The pool read needs the chain (vault balance) and the price. */
-export const poolDeps = (): Pick<RewardsDeps, 'chain' | 'price'> => ({
-  chain: chainFromConfig(),
-  price: priceFromConfig(),
-});
-
 let deps: RewardsDeps | undefined;
 
-/** Everything a purchase or a pool read needs. */
+/** Everything a purchase needs (the pool read has its own, smaller wiring: ./pool-deps.ts). */
 export const rewardsDeps = (): RewardsDeps => {
   deps ??= {
     chain: chainFromConfig(),
