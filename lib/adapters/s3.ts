@@ -10,7 +10,7 @@
 // the payload hash (x-amz-content-sha256), virtual-hosted addressing on AWS (path style on a custom endpoint
 // with S3_FORCE_PATH_STYLE, or for bucket names with dots), AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL, credentials
 // from the environment (the Lambda role's; see lib/runtime/aws-credentials.ts), and up to MAX_ATTEMPTS attempts
-// with the SDK's backoff on throttling, 5xx and network errors.
+// with the SDK's backoff and classification: throttling, 500/502/503/504 and dropped connections.
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { Sha256 } from '@smithy/core/checksum';
 import { StandardRetryStrategy } from '@smithy/core/retry';

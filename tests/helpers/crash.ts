@@ -1,8 +1,7 @@
 // Crash injection for in-process handlers: the process "dies" right before its (k+1)-th write.
 //
-// Every state-changing AWS call a request makes goes through `send` of one of the SDK clients patched here
-// (lib's shared DynamoDB document client, the S3 adapter's `send`, the launcher's Step Functions client, SQS
-// clients). A
+// Every state-changing AWS call a request makes goes through one `send` patched here: lib's shared DynamoDB
+// document client, the S3 adapter (lib/adapters/s3.ts), the launcher's Step Functions client, SQS clients. A
 // request run under `underCrashPlan(plan, …)` may make `plan.allow` writes; the next write, and every call after
 // it, rejects with ProcessCrash. The plan lives in an AsyncLocalStorage, so it follows the request into every
 // promise it started: work that outlives the crashed attempt (a Promise.all branch still running, a swallowed
