@@ -1,8 +1,8 @@
 import { route } from '../../lib/http/route.js';
 import { getClaimStatus } from '../../lib/snapshots/claims.js';
 import { getClaimStatusContract } from '../../lib/snapshots/contracts.js';
-import { claimDeps } from '../../lib/snapshots/deps.js';
+import { claimStatusDeps } from '../../lib/snapshots/deps.js';
 
 export const handler = route(getClaimStatusContract, async ({ params }) => ({
-  data: await getClaimStatus(claimDeps(), params.gtokenAddress, params.wallet),
+  data: await getClaimStatus(claimStatusDeps(), params.gtokenAddress, params.wallet),
 }));

@@ -1,19 +1,24 @@
-// Public surface of the chain adapter: import chain access from here.
+// Public surface of the chain adapter: import chain access from here. Functions that only read the chain take
+// the reader (`chainReaderFromConfig`); signing and sending (`chainFromConfig`) extend it.
 export {
-  type AccountInfo,
-  type AddressLike,
   type Chain,
-  type ChainOptions,
-  type MintInfo,
   makeChain,
   type SendOptions,
   type SentTransaction,
-  type SignatureInfo,
-  type SignatureState,
   signPlan,
-  type TokenMetadataInfo,
   type TransactionPlan,
   wireTransaction,
 } from './chain.js';
-export { chainFromConfig } from './config.js';
+export { chainFromConfig, chainReaderFromConfig } from './config.js';
 export { ChainError, type ChainErrorCode, isTransientChainError, toChainError } from './errors.js';
+export {
+  type AccountInfo,
+  type AddressLike,
+  type ChainOptions,
+  type ChainReader,
+  type MintInfo,
+  makeChainReader,
+  type SignatureInfo,
+  type SignatureState,
+  type TokenMetadataInfo,
+} from './reader.js';

@@ -24,7 +24,7 @@ import {
 type SignedInstruction = Instruction<string, readonly (AccountMeta | AccountSignerMeta)[]>;
 
 import { getMintDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import type { MintInfo, TokenMetadataInfo } from './chain.js';
+import type { MintInfo, TokenMetadataInfo } from './reader.js';
 
 export { TOKEN_PROGRAM_ADDRESS };
 export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');

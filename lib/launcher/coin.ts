@@ -11,6 +11,7 @@ import type { WalletSigner } from '../adapters/wallet-signer.js';
 import {
   type Chain,
   ChainError,
+  type ChainReader,
   type MintInfo,
   type SentTransaction,
   type TransactionPlan,
@@ -275,7 +276,7 @@ export interface CoinVerification {
  * throw (ChainTransientError) rather than fail a check.
  */
 export const verifyLaunchedCoin = async (
-  chain: Chain,
+  chain: ChainReader,
   mint: string,
   expected: Partial<CoinMetadata> = {},
 ): Promise<CoinVerification> => {

@@ -1,7 +1,7 @@
 // POST /token-launcher/complete-launch and the launch's last stage: verify the coin on chain, then record it
 // (coin record, game link and coin summary, job completed) in one transaction. Idempotent: a second call finds
 // the job completed and answers the same record.
-import type { Chain } from '../chain/index.js';
+import type { ChainReader } from '../chain/index.js';
 import { initialBuyReceipt, vaultTokenAccount } from '../chain/spl.js';
 import type { CoinSummary } from '../games/model.js';
 import { getGame } from '../games/repository.js';
@@ -12,7 +12,7 @@ import * as repo from './repository.js';
 import { coinPhase, emissionWindow } from './rules.js';
 
 export interface CompleteDeps {
-  chain: Chain;
+  chain: ChainReader;
   now: () => Date;
 }
 
@@ -56,7 +56,7 @@ const view = (coin: CoinRecord, alreadyCompleted: boolean): CompletionView => ({
   },
 });
 
-const oldestSuccessful = async (chain: Chain, address: string, memo?: string) => {
+const oldestSuccessful = async (chain: ChainReader, address: string, memo?: string) => {
   const history = await chain.findSignatures(address, 20);
   const landed = history.filter((s) => s.err === null && (!memo || s.memo?.includes(memo)));
   // Newest first: the oldest successful transaction is the one that created the account.
@@ -68,7 +68,7 @@ const oldestSuccessful = async (chain: Chain, address: string, memo?: string) =>
  * launch asked for one, else the supply transaction (the one that created the vault's token account).
  */
 const findBundleTx = async (
-  chain: Chain,
+  chain: ChainReader,
   job: JobRecord,
   mint: string,
 ): Promise<{ signature: string } | { problem: string }> => {

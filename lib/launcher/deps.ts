@@ -1,7 +1,7 @@
 // Production wiring of the launcher: configuration parsed once per container, adapters created once.
 import * as z from 'zod/mini';
 import { walletSignerFromConfig } from '../adapters/wallet-signer.js';
-import { chainFromConfig } from '../chain/index.js';
+import { chainFromConfig, chainReaderFromConfig } from '../chain/index.js';
 import { loadConfig } from '../config.js';
 import type { CompleteDeps } from './complete.js';
 import { startLaunchExecution } from './executions.js';
@@ -21,7 +21,7 @@ const now = () => new Date();
 /** POST /token-launcher/launch. */
 export const launchDeps = (): LaunchDeps => {
   const config = loadConfig(launchConfigSchema);
-  const chain = chainFromConfig();
+  const chain = chainReaderFromConfig();
   return {
     now,
     getBalance: (address) => chain.getBalance(address),
@@ -31,7 +31,7 @@ export const launchDeps = (): LaunchDeps => {
 };
 
 /** POST /token-launcher/complete-launch. */
-export const completeDeps = (): CompleteDeps => ({ chain: chainFromConfig(), now });
+export const completeDeps = (): CompleteDeps => ({ chain: chainReaderFromConfig(), now });
 
 let signer: StageDeps['signer'] | undefined;
 

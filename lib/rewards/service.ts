@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
-import { type Chain, ChainError } from '../chain/index.js';
+import { type Chain, ChainError, type ChainReader } from '../chain/index.js';
 import { effectiveSplit } from '../games/model.js';
 import { requireGame } from '../games/read.js';
 import { getGame, saveGame } from '../games/repository.js';
@@ -26,6 +26,12 @@ import * as repo from './repository.js';
 import { blockhashExpired, buildPurchaseTransfer, newVault } from './vault.js';
 
 /** Side effects of the rewards use cases. */
+/** The pool read: the vault's balance and the price, nothing that signs. */
+export interface PoolDeps {
+  chain: Pick<ChainReader, 'getBalance'>;
+  price: RewardsDeps['price'];
+}
+
 export interface RewardsDeps {
   chain: Pick<Chain, 'getBalance' | 'sendAndConfirm' | 'confirm' | 'getSignatureStatus' | 'getBlockHeight'>;
   signer: WalletSigner;
@@ -412,7 +418,7 @@ export const purchaseMultiplier = async (
 };
 
 /** GET /rewards/game-rewards-pool/{gameId}. */
-export const gameRewardsPool = async (gameId: string, deps: Pick<RewardsDeps, 'chain' | 'price'>) => {
+export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
   const game = await requireGame(gameId);
   const [pool, solUsd, inflows] = await Promise.all([
     repo.getPool(game.id),

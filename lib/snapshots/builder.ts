@@ -2,7 +2,7 @@
 // pool → Jito merkle tree → immutable S3 objects → conditional switch of the coin's summary. SQS-driven: a
 // message may be delivered more than once and a build may crash at any step, so every step is idempotent.
 import * as z from 'zod/mini';
-import type { Chain } from '../chain/index.js';
+import type { ChainReader } from '../chain/index.js';
 import { logger } from '../http/logger.js';
 import { errorFields } from '../http/original-stack.js';
 import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
@@ -28,7 +28,7 @@ export interface AirdropCoin {
 }
 
 export interface BuilderDeps {
-  chain: Pick<Chain, 'listTokenHolders' | 'getMint'> & { getSlot(): Promise<number> };
+  chain: Pick<ChainReader, 'listTokenHolders' | 'getMint' | 'getSlot'>;
   /** The coin and its game's airdrop token; undefined when the mint is no game coin or has no airdrop token. */
   findCoin(tokenMint: string): Promise<AirdropCoin | undefined>;
   putObjects(objects: readonly StoredObject[]): Promise<void>;

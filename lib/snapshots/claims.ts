@@ -9,7 +9,7 @@ import {
   getCreateAssociatedTokenIdempotentInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
-import { type Chain, signPlan, wireTransaction } from '../chain/index.js';
+import { type ChainReader, signPlan, wireTransaction } from '../chain/index.js';
 import { address, externalSigner, memoInstruction } from '../chain/spl.js';
 import { AppError, errors } from '../http/errors.js';
 import { decodeAddress } from './allocation.js';
@@ -19,7 +19,7 @@ import { findProof, type ReadDeps, requireSummary } from './service.js';
 
 export interface ClaimDeps extends ReadDeps {
   chain: Pick<
-    Chain,
+    ChainReader,
     | 'getAccountInfo'
     | 'getMint'
     | 'getMinimumBalanceForRentExemption'
@@ -160,14 +160,22 @@ export const buildClaimTransactions = async (
 
 const memoAmount = (memo: string | null) => /\bamount=(\d+)/.exec(memo ?? '')?.[1] ?? null;
 
+/** What the claim status reads: no vault key, nothing that signs. */
+export type ClaimStatusDeps = ReadDeps &
+  Pick<ClaimDeps, 'getClaimRecord' | 'recordClaim' | 'now'> & {
+    chain: Pick<ChainReader, 'getAccountInfo' | 'findSignatures'>;
+    /** The distribution vault's address, its key left sealed (undefined when the coin was not launched here). */
+    findVaultAddress(tokenMint: string): Promise<string | undefined>;
+  };
+
 /** GET /token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}. */
-export const getClaimStatus = async (deps: ClaimDeps, tokenMint: string, wallet: string) => {
+export const getClaimStatus = async (deps: ClaimStatusDeps, tokenMint: string, wallet: string) => {
   const summary = await deps.getSummary(tokenMint);
-  const vault = summary ? await deps.loadVault(tokenMint) : undefined;
+  const vault = summary ? await deps.findVaultAddress(tokenMint) : undefined;
   const base = { gtokenAddress: tokenMint, wallet, snapshotVersion: summary?.version ?? null };
   if (!summary || !vault)
     return { ...base, canClaim: false, state: 'not_eligible' as const, amount: null, claimedAt: null };
-  const receipt = await claimReceiptAddress(vault.address, tokenMint, wallet);
+  const receipt = await claimReceiptAddress(vault, tokenMint, wallet);
   const recorded = await deps.getClaimRecord(tokenMint, wallet);
   if (recorded || (await deps.chain.getAccountInfo(receipt))) {
     let claim = recorded;

@@ -1,12 +1,12 @@
-// Production wiring of the snapshot builder and claims: the chain adapter, S3, DynamoDB and the launcher's
+// Production wiring of the snapshot builder and claims: the chain reader, S3, DynamoDB and the launcher's
 // custodial vault. The read endpoints take ./read-deps.ts, which bundles no chain library.
 import type { KeyPairSigner } from '@solana/kit';
-import { chainFromConfig } from '../chain/index.js';
+import { chainReaderFromConfig } from '../chain/index.js';
 import { getCoinGameIds, getGame } from '../games/repository.js';
 import { openLaunchKeys } from '../launcher/coin.js';
 import { getCoin, getJob, getMintJobId } from '../launcher/repository.js';
 import type { AirdropCoin, BuilderDeps } from './builder.js';
-import type { ClaimDeps } from './claims.js';
+import type { ClaimDeps, ClaimStatusDeps } from './claims.js';
 import { readDeps } from './read-deps.js';
 import * as repo from './repository.js';
 import { putSnapshotObjects } from './storage.js';
@@ -33,12 +33,18 @@ export const findAirdropCoin = async (tokenMint: string): Promise<AirdropCoin | 
   };
 };
 
+/** The launch job of a coin whose distribution vault this deployment holds the sealed key of. */
+const launchedHere = async (tokenMint: string) => {
+  const job = await jobOf(tokenMint);
+  return job?.mintAddress && job.vaultAddress && job.sealedMintKey && job.sealedVaultKey ? job : undefined;
+};
+
 /**
  * The distribution vault of a coin: the custodial launch vault that holds the unsold supply, opened from the
  * launch job's sealed key. Undefined when the coin was not launched here.
  */
 export const loadDistributionVault = async (tokenMint: string): Promise<KeyPairSigner | undefined> => {
-  const job = await jobOf(tokenMint);
+  const job = await launchedHere(tokenMint);
   if (!job?.mintAddress || !job.vaultAddress || !job.sealedMintKey || !job.sealedVaultKey) return undefined;
   const keys = await openLaunchKeys({
     mintAddress: job.mintAddress,
@@ -49,15 +55,14 @@ export const loadDistributionVault = async (tokenMint: string): Promise<KeyPairS
   return keys.vault;
 };
 
+/** The distribution vault's address, for reads: the key stays sealed. */
+const findVaultAddress = async (tokenMint: string) =>
+  (await launchedHere(tokenMint))?.vaultAddress ?? undefined;
+
 /** The snapshot builder (SQS consumer). */
 export const builderDeps = (): BuilderDeps => {
-  const chain = chainFromConfig();
   return {
-    chain: {
-      listTokenHolders: (mint) => chain.listTokenHolders(mint),
-      getMint: (mint) => chain.getMint(mint),
-      getSlot: () => chain.getSlot(),
-    },
+    chain: chainReaderFromConfig(),
     findCoin: findAirdropCoin,
     putObjects: putSnapshotObjects,
     getSummary: repo.getSummary,
@@ -66,11 +71,21 @@ export const builderDeps = (): BuilderDeps => {
   };
 };
 
-/** The exercise-claim endpoints. */
+/** POST /token-launcher/exercise-claim: builds the claim transaction, which the vault co-signs. */
 export const claimDeps = (): ClaimDeps => ({
   ...readDeps(),
-  chain: chainFromConfig(),
+  chain: chainReaderFromConfig(),
   loadVault: loadDistributionVault,
+  getClaimRecord: repo.getClaimRecord,
+  recordClaim: repo.recordClaim,
+  now,
+});
+
+/** GET …/exercise-claim/{gtokenAddress}/status/{wallet}: reads only, so no vault key is opened or bundled. */
+export const claimStatusDeps = (): ClaimStatusDeps => ({
+  ...readDeps(),
+  chain: chainReaderFromConfig(),
+  findVaultAddress,
   getClaimRecord: repo.getClaimRecord,
   recordClaim: repo.recordClaim,
   now,

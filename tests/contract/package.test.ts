@@ -171,6 +171,31 @@ describe('serverless package', () => {
     expect(purchase.some((s) => s.includes('node_modules/@solana/transactions/'))).toBe(true);
     expect(purchase.filter((s) => /@solana\/(web3\.js|spl-token)\//.test(s))).toEqual([]);
   });
+  it('gives the functions that only read the chain the reader, without kit’s transaction and signer code', async () => {
+    const readers = [
+      'launchGameCoin',
+      'completeLaunch',
+      'getGameRewardsPool',
+      'buildSnapshots',
+      'getClaimStatus',
+    ];
+    const writing: string[] = [];
+    for (const name of readers) {
+      const sources = await sourcesOf(`${name}.zip`);
+      expect(
+        sources.some((s) => s.endsWith('lib/chain/reader.ts')),
+        name,
+      ).toBe(true);
+      const signing = sources.filter((s) =>
+        /lib\/chain\/chain\.ts$|@solana\/(signers|transaction-messages|transactions)\//.test(s),
+      );
+      writing.push(...signing.map((s) => `${name}: ${s}`));
+    }
+    expect(writing).toEqual([]);
+    // The functions that sign still do (the reader did not swallow the writer).
+    const claims = await sourcesOf('buildClaimTransactions.zip');
+    expect(claims.some((s) => s.includes('node_modules/@solana/signers/'))).toBe(true);
+  });
   it('every bundle loads in a fresh Node process (module init succeeds with the aliases and the bundled SDK)', async () => {
     const work = mkdtempSync(join(tmpdir(), 'arcadia-bundles-'));
     try {
