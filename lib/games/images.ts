@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
 import { AppError, type ErrorCode } from '../http/errors.js';
 
 // Image intake for game registration (SPEC §4.3 image rules). Pure: bytes in, checked image or AppError out.
@@ -67,6 +65,15 @@ const SNIFFED_FORMATS: Record<string, ImageFormat> = {
 };
 
 const ALLOWED_LIST = 'jpeg, jpg, png, gif, webp';
+
+type Sniffers = typeof import('./image-sniffers.js');
+let sniffers: Promise<Sniffers> | undefined;
+/** file-type and image-size, imported once, by the first image a container inspects (./image-sniffers.ts). */
+const loadSniffers = (): Promise<Sniffers> => {
+  sniffers ??= import('./image-sniffers.js');
+  return sniffers;
+};
+
 const DATA_URI_PREFIX = 'data:image/';
 const BASE64_SEPARATOR = ';base64,';
 const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -124,6 +131,7 @@ const inspect = async (bytes: Buffer, field: string, declared?: ImageFormat): Pr
   if (bytes.length === 0) throw fail('INVALID_IMAGE_FORMAT', field, 'image is empty');
   if (bytes.length > MAX_IMAGE_BYTES) throw tooLarge(field);
 
+  const { fileTypeFromBuffer, imageSize } = await loadSniffers();
   const sniffed = await fileTypeFromBuffer(bytes);
   const format = sniffed ? SNIFFED_FORMATS[sniffed.mime] : undefined;
   if (!format) {
@@ -142,7 +150,7 @@ const inspect = async (bytes: Buffer, field: string, declared?: ImageFormat): Pr
     );
   }
 
-  const { width, height } = readDimensions(bytes, field, format);
+  const { width, height } = readDimensions(imageSize, bytes, field, format);
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
     throw fail(
       'IMAGE_TOO_LARGE',
@@ -163,11 +171,16 @@ const inspect = async (bytes: Buffer, field: string, declared?: ImageFormat): Pr
   };
 };
 
-const readDimensions = (bytes: Buffer, field: string, format: ImageFormat) => {
+const readDimensions = (
+  imageSize: Sniffers['imageSize'],
+  bytes: Buffer,
+  field: string,
+  format: ImageFormat,
+) => {
   if (bytes.length < FORMATS[format].headerBytes) {
     throw fail('INVALID_IMAGE_FORMAT', field, 'image header is unreadable');
   }
-  let size: ReturnType<typeof imageSize>;
+  let size: ReturnType<Sniffers['imageSize']>;
   try {
     // image-size reads through a DataView over the whole underlying ArrayBuffer, so on a pooled or sliced
     // Buffer a truncated header would be "completed" by neighbouring memory. A tight copy makes it throw.
