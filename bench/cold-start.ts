@@ -1,6 +1,7 @@
 // Cold start: per-function bundle size and module init time (fresh Node process that `await import()`s the
-// bundle, median of 5) next to two baselines built in the same run with the same esbuild options as
-// serverless.yml custom.esbuild: an empty handler and a minimal middy + DynamoDB DocumentClient handler.
+// bundle, median of 5) next to baselines built in the same run: an empty handler, and a minimal middy + DynamoDB
+// DocumentClient handler built three ways (with serverless.yml's esbuild options; the same with the SDK's
+// default credential chain; esbuild's defaults, the ~550 KB CommonJS bundle issue 10 describes).
 //
 //   npx tsx bench/cold-start.ts            (part of `npm run bench`)
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
@@ -33,9 +34,15 @@ interface Sample {
   cpu: number;
 }
 
-/** Module init of one bundle in a fresh `node`: wall and CPU time of `await import(file)`, or why it failed. */
+/**
+ * Module init of one bundle in a fresh `node`: wall and CPU time of `await import(file)` (a `.cjs` bundle is
+ * `require`d, as the Lambda runtime loads a CommonJS handler), or why it failed.
+ */
 function importSample(file: string, env: Record<string, string>): Sample | string {
-  const script = `const c=process.cpuUsage();const t=performance.now();await import(${JSON.stringify(`file://${file}`)});const w=performance.now()-t;const d=process.cpuUsage(c);process.stdout.write('@@'+w+' '+(d.user+d.system)/1000);`;
+  const load = file.endsWith('.cjs')
+    ? `createRequire(import.meta.url)(${JSON.stringify(file)})`
+    : `await import(${JSON.stringify(`file://${file}`)})`;
+  const script = `import{createRequire}from'node:module';const c=process.cpuUsage();const t=performance.now();${load};const w=performance.now()-t;const d=process.cpuUsage(c);process.stdout.write('@@'+w+' '+(d.user+d.system)/1000);`;
   const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
@@ -52,57 +59,41 @@ interface Measure {
   init: number | string;
   /** Median CPU time of the bundle's init. */
   cpu?: number;
-  /** Median CPU time of the reference baseline's runs interleaved with this bundle's. */
-  referenceCpu?: number;
-  /** The same for the default-credential-chain baseline. */
-  defaultChainCpu?: number;
-  /** Median over the runs of (this run's CPU / the reference sample taken right after it). */
-  ratio?: number;
-  /** The same against the default-chain baseline. */
-  chainRatio?: number;
+  /**
+   * Per baseline it was paired with: the median CPU time of that baseline's imports, and the median over the
+   * runs of (this run's CPU / the baseline sample taken right after it).
+   */
+  paired?: Array<{ cpu: number; ratio: number } | undefined>;
 }
 
 /**
- * RUNS imports of `file`, each followed by one of `reference` and of `defaultChain` when given. Ratios are taken
- * on CPU time (on a shared machine other processes stretch wall-clock times by ±30 % while they wait for a
- * core), per pair: each import against the baseline sample taken right after it, then the median of those
- * ratios, so that load drifting over the seconds of a row cancels out.
+ * RUNS imports of `file`, each followed by one import of every baseline in `pairWith`. Ratios are taken on CPU
+ * time (on a shared machine other processes stretch wall-clock times by ±30 % while they wait for a core), per
+ * pair: each import against the baseline sample taken right after it, then the median of those ratios, so
+ * that load drifting over the seconds of a row cancels out.
  */
-function measure(
-  file: string,
-  env: Record<string, string>,
-  reference?: string,
-  defaultChain?: string,
-): Measure {
+function measure(file: string, env: Record<string, string>, pairWith: readonly string[] = []): Measure {
   const own: Sample[] = [];
-  const ref: number[] = [];
-  const chain: number[] = [];
-  const ratios: number[] = [];
-  const chainRatios: number[] = [];
+  const cpus = pairWith.map(() => [] as number[]);
+  const ratios = pairWith.map(() => [] as number[]);
   for (let i = 0; i < RUNS; i++) {
     const sample = importSample(file, env);
     if (typeof sample === 'string') return { init: sample };
     own.push(sample);
-    if (reference) {
-      const r = importSample(reference, env);
-      if (typeof r !== 'string') {
-        ref.push(r.cpu);
-        ratios.push(sample.cpu / r.cpu);
-      }
-    }
-    if (defaultChain) {
-      const r = importSample(defaultChain, env);
-      if (typeof r !== 'string') {
-        chain.push(r.cpu);
-        chainRatios.push(sample.cpu / r.cpu);
-      }
-    }
+    pairWith.forEach((baseline, k) => {
+      const r = importSample(baseline, env);
+      if (typeof r === 'string') return;
+      cpus[k]?.push(r.cpu);
+      ratios[k]?.push(sample.cpu / r.cpu);
+    });
   }
   return {
     init: median(own.map((s) => s.wall)),
     cpu: median(own.map((s) => s.cpu)),
-    ...(ref.length ? { referenceCpu: median(ref), ratio: median(ratios) } : {}),
-    ...(chain.length ? { defaultChainCpu: median(chain), chainRatio: median(chainRatios) } : {}),
+    paired: pairWith.map((_, k) => {
+      const r = ratios[k] ?? [];
+      return r.length ? { cpu: median(cpus[k] ?? []), ratio: median(r) } : undefined;
+    }),
   };
 }
 
@@ -123,11 +114,16 @@ async function buildBaseline(
   source: string,
   options: BuildOptions,
 ): Promise<string> {
-  const outfile = join(dir, `${name}.mjs`);
+  const outfile = join(dir, name);
   await build({
     ...options,
     // Resolved from the project, so @middy/core and the SDK bundle from its node_modules.
-    stdin: { contents: source, resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: `${name}.ts` },
+    stdin: {
+      contents: source,
+      resolveDir: PROJECT_ROOT,
+      loader: 'ts',
+      sourcefile: `${name.replace(/\.[cm]js$/, '')}.ts`,
+    },
     absWorkingDir: PROJECT_ROOT,
     outfile,
     logLevel: 'silent',
@@ -135,7 +131,25 @@ async function buildBaseline(
   return outfile;
 }
 
-const DEFAULT_CHAIN = '(baseline) middy + DocumentClient, SDK default credential chain';
+/** The baselines each function is paired with, in column order: name, and what its ratio column says. */
+const PAIRED = [
+  {
+    name: '(baseline) middy + DocumentClient',
+    column: 'CPU vs minimal, built like the functions',
+    summary: 'the minimal baseline built like the functions (env-only credentials)',
+  },
+  {
+    name: '(baseline) middy + DocumentClient, SDK default credential chain',
+    column: 'vs the same, SDK default credential chain',
+    summary: 'the same with the SDK default credential chain',
+  },
+  {
+    name: "(baseline) middy + DocumentClient, esbuild defaults (CommonJS; issue 10's ~550 KB)",
+    column: 'vs the same, esbuild defaults',
+    summary:
+      "the same bundled with esbuild's defaults (CommonJS, minified: the ~550 KB baseline issue 10 measured)",
+  },
+] as const;
 const EMPTY = 'export const handler = async () => ({ statusCode: 200, body: "{}" });\n';
 const MINIMAL = `import middy from '@middy/core';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -156,50 +170,46 @@ function hasCommand(name: string): boolean {
   }
 }
 
-const formatRatio = (ratio: number | undefined) => (ratio === undefined ? '' : `${formatNumber(ratio, 2)}×`);
-
 interface Row extends Measure {
   name: string;
   bytes: number;
   libs: string;
 }
 
-/** The table of every bundle with its ratio to the minimal baseline, and the summary lines. */
+/** The table of every bundle with its ratios to the paired baselines, and the summary lines. */
 function report(baselines: Row[], rows: Row[]): string {
-  const minimal = baselines[0]?.cpu;
-  const defaultChain = baselines.find((b) => b.name === DEFAULT_CHAIN)?.cpu;
-  const ratioOf = (row: Row) => {
-    if (row.ratio !== undefined) return row.ratio;
-    const base = row.referenceCpu ?? minimal;
-    return row.cpu !== undefined && base !== undefined ? row.cpu / base : undefined;
-  };
-  const chainRatioOf = (row: Row) => {
-    if (row.chainRatio !== undefined) return row.chainRatio;
-    const base = row.defaultChainCpu ?? defaultChain;
+  const baseCpu = PAIRED.map((p) => baselines.find((b) => b.name === p.name)?.cpu);
+  /** A function's paired ratio; a baseline row's ratio of medians. */
+  const ratioOf = (row: Row, k: number) => {
+    const paired = row.paired?.[k];
+    if (paired) return paired.ratio;
+    const base = baseCpu[k];
     return row.cpu !== undefined && base !== undefined ? row.cpu / base : undefined;
   };
   const lines = [
-    `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle (wall clock, and CPU time of all threads); ratio = median over the ${RUNS} runs of the import's CPU time over that of the minimal middy + DocumentClient baseline (built like the functions) imported right after it (pairing cancels the machine's load drifting between runs); ⚠ above ${LIMIT}×; last ratio: the same over the baseline with the SDK's default credential chain, also interleaved`,
+    `node ${process.version}; init = median of ${RUNS} fresh processes importing the bundle (wall clock, and CPU time of all threads); each ratio = median over the ${RUNS} runs of the import's CPU time over that of the baseline imported right after it (pairing cancels the machine's load drifting between runs); ⚠ above ${LIMIT}× in the first ratio`,
     '',
-    '| function | bundle (.mjs) | init (wall) | init (CPU) | CPU ratio | libs | vs default-chain baseline |',
-    '|---|---:|---:|---:|---:|---|---:|',
+    `| function | bundle | init (wall) | init (CPU) | libs | ${PAIRED.map((p) => p.column).join(' | ')} |`,
+    `|---|---:|---:|---:|---|${PAIRED.map(() => '---:').join('|')}|`,
   ];
   for (const row of [...baselines, ...rows]) {
-    const ratio = ratioOf(row);
-    const flag = ratio !== undefined && ratio > LIMIT && !row.name.startsWith('(') ? ' ⚠' : '';
+    const cells = PAIRED.map((_, k) => {
+      const ratio = ratioOf(row, k);
+      const flag = k === 0 && ratio !== undefined && ratio > LIMIT && !row.name.startsWith('(') ? ' ⚠' : '';
+      return ratio === undefined ? '' : `${formatNumber(ratio, 2)}×${flag}`;
+    });
     lines.push(
-      `| ${row.name} | ${formatNumber(row.bytes / 1024, 0)} KB | ${typeof row.init === 'number' ? formatMs(row.init) : row.init} | ${row.cpu === undefined ? '' : formatMs(row.cpu)} | ${ratio === undefined ? '' : `${formatNumber(ratio, 2)}×${flag}`} | ${row.libs} | ${formatRatio(chainRatioOf(row))} |`,
+      `| ${row.name} | ${formatNumber(row.bytes / 1024, 0)} KB | ${typeof row.init === 'number' ? formatMs(row.init) : row.init} | ${row.cpu === undefined ? '' : formatMs(row.cpu)} | ${row.libs} | ${cells.join(' | ')} |`,
     );
   }
-  const over = rows.filter((r) => (ratioOf(r) ?? 0) > LIMIT);
-  const ratios = rows.map(ratioOf).filter((r): r is number => r !== undefined);
-  const chainRatios = rows.map(chainRatioOf).filter((r): r is number => r !== undefined);
-  lines.push(
-    '',
-    `ratio median ${formatNumber(median(ratios), 2)}×, max ${formatNumber(Math.max(...ratios), 2)}×`,
-    `vs the default-chain baseline: median ${formatNumber(median(chainRatios), 2)}×, ${chainRatios.filter((r) => r <= LIMIT).length} of ${rows.length} at or under ${LIMIT}×`,
-    `${over.length} of ${rows.length} functions above ${LIMIT}× the minimal baseline${over.length ? `: ${over.map((r) => r.name).join(', ')}` : ''}`,
-  );
+  lines.push('');
+  PAIRED.forEach((p, k) => {
+    const ratios = rows.map((r) => ratioOf(r, k)).filter((r): r is number => r !== undefined);
+    const over = rows.filter((r) => (ratioOf(r, k) ?? 0) > LIMIT).map((r) => r.name);
+    lines.push(
+      `vs ${p.summary}: median ${formatNumber(median(ratios), 2)}×, max ${formatNumber(Math.max(...ratios), 2)}×, ${rows.length - over.length} of ${rows.length} at or under ${LIMIT}×${over.length ? ` (over: ${over.join(', ')})` : ''}`,
+    );
+  });
   return lines.join('\n');
 }
 
@@ -220,29 +230,34 @@ async function main() {
     mkdirSync(baseDir);
     const baselines: Row[] = [];
     const options = esbuildOptions(service);
-    // The reference baselines are built with the functions' options. The third keeps the SDK's default
-    // credential chain (what a minimal handler bundles unless told otherwise; the functions take credentials
-    // from the environment only, lib/runtime/aws-credentials.ts): the second ratio column divides by it. The
-    // last shows the same handler built the common way (SDK left to the runtime, no alias) for comparison.
+    // The first baseline is built with the functions' options. The second keeps the SDK's default credential
+    // chain (what a minimal handler bundles unless told otherwise; the functions take credentials from the
+    // environment only, lib/runtime/aws-credentials.ts). The third is the same handler bundled with esbuild's
+    // defaults (CommonJS, package.json `main` first, no alias): 550 KB, the baseline issue 10 describes. Every
+    // function is paired with all three. The last row shows the handler with the SDK left to the runtime.
     const { '@aws-sdk/credential-provider-node': _envCredentials, ...defaultChainAlias } =
       options.alias ?? {};
     const variants: [name: string, file: string, source: string, options: BuildOptions][] = [
-      ['(baseline) middy + DocumentClient', 'minimal', MINIMAL, options],
-      ['(baseline) empty handler', 'empty', EMPTY, options],
-      [DEFAULT_CHAIN, 'minimal-default-chain', MINIMAL, { ...options, alias: defaultChainAlias }],
+      [PAIRED[0].name, 'minimal.mjs', MINIMAL, options],
+      ['(baseline) empty handler', 'empty.mjs', EMPTY, options],
+      [PAIRED[1].name, 'minimal-default-chain.mjs', MINIMAL, { ...options, alias: defaultChainAlias }],
+      [
+        PAIRED[2].name,
+        'minimal-esbuild-defaults.cjs',
+        MINIMAL,
+        { bundle: true, minify: true, platform: 'node', target: options.target, format: 'cjs' },
+      ],
       [
         '(baseline) middy + DocumentClient, runtime SDK, no alias',
-        'minimal-runtime-sdk',
+        'minimal-runtime-sdk.mjs',
         MINIMAL,
         { ...options, external: ['@aws-sdk/*'], alias: {}, mainFields: undefined },
       ],
     ];
-    let reference = '';
-    let defaultChainFile = '';
+    const pairWith: string[] = [];
     for (const [name, file, source, opts] of variants) {
       const out = await buildBaseline(baseDir, file, source, opts);
-      reference ||= out;
-      if (name === DEFAULT_CHAIN) defaultChainFile = out;
+      if (PAIRED.some((p) => p.name === name)) pairWith.push(out);
       baselines.push({ name, bytes: statSync(out).size, ...measure(out, env), libs: '' });
     }
     const zips = readdirSync(pkgDir)
@@ -267,7 +282,7 @@ async function main() {
       rows.push({
         name,
         bytes: statSync(file).size,
-        ...measure(file, env, reference, defaultChainFile),
+        ...measure(file, env, pairWith),
         libs,
       });
       process.stderr.write('.');
