@@ -26,12 +26,6 @@ import * as repo from './repository.js';
 import { blockhashExpired, buildPurchaseTransfer, newVault } from './vault.js';
 
 /** Side effects of the rewards use cases. */
-/** The pool read: the vault's balance and the price, nothing that signs. */
-export interface PoolDeps {
-  chain: Pick<ChainReader, 'getBalance'>;
-  price: RewardsDeps['price'];
-}
-
 export interface RewardsDeps {
   chain: Pick<Chain, 'getBalance' | 'sendAndConfirm' | 'confirm' | 'getSignatureStatus' | 'getBlockHeight'>;
   signer: WalletSigner;
@@ -40,6 +34,12 @@ export interface RewardsDeps {
   now: () => Date;
   /** Budget for sending and confirming a transfer within one request (ms). Default 20 000. */
   confirmTimeoutMs?: number;
+}
+
+/** The pool read: the vault's balance and the price, nothing that signs. */
+export interface PoolDeps {
+  chain: Pick<ChainReader, 'getBalance'>;
+  price: RewardsDeps['price'];
 }
 
 export type { QuoteDeps } from './quotes.js';

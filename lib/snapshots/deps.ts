@@ -33,10 +33,12 @@ export const findAirdropCoin = async (tokenMint: string): Promise<AirdropCoin | 
   };
 };
 
-/** The launch job of a coin whose distribution vault this deployment holds the sealed key of. */
+/** The sealed launch keys of a coin whose distribution vault this deployment holds, or undefined. */
 const launchedHere = async (tokenMint: string) => {
-  const job = await jobOf(tokenMint);
-  return job?.mintAddress && job.vaultAddress && job.sealedMintKey && job.sealedVaultKey ? job : undefined;
+  const { mintAddress, vaultAddress, sealedMintKey, sealedVaultKey } = (await jobOf(tokenMint)) ?? {};
+  return mintAddress && vaultAddress && sealedMintKey && sealedVaultKey
+    ? { mintAddress, vaultAddress, sealedMintKey, sealedVaultKey }
+    : undefined;
 };
 
 /**
@@ -44,32 +46,22 @@ const launchedHere = async (tokenMint: string) => {
  * launch job's sealed key. Undefined when the coin was not launched here.
  */
 export const loadDistributionVault = async (tokenMint: string): Promise<KeyPairSigner | undefined> => {
-  const job = await launchedHere(tokenMint);
-  if (!job?.mintAddress || !job.vaultAddress || !job.sealedMintKey || !job.sealedVaultKey) return undefined;
-  const keys = await openLaunchKeys({
-    mintAddress: job.mintAddress,
-    vaultAddress: job.vaultAddress,
-    sealedMintKey: job.sealedMintKey,
-    sealedVaultKey: job.sealedVaultKey,
-  });
-  return keys.vault;
+  const launch = await launchedHere(tokenMint);
+  return launch ? (await openLaunchKeys(launch)).vault : undefined;
 };
 
 /** The distribution vault's address, for reads: the key stays sealed. */
-const findVaultAddress = async (tokenMint: string) =>
-  (await launchedHere(tokenMint))?.vaultAddress ?? undefined;
+const findVaultAddress = async (tokenMint: string) => (await launchedHere(tokenMint))?.vaultAddress;
 
 /** The snapshot builder (SQS consumer). */
-export const builderDeps = (): BuilderDeps => {
-  return {
-    chain: chainReaderFromConfig(),
-    findCoin: findAirdropCoin,
-    putObjects: putSnapshotObjects,
-    getSummary: repo.getSummary,
-    putSummaryIfNewer: repo.putSummaryIfNewer,
-    now,
-  };
-};
+export const builderDeps = (): BuilderDeps => ({
+  chain: chainReaderFromConfig(),
+  findCoin: findAirdropCoin,
+  putObjects: putSnapshotObjects,
+  getSummary: repo.getSummary,
+  putSummaryIfNewer: repo.putSummaryIfNewer,
+  now,
+});
 
 /** POST /token-launcher/exercise-claim: builds the claim transaction, which the vault co-signs. */
 export const claimDeps = (): ClaimDeps => ({
