@@ -1,3 +1,4 @@
+import type { Contract } from './core/contract.js';
 import {
   batchGamesByIdsContract,
   batchGamesByTokenIdsContract,
@@ -10,7 +11,6 @@ import {
   toggleVisibilityContract,
   updateGameContract,
 } from './games/contracts.js';
-import type { Contract } from './http/contract.js';
 import {
   completeLaunchContract,
   getLaunchJobContract,

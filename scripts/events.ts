@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { contracts } from '../lib/api.js';
-import type { Contract } from '../lib/http/contract.js';
+import type { Contract } from '../lib/core/contract.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

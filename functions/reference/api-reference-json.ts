@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../../lib/http/contract.js';
+import { defineContract } from '../../lib/core/contract.js';
 import { route } from '../../lib/http/route.js';
 import { apiReferenceJsonContract } from '../../lib/reference/contracts.js';
 import { OPENAPI_JSON } from '../../lib/reference/openapi-json.generated.js';

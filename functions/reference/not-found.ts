@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/http/errors.js';
+import { AppError } from '../../lib/core/errors.js';
 import { route } from '../../lib/http/route.js';
 import { notFoundContract } from '../../lib/reference/contracts.js';
 

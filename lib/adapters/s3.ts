@@ -18,7 +18,7 @@ import { HttpRequest } from '@smithy/core/transport';
 import { NodeHttpHandler, streamCollector } from '@smithy/node-http-handler';
 import { SignatureV4 } from '@smithy/signature-v4';
 import * as z from 'zod/mini';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 
 const MAX_ATTEMPTS = 4;
 

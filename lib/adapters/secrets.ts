@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../core/config.js';
 
 const configSchema = z.object({
   SECRETS_ENCRYPTION_KEY: z

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 import { s3 } from './s3.js';
 
 const config = defineConfig(() =>

@@ -22,7 +22,7 @@ import {
 } from '@solana/kit';
 import * as z from 'zod/mini';
 import { keypairFromSecret } from '../chain/spl.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../core/config.js';
 import { openSecret } from './secrets.js';
 
 /** Signs transactions with a user's embedded wallet. */

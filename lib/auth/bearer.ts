@@ -1,4 +1,4 @@
-import type { Authenticator } from '../http/handler.js';
+import type { Authenticator } from '../core/auth.js';
 import { ensureUserForSubject } from '../users/service.js';
 import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js';
 

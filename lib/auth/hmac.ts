@@ -3,9 +3,9 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { openSecret } from '../adapters/secrets.js';
-import { defineConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
-import type { AuthContext, Authenticator, RawRequest } from '../http/handler.js';
+import type { AuthContext, Authenticator, RawRequest } from '../core/auth.js';
+import { defineConfig } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 import { getApiKeyRecord } from '../users/repository.js';
 import { sha256Hex, signRequest } from './hmac-signing.js';
 

@@ -1,8 +1,8 @@
 // Identity-provider bearer tokens (DESIGN §3): ES256 JWTs verified against the provider's JWKS.
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 import * as z from 'zod/mini';
-import { AppError } from '../http/errors.js';
-import { logger } from '../http/logger.js';
+import { AppError } from '../core/errors.js';
+import { logger } from '../core/logger.js';
 import { isDid } from '../identity/identifiers.js';
 
 export interface IdpConfig {

@@ -1,10 +1,10 @@
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
-import { defineConfig } from '../config.js';
+import type { Authenticator } from '../core/auth.js';
+import { defineConfig } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 import { getGame } from '../games/repository.js';
-import { AppError } from '../http/errors.js';
-import type { Authenticator } from '../http/handler.js';
 import { verifySessionToken } from '../play/session-token.js';
 import { ensureUserForSubject } from '../users/service.js';
 import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../core/config.js';
 import { type Chain, makeChain } from './chain.js';
 import { type ChainOptions, type ChainReader, makeChainReader } from './reader.js';
 

@@ -1,8 +1,8 @@
 // Writing a change to an existing game: the optimistic-concurrency save and version bump every change uses, and
 // the visibility toggle, which needs nothing else (its function bundles no image, URL-fetching or identity code).
 import { isConditionFailure } from '../adapters/dynamodb.js';
-import { AppError } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
 import type { GameRecord } from './model.js';
 import { requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';

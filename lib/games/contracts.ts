@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../http/contract.js';
-import { dataEnvelope, described, listEnvelope, queryBoolean, withMeta } from '../http/schemas.js';
+import { defineContract } from '../core/contract.js';
+import { dataEnvelope, described, listEnvelope, queryBoolean, withMeta } from '../core/schemas.js';
 import { PLATFORMS } from './model.js';
 
 const HMAC = ['hmac'] as const;

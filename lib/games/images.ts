@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, type ErrorCode } from '../http/errors.js';
+import { AppError, type ErrorCode } from '../core/errors.js';
 
 // Image intake for game registration (SPEC §4.3 image rules). Pure: bytes in, checked image or AppError out.
 // The format is always decided by the bytes (magic numbers), never by a data URI label, a filename or a

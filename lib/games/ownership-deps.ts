@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 import type { OwnershipDeps } from './ownership.js';
 
 const config = defineConfig(() =>

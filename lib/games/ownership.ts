@@ -1,8 +1,8 @@
 // Proving ownership of a game's domain: the verification meta tag fetched from the game page (SSRF-safe). Its own
 // module, so that only claimGameOwnership bundles the URL fetching and HTML parsing.
 import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
-import { AppError, errors } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError, errors } from '../core/errors.js';
 import { bump, saveChange } from './changes.js';
 import { requireOwnedGame, toView } from './read.js';
 import { hasVerificationTag } from './verification-tag.js';

@@ -1,8 +1,8 @@
 // Reads and access guards of games, shared by many functions. Kept apart from ./service.ts so that functions
 // which only read a game do not bundle the image and URL-fetching libraries that create and update need.
 
-import { errors } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
+import type { AuthContext } from '../core/auth.js';
+import { errors } from '../core/errors.js';
 import type { GameView } from './contracts.js';
 import { effectiveSplit, type GameRecord } from './model.js';
 import * as repo from './repository.js';

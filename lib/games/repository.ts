@@ -2,7 +2,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from 
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 import { userKeys } from '../users/keys.js';
 import { gameKeys, indexAttributes, SORT_INDEX, VISIBLE } from './keys.js';
 import { type CoinSummary, type GameRecord, gameRecordSchema } from './model.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
-import { AppError } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
+import { derivedUuid } from '../core/ids.js';
 import type { IdentityDirectory } from '../identity/directory.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../identity/resolver.js';
-import { derivedUuid } from '../ids.js';
 import { bump, saveChange } from './changes.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, checkImage, requireOneImage } from './images.js';

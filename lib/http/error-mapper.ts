@@ -1,8 +1,8 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { AppError, codeForHttpStatus, type ErrorCode, type ErrorDetail } from './errors.js';
-import { logger } from './logger.js';
-import { errorFields } from './original-stack.js';
+import { AppError, type ErrorCode, type ErrorDetail } from '../core/errors.js';
+import { logger } from '../core/logger.js';
+import { errorFields } from '../core/original-stack.js';
 
 /** The request id echoed as `x-request-id`: API Gateway's own, else the Lambda invocation's. */
 export const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
@@ -93,4 +93,24 @@ export const errorMapper = (): middy.MiddlewareObj<
       finish(request);
     },
   };
+};
+
+/** Map middy/http-errors style errors (statusCode + expose) to public codes. */
+export const codeForHttpStatus = (status: number): ErrorCode => {
+  switch (status) {
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 429:
+      return 'RATE_LIMITED';
+    default:
+      return status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR';
+  }
 };

@@ -7,6 +7,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
+import type { AuthContext, Authenticator, RateLimiter, RawRequest } from '../core/auth.js';
 import type {
   AuthSchemesOf,
   BodyOf,
@@ -15,44 +16,12 @@ import type {
   QueryOf,
   RateLimitSpec,
   ResponseOf,
-} from './contract.js';
+} from '../core/contract.js';
+import { AppError, errors } from '../core/errors.js';
+import { logger } from '../core/logger.js';
+import { zodDetails } from '../core/validation.js';
 import { errorMapper, requestIdOf } from './error-mapper.js';
-import { AppError, errors } from './errors.js';
-import { logger } from './logger.js';
 import { HttpResponse } from './response.js';
-import { zodDetails } from './validation.js';
-
-/** Who made the request, as established by one of the contract's auth schemes. */
-export interface AuthContext {
-  scheme: 'hmac' | 'bearer' | 'session';
-  /** Arc ID of the caller. */
-  userId: string;
-  apiKey?: string;
-  /** Identity-provider subject (`did:<idp>:<id>`) for bearer callers. */
-  subject?: string;
-  /** Play session for session-token callers. */
-  sessionId?: string;
-  gameId?: string;
-}
-
-/** What an authenticator and a rate limiter see of the request. */
-export interface RawRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string | undefined>;
-  rawBody: Buffer;
-  sourceIp: string;
-  requestId: string;
-  query: Record<string, string | undefined>;
-}
-
-export type Authenticator = (request: RawRequest) => Promise<AuthContext>;
-
-/** Spends one unit of a budget; throws RATE_LIMITED beyond it. Returns values for the RateLimit-* headers. */
-export type RateLimiter = (
-  spec: RateLimitSpec & { name: string },
-  key: string,
-) => Promise<{ limit: number; remaining: number; resetSeconds: number }>;
 
 /** Side effects a handler factory needs; handlers pass only what their contract uses. */
 export interface HttpDeps {

@@ -1,6 +1,6 @@
+import type { Contract, ResponseOf } from '../core/contract.js';
 import { makeRateLimiter } from '../ratelimit/limiter.js';
 import { defaultBudget } from '../ratelimit/policy.js';
-import type { Contract, ResponseOf } from './contract.js';
 import { type HttpDeps, httpHandler, type LambdaHttpHandler, type RequestOf } from './handler.js';
 import type { HttpResponse } from './response.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { defineConfig, loadConfig } from '../config.js';
+import { defineConfig, loadConfig } from '../core/config.js';
 import type { ParsedIdentifier } from './identifiers.js';
 
 /**

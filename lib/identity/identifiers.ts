@@ -8,7 +8,7 @@
 //                                           EIP-55 checksum check (no keccak implementation is available here).
 //   x:|twitter:[@]<handle>     kind 'x'     X handle, 1–15 of [A-Za-z0-9_], lower-cased
 //   email:<address>            kind 'email' practical RFC 5322 address, lower-cased as a whole
-import { AppError, type ErrorDetail } from '../http/errors.js';
+import { AppError, type ErrorDetail } from '../core/errors.js';
 
 export type IdentifierKind = 'arc' | 'did' | 'sol' | 'eth' | 'x' | 'email';
 

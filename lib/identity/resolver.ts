@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../core/errors.js';
 import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from '../users/repository.js';
 import { createEmbeddedWallet } from '../users/wallet.js';
 import type { IdentityDirectory } from './directory.js';

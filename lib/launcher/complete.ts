@@ -3,9 +3,9 @@
 // the job completed and answers the same record.
 import type { ChainReader } from '../chain/index.js';
 import { initialBuyReceipt, vaultTokenAccount } from '../chain/spl.js';
+import { AppError } from '../core/errors.js';
 import type { CoinSummary } from '../games/model.js';
 import { getGame } from '../games/repository.js';
-import { AppError } from '../http/errors.js';
 import { verifyLaunchedCoin } from './coin.js';
 import type { CoinRecord, JobRecord } from './model.js';
 import * as repo from './repository.js';

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { walletSignerFromConfig } from '../adapters/wallet-signer.js';
 import { chainFromConfig, chainReaderFromConfig } from '../chain/index.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../core/config.js';
 import type { CompleteDeps } from './complete.js';
 import { startLaunchExecution } from './executions.js';
 import { loadWallet } from './repository.js';

@@ -1,7 +1,7 @@
 // The launch state machine's Catch target: the job becomes failed with a human-readable error, and the game and
 // the symbol are freed for another launch. Kept apart from the stages so its bundle carries no chain code.
 import * as z from 'zod/mini';
-import { logger } from '../http/logger.js';
+import { logger } from '../core/logger.js';
 import { describeFailure, type TaskFailure } from './failures.js';
 import { isOpen } from './model.js';
 import * as repo from './repository.js';

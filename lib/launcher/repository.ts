@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 import type { CoinSummary, GameRecord } from '../games/model.js';
 import { gameUnchangedCheck, recordCoinWrites } from '../games/repository.js';
 import { userKeys } from '../users/keys.js';

@@ -1,12 +1,12 @@
 // POST /token-launcher/launch and GET /token-launcher/launch/{jobId}: the launch rules (SPEC §3, §4.1), the job
 // creation under the game's launch lock, and the public view of a job.
 import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../core/auth.js';
+import { AppError, errors } from '../core/errors.js';
+import { logger } from '../core/logger.js';
+import { errorFields } from '../core/original-stack.js';
 import type { GameRecord } from '../games/model.js';
 import { isCreatorOrOwner, requireGame } from '../games/read.js';
-import { AppError, errors } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
-import { logger } from '../http/logger.js';
-import { errorFields } from '../http/original-stack.js';
 import type { LaunchJobView } from './contracts.js';
 import { INITIAL_CURVE, quoteBuy } from './curve.js';
 import type { JobRecord } from './model.js';

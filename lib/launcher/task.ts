@@ -2,7 +2,7 @@
 // with the production dependencies, return the next state's input. Errors propagate with their names, which the
 // state machine's Retry (transient) and Catch (everything else) match on.
 import * as z from 'zod/mini';
-import { logger } from '../http/logger.js';
+import { logger } from '../core/logger.js';
 import { stageDeps } from './deps.js';
 import type { StageDeps, StageResult } from './stages.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../http/contract.js';
-import { dataEnvelope, described, withMeta } from '../http/schemas.js';
+import { defineContract } from '../core/contract.js';
+import { dataEnvelope, described, withMeta } from '../core/schemas.js';
 
 const HMAC = ['hmac'] as const;
 const OWNER_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'FORBIDDEN', 'NOT_FOUND'] as const;

@@ -1,7 +1,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import type { AuthContext } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
 import { requireOwnedGame } from '../games/read.js';
-import { AppError } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
 import { resolveKnownIdentifiers } from '../identity/resolver.js';
 import { playKeys, utcDay } from './keys.js';
 import { countRange, getItem, getItems, itemKey, queryIndex } from './repository.js';

@@ -2,7 +2,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from 
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../core/config.js';
 import { playKeys } from './keys.js';
 
 type Item = Record<string, NativeAttributeValue>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../http/contract.js';
-import { dataEnvelope, described } from '../http/schemas.js';
+import { defineContract } from '../core/contract.js';
+import { dataEnvelope, described } from '../core/schemas.js';
 
 const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));
 const PROTOCOL =

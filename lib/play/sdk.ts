@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError, errors } from '../core/errors.js';
+import { derivedUuid } from '../core/ids.js';
 import { requireGame } from '../games/read.js';
-import { AppError, errors } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
-import { derivedUuid } from '../ids.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/multiplier.js';
 import { playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
 import { flushHash } from './protocol.js';

@@ -1,8 +1,8 @@
 import { hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { loadConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { loadConfig } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 
 const ISSUER = 'arcadia';
 const AUDIENCE = 'arcadia-play';

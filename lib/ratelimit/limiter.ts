@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { conditionFailureItem, dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import { defineConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
-import type { RateLimiter } from '../http/handler.js';
+import type { RateLimiter } from '../core/auth.js';
+import { defineConfig } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 
 const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().check(z.minLength(1)) }));
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { loadConfig } from '../config.js';
-import type { RateLimitSpec } from '../http/contract.js';
+import { loadConfig } from '../core/config.js';
+import type { RateLimitSpec } from '../core/contract.js';
 
 const schema = z.object({
   RATE_LIMIT_IP_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 60),

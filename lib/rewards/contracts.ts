@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../http/contract.js';
-import { dataEnvelope, described, withMeta } from '../http/schemas.js';
+import { defineContract } from '../core/contract.js';
+import { dataEnvelope, described, withMeta } from '../core/schemas.js';
 import { DISTRIBUTION, DURATIONS, PURCHASE_FEE_RESERVE, TIER_NAMES } from './model.js';
 import { BASE_LAMPORTS_PER_HOUR } from './pricing.js';
 

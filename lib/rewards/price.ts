@@ -8,8 +8,8 @@
 // fetched within 15 minutes is used, otherwise the request fails (no silent fallback to a made-up price).
 import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
-import { loadConfig } from '../config.js';
-import { logger } from '../http/logger.js';
+import { loadConfig } from '../core/config.js';
+import { logger } from '../core/logger.js';
 
 /** A source of the SOL price in USD. */
 export interface PriceSource {

@@ -1,9 +1,10 @@
 // Multiplier quotes and the current multiplier (SPEC §4.6, docs/rewards.md): reads only, no chain. Apart from
 // ./service.ts (purchases, pool) so that these functions do not bundle the Solana libraries.
+
+import type { AuthContext } from '../core/auth.js';
+import { errors } from '../core/errors.js';
 import type { GameRecord } from '../games/model.js';
 import { requireGame } from '../games/read.js';
-import { errors } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
 import { playKeys, utcDay } from '../play/keys.js';
 import { getItem } from '../play/repository.js';
 import { PURCHASE_FEE_RESERVE, type Slot, type Tier, tierMultiplier } from './model.js';

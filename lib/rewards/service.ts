@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
 import { type Chain, ChainError, type ChainReader } from '../chain/index.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError, errors } from '../core/errors.js';
+import { logger } from '../core/logger.js';
 import { effectiveSplit } from '../games/model.js';
 import { requireGame } from '../games/read.js';
 import { getGame, saveGame } from '../games/repository.js';
-import { AppError, errors } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
-import { logger } from '../http/logger.js';
 import { rewardsKeys } from './keys.js';
 import {
   DISTRIBUTION,

@@ -3,8 +3,8 @@
 // message may be delivered more than once and a build may crash at any step, so every step is idempotent.
 import * as z from 'zod/mini';
 import type { ChainReader } from '../chain/index.js';
-import { logger } from '../http/logger.js';
-import { errorFields } from '../http/original-stack.js';
+import { logger } from '../core/logger.js';
+import { errorFields } from '../core/original-stack.js';
 import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
 import { snapshotKeys } from './keys.js';
 import { type StoredObject, serializeSnapshot } from './layout.js';

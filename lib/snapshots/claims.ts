@@ -11,7 +11,7 @@ import {
 } from '@solana-program/token';
 import { type ChainReader, signPlan, wireTransaction } from '../chain/index.js';
 import { address, externalSigner, memoInstruction } from '../chain/spl.js';
-import { AppError, errors } from '../http/errors.js';
+import { AppError, errors } from '../core/errors.js';
 import { decodeAddress } from './allocation.js';
 import { leafHash, verifyProof } from './merkle.js';
 import type { ClaimRecord } from './repository.js';

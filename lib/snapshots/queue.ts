@@ -2,7 +2,7 @@
 // `Ref: SnapshotQueue`), else resolved once from SNAPSHOT_QUEUE_NAME with GetQueueUrl (local stack, tests).
 import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 
 const config = defineConfig(() =>
   z.object({

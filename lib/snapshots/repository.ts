@@ -3,7 +3,7 @@
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 import { snapshotKeys } from './keys.js';
 
 const config = defineConfig(() =>

@@ -1,4 +1,4 @@
-import { logger } from '../http/logger.js';
+import { logger } from '../core/logger.js';
 import type { SnapshotMessage } from './builder.js';
 import { sendSnapshotMessages } from './queue.js';
 import { listAirdropCoins } from './repository.js';

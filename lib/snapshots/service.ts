@@ -1,6 +1,6 @@
 // Snapshot read use cases: summary, one holder's proof, holders pages. Reads go through the injected getObject
 // (S3 in production); the parsed index.bin of a snapshot is cached per container (objects are immutable).
-import { AppError, errors } from '../http/errors.js';
+import { AppError, errors } from '../core/errors.js';
 import { encodeAddress } from './allocation.js';
 import {
   type GetObject,

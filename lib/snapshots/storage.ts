@@ -1,7 +1,7 @@
 // S3 adapter for snapshot objects (SnapshotsBucket, private): immutable PUTs and (ranged) GETs for layout.ts.
 import * as z from 'zod/mini';
 import { s3 } from '../adapters/s3.js';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 import type { ByteRange, GetObject, StoredObject } from './layout.js';
 
 const config = defineConfig(() =>

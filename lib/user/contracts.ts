@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../http/contract.js';
-import { dataEnvelope, described, withMeta } from '../http/schemas.js';
+import { defineContract } from '../core/contract.js';
+import { dataEnvelope, described, withMeta } from '../core/schemas.js';
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 

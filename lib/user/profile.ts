@@ -1,4 +1,4 @@
-import type { AuthContext } from '../http/handler.js';
+import type { AuthContext } from '../core/auth.js';
 import { getMe, requireUser } from '../users/service.js';
 
 /** GET /user/me as the API shows it. */

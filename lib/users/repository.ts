@@ -2,7 +2,7 @@ import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from
 import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
 import type { StoredWallet } from '../adapters/wallet-signer.js';
-import { defineConfig } from '../config.js';
+import { defineConfig } from '../core/config.js';
 import { userKeys } from './keys.js';
 import { type User, userSchema } from './model.js';
 

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import { sealSecret } from '../adapters/secrets.js';
-import { AppError } from '../http/errors.js';
-import type { AuthContext } from '../http/handler.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
 import type { User } from './model.js';
 import { createUser, getIdentifierOwners, getUser, issueApiKey, replaceSecret } from './repository.js';
 import { createEmbeddedWallet } from './wallet.js';

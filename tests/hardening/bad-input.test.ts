@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { contracts } from '../../lib/api.js';
-import type { Contract } from '../../lib/http/contract.js';
+import type { Contract } from '../../lib/core/contract.js';
 import { type Handler, invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';

@@ -13,8 +13,8 @@ import { handler as placementHandler } from '../../functions/rewards/get-multipl
 import { handler as purchaseHandler } from '../../functions/rewards/purchase-multiplier.js';
 import { openSecret } from '../../lib/adapters/secrets.js';
 import { ChainError, makeChain } from '../../lib/chain/index.js';
+import type { AuthContext } from '../../lib/core/auth.js';
 import type { GameView } from '../../lib/games/contracts.js';
-import type { AuthContext } from '../../lib/http/handler.js';
 import { localDirectory } from '../../lib/identity/directory.js';
 import { flushHash } from '../../lib/play/protocol.js';
 import { getItem, playTable, transact } from '../../lib/play/repository.js';

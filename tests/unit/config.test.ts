@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { defineConfig, loadConfig } from '../../lib/config.js';
+import { defineConfig, loadConfig } from '../../lib/core/config.js';
 
 afterEach(() => vi.unstubAllEnvs());
 

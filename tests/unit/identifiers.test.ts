@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/http/errors.js';
+import { AppError } from '../../lib/core/errors.js';
 import { base58Decode, parseIdentifier, parseIdentifiers } from '../../lib/identity/identifiers.js';
 
 // An independent base58 encoder, to build keys of chosen byte lengths.

@@ -2,8 +2,8 @@ import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearerTokenOf, type IdpConfig, verifyIdpToken } from '../../lib/auth/idp-token.js';
-import { AppError } from '../../lib/http/errors.js';
-import { logger } from '../../lib/http/logger.js';
+import { AppError } from '../../lib/core/errors.js';
+import { logger } from '../../lib/core/logger.js';
 import { type LocalIdp, startLocalIdp } from '../../scripts/idp/server.js';
 
 let idp: LocalIdp;

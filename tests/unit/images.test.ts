@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/core/errors.js';
 import {
   type CheckedImage,
   checkImage,
@@ -7,7 +8,6 @@ import {
   requireOneImage,
   type UploadedFile,
 } from '../../lib/games/images.js';
-import { AppError } from '../../lib/http/errors.js';
 import { dataUri, gif, jpeg, png, webp } from '../fixtures/images/build.js';
 
 const file = (content: Buffer, mimetype = 'application/octet-stream'): UploadedFile => ({

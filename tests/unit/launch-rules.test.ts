@@ -1,8 +1,8 @@
 // The launch rules that depend only on the clock and the game's coin, the job's public shapes, and how failures
 // are explained to users. Pure functions, no stack.
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/core/errors.js';
 import type { CoinSummary } from '../../lib/games/model.js';
-import { AppError } from '../../lib/http/errors.js';
 import { launchJobSchema } from '../../lib/launcher/contracts.js';
 import { describeFailure } from '../../lib/launcher/failures.js';
 import type { JobRecord } from '../../lib/launcher/model.js';

@@ -7,9 +7,9 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../lib/core/logger.js';
+import { originalStack } from '../../lib/core/original-stack.js';
 import { errorMapper } from '../../lib/http/error-mapper.js';
-import { logger } from '../../lib/http/logger.js';
-import { originalStack } from '../../lib/http/original-stack.js';
 
 // A function bundled the way serverless.yml bundles handlers (minified ESM, linked map without sources),
 // run without --enable-source-maps: its stack names only the bundle's line 1 and huge columns.

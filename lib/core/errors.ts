@@ -57,23 +57,3 @@ export const errors = {
   forbidden: (message = 'You are not allowed to perform this action') => new AppError('FORBIDDEN', message),
   unauthorized: (message = 'Missing or invalid authentication') => new AppError('UNAUTHORIZED', message),
 };
-
-/** Map middy/http-errors style errors (statusCode + expose) to public codes. */
-export const codeForHttpStatus = (status: number): ErrorCode => {
-  switch (status) {
-    case 401:
-      return 'UNAUTHORIZED';
-    case 403:
-      return 'FORBIDDEN';
-    case 404:
-      return 'NOT_FOUND';
-    case 413:
-      return 'PAYLOAD_TOO_LARGE';
-    case 415:
-      return 'UNSUPPORTED_MEDIA_TYPE';
-    case 429:
-      return 'RATE_LIMITED';
-    default:
-      return status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR';
-  }
-};

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import './http/zod-locale.js';
+import './zod-locale.js';
 
 const cache = new Map<z.core.$ZodType, unknown>();
 

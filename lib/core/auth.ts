@@ -1,0 +1,34 @@
+// Who is calling, as every domain sees it: the HTTP layer establishes it, use cases receive it.
+import type { RateLimitSpec } from './contract.js';
+
+/** Who made the request, as established by one of the contract's auth schemes. */
+export interface AuthContext {
+  scheme: 'hmac' | 'bearer' | 'session';
+  /** Arc ID of the caller. */
+  userId: string;
+  apiKey?: string;
+  /** Identity-provider subject (`did:<idp>:<id>`) for bearer callers. */
+  subject?: string;
+  /** Play session for session-token callers. */
+  sessionId?: string;
+  gameId?: string;
+}
+
+/** What an authenticator and a rate limiter see of the request. */
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | undefined>;
+  rawBody: Buffer;
+  sourceIp: string;
+  requestId: string;
+  query: Record<string, string | undefined>;
+}
+
+export type Authenticator = (request: RawRequest) => Promise<AuthContext>;
+
+/** Spends one unit of a budget; throws RATE_LIMITED beyond it. Returns values for the RateLimit-* headers. */
+export type RateLimiter = (
+  spec: RateLimitSpec & { name: string },
+  key: string,
+) => Promise<{ limit: number; remaining: number; resetSeconds: number }>;
