@@ -32,34 +32,32 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { MerkleTree as MerkleTreeJs } from 'merkletreejs';
-import { computeAllocations, encodeAddress } from '../lib/snapshots/allocation.js';
 import {
   type ByteRange,
-  loadSnapshotIndex,
-  readProof,
-  type SnapshotIndex,
-  serializeSnapshot,
-} from '../lib/snapshots/layout.js';
-import {
   buildDistributionFromColumns,
+  buildDistributionFromColumnsAsync,
+  buildDistributionFromSortedAsync,
   buildTree,
+  buildTreeFromRecords,
+  computeAllocations,
+  encodeAddress,
   encodeLeafRecords,
   HASH_BYTES,
   hashLeafRecords,
+  loadSnapshotIndex,
   type MerkleTree,
+  parallelPlan,
   proofFor,
+  readProof,
+  SHA256_WASM_BASE64,
+  type SnapshotIndex,
+  serializeSnapshot,
+  setSha256WasmEnabled,
+  sha256WasmModule,
   sortOrder,
   treeDepth,
   verifyProof,
-} from '../lib/snapshots/merkle.js';
-import {
-  buildDistributionFromColumnsAsync,
-  buildDistributionFromSortedAsync,
-  buildTreeFromRecords,
-  parallelPlan,
-} from '../lib/snapshots/merkle-parallel.js';
-import { SHA256_WASM_BASE64 } from '../lib/snapshots/sha256-wasm.generated.js';
-import { setSha256WasmEnabled, sha256WasmModule } from '../lib/snapshots/sha256-wasm.js';
+} from '../lib/snapshots/index.js';
 import { reportToParent, runChild } from './lib/child.js';
 import { peakRssBytes, resetPeakRss, rssBytes } from './lib/memory.js';
 import { type OpensslRate, opensslSha256Rate } from './lib/openssl.js';

@@ -1,7 +1,7 @@
 // Plays one session against `npm run dev` with the reference client:
 //   npm run play-demo -- <gameId> [player-name]
 // The game must exist (POST /games); the player token comes from the local identity provider.
-import { fetchTransport, PlayClient } from '../lib/play/client.js';
+import { fetchTransport, PlayClient } from '../lib/play/index.js';
 import { fetchLocalToken } from './token.js';
 
 const [gameId, name = 'demo-player'] = process.argv.slice(2);

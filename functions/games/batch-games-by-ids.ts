@@ -1,5 +1,4 @@
-import { batchGamesByIdsContract } from '../../lib/games/contracts.js';
-import { gamesByIds } from '../../lib/games/queries.js';
+import { batchGamesByIdsContract, gamesByIds } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(batchGamesByIdsContract, async ({ body }) => ({

@@ -1,5 +1,4 @@
-import { batchGamesByTokenIdsContract } from '../../lib/games/contracts.js';
-import { gamesByCoinAddresses } from '../../lib/games/queries.js';
+import { batchGamesByTokenIdsContract, gamesByCoinAddresses } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(batchGamesByTokenIdsContract, async ({ body }) => ({

@@ -1,13 +1,16 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
-import { claimOwnershipContract } from '../../lib/games/contracts.js';
-import { claimOwnership } from '../../lib/games/ownership.js';
-import { ownershipDeps } from '../../lib/games/ownership-deps.js';
+import { htmlPageFetcher } from '../../lib/adapters/safe-fetch.js';
+import { hmacOnly } from '../../lib/auth/index.js';
+import { settings } from '../../lib/core/config.js';
+import { claimOwnership, claimOwnershipContract, type OwnershipDeps } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
-const deps = ownershipDeps();
+// Loopback pages only where configured (the local stack serves test games on 127.0.0.1).
+export const sideEffects: OwnershipDeps = {
+  fetchPage: htmlPageFetcher(settings().SAFE_FETCH_ALLOW_LOOPBACK === 'true'),
+};
 
 export const handler = route(
   claimOwnershipContract,
-  async ({ auth, params }) => ({ data: await claimOwnership(auth, params.gameId, deps) }),
+  async ({ auth, params }) => ({ data: await claimOwnership(auth, params.gameId, sideEffects) }),
   hmacOnly,
 );

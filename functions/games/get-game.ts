@@ -1,5 +1,4 @@
-import { getGameContract } from '../../lib/games/contracts.js';
-import { requireGame, toView } from '../../lib/games/read.js';
+import { getGameContract, requireGame, toView } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(getGameContract, async ({ params, query }) => ({

@@ -1,5 +1,4 @@
-import { getGamesByTokenContract } from '../../lib/games/contracts.js';
-import { gamesByToken } from '../../lib/games/queries.js';
+import { gamesByToken, getGamesByTokenContract } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(getGamesByTokenContract, async ({ params }) => ({

@@ -1,6 +1,5 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
-import { listMyGamesContract } from '../../lib/games/contracts.js';
-import { listMyGames } from '../../lib/games/queries.js';
+import { hmacOnly } from '../../lib/auth/index.js';
+import { listMyGames, listMyGamesContract } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(

@@ -1,6 +1,5 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
-import { toggleVisibility } from '../../lib/games/changes.js';
-import { toggleVisibilityContract } from '../../lib/games/contracts.js';
+import { hmacOnly } from '../../lib/auth/index.js';
+import { toggleVisibility, toggleVisibilityContract } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(

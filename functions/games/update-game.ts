@@ -1,15 +1,15 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
-import { updateGameContract } from '../../lib/games/contracts.js';
-import { gamesDeps } from '../../lib/games/deps.js';
-import { updateGame } from '../../lib/games/service.js';
+import { putImage } from '../../lib/adapters/storage.js';
+import { hmacOnly } from '../../lib/auth/index.js';
+import { type GamesDeps, updateGame, updateGameContract } from '../../lib/games/index.js';
 import { multipartParser } from '../../lib/http/multipart.js';
 import { route } from '../../lib/http/route.js';
+import { configuredDirectory } from '../../lib/user/index.js';
 
-const deps = gamesDeps();
+export const sideEffects: GamesDeps = { directory: configuredDirectory(), storeImage: putImage };
 
 export const handler = route(
   updateGameContract,
-  async ({ auth, params, body }) => ({ data: await updateGame(auth, params.gameId, body, deps) }),
+  async ({ auth, params, body }) => ({ data: await updateGame(auth, params.gameId, body, sideEffects) }),
   hmacOnly,
   { multipart: multipartParser() },
 );

@@ -1,11 +1,13 @@
-import { bearerOnly } from '../../lib/auth/authenticators.js';
+import { bearerOnly } from '../../lib/auth/index.js';
+import { chainReaderFromConfig } from '../../lib/chain/index.js';
+import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
-import { completeLaunch } from '../../lib/launcher/complete.js';
-import { completeLaunchContract } from '../../lib/launcher/contracts.js';
-import { completeDeps } from '../../lib/launcher/deps.js';
+import { type CompleteDeps, completeLaunch, completeLaunchContract } from '../../lib/launcher/index.js';
+
+export const sideEffects: CompleteDeps = { chain: chainReaderFromConfig(), now };
 
 export const handler = route(
   completeLaunchContract,
-  async ({ body }) => ({ data: await completeLaunch(body.gtokenAddress, completeDeps()) }),
+  async ({ body }) => ({ data: await completeLaunch(body.gtokenAddress, sideEffects) }),
   bearerOnly,
 );

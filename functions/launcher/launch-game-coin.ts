@@ -1,11 +1,27 @@
-import { bearerOnly } from '../../lib/auth/authenticators.js';
+import { bearerOnly } from '../../lib/auth/index.js';
+import { chainReaderFromConfig } from '../../lib/chain/index.js';
+import { requireSetting, settings } from '../../lib/core/config.js';
+import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
-import { launchGameCoinContract } from '../../lib/launcher/contracts.js';
-import { launchDeps } from '../../lib/launcher/deps.js';
-import { launchGameCoin } from '../../lib/launcher/service.js';
+import {
+  type LaunchDeps,
+  launchGameCoin,
+  launchGameCoinContract,
+  startLaunchExecution,
+} from '../../lib/launcher/index.js';
+
+const chain = chainReaderFromConfig();
+const stateMachineArn = requireSetting('LAUNCH_STATE_MACHINE_ARN');
+
+export const sideEffects: LaunchDeps = {
+  now,
+  getBalance: (address) => chain.getBalance(address),
+  startExecution: (jobId) => startLaunchExecution(stateMachineArn, jobId),
+  publicApiUrl: settings().PUBLIC_API_URL,
+};
 
 export const handler = route(
   launchGameCoinContract,
-  async ({ auth, body }) => ({ data: await launchGameCoin(auth, body, launchDeps()) }),
+  async ({ auth, body }) => ({ data: await launchGameCoin(auth, body, sideEffects) }),
   bearerOnly,
 );

@@ -1,4 +1,7 @@
-import { failTask } from '../../lib/launcher/fail.js';
+import { settings } from '../../lib/core/config.js';
+import { failTask } from '../../lib/launcher/index.js';
+
+settings(); // parsed at cold start: a misconfigured container fails here, naming the setting
 
 /** Launch state machine Catch target: marks the job failed (see infra/launch-state-machine.yml). */
 export const handler = failTask;

@@ -1,8 +1,7 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
+import { hmacOnly } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { configuredDirectory } from '../../lib/identity/directory.js';
-import { batchSavePointsContract } from '../../lib/play/contracts.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
+import { batchSavePoints, batchSavePointsContract } from '../../lib/play/index.js';
+import { configuredDirectory } from '../../lib/user/index.js';
 
 const deps = { directory: configuredDirectory() };
 

@@ -1,7 +1,6 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
+import { hmacOnly } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { getDevLeaderboardContract } from '../../lib/play/contracts.js';
-import { devLeaderboard } from '../../lib/play/queries.js';
+import { devLeaderboard, getDevLeaderboardContract } from '../../lib/play/index.js';
 
 export const handler = route(
   getDevLeaderboardContract,

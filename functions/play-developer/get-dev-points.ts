@@ -1,7 +1,6 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
+import { hmacOnly } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { getDevPointsContract } from '../../lib/play/contracts.js';
-import { devPoints } from '../../lib/play/queries.js';
+import { devPoints, getDevPointsContract } from '../../lib/play/index.js';
 
 export const handler = route(
   getDevPointsContract,

@@ -1,7 +1,6 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
+import { hmacOnly } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { invalidateSessionsContract } from '../../lib/play/contracts.js';
-import { invalidateSessions } from '../../lib/play/invalidate.js';
+import { invalidateSessions, invalidateSessionsContract } from '../../lib/play/index.js';
 
 export const handler = route(
   invalidateSessionsContract,

@@ -1,7 +1,6 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
+import { hmacOnly } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { listDevSessionsContract } from '../../lib/play/contracts.js';
-import { devSessions } from '../../lib/play/queries.js';
+import { devSessions, listDevSessionsContract } from '../../lib/play/index.js';
 
 export const handler = route(
   listDevSessionsContract,

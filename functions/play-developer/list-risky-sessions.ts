@@ -1,7 +1,6 @@
-import { hmacOnly } from '../../lib/auth/authenticators.js';
+import { hmacOnly } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { listRiskySessionsContract } from '../../lib/play/contracts.js';
-import { riskySessions } from '../../lib/play/queries.js';
+import { listRiskySessionsContract, riskySessions } from '../../lib/play/index.js';
 
 export const handler = route(
   listRiskySessionsContract,

@@ -1,7 +1,6 @@
-import { sessionAuthenticator } from '../../lib/auth/player.js';
+import { sessionAuthenticator } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { playerPoints } from '../../lib/play/sdk.js';
-import { getPlayerPointsContract } from '../../lib/play/sdk-contracts.js';
+import { getPlayerPointsContract, playerPoints } from '../../lib/play/index.js';
 
 export const handler = route(
   getPlayerPointsContract,

@@ -1,7 +1,6 @@
-import { sessionAuthenticator } from '../../lib/auth/player.js';
+import { sessionAuthenticator } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { sessionState } from '../../lib/play/sdk.js';
-import { sessionStateContract } from '../../lib/play/sdk-contracts.js';
+import { sessionState, sessionStateContract } from '../../lib/play/index.js';
 
 export const handler = route(sessionStateContract, async ({ auth }) => ({ data: await sessionState(auth) }), {
   session: sessionAuthenticator,

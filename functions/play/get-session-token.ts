@@ -1,7 +1,6 @@
-import { playerAuthenticator } from '../../lib/auth/player.js';
+import { playerAuthenticator } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { openSession } from '../../lib/play/sdk.js';
-import { getSessionTokenContract } from '../../lib/play/sdk-contracts.js';
+import { getSessionTokenContract, openSession } from '../../lib/play/index.js';
 
 export const handler = route(
   getSessionTokenContract,

@@ -1,13 +1,12 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../../lib/core/contract.js';
+import { apiReferenceJsonContract, OPENAPI_JSON } from '../../lib/http/reference/index.js';
 import { route } from '../../lib/http/route.js';
-import { apiReferenceJsonContract } from '../../lib/reference/contracts.js';
-import { OPENAPI_JSON } from '../../lib/reference/openapi-json.generated.js';
 
 /**
  * The documented operation, served from the JSON text `npm run generate` writes with openapi.yaml: as a string
  * with a media type the shared stack sends it as is, where an object response is validated and serialized
- * again. The OpenAPI document still describes apiReferenceJsonContract (lib/api.ts), a JSON object.
+ * again. The OpenAPI document still describes apiReferenceJsonContract (lib/http/api.ts), a JSON object.
  */
 const servedAsText = defineContract({
   ...apiReferenceJsonContract,

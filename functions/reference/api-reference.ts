@@ -1,7 +1,6 @@
+import { apiReferenceContract, type ReferencePage, referencePage } from '../../lib/http/reference/index.js';
 import { respond } from '../../lib/http/response.js';
 import { route } from '../../lib/http/route.js';
-import { apiReferenceContract } from '../../lib/reference/contracts.js';
-import { type ReferencePage, referencePage } from '../../lib/reference/page.js';
 
 const SPEC_URL = '/api-reference-json';
 // Built on the first request and kept for the container's life: module load stays as cheap as any route's.

@@ -1,12 +1,10 @@
-import { bearerAuthenticator } from '../../lib/auth/bearer.js';
-import { sessionAuthenticator } from '../../lib/auth/player.js';
+import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
-import { getCurrentMultiplierContract } from '../../lib/rewards/contracts.js';
-import { quoteDeps } from '../../lib/rewards/quote-deps.js';
-import { currentMultiplier } from '../../lib/rewards/quotes.js';
+import { currentMultiplier, getCurrentMultiplierContract } from '../../lib/rewards/index.js';
 
 export const handler = route(
   getCurrentMultiplierContract,
-  async ({ auth, query }) => ({ data: await currentMultiplier(auth, query.gameId, quoteDeps()) }),
+  async ({ auth, query }) => ({ data: await currentMultiplier(auth, query.gameId, { now }) }),
   { bearer: bearerAuthenticator, session: sessionAuthenticator },
 );

@@ -1,8 +1,14 @@
+import { chainReaderFromConfig } from '../../lib/chain/index.js';
 import { route } from '../../lib/http/route.js';
-import { getGameRewardsPoolContract } from '../../lib/rewards/contracts.js';
-import { poolDeps } from '../../lib/rewards/pool-deps.js';
-import { gameRewardsPool } from '../../lib/rewards/service.js';
+import {
+  gameRewardsPool,
+  getGameRewardsPoolContract,
+  type PoolDeps,
+  priceFromConfig,
+} from '../../lib/rewards/index.js';
+
+export const sideEffects: PoolDeps = { chain: chainReaderFromConfig(), price: priceFromConfig() };
 
 export const handler = route(getGameRewardsPoolContract, async ({ params }) => ({
-  data: await gameRewardsPool(params.gameId, poolDeps()),
+  data: await gameRewardsPool(params.gameId, sideEffects),
 }));

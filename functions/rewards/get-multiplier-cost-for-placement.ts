@@ -1,12 +1,18 @@
-import { bearerAuthenticator } from '../../lib/auth/bearer.js';
-import { sessionAuthenticator } from '../../lib/auth/player.js';
+import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
-import { getMultiplierCostForPlacementContract } from '../../lib/rewards/contracts.js';
-import { quoteDeps } from '../../lib/rewards/quote-deps.js';
-import { costForPlacement } from '../../lib/rewards/quotes.js';
+import { dayBoard } from '../../lib/play/index.js';
+import {
+  costForPlacement,
+  getMultiplierCostForPlacementContract,
+  priceFromConfig,
+  type QuoteDeps,
+} from '../../lib/rewards/index.js';
+
+export const sideEffects: QuoteDeps = { price: priceFromConfig(), board: dayBoard, now };
 
 export const handler = route(
   getMultiplierCostForPlacementContract,
-  async ({ auth, query }) => ({ data: await costForPlacement(auth, query, quoteDeps()) }),
+  async ({ auth, query }) => ({ data: await costForPlacement(auth, query, sideEffects) }),
   { bearer: bearerAuthenticator, session: sessionAuthenticator },
 );

@@ -1,15 +1,31 @@
-import { bearerAuthenticator } from '../../lib/auth/bearer.js';
-import { sessionAuthenticator } from '../../lib/auth/player.js';
+import { walletSignerFromConfig } from '../../lib/adapters/wallet-signer.js';
+import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { chainFromConfig } from '../../lib/chain/index.js';
+import { now } from '../../lib/core/time.js';
 import { HttpResponse } from '../../lib/http/response.js';
 import { route } from '../../lib/http/route.js';
-import { purchaseMultiplierContract } from '../../lib/rewards/contracts.js';
-import { rewardsDeps } from '../../lib/rewards/deps.js';
-import { purchaseMultiplier } from '../../lib/rewards/service.js';
+import { dayBoard } from '../../lib/play/index.js';
+import {
+  priceFromConfig,
+  purchaseMultiplier,
+  purchaseMultiplierContract,
+  type RewardsDeps,
+} from '../../lib/rewards/index.js';
+import { loadWallet } from '../../lib/user/index.js';
+
+export const sideEffects: RewardsDeps = {
+  chain: chainFromConfig(),
+  signer: walletSignerFromConfig(loadWallet),
+  loadWallet,
+  price: priceFromConfig(),
+  board: dayBoard,
+  now,
+};
 
 export const handler = route(
   purchaseMultiplierContract,
   async ({ auth, body }) => {
-    const purchase = await purchaseMultiplier(auth, body, rewardsDeps());
+    const purchase = await purchaseMultiplier(auth, body, sideEffects);
     // Not confirmed within the request: 202, and a retry with the same idempotencyKey gives the outcome.
     return purchase.status === 'pending' ? new HttpResponse(202, { data: purchase }) : { data: purchase };
   },

@@ -1,8 +1,27 @@
+import { chainReaderFromConfig } from '../../lib/chain/index.js';
+import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
-import { buildClaimTransactions } from '../../lib/snapshots/claims.js';
-import { buildClaimTransactionsContract } from '../../lib/snapshots/contracts.js';
-import { claimDeps } from '../../lib/snapshots/deps.js';
+import {
+  buildClaimTransactions,
+  buildClaimTransactionsContract,
+  type ClaimDeps,
+  getClaimRecord,
+  getSnapshotObject,
+  getSummary,
+  loadDistributionVault,
+  recordClaim,
+} from '../../lib/snapshots/index.js';
+
+export const sideEffects: ClaimDeps = {
+  chain: chainReaderFromConfig(),
+  getSummary,
+  getObject: getSnapshotObject,
+  loadVault: loadDistributionVault,
+  getClaimRecord,
+  recordClaim,
+  now,
+};
 
 export const handler = route(buildClaimTransactionsContract, async ({ body }) => ({
-  data: await buildClaimTransactions(claimDeps(), body),
+  data: await buildClaimTransactions(body, sideEffects),
 }));

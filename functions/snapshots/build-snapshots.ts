@@ -1,7 +1,25 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
-import { builderDeps } from '../../lib/snapshots/deps.js';
+import { chainReaderFromConfig } from '../../lib/chain/index.js';
+import { now } from '../../lib/core/time.js';
+import {
+  type BuilderDeps,
+  buildSnapshot,
+  findAirdropCoin,
+  getSummary,
+  processSnapshotBatch,
+  putSnapshotObjects,
+  putSummaryIfNewer,
+} from '../../lib/snapshots/index.js';
+
+export const sideEffects: BuilderDeps = {
+  chain: chainReaderFromConfig(),
+  findCoin: findAirdropCoin,
+  putObjects: putSnapshotObjects,
+  getSummary,
+  putSummaryIfNewer,
+  now,
+};
 
 /** SnapshotQueue consumer: one build per message, failures reported per item (ReportBatchItemFailures). */
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  processSnapshotBatch(event.Records, (tokenMint) => buildSnapshot(builderDeps(), tokenMint));
+  processSnapshotBatch(event.Records, (tokenMint) => buildSnapshot(tokenMint, sideEffects));

@@ -1,8 +1,28 @@
+import { chainReaderFromConfig } from '../../lib/chain/index.js';
+import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
-import { getClaimStatus } from '../../lib/snapshots/claims.js';
-import { getClaimStatusContract } from '../../lib/snapshots/contracts.js';
-import { claimStatusDeps } from '../../lib/snapshots/deps.js';
+import {
+  type ClaimStatusDeps,
+  findVaultAddress,
+  getClaimRecord,
+  getClaimStatus,
+  getClaimStatusContract,
+  getSnapshotObject,
+  getSummary,
+  recordClaim,
+} from '../../lib/snapshots/index.js';
+
+// Reads only: the vault's address comes from the launch job, its key stays sealed (and unbundled).
+export const sideEffects: ClaimStatusDeps = {
+  chain: chainReaderFromConfig(),
+  getSummary,
+  getObject: getSnapshotObject,
+  findVaultAddress,
+  getClaimRecord,
+  recordClaim,
+  now,
+};
 
 export const handler = route(getClaimStatusContract, async ({ params }) => ({
-  data: await getClaimStatus(claimStatusDeps(), params.gtokenAddress, params.wallet),
+  data: await getClaimStatus(params.gtokenAddress, params.wallet, sideEffects),
 }));

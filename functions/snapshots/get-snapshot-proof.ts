@@ -1,8 +1,14 @@
 import { route } from '../../lib/http/route.js';
-import { getSnapshotProofContract } from '../../lib/snapshots/contracts.js';
-import { readDeps } from '../../lib/snapshots/read-deps.js';
-import { getSnapshotProof } from '../../lib/snapshots/service.js';
+import {
+  getSnapshotObject,
+  getSnapshotProof,
+  getSnapshotProofContract,
+  getSummary,
+  type ReadDeps,
+} from '../../lib/snapshots/index.js';
+
+export const sideEffects: ReadDeps = { getSummary, getObject: getSnapshotObject };
 
 export const handler = route(getSnapshotProofContract, async ({ params }) => ({
-  data: await getSnapshotProof(readDeps(), params.tokenMint, params.userAddress),
+  data: await getSnapshotProof(params.tokenMint, params.userAddress, sideEffects),
 }));

@@ -1,8 +1,14 @@
 import { route } from '../../lib/http/route.js';
-import { getSnapshotContract } from '../../lib/snapshots/contracts.js';
-import { readDeps } from '../../lib/snapshots/read-deps.js';
-import { getSnapshot } from '../../lib/snapshots/service.js';
+import {
+  getSnapshot,
+  getSnapshotContract,
+  getSnapshotObject,
+  getSummary,
+  type ReadDeps,
+} from '../../lib/snapshots/index.js';
+
+export const sideEffects: ReadDeps = { getSummary, getObject: getSnapshotObject };
 
 export const handler = route(getSnapshotContract, async ({ params }) => ({
-  data: await getSnapshot(readDeps(), params.tokenMint),
+  data: await getSnapshot(params.tokenMint, sideEffects),
 }));

@@ -1,8 +1,14 @@
 import { route } from '../../lib/http/route.js';
-import { listSnapshotHoldersContract } from '../../lib/snapshots/contracts.js';
-import { readDeps } from '../../lib/snapshots/read-deps.js';
-import { listSnapshotHolders } from '../../lib/snapshots/service.js';
+import {
+  getSnapshotObject,
+  getSummary,
+  listSnapshotHolders,
+  listSnapshotHoldersContract,
+  type ReadDeps,
+} from '../../lib/snapshots/index.js';
+
+export const sideEffects: ReadDeps = { getSummary, getObject: getSnapshotObject };
 
 export const handler = route(listSnapshotHoldersContract, ({ params, query }) =>
-  listSnapshotHolders(readDeps(), params.tokenMint, query),
+  listSnapshotHolders(params.tokenMint, query, sideEffects),
 );

@@ -1,4 +1,7 @@
-import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
+import { settings } from '../../lib/core/config.js';
+import { scheduleSnapshots } from '../../lib/snapshots/index.js';
+
+settings(); // parsed at cold start: a misconfigured container fails here, naming the setting
 
 /** Scheduled (rate from SNAPSHOT_RATE): queues one snapshot build per coin whose game has an airdrop token. */
 export const handler = () => scheduleSnapshots();

@@ -1,6 +1,5 @@
 import { route } from '../../lib/http/route.js';
-import { createHmacSignatureContract } from '../../lib/user/contracts.js';
-import { createHmacSignature } from '../../lib/user/hmac-helper.js';
+import { createHmacSignature, createHmacSignatureContract } from '../../lib/user/index.js';
 
 export const handler = route(createHmacSignatureContract, async ({ body }) => ({
   data: createHmacSignature(body),

@@ -1,6 +1,5 @@
-import { bearerOrHmac } from '../../lib/auth/authenticators.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { getMeContract } from '../../lib/user/contracts.js';
-import { showMe } from '../../lib/user/profile.js';
+import { getMe, getMeContract } from '../../lib/user/index.js';
 
-export const handler = route(getMeContract, async ({ auth }) => ({ data: await showMe(auth) }), bearerOrHmac);
+export const handler = route(getMeContract, async ({ auth }) => ({ data: await getMe(auth) }), bearerOrHmac);

@@ -1,10 +1,9 @@
-import { bearerOrHmac } from '../../lib/auth/authenticators.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { getMyStatsContract } from '../../lib/user/contracts.js';
-import { showStats } from '../../lib/user/profile.js';
+import { getMyStats, getMyStatsContract } from '../../lib/user/index.js';
 
 export const handler = route(
   getMyStatsContract,
-  async ({ auth }) => ({ data: await showStats(auth) }),
+  async ({ auth }) => ({ data: await getMyStats(auth) }),
   bearerOrHmac,
 );

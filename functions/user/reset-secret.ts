@@ -1,7 +1,6 @@
-import { bearerOrHmac } from '../../lib/auth/authenticators.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
-import { resetSecretContract } from '../../lib/user/contracts.js';
-import { resetSecret } from '../../lib/users/service.js';
+import { resetSecret, resetSecretContract } from '../../lib/user/index.js';
 
 export const handler = route(
   resetSecretContract,

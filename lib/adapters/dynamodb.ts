@@ -28,3 +28,9 @@ export const conditionFailureItem = (error: unknown): Record<string, unknown> | 
   );
   return looksMarshalled ? unmarshall(item as Record<string, AttributeValue>) : item;
 };
+
+/** Why each item of a cancelled transaction failed (`ConditionalCheckFailed`, `None`, …). */
+export const cancellationReasons = (error: unknown): string[] =>
+  ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
+    (r) => r.Code ?? 'None',
+  );

@@ -17,22 +17,14 @@ import { StandardRetryStrategy } from '@smithy/core/retry';
 import { HttpRequest } from '@smithy/core/transport';
 import { NodeHttpHandler, streamCollector } from '@smithy/node-http-handler';
 import { SignatureV4 } from '@smithy/signature-v4';
-import * as z from 'zod/mini';
-import { defineConfig } from '../core/config.js';
+import { type Settings, settings } from '../core/config.js';
 
 const MAX_ATTEMPTS = 4;
 
-const config = defineConfig(() =>
-  z.object({
-    AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
-    // Empty counts as unset, as for the SDK.
-    AWS_ENDPOINT_URL_S3: z.optional(z.string()),
-    AWS_ENDPOINT_URL: z.optional(z.string()),
-    S3_FORCE_PATH_STYLE: z._default(z.enum(['true', 'false']), 'false'),
-  }),
-);
-
-export type S3Env = ReturnType<typeof config>;
+export type S3Env = Pick<
+  Settings,
+  'AWS_REGION' | 'AWS_ENDPOINT_URL_S3' | 'AWS_ENDPOINT_URL' | 'S3_FORCE_PATH_STYLE'
+>;
 
 export type S3Operation = 'GetObject' | 'PutObject';
 
@@ -132,7 +124,7 @@ export class S3Objects {
   private readonly http = new NodeHttpHandler({ connectionTimeout: 5_000, requestTimeout: 30_000 });
   private readonly retries = new StandardRetryStrategy(MAX_ATTEMPTS);
 
-  constructor(private readonly env: S3Env = config()) {
+  constructor(private readonly env: S3Env = settings()) {
     this.signer = new SignatureV4({
       service: 's3',
       region: env.AWS_REGION,

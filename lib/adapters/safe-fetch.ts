@@ -257,3 +257,9 @@ export const safeFetch = async (url: string, options: SafeFetchOptions = {}): Pr
     clearTimeout(timer);
   }
 };
+
+/** A fetcher of HTML pages at untrusted URLs (the ownership claim), loopback only where configured. */
+export const htmlPageFetcher =
+  (allowLoopback: boolean) =>
+  (url: string): Promise<SafeFetchResult> =>
+    safeFetch(url, { allowLoopback, accept: 'text/html,application/xhtml+xml' });

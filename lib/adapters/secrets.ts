@@ -1,14 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import * as z from 'zod/mini';
-import { loadConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 
-const configSchema = z.object({
-  SECRETS_ENCRYPTION_KEY: z
-    .string()
-    .check(z.refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')),
-});
-
-const key = () => Buffer.from(loadConfig(configSchema).SECRETS_ENCRYPTION_KEY, 'base64');
+const key = () => Buffer.from(settings().SECRETS_ENCRYPTION_KEY, 'base64');
 
 /** Encrypt a secret for storage at rest: AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` in base64url. */
 export const sealSecret = (plaintext: string | Buffer): string => {

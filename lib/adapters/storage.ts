@@ -1,23 +1,12 @@
-import * as z from 'zod/mini';
-import { defineConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { s3 } from './s3.js';
-
-const config = defineConfig(() =>
-  z.object({
-    IMAGES_BUCKET: z.string().check(z.minLength(1)),
-    IMAGES_BASE_URL: z.optional(z.string()),
-    AWS_REGION: z._default(z.string(), 'us-east-1'),
-    AWS_ENDPOINT_URL_S3: z.optional(z.string()),
-    S3_FORCE_PATH_STYLE: z._default(z.enum(['true', 'false']), 'false'),
-  }),
-);
 
 /**
  * Public URL of an image object: IMAGES_BASE_URL (a CDN in production) when set, else the bucket's own URL
  * (path-style on a custom endpoint, virtual-hosted on AWS).
  */
 export const imageUrl = (key: string): string => {
-  const { IMAGES_BASE_URL, IMAGES_BUCKET, AWS_REGION, AWS_ENDPOINT_URL_S3, S3_FORCE_PATH_STYLE } = config();
+  const { IMAGES_BASE_URL, IMAGES_BUCKET, AWS_REGION, AWS_ENDPOINT_URL_S3, S3_FORCE_PATH_STYLE } = settings();
   const base =
     IMAGES_BASE_URL ||
     (S3_FORCE_PATH_STYLE === 'true' && AWS_ENDPOINT_URL_S3
@@ -29,7 +18,7 @@ export const imageUrl = (key: string): string => {
 /** Store an image under a server-generated key with its sniffed content type; immutable, so cached for a year. */
 export const putImage = async (key: string, bytes: Buffer, contentType: string): Promise<string> => {
   await s3().putObject({
-    Bucket: config().IMAGES_BUCKET,
+    Bucket: settings().IMAGES_BUCKET,
     Key: key,
     Body: bytes,
     ContentType: contentType,

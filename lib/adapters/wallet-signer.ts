@@ -21,8 +21,8 @@ import {
   verifySignature,
 } from '@solana/kit';
 import * as z from 'zod/mini';
-import { keypairFromSecret } from '../chain/spl.js';
-import { loadConfig } from '../core/config.js';
+import { keypairFromSecret } from '../chain/index.js';
+import { settings } from '../core/config.js';
 import { openSecret } from './secrets.js';
 
 /** Signs transactions with a user's embedded wallet. */
@@ -169,24 +169,11 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
   };
 };
 
-// serverless.yml declares every setting, unset ones as '': an empty value means "not configured".
-const unsetWhenEmpty = <T extends z.core.$ZodType>(schema: T) =>
-  z.pipe(
-    z.transform((value: unknown) => (value === '' ? undefined : value)),
-    z.optional(schema),
-  );
-
-const idpConfigSchema = z.object({
-  WALLET_SIGNER: z._default(z.enum(['local', 'idp']), 'local'),
-  IDP_WALLET_API_URL: unsetWhenEmpty(z.url()),
-  IDP_APP_ID: unsetWhenEmpty(z.string().check(z.minLength(1))),
-  IDP_APP_SECRET: unsetWhenEmpty(z.string().check(z.minLength(1))),
-});
-
 /** The signer chosen by configuration: WALLET_SIGNER=local (default) or idp (needs IDP_WALLET_API_URL, IDP_APP_*). */
 export const walletSignerFromConfig = (load: WalletLoader): WalletSigner => {
-  const config = loadConfig(idpConfigSchema);
+  const config = settings();
   if (config.WALLET_SIGNER === 'local') return makeLocalWalletSigner(load);
+  // The settings' check makes the three present whenever the signer is idp.
   if (!config.IDP_WALLET_API_URL || !config.IDP_APP_ID || !config.IDP_APP_SECRET)
     throw new Error(
       'Invalid configuration: WALLET_SIGNER=idp needs IDP_WALLET_API_URL, IDP_APP_ID and IDP_APP_SECRET',

@@ -1,5 +1,5 @@
 import type { Authenticator } from '../core/auth.js';
-import { ensureUserForSubject } from '../users/service.js';
+import { ensureUserForSubject } from '../user/index.js';
 import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js';
 
 /**

@@ -1,13 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { openSecret } from '../adapters/secrets.js';
 import type { AuthContext, Authenticator, RawRequest } from '../core/auth.js';
-import { defineConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';
-import { getApiKeyRecord } from '../users/repository.js';
-import { sha256Hex, signRequest } from './hmac-signing.js';
+import { sha256Hex, signRequest } from '../core/hmac-signing.js';
+import { getApiKeyRecord } from '../user/index.js';
 
 /** Allowed distance between the signed timestamp and server time, either way (SPEC §5 rule 2). */
 export const MAX_SKEW_MS = 5 * 60 * 1000;
@@ -38,8 +37,6 @@ const equalHex = (a: string, b: string) => {
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 };
 
-const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().check(z.minLength(1)) }));
-
 /**
  * Record a signature as used; a second use within its validity window is refused. The item expires (TTL)
  * once the timestamp can no longer pass the skew check, so the store stays small.
@@ -48,7 +45,7 @@ const spendSignature = async (signature: string, timestamp: number) => {
   try {
     await dynamo().send(
       new PutCommand({
-        TableName: config().EPHEMERAL_TABLE,
+        TableName: settings().EPHEMERAL_TABLE,
         Item: { pk: `SIG#${signature}`, expiresAt: Math.ceil((timestamp + MAX_SKEW_MS) / 1000) + 60 },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),

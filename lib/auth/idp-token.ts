@@ -1,9 +1,9 @@
 // Identity-provider bearer tokens (DESIGN §3): ES256 JWTs verified against the provider's JWKS.
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
-import * as z from 'zod/mini';
+import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
-import { isDid } from '../identity/identifiers.js';
+import { isDid } from '../user/index.js';
 
 export interface IdpConfig {
   issuer: string;
@@ -90,26 +90,14 @@ export const verifyIdpToken = async (token: string, config: IdpConfig): Promise<
   return { subject, claims: payload };
 };
 
-const IdpEnv = z.object({
-  IDP_ISSUER: z.string().check(z.trim(), z.minLength(1)),
-  IDP_AUDIENCE: z.string().check(z.trim(), z.minLength(1)),
-  IDP_JWKS_URL: z.url({ protocol: /^https?$/ }),
-});
-
 let envConfig: IdpConfig | undefined;
 
 /** The identity-provider settings from IDP_ISSUER, IDP_AUDIENCE and IDP_JWKS_URL, parsed once; throws when missing. */
 export const idpConfigFromEnv = (): IdpConfig => {
-  if (envConfig) return envConfig;
-  const parsed = IdpEnv.safeParse(process.env);
-  if (!parsed.success) {
-    const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))].join(', ');
-    throw new Error(`Identity-provider configuration is missing or invalid: ${names}`);
-  }
-  envConfig = {
-    issuer: parsed.data.IDP_ISSUER,
-    audience: parsed.data.IDP_AUDIENCE,
-    jwksUrl: parsed.data.IDP_JWKS_URL,
+  envConfig ??= {
+    issuer: settings().IDP_ISSUER,
+    audience: settings().IDP_AUDIENCE,
+    jwksUrl: settings().IDP_JWKS_URL,
   };
   return envConfig;
 };

@@ -2,11 +2,11 @@ import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
 import type { Authenticator } from '../core/auth.js';
-import { defineConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';
-import { getGame } from '../games/repository.js';
-import { verifySessionToken } from '../play/session-token.js';
-import { ensureUserForSubject } from '../users/service.js';
+import { getGame } from '../games/index.js';
+import { verifySessionToken } from '../play/index.js';
+import { ensureUserForSubject } from '../user/index.js';
 import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js';
 
 /** Session-token callers (the client SDK after GET /play/session-token). */
@@ -17,10 +17,7 @@ export const sessionAuthenticator: Authenticator = async (request) => {
 
 const JWKS_TTL_MS = 10 * 60 * 1000;
 const jwksCache = new Map<string, { keys: ReturnType<typeof createLocalJWKSet>; at: number }>();
-const loopbackConfig = defineConfig(() =>
-  z.object({ SAFE_FETCH_ALLOW_LOOPBACK: z._default(z.enum(['true', 'false']), 'false') }),
-);
-const allowLoopback = () => loopbackConfig().SAFE_FETCH_ALLOW_LOOPBACK === 'true';
+const allowLoopback = () => settings().SAFE_FETCH_ALLOW_LOOPBACK === 'true';
 
 /** The game's JWKS, fetched SSRF-safely (public addresses, 1 MB, 5 s) and cached for ten minutes. */
 const gameKeys = async (jwksUrl: string) => {

@@ -22,3 +22,18 @@ export {
   type SignatureState,
   type TokenMetadataInfo,
 } from './reader.js';
+export {
+  address,
+  buildCreateCoinMintTx,
+  buildInitialBuyTx,
+  buildMintSupplyTx,
+  type CoinMetadata,
+  coinMintSizes,
+  externalSigner,
+  initialBuyReceipt,
+  type KeyPairSigner,
+  keypairFromSecret,
+  memoInstruction,
+  newKeypair,
+  vaultTokenAccount,
+} from './spl.js';

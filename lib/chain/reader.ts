@@ -13,7 +13,15 @@ import {
 } from '@solana/kit';
 import bs58 from 'bs58';
 import { fromRpcAnswer, toChainError } from './errors.js';
-import { decodeMint, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from './token.js';
+import {
+  decodeMint,
+  type MintInfo,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+  type TokenMetadataInfo,
+} from './token.js';
+
+export type { MintInfo, TokenMetadataInfo };
 
 export const COMMITMENT = 'confirmed' as const;
 
@@ -31,27 +39,6 @@ export type SignatureState =
   | { status: 'unknown' }
   | { status: 'processed' | 'confirmed' | 'finalized'; slot: number }
   | { status: 'failed'; slot: number; err: unknown };
-
-export interface TokenMetadataInfo {
-  name: string;
-  symbol: string;
-  uri: string;
-  updateAuthority: string | null;
-  additionalMetadata: Array<[string, string]>;
-}
-
-/** A mint as read from chain (either token program). */
-export interface MintInfo {
-  address: string;
-  programId: string;
-  isToken2022: boolean;
-  decimals: number;
-  supply: bigint;
-  mintAuthority: string | null;
-  freezeAuthority: string | null;
-  metadataPointer: { authority: string | null; metadataAddress: string | null } | null;
-  metadata: TokenMetadataInfo | null;
-}
 
 export interface SignatureInfo {
   signature: string;

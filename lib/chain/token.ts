@@ -24,7 +24,27 @@ import {
 type SignedInstruction = Instruction<string, readonly (AccountMeta | AccountSignerMeta)[]>;
 
 import { getMintDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import type { MintInfo, TokenMetadataInfo } from './reader.js';
+
+export interface TokenMetadataInfo {
+  name: string;
+  symbol: string;
+  uri: string;
+  updateAuthority: string | null;
+  additionalMetadata: Array<[string, string]>;
+}
+
+/** A mint as read from chain (either token program). */
+export interface MintInfo {
+  address: string;
+  programId: string;
+  isToken2022: boolean;
+  decimals: number;
+  supply: bigint;
+  mintAuthority: string | null;
+  freezeAuthority: string | null;
+  metadataPointer: { authority: string | null; metadataAddress: string | null } | null;
+  metadata: TokenMetadataInfo | null;
+}
 
 export { TOKEN_PROGRAM_ADDRESS };
 export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');

@@ -1,16 +1,18 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
-import { defineConfig } from '../core/config.js';
-import { userKeys } from '../users/keys.js';
+import { settings } from '../core/config.js';
+import { statIncrementWrite } from '../user/index.js';
 import { gameKeys, indexAttributes, SORT_INDEX, VISIBLE } from './keys.js';
 import { type CoinSummary, type GameRecord, gameRecordSchema } from './model.js';
 
-const config = defineConfig(() =>
-  z.object({ GAMES_TABLE: z.string().check(z.minLength(1)), USERS_TABLE: z.string().check(z.minLength(1)) }),
-);
-const table = () => config().GAMES_TABLE;
+const table = () => settings().GAMES_TABLE;
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -120,15 +122,7 @@ export const saveGame = async (next: GameRecord, previous?: GameRecord): Promise
     }
   }
   if (!previous) {
-    items.push({
-      Update: {
-        TableName: config().USERS_TABLE,
-        Key: userKeys.profile(next.creatorId),
-        UpdateExpression: 'SET stats.gamesRegistered = if_not_exists(stats.gamesRegistered, :zero) + :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-      },
-    });
+    items.push(statIncrementWrite(next.creatorId, 'gamesRegistered'));
   }
   await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
 };
@@ -285,4 +279,31 @@ export const listByMember = async (
       : String(b.sortCreated).localeCompare(String(a.sortCreated)),
   );
   return { games: merged.slice(page.offset, page.offset + page.limit).map(toRecord), total: merged.length };
+};
+
+/**
+ * Coins (mints) of every game that has an airdrop token configured: the snapshot scheduler's work list (a filtered
+ * Scan, once per schedule tick).
+ */
+export const listAirdropCoins = async (): Promise<Array<{ tokenMint: string; gameId: string }>> => {
+  const coins: Array<{ tokenMint: string; gameId: string }> = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression:
+          'sk = :game AND attribute_exists(coin.gtokenAddress) AND attribute_type(airdropTokenAddress, :s)',
+        ProjectionExpression: 'id, coin.gtokenAddress',
+        ExpressionAttributeValues: { ':game': 'GAME', ':s': 'S' },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const mint = (item.coin as { gtokenAddress?: unknown } | undefined)?.gtokenAddress;
+      if (typeof mint === 'string') coins.push({ tokenMint: mint, gameId: String(item.id) });
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return coins;
 };

@@ -1,6 +1,6 @@
+import { settings } from '../core/config.js';
 import type { Contract, ResponseOf } from '../core/contract.js';
-import { makeRateLimiter } from '../ratelimit/limiter.js';
-import { defaultBudget } from '../ratelimit/policy.js';
+import { defaultBudget, makeRateLimiter } from '../ratelimit/index.js';
 import { type HttpDeps, httpHandler, type LambdaHttpHandler, type RequestOf } from './handler.js';
 import type { HttpResponse } from './response.js';
 
@@ -13,5 +13,14 @@ export const route = <C extends Contract>(
   useCase: (request: RequestOf<C>) => Promise<ResponseOf<C> | HttpResponse<ResponseOf<C>>>,
   authenticators: HttpDeps['authenticators'] = {},
   extra: Pick<HttpDeps, 'multipart'> = {},
-): LambdaHttpHandler =>
-  httpHandler(contract, useCase, { ...extra, authenticators, rateLimiter: makeRateLimiter(), defaultBudget });
+): LambdaHttpHandler => {
+  // Route handlers are built at module load: parsing the settings here fails a misconfigured container's
+  // cold start, naming what is missing, instead of its first request.
+  settings();
+  return httpHandler(contract, useCase, {
+    ...extra,
+    authenticators,
+    rateLimiter: makeRateLimiter(),
+    defaultBudget,
+  });
+};

@@ -9,30 +9,28 @@
 import { openSecret, sealSecret } from '../adapters/secrets.js';
 import type { WalletSigner } from '../adapters/wallet-signer.js';
 import {
-  type Chain,
-  ChainError,
-  type ChainReader,
-  type MintInfo,
-  type SentTransaction,
-  type TransactionPlan,
-} from '../chain/index.js';
-import {
   buildCreateCoinMintTx,
   buildInitialBuyTx,
   buildMintSupplyTx,
+  type Chain,
+  ChainError,
+  type ChainReader,
   type CoinMetadata,
   coinMintSizes,
   externalSigner,
   initialBuyReceipt,
   type KeyPairSigner,
   keypairFromSecret,
+  type MintInfo,
   newKeypair,
+  type SentTransaction,
+  type TransactionPlan,
   address as toAddress,
   vaultTokenAccount,
-} from '../chain/spl.js';
+} from '../chain/index.js';
 import { type CurveState, INITIAL_CURVE, quoteBuy, TOKEN_DECIMALS } from './curve.js';
 
-export type { CoinMetadata } from '../chain/spl.js';
+export type { CoinMetadata } from '../chain/index.js';
 
 /** Decimals of every game coin. */
 export const COIN_DECIMALS = TOKEN_DECIMALS;

@@ -2,10 +2,10 @@
 // (coin record, game link and coin summary, job completed) in one transaction. Idempotent: a second call finds
 // the job completed and answers the same record.
 import type { ChainReader } from '../chain/index.js';
-import { initialBuyReceipt, vaultTokenAccount } from '../chain/spl.js';
+import { initialBuyReceipt, vaultTokenAccount } from '../chain/index.js';
 import { AppError } from '../core/errors.js';
-import type { CoinSummary } from '../games/model.js';
-import { getGame } from '../games/repository.js';
+import type { CoinSummary } from '../games/index.js';
+import { getGame } from '../games/index.js';
 import { verifyLaunchedCoin } from './coin.js';
 import type { CoinRecord, JobRecord } from './model.js';
 import * as repo from './repository.js';

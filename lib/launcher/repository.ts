@@ -1,20 +1,13 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import { defineConfig } from '../core/config.js';
-import type { CoinSummary, GameRecord } from '../games/model.js';
-import { gameUnchangedCheck, recordCoinWrites } from '../games/repository.js';
-import { userKeys } from '../users/keys.js';
+import { settings } from '../core/config.js';
+import type { CoinSummary, GameRecord } from '../games/index.js';
+import { gameUnchangedCheck, recordCoinWrites } from '../games/index.js';
+import { statIncrementWrite } from '../user/index.js';
 import { launcherKeys } from './keys.js';
 import { type CoinRecord, coinRecordSchema, type JobRecord, jobRecordSchema } from './model.js';
 
-const config = defineConfig(() =>
-  z.object({
-    LAUNCHER_TABLE: z.string().check(z.minLength(1)),
-    USERS_TABLE: z.string().check(z.minLength(1)),
-  }),
-);
-const table = () => config().LAUNCHER_TABLE;
+const table = () => settings().LAUNCHER_TABLE;
 
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
@@ -350,16 +343,7 @@ export const completeJob = async (args: {
       },
     },
     ...recordCoinWrites(game, summary, now),
-    {
-      Update: {
-        TableName: config().USERS_TABLE,
-        Key: userKeys.profile(job.userId),
-        UpdateExpression:
-          'SET stats.gameCoinsLaunched = if_not_exists(stats.gameCoinsLaunched, :zero) + :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-      },
-    },
+    statIncrementWrite(job.userId, 'gameCoinsLaunched'),
   ];
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
@@ -389,4 +373,4 @@ export const setExecutionArn = async (jobId: string, executionArn: string): Prom
 };
 
 /** The wallet signer's loader: a user's embedded wallet, from the users area. */
-export { loadWallet } from '../users/repository.js';
+export { loadWallet } from '../user/index.js';

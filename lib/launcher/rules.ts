@@ -1,7 +1,7 @@
 // The launch rules of SPEC §3 and §4.1 that depend only on the game's coin and the clock. Pure.
 
 import { AppError } from '../core/errors.js';
-import type { CoinSummary } from '../games/model.js';
+import type { CoinSummary } from '../games/index.js';
 import { EMISSION_DAYS, GRACE_PERIOD_MS, LAUNCH_FEE_RESERVE } from './model.js';
 
 /** Where a game stands for its next launch. */

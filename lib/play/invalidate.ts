@@ -1,7 +1,7 @@
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
-import { requireOwnedGame } from '../games/read.js';
+import { requireOwnedGame } from '../games/index.js';
 import { playKeys } from './keys.js';
 import { getItem, getItems, itemKey, playTable, transact } from './repository.js';
 

@@ -18,8 +18,7 @@ export const playKeys = {
   boardDay: (gameId: string, day: string) => `${gameId}#${day}`,
 };
 
-/** The UTC day of an instant, `yyyy-mm-dd` ("today" is the UTC day, DESIGN §2). */
-export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
+export { utcDay } from '../core/time.js';
 
 /** Entries without a sessionId count towards the player's default backend session of the UTC day. */
 export const defaultSessionId = (day: string, arcId: string) => `backend-${day}-${arcId}`;

@@ -1,8 +1,8 @@
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
-import { requireOwnedGame } from '../games/read.js';
-import { resolveKnownIdentifiers } from '../identity/resolver.js';
+import { requireOwnedGame } from '../games/index.js';
+import { resolveKnownIdentifiers } from '../user/index.js';
 import { playKeys, utcDay } from './keys.js';
 import { countRange, getItem, getItems, itemKey, queryIndex } from './repository.js';
 

@@ -1,8 +1,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
-import { loadConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { playKeys } from './keys.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -12,24 +11,43 @@ export type TransactItem = TransactItems[number];
 
 // One schema object: loadConfig caches by schema, so a schema built per call would be parsed (and cached)
 // again on every call — per written item on the batch-save path.
-const configSchema = z.object({ PLAY_TABLE: z.string().check(z.minLength(1)) });
 /** The play table's name. */
-export const playTable = () => loadConfig(configSchema).PLAY_TABLE;
+export const playTable = () => settings().PLAY_TABLE;
 
-/** Items by key, strongly consistent, in one BatchGetItem per 100 keys (unprocessed keys retried). */
-export const getItems = async (keys: Array<{ pk: string; sk: string }>): Promise<Map<string, Item>> => {
-  const table = playTable();
+/** An item key; `table` names another domain's table the item lives in (default: the play table). */
+export interface ItemRef {
+  pk: string;
+  sk: string;
+  table?: string;
+}
+
+type BatchRequest = Record<string, { Keys: Item[]; ConsistentRead: boolean }>;
+
+/** 100 keys (BatchGetItem's limit) as one request, grouped by table. */
+const batchRequest = (refs: ItemRef[]): BatchRequest => {
+  const request: BatchRequest = {};
+  for (const { pk, sk, table = playTable() } of refs) {
+    request[table] ??= { Keys: [], ConsistentRead: true };
+    request[table].Keys.push({ pk, sk });
+  }
+  return request;
+};
+
+/**
+ * Items by key, strongly consistent, in one BatchGetItem per 100 keys (unprocessed keys retried). Keys of other
+ * tables ride in the same call; results are keyed by `itemKey` (keys are unique across the tables' prefixes).
+ */
+export const getItems = async (keys: ItemRef[]): Promise<Map<string, Item>> => {
   const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   const found = new Map<string, Item>();
   await Promise.all(
     Array.from({ length: Math.ceil(unique.length / 100) }, async (_, chunk) => {
-      let request: Record<string, { Keys: Item[]; ConsistentRead: boolean }> | undefined = {
-        [table]: { Keys: unique.slice(chunk * 100, chunk * 100 + 100), ConsistentRead: true },
-      };
+      let request: BatchRequest | undefined = batchRequest(unique.slice(chunk * 100, chunk * 100 + 100));
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
         const out = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of out.Responses?.[table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+        for (const items of Object.values(out.Responses ?? {}))
+          for (const item of items) found.set(`${item.pk}|${item.sk}`, item);
         request = out.UnprocessedKeys as typeof request;
       }
     }),
@@ -49,11 +67,7 @@ export const transact = async (items: TransactItems): Promise<void> => {
   await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
 };
 
-/** Why each item of a cancelled transaction failed (`ConditionalCheckFailed`, `None`, …). */
-export const cancellationReasons = (error: unknown): string[] =>
-  ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
-    (r) => r.Code ?? 'None',
-  );
+export { cancellationReasons } from '../adapters/dynamodb.js';
 
 export interface QueryPage {
   items: Item[];

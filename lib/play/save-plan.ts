@@ -1,8 +1,8 @@
 // What one player's entries of a batch save do, decided from the state read before (pure, no I/O): the
 // per-entry results and the conditional writes that apply them. Used by save-points.ts.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import type { GameRecord } from '../games/model.js';
-import { applyMultiplier } from '../rewards/multiplier.js';
+import type { GameRecord } from '../games/index.js';
+import { applyMultiplier } from '../rewards/index.js';
 import { defaultSessionId, playKeys, RISKY_THRESHOLD } from './keys.js';
 import { itemKey, playTable, type TransactItem } from './repository.js';
 import { assessRisk } from './risk.js';

@@ -1,16 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import * as z from 'zod/mini';
-import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
-import { loadConfig } from '../core/config.js';
 import { AppError } from '../core/errors.js';
-import type { GameRecord } from '../games/model.js';
-import { requireOwnedGame } from '../games/read.js';
-import type { IdentityDirectory } from '../identity/directory.js';
-import { resolveIdentifiers } from '../identity/resolver.js';
-import { activeMultiplierBps, multiplierSlotKey } from '../rewards/multiplier.js';
-import { userKeys } from '../users/keys.js';
+import type { GameRecord } from '../games/index.js';
+import { requireOwnedGame } from '../games/index.js';
+import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
+import type { IdentityDirectory } from '../user/index.js';
+import { addToStat, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, utcDay } from './keys.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
 import { failedUnits, packTransactions } from './save-groups.js';
@@ -148,24 +144,6 @@ const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefet
   return { results, saved };
 };
 
-const usersConfig = z.object({ USERS_TABLE: z.string().check(z.minLength(1)) });
-const usersTable = () => loadConfig(usersConfig).USERS_TABLE;
-
-/** Best-effort counter for /user/me/stats (outside the saves' transactions, so it never contends with them). */
-const countSaved = async (arcId: string, points: number) => {
-  if (points <= 0) return;
-  await dynamo()
-    .send(
-      new UpdateCommand({
-        TableName: usersTable(),
-        Key: userKeys.profile(arcId),
-        UpdateExpression: 'SET stats.pointsSaved = if_not_exists(stats.pointsSaved, :zero) + :p',
-        ExpressionAttributeValues: { ':zero': 0, ':p': points },
-      }),
-    )
-    .catch(() => undefined);
-};
-
 /**
  * POST /play/dev/batch-save-points: identifiers resolved (unknown wallets, emails and handles get users), then
  * each player's entries applied by conditional writes, several players sharing one transaction, the
@@ -206,6 +184,6 @@ export const batchSavePoints = async (
     results.push(...out.results);
     saved += out.saved;
   }
-  await countSaved(auth.userId, saved);
+  await addToStat(auth.userId, 'pointsSaved', saved);
   return { playerIdToArcId: mapping, results: results.sort((a, b) => a.index - b.index) };
 };

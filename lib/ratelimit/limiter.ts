@@ -1,11 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import { conditionFailureItem, dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import type { RateLimiter } from '../core/auth.js';
-import { defineConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';
-
-const config = defineConfig(() => z.object({ EPHEMERAL_TABLE: z.string().check(z.minLength(1)) }));
 
 interface Window {
   count: number;
@@ -33,7 +30,7 @@ export const makeRateLimiter =
     const now = clock();
     const windowMs = spec.windowSeconds * 1000;
     const Key = { pk: `RL#${spec.name}#${key}` };
-    const TableName = config().EPHEMERAL_TABLE;
+    const TableName = settings().EPHEMERAL_TABLE;
     const expiresAt = Math.ceil((now + windowMs) / 1000) + 60;
     const result = (w: Window) => ({
       limit: spec.limit,

@@ -1,5 +1,7 @@
+import { settings } from '../core/config.js';
+
 /**
- * Rewards items in the PlayTable (PLAY_TABLE). Access patterns:
+ * RewardsTable (REWARDS_TABLE) keys. Access patterns:
  * - a player's multiplier slot in a game:  pk=MULT#<gameId>#<arcId>          sk=SLOT
  *     one item per player and game; `state` is `reserved` (a purchase holds it while its transfer is in flight)
  *     or `active` (tier, multiplierBps, startsAt, endsAt). Read by both save paths in their existing batch read;
@@ -11,8 +13,7 @@
  *     vault address, sealed vault key, running inflow totals (ADDed in the activation transaction).
  * - a pool's inflows, newest first:        pk=POOL#<gameId>                  sk=INFLOW#<completedAt>#<purchaseId>
  *     Query pk = POOL#<gameId> AND begins_with(sk, 'INFLOW#'), descending, Limit 20.
- * None of these items carries an index attribute (boardDay, boardAll, sessionGame, riskyGame), so the play
- * indexes never see them, nor a numeric `expiresAt` (the table's TTL attribute): financial records are kept.
+ * The table has no index and no TTL: financial records are kept.
  */
 export const rewardsKeys = {
   slot: (gameId: string, arcId: string) => ({ pk: `MULT#${gameId}#${arcId}`, sk: 'SLOT' }),
@@ -28,3 +29,6 @@ export const rewardsKeys = {
   }),
   INFLOW_PREFIX: 'INFLOW#',
 };
+
+/** The rewards table's name. */
+export const rewardsTable = (): string => settings().REWARDS_TABLE;

@@ -1,14 +1,20 @@
 // What the save paths need of multipliers: the slot key to add to their batch read and the factor in force.
 // Kept free of I/O and of other rewards modules so lib/play can import it without pulling the chain in.
-import { rewardsKeys } from './keys.js';
+import { rewardsKeys, rewardsTable } from './keys.js';
 
 export { applyMultiplier } from './pricing.js';
 
 /** No multiplier: 1× in basis points. */
 export const NO_MULTIPLIER_BPS = 10_000;
 
-/** The slot item key of a player's multiplier in a game (add it to the save path's BatchGetItem). */
-export const multiplierSlotKey = (gameId: string, arcId: string) => rewardsKeys.slot(gameId, arcId);
+/**
+ * The slot item of a player's multiplier in a game, with the table that holds it: the save paths add it to
+ * their BatchGetItem (one read across both tables).
+ */
+export const multiplierSlotKey = (gameId: string, arcId: string) => ({
+  ...rewardsKeys.slot(gameId, arcId),
+  table: rewardsTable(),
+});
 
 /**
  * The multiplier (basis points) a slot item applies at `now`: its factor while active and startsAt ≤ now <

@@ -1,14 +1,5 @@
-// The SOL → USD price adapter. Locally (and by default) a fixed configured price; in production an HTTP JSON
-// price feed chosen by configuration, fetched SSRF-safely and cached per container:
-//   SOL_USD_PRICE_SOURCE=fixed (default)  SOL_USD_PRICE=150 (default)
-//   SOL_USD_PRICE_SOURCE=http             SOL_USD_PRICE_URL=<https URL answering JSON>
-//                                         SOL_USD_PRICE_JSON_PATH=solana.usd (dot path to the number)
-// e.g. CoinGecko's simple price API: https://api.coingecko.com/api/v3/simple/price?ids=solana&vs_currencies=usd
-// answers {"solana":{"usd":151.2}}. A fetched price is reused for 60 s; when the feed fails, the last price
-// fetched within 15 minutes is used, otherwise the request fails (no silent fallback to a made-up price).
-import * as z from 'zod/mini';
 import { safeFetch } from '../adapters/safe-fetch.js';
-import { loadConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { logger } from '../core/logger.js';
 
 /** A source of the SOL price in USD. */
@@ -66,18 +57,6 @@ export const httpPrice = (
 };
 
 // classic zod's `z.preprocess(fn, schema)` is `pipe(transform(fn), schema)`; zod/mini has no `preprocess`.
-const unsetWhenEmpty = <T extends z.core.$ZodType>(schema: T) =>
-  z.pipe(
-    z.transform((value: unknown) => (value === '' ? undefined : value)),
-    z.optional(schema),
-  );
-
-const priceConfigSchema = z.object({
-  SOL_USD_PRICE_SOURCE: unsetWhenEmpty(z.enum(['fixed', 'http'])),
-  SOL_USD_PRICE: unsetWhenEmpty(z.coerce.number().check(z.positive())),
-  SOL_USD_PRICE_URL: unsetWhenEmpty(z.url({ protocol: /^https?$/ })),
-  SOL_USD_PRICE_JSON_PATH: unsetWhenEmpty(z.string().check(z.minLength(1))),
-});
 
 /** Default SOL price in USD when SOL_USD_PRICE is not set. */
 export const DEFAULT_SOL_USD = 150;
@@ -87,13 +66,11 @@ let cached: PriceSource | undefined;
 /** The price source chosen by configuration, created once per container. */
 export const priceFromConfig = (): PriceSource => {
   if (cached) return cached;
-  const config = loadConfig(priceConfigSchema);
-  if ((config.SOL_USD_PRICE_SOURCE ?? 'fixed') === 'fixed') {
-    cached = fixedPrice(config.SOL_USD_PRICE ?? DEFAULT_SOL_USD);
-  } else {
-    if (!config.SOL_USD_PRICE_URL)
-      throw new Error('Invalid configuration: SOL_USD_PRICE_SOURCE=http needs SOL_USD_PRICE_URL');
-    cached = httpPrice(config.SOL_USD_PRICE_URL, config.SOL_USD_PRICE_JSON_PATH ?? 'solana.usd');
-  }
+  const config = settings();
+  // The settings' check makes SOL_USD_PRICE_URL present whenever the source is http.
+  cached =
+    config.SOL_USD_PRICE_SOURCE === 'http' && config.SOL_USD_PRICE_URL
+      ? httpPrice(config.SOL_USD_PRICE_URL, config.SOL_USD_PRICE_JSON_PATH)
+      : fixedPrice(config.SOL_USD_PRICE);
   return cached;
 };

@@ -3,19 +3,36 @@
 
 import type { AuthContext } from '../core/auth.js';
 import { errors } from '../core/errors.js';
-import type { GameRecord } from '../games/model.js';
-import { requireGame } from '../games/read.js';
-import { playKeys, utcDay } from '../play/keys.js';
-import { getItem } from '../play/repository.js';
+import { utcDay } from '../core/time.js';
+import type { GameRecord } from '../games/index.js';
+import { requireGame } from '../games/index.js';
 import { PURCHASE_FEE_RESERVE, type Slot, type Tier, tierMultiplier } from './model.js';
 import { activeMultiplierBps, NO_MULTIPLIER_BPS } from './multiplier.js';
 import type { PriceSource } from './price.js';
 import { planPlacement, priceLamports, usdOf } from './pricing.js';
 import * as repo from './repository.js';
 
-/** What a quote needs: the SOL price and the clock (no chain). */
+/** A player's standing on a day's board. */
+export interface Standing {
+  arcId: string;
+  points: number;
+  reachedAt: string;
+}
+
+/** What the quotes read of a game's board of one UTC day (the play domain's, given by the function). */
+export interface DayBoard {
+  /** Players with points on the board. */
+  count(gameId: string, day: string): Promise<number>;
+  /** The top `wanted` standings in leaderboard order, reading on through a tie that straddles the end. */
+  top(gameId: string, day: string, wanted: number): Promise<Standing[]>;
+  /** A player's counted points (0 when none). */
+  pointsOf(gameId: string, arcId: string, day: string): Promise<number>;
+}
+
+/** What a quote needs: the SOL price, the day's board and the clock (no chain). */
 export interface QuoteDeps {
   price: PriceSource;
+  board: DayBoard;
   now: () => Date;
 }
 
@@ -30,7 +47,7 @@ export const gameFor = async (auth: AuthContext | undefined, gameId: string): Pr
 export const quote = async (game: GameRecord, tier: Tier, durationSeconds: number, deps: QuoteDeps) => {
   const at = deps.now();
   const [competitors, solUsd] = await Promise.all([
-    repo.countBoard(game.id, utcDay(at)),
+    deps.board.count(game.id, utcDay(at)),
     deps.price.solUsd(),
   ]);
   const lamports = priceLamports({ tier, durationSeconds, competitors });
@@ -96,12 +113,12 @@ export const costForPlacement = async (
   const at = deps.now();
   const day = utcDay(at);
   const [standings, competitors, solUsd, mine] = await Promise.all([
-    repo.topOfDay(game.id, day, query.targetRank + 1),
-    repo.countBoard(game.id, day),
+    deps.board.top(game.id, day, query.targetRank + 1),
+    deps.board.count(game.id, day),
     deps.price.solUsd(),
-    getItem(playKeys.day(game.id, auth.userId, day)),
+    deps.board.pointsOf(game.id, auth.userId, day),
   ]);
-  const currentPoints = Number(mine?.points ?? 0);
+  const currentPoints = mine;
   const position = standings.findIndex((s) => s.arcId === auth.userId);
   const currentRank = position >= 0 && currentPoints > 0 ? position + 1 : null;
   const holder = standings.filter((s) => s.arcId !== auth.userId)[query.targetRank - 1];

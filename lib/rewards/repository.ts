@@ -1,21 +1,27 @@
-// Rewards items in the PlayTable (keys and access patterns in ./keys.ts). Every state change that guards money
+// Rewards items in the RewardsTable (keys and access patterns in ./keys.ts). Every state change that guards money
 // or the one-multiplier rule is a conditional write or a transaction.
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import { playKeys } from '../play/keys.js';
 import {
-  cancellationReasons,
-  countRange,
-  getItem,
-  playTable,
-  queryIndex,
-  transact,
-} from '../play/repository.js';
-import { rewardsKeys } from './keys.js';
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { cancellationReasons, dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Pool, Purchase, Slot } from './model.js';
 
 type Item = Record<string, NativeAttributeValue>;
+type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+const getItem = async (key: { pk: string; sk: string }): Promise<Item | undefined> =>
+  (await dynamo().send(new GetCommand({ TableName: rewardsTable(), Key: key, ConsistentRead: true }))).Item;
+
+const transact = async (items: TransactItems): Promise<void> => {
+  await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+};
 
 /** A player's multiplier slot in a game, if any. */
 export const getSlot = async (gameId: string, arcId: string): Promise<Slot | undefined> =>
@@ -51,7 +57,7 @@ export const createPool = async (pool: Pool): Promise<Pool> => {
   try {
     await dynamo().send(
       new PutCommand({
-        TableName: playTable(),
+        TableName: rewardsTable(),
         Item: {
           ...rewardsKeys.pool(pool.gameId),
           ...pool,
@@ -82,7 +88,7 @@ export const reserve = async (
   now: string,
   takeOver?: string,
 ): Promise<ReserveOutcome> => {
-  const TableName = playTable();
+  const TableName = rewardsTable();
   const values: Item = { ':now': now, ':active': 'active' };
   let slotCondition = 'attribute_not_exists(pk) OR (#state = :active AND endsAt <= :now)';
   if (takeOver) {
@@ -131,7 +137,7 @@ export const recordSignature = async (
   try {
     await dynamo().send(
       new UpdateCommand({
-        TableName: playTable(),
+        TableName: rewardsTable(),
         Key: { pk: purchase.pk, sk: purchase.sk },
         UpdateExpression:
           'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)',
@@ -168,7 +174,7 @@ export const markFailed = async (
   try {
     await dynamo().send(
       new UpdateCommand({
-        TableName: playTable(),
+        TableName: rewardsTable(),
         Key: { pk: purchase.pk, sk: purchase.sk },
         UpdateExpression: 'SET #status = :failed, failureReason = :reason, updatedAt = :now',
         ConditionExpression: `#status = :pending AND ${seenSignature ? 'signature = :sig' : 'attribute_not_exists(signature)'}`,
@@ -190,7 +196,7 @@ export const markFailed = async (
   await dynamo()
     .send(
       new DeleteCommand({
-        TableName: playTable(),
+        TableName: rewardsTable(),
         Key: rewardsKeys.slot(purchase.gameId, purchase.arcId),
         ConditionExpression: 'purchaseId = :id AND #state = :reserved',
         ExpressionAttributeNames: { '#state': 'state' },
@@ -213,7 +219,7 @@ export const activate = async (
   window: { startsAt: string; endsAt: string },
   now: string,
 ): Promise<boolean> => {
-  const TableName = playTable();
+  const TableName = rewardsTable();
   try {
     await transact([
       {
@@ -292,7 +298,7 @@ export const activate = async (
 export const recentInflows = async (gameId: string, limit: number): Promise<Item[]> => {
   const { Items = [] } = await dynamo().send(
     new QueryCommand({
-      TableName: playTable(),
+      TableName: rewardsTable(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: {
         ':pk': rewardsKeys.poolPartition(gameId),
@@ -303,47 +309,4 @@ export const recentInflows = async (gameId: string, limit: number): Promise<Item
     }),
   );
   return Items;
-};
-
-/** Players with points on a game's board of one UTC day (COUNT queries over the daily-board index). */
-export const countBoard = (gameId: string, day: string): Promise<number> =>
-  countRange('byDailyBoard', 'boardDay', playKeys.boardDay(gameId, day), { op: '>', value: 0 });
-
-export interface Standing {
-  arcId: string;
-  points: number;
-  reachedAt: string;
-}
-
-/** Leaderboard order (as GET /play/dev/leaderboard): points desc, then who reached it first, then Arc ID. */
-const byRank = (a: Standing, b: Standing) =>
-  b.points - a.points || a.reachedAt.localeCompare(b.reachedAt) || a.arcId.localeCompare(b.arcId);
-
-/** The top `wanted` standings of a daily board, reading on through a tie that straddles the end. */
-export const topOfDay = async (gameId: string, day: string, wanted: number): Promise<Standing[]> => {
-  const read: Standing[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await queryIndex({
-      index: 'byDailyBoard',
-      key: 'boardDay',
-      value: playKeys.boardDay(gameId, day),
-      range: { op: '>', value: 0 },
-      forward: false,
-      limit: Math.min(100, wanted + 1),
-      start,
-    });
-    read.push(
-      ...page.items.map((item) => ({
-        arcId: String(item.arcId),
-        points: Number(item.points ?? 0),
-        reachedAt: String(item.reachedAt ?? item.updatedAt ?? ''),
-      })),
-    );
-    start = page.next;
-    const last = read[wanted - 1];
-    const after = read[read.length - 1];
-    if (last && after && after.points < last.points) break;
-  } while (start);
-  return read.sort(byRank);
 };

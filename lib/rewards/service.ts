@@ -6,9 +6,7 @@ import { type Chain, ChainError, type ChainReader } from '../chain/index.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { logger } from '../core/logger.js';
-import { effectiveSplit } from '../games/model.js';
-import { requireGame } from '../games/read.js';
-import { getGame, saveGame } from '../games/repository.js';
+import { effectiveSplit, getGame, requireGame, saveGame } from '../games/index.js';
 import { rewardsKeys } from './keys.js';
 import {
   DISTRIBUTION,
@@ -21,7 +19,7 @@ import {
 } from './model.js';
 import type { PriceSource } from './price.js';
 import { usdOf } from './pricing.js';
-import { gameFor, quote, round2 } from './quotes.js';
+import { type DayBoard, gameFor, quote, round2 } from './quotes.js';
 import * as repo from './repository.js';
 import { blockhashExpired, buildPurchaseTransfer, newVault } from './vault.js';
 
@@ -31,6 +29,8 @@ export interface RewardsDeps {
   signer: WalletSigner;
   loadWallet: WalletLoader;
   price: PriceSource;
+  /** The day's board, for the quote (the play domain's). */
+  board: DayBoard;
   now: () => Date;
   /** Budget for sending and confirming a transfer within one request (ms). Default 20 000. */
   confirmTimeoutMs?: number;

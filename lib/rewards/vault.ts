@@ -2,7 +2,7 @@
 import { getTransferSolInstruction } from '@solana-program/system';
 import { sealSecret } from '../adapters/secrets.js';
 import type { Chain, TransactionPlan } from '../chain/index.js';
-import { address, externalSigner, memoInstruction, newKeypair } from '../chain/spl.js';
+import { address, externalSigner, memoInstruction, newKeypair } from '../chain/index.js';
 
 /**
  * A new custodial vault for a game's pool: a keypair generated here, its 64-byte secret sealed with the

@@ -49,7 +49,7 @@ export const MIN_BALANCE_WHOLE_TOKENS = 1n;
  * Build (or confirm) the snapshot of one game coin. Same holder set → same root → no new version; a crash after
  * the objects were written leaves the summary untouched, and the retry rewrites the same objects and switches.
  */
-export const buildSnapshot = async (deps: BuilderDeps, tokenMint: string): Promise<BuildOutcome> => {
+export const buildSnapshot = async (tokenMint: string, deps: BuilderDeps): Promise<BuildOutcome> => {
   const coin = await deps.findCoin(tokenMint);
   if (!coin) return { status: 'skipped', reason: 'not a game coin with an airdrop token' };
   const [coinInfo, airdropInfo] = await Promise.all([

@@ -9,8 +9,14 @@ import {
   getCreateAssociatedTokenIdempotentInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
-import { type ChainReader, signPlan, wireTransaction } from '../chain/index.js';
-import { address, externalSigner, memoInstruction } from '../chain/spl.js';
+import {
+  address,
+  type ChainReader,
+  externalSigner,
+  memoInstruction,
+  signPlan,
+  wireTransaction,
+} from '../chain/index.js';
 import { AppError, errors } from '../core/errors.js';
 import { decodeAddress } from './allocation.js';
 import { leafHash, verifyProof } from './merkle.js';
@@ -58,12 +64,12 @@ const requireVault = async (deps: ClaimDeps, tokenMint: string) => {
 
 /** POST /token-launcher/exercise-claim/build-transactions. */
 export const buildClaimTransactions = async (
-  deps: ClaimDeps,
   input: { gtokenAddress: string; participant: string; referrer?: string; blockhash?: string },
+  deps: ClaimDeps,
 ) => {
   const { gtokenAddress: tokenMint, participant } = input;
-  const summary = await requireSummary(deps, tokenMint);
-  const proof = await findProof(deps, summary, participant);
+  const summary = await requireSummary(tokenMint, deps);
+  const proof = await findProof(summary, participant, deps);
   if (!proof)
     throw new AppError('NOT_FOUND', `${participant} has no allocation in the snapshot of ${tokenMint}`);
   const claimant = Buffer.alloc(32);
@@ -169,7 +175,7 @@ export type ClaimStatusDeps = ReadDeps &
   };
 
 /** GET /token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}. */
-export const getClaimStatus = async (deps: ClaimStatusDeps, tokenMint: string, wallet: string) => {
+export const getClaimStatus = async (tokenMint: string, wallet: string, deps: ClaimStatusDeps) => {
   const summary = await deps.getSummary(tokenMint);
   const vault = summary ? await deps.findVaultAddress(tokenMint) : undefined;
   const base = { gtokenAddress: tokenMint, wallet, snapshotVersion: summary?.version ?? null };
@@ -199,7 +205,7 @@ export const getClaimStatus = async (deps: ClaimStatusDeps, tokenMint: string, w
       signature: claim.signature,
     };
   }
-  const proof = await findProof(deps, summary, wallet);
+  const proof = await findProof(summary, wallet, deps);
   if (!proof)
     return { ...base, canClaim: false, state: 'not_eligible' as const, amount: null, claimedAt: null };
   return { ...base, canClaim: true, state: 'claimable' as const, amount: proof.amount, claimedAt: null };

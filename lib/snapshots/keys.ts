@@ -1,5 +1,5 @@
 /**
- * LauncherTable keys of airdrop snapshots and claims (the coin records live beside them, lib/launcher/keys.ts).
+ * SnapshotsTable keys of airdrop snapshots and claims.
  * Access patterns:
  * - current snapshot summary of a game coin: pk=SNAPSHOT#<coinMint>  sk=SUMMARY
  *   (points at the immutable S3 objects of one version; switched by a conditional Put: newer slot and version

@@ -1,15 +1,7 @@
 // SQS adapter of the snapshot queue: the scheduler's producer side. Queue URL from SNAPSHOT_QUEUE_URL (serverless
 // `Ref: SnapshotQueue`), else resolved once from SNAPSHOT_QUEUE_NAME with GetQueueUrl (local stack, tests).
 import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import * as z from 'zod/mini';
-import { defineConfig } from '../core/config.js';
-
-const config = defineConfig(() =>
-  z.object({
-    SNAPSHOT_QUEUE_URL: z.optional(z.string()),
-    SNAPSHOT_QUEUE_NAME: z._default(z.string(), 'arcadia-dev-snapshots'),
-  }),
-);
+import { settings } from '../core/config.js';
 
 let client: SQSClient | undefined;
 let queueUrl: string | undefined;
@@ -18,7 +10,7 @@ const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
 
 const resolveQueueUrl = async (): Promise<string> => {
   if (queueUrl) return queueUrl;
-  const { SNAPSHOT_QUEUE_URL, SNAPSHOT_QUEUE_NAME } = config();
+  const { SNAPSHOT_QUEUE_URL, SNAPSHOT_QUEUE_NAME } = settings();
   queueUrl =
     SNAPSHOT_QUEUE_URL ||
     (await sqs().send(new GetQueueUrlCommand({ QueueName: SNAPSHOT_QUEUE_NAME }))).QueueUrl;

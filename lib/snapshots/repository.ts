@@ -1,17 +1,9 @@
-// DynamoDB access of snapshots: summaries and observed claims in LauncherTable (keys.ts), and the list of coins
-// whose game has an airdrop token (a filtered Scan of GamesTable, run once per schedule tick).
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+// DynamoDB access of snapshots: summaries and observed claims in SnapshotsTable (keys.ts).
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
-import { defineConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { snapshotKeys } from './keys.js';
-
-const config = defineConfig(() =>
-  z.object({
-    LAUNCHER_TABLE: z.string().check(z.minLength(1)),
-    GAMES_TABLE: z.string().check(z.minLength(1)),
-  }),
-);
 
 /** The current snapshot of a game coin. */
 export const snapshotSummarySchema = z.object({
@@ -46,7 +38,7 @@ const strip = <T extends Record<string, unknown>>({ pk: _pk, sk: _sk, ...rest }:
 export const getSummary = async (mint: string): Promise<SnapshotSummary | undefined> => {
   const { Item } = await dynamo().send(
     new GetCommand({
-      TableName: config().LAUNCHER_TABLE,
+      TableName: settings().SNAPSHOTS_TABLE,
       Key: snapshotKeys.summary(mint),
       ConsistentRead: true,
     }),
@@ -62,7 +54,7 @@ export const putSummaryIfNewer = async (summary: SnapshotSummary): Promise<boole
   try {
     await dynamo().send(
       new PutCommand({
-        TableName: config().LAUNCHER_TABLE,
+        TableName: settings().SNAPSHOTS_TABLE,
         Item: { ...snapshotKeys.summary(summary.tokenMint), ...summary },
         ConditionExpression: 'attribute_not_exists(pk) OR (version < :v AND slot <= :slot)',
         ExpressionAttributeValues: { ':v': summary.version, ':slot': summary.slot },
@@ -78,7 +70,7 @@ export const putSummaryIfNewer = async (summary: SnapshotSummary): Promise<boole
 /** The recorded claim of a wallet, if already observed. */
 export const getClaimRecord = async (mint: string, wallet: string): Promise<ClaimRecord | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().LAUNCHER_TABLE, Key: snapshotKeys.claim(mint, wallet) }),
+    new GetCommand({ TableName: settings().SNAPSHOTS_TABLE, Key: snapshotKeys.claim(mint, wallet) }),
   );
   return Item ? claimRecordSchema.parse(strip(Item)) : undefined;
 };
@@ -88,7 +80,7 @@ export const recordClaim = async (claim: ClaimRecord): Promise<ClaimRecord> => {
   try {
     await dynamo().send(
       new PutCommand({
-        TableName: config().LAUNCHER_TABLE,
+        TableName: settings().SNAPSHOTS_TABLE,
         Item: { ...snapshotKeys.claim(claim.tokenMint, claim.wallet), ...claim },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -98,28 +90,4 @@ export const recordClaim = async (claim: ClaimRecord): Promise<ClaimRecord> => {
     if (!isConditionFailure(error)) throw error;
     return (await getClaimRecord(claim.tokenMint, claim.wallet)) ?? claim;
   }
-};
-
-/** Coins (mints) of every game that has an airdrop token configured: the scheduler's work list. */
-export const listAirdropCoins = async (): Promise<Array<{ tokenMint: string; gameId: string }>> => {
-  const coins: Array<{ tokenMint: string; gameId: string }> = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({
-        TableName: config().GAMES_TABLE,
-        FilterExpression:
-          'sk = :game AND attribute_exists(coin.gtokenAddress) AND attribute_type(airdropTokenAddress, :s)',
-        ProjectionExpression: 'id, coin.gtokenAddress',
-        ExpressionAttributeValues: { ':game': 'GAME', ':s': 'S' },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const mint = (item.coin as { gtokenAddress?: unknown } | undefined)?.gtokenAddress;
-      if (typeof mint === 'string') coins.push({ tokenMint: mint, gameId: String(item.id) });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return coins;
 };

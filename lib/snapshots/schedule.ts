@@ -1,7 +1,7 @@
 import { logger } from '../core/logger.js';
+import { listAirdropCoins } from '../games/index.js';
 import type { SnapshotMessage } from './builder.js';
 import { sendSnapshotMessages } from './queue.js';
-import { listAirdropCoins } from './repository.js';
 
 /** Queue one build message per coin whose game has an airdrop token; returns how many were queued. */
 export const scheduleSnapshots = async (

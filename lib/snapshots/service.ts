@@ -32,7 +32,7 @@ export const summaryView = (s: SnapshotSummary) => ({
 });
 
 /** The current summary of a coin's snapshot, or 404. */
-export const requireSummary = async (deps: ReadDeps, tokenMint: string): Promise<SnapshotSummary> => {
+export const requireSummary = async (tokenMint: string, deps: ReadDeps): Promise<SnapshotSummary> => {
   const summary = await deps.getSummary(tokenMint);
   if (!summary) throw errors.notFound(`Snapshot for ${tokenMint}`);
   return summary;
@@ -41,7 +41,7 @@ export const requireSummary = async (deps: ReadDeps, tokenMint: string): Promise
 const indexCache = new Map<string, SnapshotIndex>();
 
 /** A holder's proof in the current snapshot (undefined when not a holder); cached index, so one S3 read. */
-export const findProof = async (deps: ReadDeps, summary: SnapshotSummary, address: string) => {
+export const findProof = async (summary: SnapshotSummary, address: string, deps: ReadDeps) => {
   let index = indexCache.get(summary.prefix);
   if (!index) {
     index = await loadSnapshotIndex(summary.prefix, deps.getObject);
@@ -53,13 +53,13 @@ export const findProof = async (deps: ReadDeps, summary: SnapshotSummary, addres
 };
 
 /** GET /token-launcher/snapshot/{tokenMint}. */
-export const getSnapshot = async (deps: ReadDeps, tokenMint: string) =>
-  summaryView(await requireSummary(deps, tokenMint));
+export const getSnapshot = async (tokenMint: string, deps: ReadDeps) =>
+  summaryView(await requireSummary(tokenMint, deps));
 
 /** GET /token-launcher/snapshot/{tokenMint}/proof/{userAddress}. */
-export const getSnapshotProof = async (deps: ReadDeps, tokenMint: string, userAddress: string) => {
-  const summary = await requireSummary(deps, tokenMint);
-  const proof = await findProof(deps, summary, userAddress);
+export const getSnapshotProof = async (tokenMint: string, userAddress: string, deps: ReadDeps) => {
+  const summary = await requireSummary(tokenMint, deps);
+  const proof = await findProof(summary, userAddress, deps);
   if (!proof) throw new AppError('NOT_FOUND', `${userAddress} is not in the snapshot of ${tokenMint}`);
   return {
     tokenMint,
@@ -75,11 +75,11 @@ export const getSnapshotProof = async (deps: ReadDeps, tokenMint: string, userAd
 
 /** GET /token-launcher/snapshot/{tokenMint}/holders: leaf order, `limit` from `offset`, one ranged S3 read. */
 export const listSnapshotHolders = async (
-  deps: ReadDeps,
   tokenMint: string,
   page: { limit: number; offset: number },
+  deps: ReadDeps,
 ) => {
-  const summary = await requireSummary(deps, tokenMint);
+  const summary = await requireSummary(tokenMint, deps);
   const count = Math.max(0, Math.min(page.limit, summary.holderCount - page.offset));
   const data: Array<{ index: number; address: string; amount: string }> = [];
   if (count > 0) {

@@ -1,4 +1,4 @@
-import { formatAuthorization, signRequest } from '../auth/hmac-signing.js';
+import { formatAuthorization, signRequest } from '../core/hmac-signing.js';
 
 export interface HmacHelperInput {
   secretKey: string;

@@ -1,9 +1,9 @@
 import type { AuthContext } from '../core/auth.js';
-import { getMe, requireUser } from '../users/service.js';
+import { profileWithFirstKey, requireUser } from './service.js';
 
 /** GET /user/me as the API shows it. */
-export const showMe = async (auth: AuthContext) => {
-  const { user, secretKey } = await getMe(auth);
+export const getMe = async (auth: AuthContext) => {
+  const { user, secretKey } = await profileWithFirstKey(auth);
   return {
     arcId: user.arcId,
     subject: user.subject ?? null,
@@ -16,7 +16,7 @@ export const showMe = async (auth: AuthContext) => {
 };
 
 /** GET /user/me/stats: every counter, 0 when nothing happened yet. */
-export const showStats = async (auth: AuthContext) => {
+export const getMyStats = async (auth: AuthContext) => {
   const user = await requireUser(auth.userId);
   return {
     gamesRegistered: user.stats.gamesRegistered ?? 0,

@@ -24,7 +24,7 @@ import {
   SignJWT,
 } from 'jose';
 import * as z from 'zod/mini';
-import { isDid } from '../../lib/identity/identifiers.js';
+import { isDid } from '../../lib/user/index.js';
 
 export interface LocalIdp {
   /** Base URL, e.g. `http://127.0.0.1:8090`. */

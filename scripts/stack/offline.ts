@@ -59,7 +59,8 @@ export async function startOffline(options: OfflineOptions): Promise<LocalOfflin
         return response.status;
       },
       {
-        timeoutMs: options.readyTimeoutMs ?? 90_000,
+        // Generous: the esbuild build of every function takes 30–60 s alone and several times that on a busy machine.
+        timeoutMs: options.readyTimeoutMs ?? 240_000,
         intervalMs: 200,
         abortReason: () => (child.exitCode() === undefined ? undefined : `exited early:\n${child.tail()}`),
       },

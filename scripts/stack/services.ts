@@ -88,7 +88,8 @@ export const stepFunctionsService: StackService = {
  */
 export const offlineService: StackService = {
   name: 'offline',
-  env: (ports) => ({ API_BASE_URL: local(ports.api) }),
+  // The API's public URL is where offline serves it (coins' metadata uri points at it).
+  env: (ports) => ({ API_BASE_URL: local(ports.api), PUBLIC_API_URL: local(ports.api) }),
   async start(ctx) {
     const offline = await startOffline({
       cwd: ctx.cwd,

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contracts } from '../../lib/api.js';
+import { contracts } from '../../lib/http/api.js';
 
 interface Resource {
   Type: string;
@@ -88,7 +88,7 @@ describe('serverless package', () => {
       if (swagger.length) swaggerFiles[zip] = swagger.sort();
     }
     // Swagger UI ships as two plain files (with its license), next to the bundle, in the reference page's zip only
-    // (lib/reference/page.ts reads them on the first request).
+    // (lib/http/reference/page.ts reads them on the first request).
     expect(swaggerFiles).toEqual({
       'apiReference.zip': [
         'node_modules/swagger-ui-dist/LICENSE',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { referencePage, SWAGGER_ASSETS } from '../../lib/reference/page.js';
+import { referencePage, SWAGGER_ASSETS } from '../../lib/http/reference/page.js';
 
 const config = parse(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8')) as {
   functions: Record<string, { package?: { patterns?: string[] } }>;

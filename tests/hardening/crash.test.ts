@@ -20,12 +20,14 @@ import { handler as claimOwnershipHandler } from '../../functions/games/claim-ga
 import { handler as updateGameHandler } from '../../functions/games/update-game.js';
 import { handler as launchHandler } from '../../functions/launcher/launch-game-coin.js';
 import { handler as completeTask } from '../../functions/launcher/task-complete.js';
+import { sideEffects as stageDeps } from '../../functions/launcher/task-mint.js';
 import { handler as reserveTask } from '../../functions/launcher/task-reserve.js';
 import { handler as commitHandler } from '../../functions/play/commit-session.js';
 import { handler as sessionTokenHandler } from '../../functions/play/get-session-token.js';
 import { handler as batchSaveHandler } from '../../functions/play-developer/batch-save-points.js';
 import { handler as invalidateHandler } from '../../functions/play-developer/invalidate-sessions.js';
 import { handler as purchaseHandler } from '../../functions/rewards/purchase-multiplier.js';
+import { sideEffects as readDeps } from '../../functions/snapshots/get-snapshot-proof.js';
 import { handler as getMeHandler } from '../../functions/user/get-me.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { s3 } from '../../lib/adapters/s3.js';
@@ -33,9 +35,7 @@ import { openSecret } from '../../lib/adapters/secrets.js';
 import { makeChain } from '../../lib/chain/index.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { getGame, getTokenGameIds, listByMember } from '../../lib/games/repository.js';
-import { localDirectory } from '../../lib/identity/directory.js';
 import { openLaunchKeys } from '../../lib/launcher/coin.js';
-import { stageDeps } from '../../lib/launcher/deps.js';
 import { launcherKeys } from '../../lib/launcher/keys.js';
 import type { JobRecord } from '../../lib/launcher/model.js';
 import { createJob, getCoin, getJob, getMintJobId } from '../../lib/launcher/repository.js';
@@ -50,13 +50,13 @@ import { rewardsKeys } from '../../lib/rewards/keys.js';
 import { priceLamports, usdOf } from '../../lib/rewards/pricing.js';
 import { type BuilderDeps, buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
 import { leafHash, verifyProof } from '../../lib/snapshots/merkle.js';
-import { readDeps } from '../../lib/snapshots/read-deps.js';
 import { getSummary, putSummaryIfNewer } from '../../lib/snapshots/repository.js';
 import { getSnapshotProof } from '../../lib/snapshots/service.js';
 import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
-import { userKeys } from '../../lib/users/keys.js';
-import { getUser } from '../../lib/users/repository.js';
-import { ensureUserForSubject } from '../../lib/users/service.js';
+import { localDirectory } from '../../lib/user/directory.js';
+import { userKeys } from '../../lib/user/keys.js';
+import { getUser } from '../../lib/user/repository.js';
+import { ensureUserForSubject } from '../../lib/user/service.js';
 import { dataUri, png } from '../fixtures/images/build.js';
 import {
   type CrashOperation,
@@ -687,12 +687,12 @@ describe('rewards', () => {
   /** Every record of the purchase and the pool, and the lamports on chain. */
   const state = async (f: PurchaseFixture) => {
     const [purchase, slot, pool, inflowPage] = await Promise.all([
-      getItem(rewardsKeys.purchase(f.arcId, f.body.idempotencyKey)),
-      getItem(rewardsKeys.slot(f.game.id, f.arcId)),
-      getItem(rewardsKeys.pool(f.game.id)),
+      item('REWARDS_TABLE', rewardsKeys.purchase(f.arcId, f.body.idempotencyKey)),
+      item('REWARDS_TABLE', rewardsKeys.slot(f.game.id, f.arcId)),
+      item('REWARDS_TABLE', rewardsKeys.pool(f.game.id)),
       dynamo().send(
         new QueryCommand({
-          TableName: env('PLAY_TABLE'),
+          TableName: env('REWARDS_TABLE'),
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
           ExpressionAttributeValues: {
             ':pk': rewardsKeys.poolPartition(f.game.id),
@@ -944,7 +944,7 @@ describe('launcher', () => {
       async setup() {
         // Its own launcher: the launcher's launch counter is part of the completion.
         const job = await queuedJob(await newLauncher(SOL));
-        const deps = stageDeps();
+        const deps = stageDeps;
         await reserveStage(job.jobId, deps);
         await mintStage(job.jobId, deps);
         const reserved = await jobView(job.jobId);
@@ -1031,7 +1031,7 @@ describe('snapshots', () => {
     },
     // One delivery of the message; a batch item failure means SQS delivers it again.
     async request(f) {
-      const { batchItemFailures } = await processSnapshotBatch([f.record], (m) => buildSnapshot(f.deps, m));
+      const { batchItemFailures } = await processSnapshotBatch([f.record], (m) => buildSnapshot(m, f.deps));
       const status = batchItemFailures.length === 0 ? 200 : 500;
       return { status, headers: {}, body: { batchItemFailures }, text: '' };
     },
@@ -1040,7 +1040,7 @@ describe('snapshots', () => {
       if (!summary) return;
       for (const holder of f.holders.keys()) {
         try {
-          const proof = await getSnapshotProof(readDeps(), f.mint, holder);
+          const proof = await getSnapshotProof(f.mint, holder, readDeps);
           const siblings = proof.proof.map((p) => Buffer.from(p, 'hex'));
           const leaf = leafHash(bs58.decode(holder), BigInt(proof.amount));
           if (

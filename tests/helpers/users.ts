@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { formatAuthorization, sha256Hex, signRequest } from '../../lib/auth/hmac-signing.js';
-import { ensureUserForSubject, getMe } from '../../lib/users/service.js';
+import { formatAuthorization, sha256Hex, signRequest } from '../../lib/core/hmac-signing.js';
+import { ensureUserForSubject, profileWithFirstKey } from '../../lib/user/service.js';
 
 export interface Developer {
   arcId: string;
@@ -13,7 +13,7 @@ export interface Developer {
 export const createDeveloper = async (name = `dev-${randomUUID().slice(0, 8)}`): Promise<Developer> => {
   const subject = `did:local:${name}`;
   const arcId = await ensureUserForSubject(subject);
-  const me = await getMe({ scheme: 'bearer', userId: arcId, subject });
+  const me = await profileWithFirstKey({ scheme: 'bearer', userId: arcId, subject });
   if (!me.secretKey || !me.user.apiKey) throw new Error('expected a new API key');
   return { arcId, subject, apiKey: me.user.apiKey, secretKey: me.secretKey };
 };

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { contracts } from '../../lib/api.js';
-import { OPENAPI_JSON } from '../../lib/reference/openapi-json.generated.js';
+import { contracts } from '../../lib/http/api.js';
+import { OPENAPI_JSON } from '../../lib/http/reference/openapi-json.generated.js';
 import { png } from '../fixtures/images/build.js';
 import { gameBody } from '../helpers/games.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/user/create-hmac-signature.js';
-import { signRequest } from '../../lib/auth/hmac-signing.js';
+import { signRequest } from '../../lib/core/hmac-signing.js';
 import { invoke } from '../helpers/http.js';
 
 const API_KEY = '0b6f1a52-4c1e-4c8f-9a37-2f0d6c9e8b11';

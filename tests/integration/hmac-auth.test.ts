@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handler as getMe } from '../../functions/user/get-me.js';
 import { handler as resetSecret } from '../../functions/user/reset-secret.js';
-import { signRequest } from '../../lib/auth/hmac-signing.js';
+import { signRequest } from '../../lib/core/hmac-signing.js';
 import { invoke } from '../helpers/http.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { localDirectory } from '../../lib/identity/directory.js';
-import { resolveIdentifiers } from '../../lib/identity/resolver.js';
-import { getUser } from '../../lib/users/repository.js';
+import { localDirectory } from '../../lib/user/directory.js';
+import { getUser } from '../../lib/user/repository.js';
+import { resolveIdentifiers } from '../../lib/user/resolver.js';
 import { createDeveloper } from '../helpers/users.js';
 
 const deps = { directory: localDirectory };

@@ -21,7 +21,7 @@ import { type Chain, makeChain } from '../../lib/chain/index.js';
 import { initialBuyReceipt, walletTokenAccount } from '../../lib/chain/spl.js';
 import { INITIAL_CURVE, quoteBuy } from '../../lib/launcher/curve.js';
 import { getJob } from '../../lib/launcher/repository.js';
-import { getUser } from '../../lib/users/repository.js';
+import { getUser } from '../../lib/user/repository.js';
 import { type Fault, type LocalChain, startLocalChain } from '../../scripts/chain/rpc-server.js';
 import { type LocalRef, resolveIntrinsics } from '../../scripts/stack/intrinsics.js';
 import { type LocalStepFunctions, startStepFunctions } from '../../scripts/stack/stepfunctions.js';

@@ -20,7 +20,7 @@ import { getGame, saveGame } from '../../lib/games/repository.js';
 import { INITIAL_CURVE, quoteBuy } from '../../lib/launcher/curve.js';
 import { getJob } from '../../lib/launcher/repository.js';
 import { generateSymbol } from '../../lib/launcher/symbol.js';
-import { getUser } from '../../lib/users/repository.js';
+import { getUser } from '../../lib/user/repository.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';

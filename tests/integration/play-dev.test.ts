@@ -11,10 +11,10 @@ import { handler as listSessions } from '../../functions/play-developer/list-dev
 import { handler as listRisky } from '../../functions/play-developer/list-risky-sessions.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { GameView } from '../../lib/games/contracts.js';
-import { localDirectory } from '../../lib/identity/directory.js';
 import { cancellationReasons, playTable } from '../../lib/play/repository.js';
 import { writeKey } from '../../lib/play/save-groups.js';
 import { batchSavePoints, type EntryResult, type SaveEntry } from '../../lib/play/save-points.js';
+import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';

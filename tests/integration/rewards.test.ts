@@ -2,6 +2,7 @@
 // chain (SOLANA_RPC_URL) that executes the real System program. Players are IdP users whose embedded wallets are
 // funded with the chain adapter's airdrop.
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Keypair } from '@solana/web3.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as listGamesHandler } from '../../functions/games/list-games.js';
@@ -10,25 +11,29 @@ import { handler as currentHandler } from '../../functions/rewards/get-current-m
 import { handler as poolHandler } from '../../functions/rewards/get-game-rewards-pool.js';
 import { handler as costHandler } from '../../functions/rewards/get-multiplier-cost.js';
 import { handler as placementHandler } from '../../functions/rewards/get-multiplier-cost-for-placement.js';
-import { handler as purchaseHandler } from '../../functions/rewards/purchase-multiplier.js';
+import {
+  handler as purchaseHandler,
+  sideEffects as rewardsDeps,
+} from '../../functions/rewards/purchase-multiplier.js';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { openSecret } from '../../lib/adapters/secrets.js';
 import { ChainError, makeChain } from '../../lib/chain/index.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import type { GameView } from '../../lib/games/contracts.js';
-import { localDirectory } from '../../lib/identity/directory.js';
+import { dayBoard } from '../../lib/play/index.js';
 import { flushHash } from '../../lib/play/protocol.js';
-import { getItem, playTable, transact } from '../../lib/play/repository.js';
+import { getItem, transact } from '../../lib/play/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { commit, flush, openSession } from '../../lib/play/sdk.js';
-import { rewardsDeps } from '../../lib/rewards/deps.js';
-import { rewardsKeys } from '../../lib/rewards/keys.js';
+import { rewardsKeys, rewardsTable } from '../../lib/rewards/keys.js';
 import { PURCHASE_FEE_RESERVE, type Tier } from '../../lib/rewards/model.js';
 import { fixedPrice } from '../../lib/rewards/price.js';
 import { priceLamports, usdOf } from '../../lib/rewards/pricing.js';
 import { costForPlacement } from '../../lib/rewards/quotes.js';
 import { purchaseMultiplier, type RewardsDeps } from '../../lib/rewards/service.js';
-import { getUser } from '../../lib/users/repository.js';
-import { ensureUserForSubject } from '../../lib/users/service.js';
+import { localDirectory } from '../../lib/user/directory.js';
+import { getUser } from '../../lib/user/repository.js';
+import { ensureUserForSubject } from '../../lib/user/service.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
@@ -185,7 +190,7 @@ describe('GET /multiplier/cost', () => {
 describe('GET /multiplier/cost-for-placement', () => {
   // A fixed clock (noon UTC) so "hours left today" and the day's board are deterministic.
   const at = new Date('2031-03-01T12:00:00.000Z');
-  const quoteDeps = { price: fixedPrice(150), now: () => at };
+  const quoteDeps = { price: fixedPrice(150), board: dayBoard, now: () => at };
   let game: GameView;
   let caller: Player;
 
@@ -338,7 +343,11 @@ describe('POST /multiplier/purchase', () => {
     expect(onChain?.memo).toContain(`arcadia:multiplier:${data.purchaseId}`);
 
     // The vault is custodial: the platform holds its key, sealed on the pool record.
-    const poolItem = await getItem(rewardsKeys.pool(game.id));
+    const poolItem = (
+      await dynamo().send(
+        new GetCommand({ TableName: rewardsTable(), Key: rewardsKeys.pool(game.id), ConsistentRead: true }),
+      )
+    ).Item;
     const vault = Keypair.fromSecretKey(openSecret(String(poolItem?.vaultSealedKey)));
     expect(vault.publicKey.toBase58()).toBe(data.vaultAddress);
 
@@ -452,7 +461,7 @@ describe('POST /multiplier/purchase', () => {
   it('charges once when the confirmation is lost and the client retries with the same key', async () => {
     const game = await registerGame(dev);
     const player = await newPlayer(SOL);
-    const real = rewardsDeps();
+    const real = rewardsDeps;
     // The transfer lands, but the request loses track of it (timeout) before activating.
     const lost: RewardsDeps = {
       ...real,
@@ -485,7 +494,7 @@ describe('POST /multiplier/purchase', () => {
   it('sends on retry when the first attempt never reached the chain, still charging once', async () => {
     const game = await registerGame(dev);
     const player = await newPlayer(SOL);
-    const real = rewardsDeps();
+    const real = rewardsDeps;
     const down: RewardsDeps = {
       ...real,
       chain: {
@@ -597,7 +606,7 @@ describe('points saved while a multiplier is active', () => {
       transact([
         {
           Put: {
-            TableName: playTable(),
+            TableName: rewardsTable(),
             Item: {
               ...rewardsKeys.slot(gameId, other.arcId),
               state: 'active',

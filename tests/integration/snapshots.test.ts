@@ -20,7 +20,10 @@ import type { SQSEvent } from 'aws-lambda';
 import bs58 from 'bs58';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as buildClaimHandler } from '../../functions/snapshots/build-claim-transactions.js';
-import { handler as buildSnapshotsHandler } from '../../functions/snapshots/build-snapshots.js';
+import {
+  sideEffects as builderDeps,
+  handler as buildSnapshotsHandler,
+} from '../../functions/snapshots/build-snapshots.js';
 import { handler as claimStatusHandler } from '../../functions/snapshots/get-claim-status.js';
 import { handler as getSnapshotHandler } from '../../functions/snapshots/get-snapshot.js';
 import { handler as proofHandler } from '../../functions/snapshots/get-snapshot-proof.js';
@@ -35,7 +38,6 @@ import * as coin from '../../lib/launcher/coin.js';
 import { launcherKeys } from '../../lib/launcher/keys.js';
 import type { JobRecord } from '../../lib/launcher/model.js';
 import { buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
-import { builderDeps } from '../../lib/snapshots/deps.js';
 import { buildDistribution, leafHash, verifyProof } from '../../lib/snapshots/merkle.js';
 import { getSummary } from '../../lib/snapshots/repository.js';
 import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
@@ -207,14 +209,14 @@ describe('snapshot builder (SQS)', () => {
     const { a, b, root } = expected(ctx.holders);
     let crashedRoot: string | undefined;
     const crashing = {
-      ...builderDeps(),
+      ...builderDeps,
       putObjects: async (objects: Parameters<typeof putSnapshotObjects>[0]) => {
         await putSnapshotObjects(objects);
         crashedRoot = /-([0-9a-f]{16})\//.exec(objects[0]?.key ?? '')?.[1];
         throw new Error('simulated crash after writing the objects');
       },
     };
-    await expect(buildSnapshot(crashing, ctx.tokenMint)).rejects.toThrow('simulated crash');
+    await expect(buildSnapshot(ctx.tokenMint, crashing)).rejects.toThrow('simulated crash');
     expect(await getSummary(ctx.tokenMint)).toBeUndefined();
     expect(crashedRoot).toBe(root.slice(0, 16));
 
@@ -240,7 +242,7 @@ describe('snapshot builder (SQS)', () => {
     });
     expect(a + b).toBe(POOL);
 
-    const again = await buildSnapshot(builderDeps(), ctx.tokenMint);
+    const again = await buildSnapshot(ctx.tokenMint, builderDeps);
     expect(again.status).toBe('unchanged');
     expect((await getSummary(ctx.tokenMint))?.version).toBe(1);
   });
@@ -279,7 +281,7 @@ describe('snapshot builder (SQS)', () => {
   });
 
   it('skips a mint that is no game coin with an airdrop token (acknowledged, not retried)', async () => {
-    const outcome = await buildSnapshot(builderDeps(), Keypair.generate().publicKey.toBase58());
+    const outcome = await buildSnapshot(Keypair.generate().publicKey.toBase58(), builderDeps);
     expect(outcome.status).toBe('skipped');
   });
 });

@@ -1,31 +1,117 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
-import { defineConfig, loadConfig } from '../../lib/core/config.js';
+import * as z from 'zod/mini';
+import { loadConfig, settingsSchema } from '../../lib/core/config.js';
 
 afterEach(() => vi.unstubAllEnvs());
 
-describe('configuration', () => {
-  it('builds an inline schema and parses the environment once per getter', () => {
-    vi.stubEnv('ARCADIA_TEST_SETTING', 'first');
-    const build = vi.fn(() => z.object({ ARCADIA_TEST_SETTING: z.string().min(1) }));
-    const config = defineConfig(build);
-    expect(build).not.toHaveBeenCalled();
-    expect(config().ARCADIA_TEST_SETTING).toBe('first');
-    vi.stubEnv('ARCADIA_TEST_SETTING', 'second');
-    // Parsed once per container: a later change of the environment is not seen, and the schema is not rebuilt.
-    expect(config().ARCADIA_TEST_SETTING).toBe('first');
-    expect(build).toHaveBeenCalledTimes(1);
+const shape = settingsSchema.def.shape;
+const declared = Object.keys(shape);
+
+/** `NAME: ${env:NAME, 'default'}` (or a resource reference) for every variable serverless.yml passes. */
+const serverlessEnvironment = () => {
+  const text = readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8');
+  const found = new Map<string, string | null>();
+  for (const [, name, value] of text.matchAll(/^\s+([A-Z][A-Z0-9_]+):\s*(.*)$/gm)) {
+    const fromEnv = /^\$\{env:[A-Z0-9_]+(?:, env:[A-Z0-9_]+)*, '([^']*)'\}$/.exec(value ?? '');
+    found.set(name ?? '', fromEnv ? (fromEnv[1] ?? '') : null);
+  }
+  return found;
+};
+
+/** Every setting filled with a valid value, so that one can be varied at a time. */
+const valid: Record<string, string> = {
+  USERS_TABLE: 'u',
+  GAMES_TABLE: 'g',
+  EPHEMERAL_TABLE: 'e',
+  LAUNCHER_TABLE: 'l',
+  PLAY_TABLE: 'p',
+  REWARDS_TABLE: 'r',
+  SNAPSHOTS_TABLE: 'st',
+  IMAGES_BUCKET: 'i',
+  SNAPSHOTS_BUCKET: 's',
+  SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  IDP_ISSUER: 'https://idp.example',
+  IDP_AUDIENCE: 'arcadia',
+  IDP_JWKS_URL: 'https://idp.example/jwks',
+  IDENTITY_DIRECTORY: 'local',
+  PUBLIC_API_URL: 'https://api.example',
+  SOLANA_RPC_URL: 'https://rpc.example',
+};
+
+describe('settings', () => {
+  it('declares every variable serverless.yml passes to the functions, and nothing it does not', () => {
+    const passed = [...serverlessEnvironment().keys()].filter((name) => !name.startsWith('POWERTOOLS_'));
+    expect(passed.filter((name) => !declared.includes(name))).toEqual([]);
+    // The runtime's own variables (AWS_*) and the local stack's queue name are the only ones not passed.
+    expect(declared.filter((name) => !passed.includes(name)).sort()).toEqual(
+      ['AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_S3', 'AWS_REGION', 'SNAPSHOT_QUEUE_NAME'].sort(),
+    );
   });
 
+  it("has serverless.yml's default for each setting (one default, declared twice in step)", () => {
+    for (const [name, fallback] of serverlessEnvironment()) {
+      const schema = shape[name as keyof typeof shape];
+      if (!schema || fallback === null) continue;
+      const unset = z.safeParse(schema, undefined);
+      const deployed = z.safeParse(schema, fallback);
+      if (fallback === '') {
+        // '' means unset: optional settings stay unset, required ones refuse it.
+        expect(deployed.success ? deployed.data : 'refused', name).toEqual(
+          unset.success ? unset.data : 'refused',
+        );
+      } else {
+        expect(unset.success, `${name} has a default in code`).toBe(true);
+        expect(deployed.data, name).toEqual(unset.data);
+      }
+    }
+  });
+
+  it('parses a complete environment and fills the defaults', () => {
+    const parsed = z.parse(settingsSchema, valid);
+    expect(parsed).toMatchObject({
+      RATE_LIMIT_IP_PER_MINUTE: 60,
+      RATE_LIMIT_USER_PER_MINUTE: 600,
+      SOL_USD_PRICE_SOURCE: 'fixed',
+      SOL_USD_PRICE: 150,
+      WALLET_SIGNER: 'local',
+      SOLANA_RPC_TIMEOUT_MS: 10_000,
+    });
+  });
+
+  it('requires what a chosen adapter needs, naming it', () => {
+    const problems = (env: Record<string, string>) => {
+      const result = z.safeParse(settingsSchema, { ...valid, ...env });
+      return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(problems({ IDENTITY_DIRECTORY: 'remote' })).toEqual([
+      'IDP_API_URL: required when IDENTITY_DIRECTORY=remote',
+      'IDP_APP_ID: required when IDENTITY_DIRECTORY=remote',
+      'IDP_APP_SECRET: required when IDENTITY_DIRECTORY=remote',
+    ]);
+    expect(problems({ SOL_USD_PRICE_SOURCE: 'http' })).toEqual([
+      'SOL_USD_PRICE_URL: required when SOL_USD_PRICE_SOURCE=http',
+    ]);
+    expect(problems({ WALLET_SIGNER: 'idp', IDP_APP_ID: 'a', IDP_APP_SECRET: 'b' })).toEqual([
+      'IDP_WALLET_API_URL: required when WALLET_SIGNER=idp',
+    ]);
+    expect(problems({ SOLANA_RPC_URL: '' })).toEqual([expect.stringMatching(/^SOLANA_RPC_URL: /)]);
+  });
+});
+
+describe('loadConfig', () => {
   it('fails fast listing every problem', () => {
     vi.stubEnv('ARCADIA_TEST_NUMBER', 'x');
-    const config = defineConfig(() =>
-      z.object({ ARCADIA_TEST_MISSING: z.string().min(1), ARCADIA_TEST_NUMBER: z.coerce.number() }),
+    const schema = z.object({
+      ARCADIA_TEST_MISSING: z.string().check(z.minLength(1)),
+      ARCADIA_TEST_NUMBER: z.coerce.number(),
+    });
+    expect(() => loadConfig(schema)).toThrow(
+      /Invalid configuration: ARCADIA_TEST_MISSING: .*; ARCADIA_TEST_NUMBER: /,
     );
-    expect(() => config()).toThrow(/Invalid configuration: ARCADIA_TEST_MISSING: .*; ARCADIA_TEST_NUMBER: /);
   });
 
-  it('caches by schema object in loadConfig', () => {
+  it('parses once per schema: a later change of the environment is not seen', () => {
     vi.stubEnv('ARCADIA_TEST_OTHER', 'a');
     const schema = z.object({ ARCADIA_TEST_OTHER: z.string() });
     expect(loadConfig(schema).ARCADIA_TEST_OTHER).toBe('a');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalString, formatAuthorization, sha256Hex, signRequest } from '../../lib/auth/hmac-signing.js';
+import { canonicalString, formatAuthorization, sha256Hex, signRequest } from '../../lib/core/hmac-signing.js';
 
 // Vectors computed independently with: printf 'post\n/games/me\n1700000000000' | openssl dgst -sha256 -hmac sk_test_secret
 const SECRET = 'sk_test_secret';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/core/errors.js';
-import { base58Decode, parseIdentifier, parseIdentifiers } from '../../lib/identity/identifiers.js';
+import { base58Decode, parseIdentifier, parseIdentifiers } from '../../lib/user/identifiers.js';
 
 // An independent base58 encoder, to build keys of chosen byte lengths.
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

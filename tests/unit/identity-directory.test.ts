@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteDirectory } from '../../lib/identity/directory.js';
-import { parseIdentifier } from '../../lib/identity/identifiers.js';
+import { remoteDirectory } from '../../lib/user/directory.js';
+import { parseIdentifier } from '../../lib/user/identifiers.js';
 
-// A local HTTP double of the identity provider's user-import API, as documented in lib/identity/directory.ts.
+// A local HTTP double of the identity provider's user-import API, as documented in lib/user/directory.ts.
 const seen: Array<{ method: string; url: string; auth: string; body: unknown }> = [];
 let server: Server;
 

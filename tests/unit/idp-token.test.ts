@@ -215,7 +215,7 @@ describe('idpConfigFromEnv', () => {
 
   const load = async () => (await import('../../lib/auth/idp-token.js')).idpConfigFromEnv;
 
-  it('reads IDP_ISSUER, IDP_AUDIENCE and IDP_JWKS_URL once', async () => {
+  it('reads IDP_ISSUER, IDP_AUDIENCE and IDP_JWKS_URL once, with the other settings', async () => {
     vi.stubEnv('IDP_ISSUER', 'http://127.0.0.1:8090');
     vi.stubEnv('IDP_AUDIENCE', 'arcadia-local');
     vi.stubEnv('IDP_JWKS_URL', 'http://127.0.0.1:8090/.well-known/jwks.json');
@@ -235,6 +235,6 @@ describe('idpConfigFromEnv', () => {
     vi.stubEnv('IDP_AUDIENCE', '');
     vi.stubEnv('IDP_JWKS_URL', 'not a url');
     const idpConfigFromEnv = await load();
-    expect(() => idpConfigFromEnv()).toThrow(/IDP_AUDIENCE, IDP_JWKS_URL/);
+    expect(() => idpConfigFromEnv()).toThrow(/Invalid configuration: IDP_AUDIENCE: .*; IDP_JWKS_URL: /);
   });
 });

@@ -1,4 +1,4 @@
-import type { Contract } from './core/contract.js';
+import type { Contract } from '../core/contract.js';
 import {
   batchGamesByIdsContract,
   batchGamesByTokenIdsContract,
@@ -10,48 +10,42 @@ import {
   listMyGamesContract,
   toggleVisibilityContract,
   updateGameContract,
-} from './games/contracts.js';
-import {
-  completeLaunchContract,
-  getLaunchJobContract,
-  launchGameCoinContract,
-} from './launcher/contracts.js';
+} from '../games/index.js';
+import { completeLaunchContract, getLaunchJobContract, launchGameCoinContract } from '../launcher/index.js';
 import {
   batchSavePointsContract,
+  commitContract,
+  flushContract,
   getDevLeaderboardContract,
   getDevPointsContract,
+  getPlayerPointsContract,
+  getSessionTokenContract,
   invalidateSessionsContract,
   listDevSessionsContract,
   listRiskySessionsContract,
-} from './play/contracts.js';
-import {
-  commitContract,
-  flushContract,
-  getPlayerPointsContract,
-  getSessionTokenContract,
   sessionStateContract,
-} from './play/sdk-contracts.js';
-import { apiReferenceContract, apiReferenceJsonContract } from './reference/contracts.js';
+} from '../play/index.js';
 import {
   getCurrentMultiplierContract,
   getGameRewardsPoolContract,
   getMultiplierCostContract,
   getMultiplierCostForPlacementContract,
   purchaseMultiplierContract,
-} from './rewards/contracts.js';
+} from '../rewards/index.js';
 import {
   buildClaimTransactionsContract,
   getClaimStatusContract,
   getSnapshotContract,
   getSnapshotProofContract,
   listSnapshotHoldersContract,
-} from './snapshots/contracts.js';
+} from '../snapshots/index.js';
 import {
   createHmacSignatureContract,
   getMeContract,
   getMyStatsContract,
   resetSecretContract,
-} from './user/contracts.js';
+} from '../user/index.js';
+import { apiReferenceContract, apiReferenceJsonContract } from './reference/contracts.js';
 
 /** Every operation of the public API. serverless.yml has exactly one function per entry (checked by a test). */
 export const contracts: readonly Contract[] = [

@@ -51,7 +51,7 @@ export interface Me {
  * The caller's profile. The first call with an identity-provider token is what the dashboard does: it creates
  * the API key and returns its secret, once.
  */
-export const getMe = async (auth: AuthContext): Promise<Me> => {
+export const profileWithFirstKey = async (auth: AuthContext): Promise<Me> => {
   const user = await requireUser(auth.userId);
   if (user.apiKey || auth.scheme !== 'bearer') return { user };
   const apiKey = randomUUID();

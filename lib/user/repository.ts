@@ -1,13 +1,11 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import { dynamo } from '../adapters/dynamodb.js';
 import type { StoredWallet } from '../adapters/wallet-signer.js';
-import { defineConfig } from '../core/config.js';
+import { settings } from '../core/config.js';
 import { userKeys } from './keys.js';
 import { type User, userSchema } from './model.js';
 
-const config = defineConfig(() => z.object({ USERS_TABLE: z.string().check(z.minLength(1)) }));
-const table = () => config().USERS_TABLE;
+const table = () => settings().USERS_TABLE;
 
 export interface ApiKeyRecord {
   arcId: string;
@@ -223,4 +221,30 @@ export const loadWallet = async (userId: string): Promise<StoredWallet | null> =
     address: Item.walletAddress,
     ...(typeof Item.walletSealedKey === 'string' ? { sealedSecretKey: Item.walletSealedKey } : {}),
   };
+};
+
+/** The counters GET /user/me/stats reports; other domains keep them current through the two functions below. */
+export type UserStat = 'gamesRegistered' | 'pointsSaved' | 'gameCoinsLaunched';
+
+/**
+ * A transaction item that adds `by` to a user's counter, for the caller to commit atomically with its own
+ * writes (the user must exist).
+ */
+export const statIncrementWrite = (arcId: string, stat: UserStat, by = 1) => ({
+  Update: {
+    TableName: table(),
+    Key: userKeys.profile(arcId),
+    UpdateExpression: 'SET stats.#stat = if_not_exists(stats.#stat, :zero) + :by',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#stat': stat },
+    ExpressionAttributeValues: { ':zero': 0, ':by': by },
+  },
+});
+
+/** Add to a user's counter outside any transaction, best effort (a lost increment only skews a statistic). */
+export const addToStat = async (arcId: string, stat: UserStat, by: number): Promise<void> => {
+  if (by <= 0) return;
+  await dynamo()
+    .send(new UpdateCommand(statIncrementWrite(arcId, stat, by).Update))
+    .catch(() => undefined);
 };

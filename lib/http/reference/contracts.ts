@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../core/contract.js';
+import { defineContract } from '../../core/contract.js';
 
 export const apiReferenceContract = defineContract({
   operationId: 'apiReference',

@@ -1,17 +1,9 @@
-// Production wiring of the snapshot builder and claims: the chain reader, S3, DynamoDB and the launcher's
-// custodial vault. The read endpoints take ./read-deps.ts, which bundles no chain library.
+// The coins snapshots are taken of, as the launcher and games domains know them: a coin's game and airdrop
+// token, and the custodial distribution vault that pays its claims.
 import type { KeyPairSigner } from '@solana/kit';
-import { chainReaderFromConfig } from '../chain/index.js';
-import { getCoinGameIds, getGame } from '../games/repository.js';
-import { openLaunchKeys } from '../launcher/coin.js';
-import { getCoin, getJob, getMintJobId } from '../launcher/repository.js';
-import type { AirdropCoin, BuilderDeps } from './builder.js';
-import type { ClaimDeps, ClaimStatusDeps } from './claims.js';
-import { readDeps } from './read-deps.js';
-import * as repo from './repository.js';
-import { putSnapshotObjects } from './storage.js';
-
-const now = () => new Date();
+import { getCoinGameIds, getGame } from '../games/index.js';
+import { getCoin, getJob, getMintJobId, openLaunchKeys } from '../launcher/index.js';
+import type { AirdropCoin } from './builder.js';
 
 /** The launch job of a coin (the mint → job index written at reserve time, else the coin record's job). */
 const jobOf = async (tokenMint: string) => {
@@ -51,34 +43,4 @@ export const loadDistributionVault = async (tokenMint: string): Promise<KeyPairS
 };
 
 /** The distribution vault's address, for reads: the key stays sealed. */
-const findVaultAddress = async (tokenMint: string) => (await launchedHere(tokenMint))?.vaultAddress;
-
-/** The snapshot builder (SQS consumer). */
-export const builderDeps = (): BuilderDeps => ({
-  chain: chainReaderFromConfig(),
-  findCoin: findAirdropCoin,
-  putObjects: putSnapshotObjects,
-  getSummary: repo.getSummary,
-  putSummaryIfNewer: repo.putSummaryIfNewer,
-  now,
-});
-
-/** POST /token-launcher/exercise-claim: builds the claim transaction, which the vault co-signs. */
-export const claimDeps = (): ClaimDeps => ({
-  ...readDeps(),
-  chain: chainReaderFromConfig(),
-  loadVault: loadDistributionVault,
-  getClaimRecord: repo.getClaimRecord,
-  recordClaim: repo.recordClaim,
-  now,
-});
-
-/** GET …/exercise-claim/{gtokenAddress}/status/{wallet}: reads only, so no vault key is opened or bundled. */
-export const claimStatusDeps = (): ClaimStatusDeps => ({
-  ...readDeps(),
-  chain: chainReaderFromConfig(),
-  findVaultAddress,
-  getClaimRecord: repo.getClaimRecord,
-  recordClaim: repo.recordClaim,
-  now,
-});
+export const findVaultAddress = async (tokenMint: string) => (await launchedHere(tokenMint))?.vaultAddress;

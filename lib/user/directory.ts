@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { defineConfig, loadConfig } from '../core/config.js';
+import { requireSetting, settings } from '../core/config.js';
 import type { ParsedIdentifier } from './identifiers.js';
 
 /**
@@ -21,12 +21,6 @@ export const localDirectory: IdentityDirectory = {
     `did:local:u-${createHash('sha256').update(identifier.key).digest('hex').slice(0, 32)}`,
   isKnownSubject: async (did) => /^did:local:[a-z0-9_-]{1,64}$/.test(did),
 };
-
-const remoteConfigSchema = z.object({
-  IDP_API_URL: z.url(),
-  IDP_APP_ID: z.string().check(z.minLength(1)),
-  IDP_APP_SECRET: z.string().check(z.minLength(1)),
-});
 
 const linkedAccount = (identifier: ParsedIdentifier) => {
   switch (identifier.kind) {
@@ -52,9 +46,10 @@ const linkedAccount = (identifier: ParsedIdentifier) => {
  */
 export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirectory => {
   const request = async (path: string, init: RequestInit = {}) => {
-    const config = loadConfig(remoteConfigSchema);
-    const auth = Buffer.from(`${config.IDP_APP_ID}:${config.IDP_APP_SECRET}`).toString('base64');
-    return fetchImpl(new URL(path, config.IDP_API_URL), {
+    const auth = Buffer.from(`${requireSetting('IDP_APP_ID')}:${requireSetting('IDP_APP_SECRET')}`).toString(
+      'base64',
+    );
+    return fetchImpl(new URL(path, requireSetting('IDP_API_URL')), {
       ...init,
       headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...init.headers },
       signal: AbortSignal.timeout(5000),
@@ -81,10 +76,6 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
   };
 };
 
-const directoryConfig = defineConfig(() =>
-  z.object({ IDENTITY_DIRECTORY: z._default(z.enum(['local', 'remote']), 'local') }),
-);
-
-/** The directory chosen by configuration (IDENTITY_DIRECTORY=local|remote, default local). */
+/** The directory chosen by configuration (IDENTITY_DIRECTORY=remote|local, default remote). */
 export const configuredDirectory = (): IdentityDirectory =>
-  directoryConfig().IDENTITY_DIRECTORY === 'remote' ? remoteDirectory() : localDirectory;
+  settings().IDENTITY_DIRECTORY === 'remote' ? remoteDirectory() : localDirectory;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import { AppError } from '../core/errors.js';
-import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from '../users/repository.js';
-import { createEmbeddedWallet } from '../users/wallet.js';
 import type { IdentityDirectory } from './directory.js';
 import { type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
+import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from './repository.js';
+import { createEmbeddedWallet } from './wallet.js';
 
 export interface ResolverDeps {
   directory: IdentityDirectory;

@@ -5,9 +5,9 @@ import {
   type ParameterObject,
 } from 'openapi3-ts/oas31';
 import * as z from 'zod/mini';
-import type { Contract } from '../core/contract.js';
-import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
-import { errorBodySchema } from '../core/schemas.js';
+import type { Contract } from '../../core/contract.js';
+import { ERROR_STATUS, type ErrorCode } from '../../core/errors.js';
+import { errorBodySchema } from '../../core/schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,0 +1,29 @@
+// Public surface of the games domain: code outside lib/games imports it from here only.
+export { toggleVisibility } from './changes.js';
+export {
+  batchGamesByIdsContract,
+  batchGamesByTokenIdsContract,
+  claimOwnershipContract,
+  createGameContract,
+  getGameContract,
+  getGamesByTokenContract,
+  listGamesContract,
+  listMyGamesContract,
+  toggleVisibilityContract,
+  updateGameContract,
+} from './contracts.js';
+export { type CoinSummary, effectiveSplit, type GameRecord } from './model.js';
+export type { OwnershipDeps } from './ownership.js';
+export { claimOwnership } from './ownership.js';
+export { gamesByCoinAddresses, gamesByIds, gamesByToken, listGames, listMyGames } from './queries.js';
+export { isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
+export {
+  gameUnchangedCheck,
+  getCoinGameIds,
+  getGame,
+  listAirdropCoins,
+  recordCoinWrites,
+  saveGame,
+} from './repository.js';
+export type { GamesDeps } from './service.js';
+export { createGame, updateGame } from './service.js';

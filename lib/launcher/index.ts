@@ -1,0 +1,13 @@
+// Public surface of the launcher domain: code outside lib/launcher imports it from here only.
+export { openLaunchKeys } from './coin.js';
+export type { CompleteDeps } from './complete.js';
+export { completeLaunch } from './complete.js';
+export { completeLaunchContract, getLaunchJobContract, launchGameCoinContract } from './contracts.js';
+export { startLaunchExecution } from './executions.js';
+export { failTask } from './fail.js';
+export { getCoin, getJob, getMintJobId } from './repository.js';
+export type { LaunchDeps } from './service.js';
+export { getLaunchJob, launchGameCoin } from './service.js';
+export type { StageDeps } from './stages.js';
+export { buyStage, completeStage, mintStage, reserveStage } from './stages.js';
+export { launchTask } from './task.js';

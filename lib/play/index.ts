@@ -1,0 +1,25 @@
+// Public surface of the play domain: code outside lib/play imports it from here only.
+export { fetchTransport, PlayClient } from './client.js';
+export {
+  batchSavePointsContract,
+  getDevLeaderboardContract,
+  getDevPointsContract,
+  invalidateSessionsContract,
+  listDevSessionsContract,
+  listRiskySessionsContract,
+} from './contracts.js';
+export { dayBoard } from './day-board.js';
+export { invalidateSessions } from './invalidate.js';
+export { playKeys, utcDay } from './keys.js';
+export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';
+export { cancellationReasons, countRange, getItem, playTable, queryIndex, transact } from './repository.js';
+export { batchSavePoints } from './save-points.js';
+export { commit, flush, openSession, playerPoints, sessionState } from './sdk.js';
+export {
+  commitContract,
+  flushContract,
+  getPlayerPointsContract,
+  getSessionTokenContract,
+  sessionStateContract,
+} from './sdk-contracts.js';
+export { verifySessionToken } from './session-token.js';

@@ -1,0 +1,46 @@
+// Public surface of the snapshots domain: code outside lib/snapshots imports it from here only.
+export { computeAllocations, encodeAddress } from './allocation.js';
+export type { BuilderDeps } from './builder.js';
+export { buildSnapshot, processSnapshotBatch } from './builder.js';
+export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
+export { buildClaimTransactions, getClaimStatus } from './claims.js';
+export { findAirdropCoin, findVaultAddress, loadDistributionVault } from './coins.js';
+export {
+  buildClaimTransactionsContract,
+  getClaimStatusContract,
+  getSnapshotContract,
+  getSnapshotProofContract,
+  listSnapshotHoldersContract,
+} from './contracts.js';
+export {
+  type ByteRange,
+  loadSnapshotIndex,
+  readProof,
+  type SnapshotIndex,
+  serializeSnapshot,
+} from './layout.js';
+export {
+  buildDistributionFromColumns,
+  buildTree,
+  encodeLeafRecords,
+  HASH_BYTES,
+  hashLeafRecords,
+  type MerkleTree,
+  proofFor,
+  sortOrder,
+  treeDepth,
+  verifyProof,
+} from './merkle.js';
+export {
+  buildDistributionFromColumnsAsync,
+  buildDistributionFromSortedAsync,
+  buildTreeFromRecords,
+  parallelPlan,
+} from './merkle-parallel.js';
+export { getClaimRecord, getSummary, putSummaryIfNewer, recordClaim } from './repository.js';
+export { scheduleSnapshots } from './schedule.js';
+export type { ReadDeps } from './service.js';
+export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';
+export { SHA256_WASM_BASE64 } from './sha256-wasm.generated.js';
+export { setSha256WasmEnabled, sha256WasmModule } from './sha256-wasm.js';
+export { getSnapshotObject, putSnapshotObjects } from './storage.js';

@@ -1,0 +1,15 @@
+// Public surface of the user domain: code outside lib/user imports it from here only.
+export {
+  createHmacSignatureContract,
+  getMeContract,
+  getMyStatsContract,
+  resetSecretContract,
+} from './contracts.js';
+export { configuredDirectory, type IdentityDirectory } from './directory.js';
+export { createHmacSignature } from './hmac-helper.js';
+export { isDid, type ParsedIdentifier } from './identifiers.js';
+export { userKeys } from './keys.js';
+export { getMe, getMyStats } from './profile.js';
+export { addToStat, getApiKeyRecord, loadWallet, statIncrementWrite, type UserStat } from './repository.js';
+export { type PlayerIdToArcId, resolveIdentifiers, resolveKnownIdentifiers } from './resolver.js';
+export { ensureUserForSubject, resetSecret } from './service.js';
