@@ -2,8 +2,8 @@
 // expression, so the guarantees the plan relies on (caps, open sessions, keys applied once) are checked by
 // DynamoDB atomically with the write, whatever ran since the state was read. Used by save-points.ts.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { playKeys, RISKY_THRESHOLD } from './keys.js';
-import { playTable, type TransactItem } from './repository.js';
+import { playIndexes, playKeys } from './keys.js';
+import { indexUpdate, playTable, type TransactItem, updateExpression } from './repository.js';
 import type {
   AddToAllTime,
   AddToDay,
@@ -17,14 +17,9 @@ import type {
 type Item = Record<string, NativeAttributeValue>;
 
 const dayItem = (w: AddToDay, at: string): TransactItem => {
+  const index = indexUpdate(playIndexes.day(w.gameId, w.day));
   const conditions: string[] = [];
-  const values: Item = {
-    ':add': w.points,
-    ':ns': w.sessions,
-    ':board': playKeys.boardDay(w.gameId, w.day),
-    ':a': w.arcId,
-    ':now': at,
-  };
+  const values: Item = { ':add': w.points, ':ns': w.sessions, ':a': w.arcId, ':now': at, ...index.values };
   if (w.requires.pointsAtMost !== null) {
     conditions.push('(attribute_not_exists(points) OR points <= :dayLimit)');
     values[':dayLimit'] = w.requires.pointsAtMost;
@@ -37,24 +32,42 @@ const dayItem = (w: AddToDay, at: string): TransactItem => {
     Update: {
       TableName: playTable(),
       Key: playKeys.day(w.gameId, w.arcId, w.day),
-      UpdateExpression: `ADD points :add, sessions :ns SET boardDay = :board, arcId = :a, updatedAt = :now${w.points > 0 ? ', reachedAt = :now' : ''}`,
+      UpdateExpression: updateExpression({
+        add: ['points :add', 'sessions :ns'],
+        set: ['arcId = :a', 'updatedAt = :now', ...(w.points > 0 ? ['reachedAt = :now'] : []), ...index.set],
+      }),
       ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
       ExpressionAttributeValues: values,
     },
   };
 };
 
-const allTimeItem = (w: AddToAllTime, at: string): TransactItem => ({
-  Update: {
-    TableName: playTable(),
-    Key: playKeys.allTime(w.gameId, w.arcId),
-    UpdateExpression: 'ADD points :add SET boardAll = :g, arcId = :a, updatedAt = :now, reachedAt = :now',
-    ExpressionAttributeValues: { ':add': w.points, ':g': w.gameId, ':a': w.arcId, ':now': at },
-  },
-});
+const allTimeItem = (w: AddToAllTime, at: string): TransactItem => {
+  const index = indexUpdate(playIndexes.allTime(w.gameId));
+  return {
+    Update: {
+      TableName: playTable(),
+      Key: playKeys.allTime(w.gameId, w.arcId),
+      UpdateExpression: updateExpression({
+        add: ['points :add'],
+        set: ['arcId = :a', 'updatedAt = :now', 'reachedAt = :now', ...index.set],
+      }),
+      ExpressionAttributeValues: { ':add': w.points, ':a': w.arcId, ':now': at, ...index.values },
+    },
+  };
+};
+
+/** What a session write adds to its update beyond the increments and the risk. */
+interface SessionGuard {
+  condition: string;
+  sets: string[];
+  values: Item;
+  names: Record<string, string>;
+  index: Item;
+}
 
 /** The condition and extra attributes of a session write: still open (and under its cap), or not there yet. */
-const sessionGuard = (w: OpenSession | AddToSession, at: string) => {
+const sessionGuard = (w: OpenSession | AddToSession, at: string): SessionGuard => {
   if (w.kind === 'addToSession') {
     const values: Item = { ':active': w.requires.status, ':a': w.requires.arcId };
     let condition = '#status = :active AND arcId = :a';
@@ -62,7 +75,7 @@ const sessionGuard = (w: OpenSession | AddToSession, at: string) => {
       condition += ' AND points <= :sessionLimit';
       values[':sessionLimit'] = w.requires.pointsAtMost;
     }
-    return { condition, sets: [], values, names: {} as Record<string, string> };
+    return { condition, sets: [], values, names: {}, index: {} };
   }
   return {
     condition: 'attribute_not_exists(pk)',
@@ -74,8 +87,6 @@ const sessionGuard = (w: OpenSession | AddToSession, at: string) => {
       '#source = :source',
       '#status = :active',
       'createdAt = :now',
-      'sessionGame = :g',
-      'sessionSort = :sort',
       'pendingPoints = :zero',
     ],
     values: {
@@ -85,23 +96,25 @@ const sessionGuard = (w: OpenSession | AddToSession, at: string) => {
       ':day': w.day,
       ':source': 'backend',
       ':active': 'active',
-      ':sort': `${at}#${w.sessionId}`,
       ':zero': 0,
-    } as Item,
+    },
     names: { '#day': 'day', '#source': 'source' },
+    index: playIndexes.session(w.gameId, w.sessionId, at),
   };
 };
 
 const sessionItem = (w: OpenSession | AddToSession, at: string): TransactItem => {
-  const risky = w.risk.score > RISKY_THRESHOLD;
   const guard = sessionGuard(w, at);
-  const sets = ['updatedAt = :now', 'riskScore = :risk', 'riskReasons = :reasons', ...guard.sets];
-  if (risky) sets.push('riskyGame = :g');
+  const index = indexUpdate({ ...guard.index, ...playIndexes.risk(w.gameId, w.risk) });
   return {
     Update: {
       TableName: playTable(),
       Key: playKeys.session(w.gameId, w.sessionId),
-      UpdateExpression: `ADD points :add, saves :saves, capHits :hits SET ${sets.join(', ')}${risky ? '' : ' REMOVE riskyGame'}`,
+      UpdateExpression: updateExpression({
+        add: ['points :add', 'saves :saves', 'capHits :hits'],
+        set: ['updatedAt = :now', ...guard.sets, ...index.set],
+        remove: index.remove,
+      }),
       ConditionExpression: guard.condition,
       ExpressionAttributeNames: { '#status': 'status', ...guard.names },
       ExpressionAttributeValues: {
@@ -109,9 +122,7 @@ const sessionItem = (w: OpenSession | AddToSession, at: string): TransactItem =>
         ':saves': w.saves,
         ':hits': w.capHits,
         ':now': at,
-        ':risk': w.risk.score,
-        ':reasons': w.risk.reasons,
-        ...(risky ? { ':g': w.gameId } : {}),
+        ...index.values,
         ...guard.values,
       },
     },

@@ -5,9 +5,18 @@ import { AppError, errors } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
 import { requireGame } from '../games/read.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/multiplier.js';
-import { playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
+import { playIndexes, playKeys, utcDay } from './keys.js';
 import { flushHash } from './protocol.js';
-import { cancellationReasons, getItem, getItems, itemKey, playTable, transact } from './repository.js';
+import {
+  cancellationReasons,
+  getItem,
+  getItems,
+  indexUpdate,
+  itemKey,
+  playTable,
+  transact,
+  updateExpression,
+} from './repository.js';
 import { assessRisk } from './risk.js';
 import { issueSessionToken } from './session-token.js';
 
@@ -68,24 +77,27 @@ export const openSession = async (
   const day = utcDay(now);
   const TableName = playTable();
   const sessionsCap = game.maxSessionsPerDay;
+  const dayIndex = indexUpdate(playIndexes.day(game.id, day));
   try {
     await transact([
       {
         Update: {
           TableName,
           Key: playKeys.day(game.id, auth.userId, day),
-          UpdateExpression:
-            'ADD sessions :one, points :zero SET boardDay = :board, arcId = :a, updatedAt = :now',
+          UpdateExpression: updateExpression({
+            add: ['sessions :one', 'points :zero'],
+            set: ['arcId = :a', 'updatedAt = :now', ...dayIndex.set],
+          }),
           ...(sessionsCap !== null
             ? { ConditionExpression: 'attribute_not_exists(sessions) OR sessions < :cap' }
             : {}),
           ExpressionAttributeValues: {
             ':one': 1,
             ':zero': 0,
-            ':board': playKeys.boardDay(game.id, day),
             ':a': auth.userId,
             ':now': at,
             ...(sessionsCap !== null ? { ':cap': sessionsCap } : {}),
+            ...dayIndex.values,
           },
         },
       },
@@ -113,14 +125,12 @@ export const openSession = async (
             flushIntervals: [],
             maxScorePerSession: game.maxScorePerSession,
             maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
-            riskScore: 0,
-            riskReasons: [],
+            ...playIndexes.risk(game.id, { score: 0, reasons: [] }),
             createdAt: at,
             updatedAt: at,
             lastFlushAt: at,
             expiresAt: expiresAt.toISOString(),
-            sessionGame: game.id,
-            sessionSort: `${at}#${sessionId}`,
+            ...playIndexes.session(game.id, sessionId, at),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
@@ -244,17 +254,25 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
   ].slice(-FLUSH_INTERVALS_KEPT);
   const capHits = Number(session.capHits ?? 0) + (reason ? 1 : 0);
   const risk = riskOf(session, { points: points + pending + accepted, capHits, intervals, now });
+  const riskIndex = indexUpdate(playIndexes.risk(String(auth.gameId), risk));
   try {
     await transact([
       {
         Update: {
           TableName: playTable(),
           Key: key,
-          UpdateExpression:
-            'SET seq = :seq, head = :hash, lastFlushAt = :now, updatedAt = :now, flushIntervals = :intervals, riskScore = :risk, riskReasons = :reasons' +
-            (risk.score > RISKY_THRESHOLD ? ', riskyGame = :g' : '') +
-            ' ADD pendingPoints :acc, claimedTotal :delta, saves :one, capHits :hit' +
-            (risk.score > RISKY_THRESHOLD ? '' : ' REMOVE riskyGame'),
+          UpdateExpression: updateExpression({
+            set: [
+              'seq = :seq',
+              'head = :hash',
+              'lastFlushAt = :now',
+              'updatedAt = :now',
+              'flushIntervals = :intervals',
+              ...riskIndex.set,
+            ],
+            add: ['pendingPoints :acc', 'claimedTotal :delta', 'saves :one', 'capHits :hit'],
+            remove: riskIndex.remove,
+          }),
           ConditionExpression: 'seq = :prevSeq AND head = :prevHash AND #status = :active',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -262,8 +280,6 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
             ':hash': input.hash,
             ':now': now.toISOString(),
             ':intervals': intervals,
-            ':risk': risk.score,
-            ':reasons': risk.reasons,
             ':acc': accepted,
             ':delta': input.delta,
             ':one': 1,
@@ -271,7 +287,7 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
             ':prevSeq': seq,
             ':prevHash': head,
             ':active': 'active',
-            ...(risk.score > RISKY_THRESHOLD ? { ':g': auth.gameId } : {}),
+            ...riskIndex.values,
           },
         },
       },
@@ -353,22 +369,24 @@ const totalsUpdates = (
   const arcId = String(session.arcId);
   const day = String(session.day);
   const TableName = playTable();
+  const dayIndex = indexUpdate(playIndexes.day(gameId, day));
+  const allTimeIndex = indexUpdate(playIndexes.allTime(gameId));
+  const set = ['arcId = :a', 'updatedAt = :now', 'reachedAt = :now'];
   return [
     {
       Update: {
         TableName,
         Key: playKeys.day(gameId, arcId, day),
-        UpdateExpression:
-          'ADD points :acc SET boardDay = :board, arcId = :a, updatedAt = :now, reachedAt = :now',
+        UpdateExpression: updateExpression({ add: ['points :acc'], set: [...set, ...dayIndex.set] }),
         ...(dayCap !== null
           ? { ConditionExpression: 'attribute_not_exists(points) OR points <= :limit' }
           : {}),
         ExpressionAttributeValues: {
           ':acc': accepted,
-          ':board': playKeys.boardDay(gameId, day),
           ':a': arcId,
           ':now': at,
           ...(dayCap !== null ? { ':limit': dayCap - accepted } : {}),
+          ...dayIndex.values,
         },
       },
     },
@@ -376,8 +394,8 @@ const totalsUpdates = (
       Update: {
         TableName,
         Key: playKeys.allTime(gameId, arcId),
-        UpdateExpression: 'ADD points :acc SET boardAll = :g, arcId = :a, updatedAt = :now, reachedAt = :now',
-        ExpressionAttributeValues: { ':acc': accepted, ':g': gameId, ':a': arcId, ':now': at },
+        UpdateExpression: updateExpression({ add: ['points :acc'], set: [...set, ...allTimeIndex.set] }),
+        ExpressionAttributeValues: { ':acc': accepted, ':a': arcId, ':now': at, ...allTimeIndex.values },
       },
     },
   ];
