@@ -1,3 +1,5 @@
+import type { RiskAssessment } from './risk.js';
+
 /**
  * PlayTable keys and index attributes. Access patterns:
  * - a session:                        pk=SESSION#<gameId>#<sessionId>  sk=SESSION
@@ -24,3 +26,23 @@ export { utcDay } from '../core/time.js';
 export const defaultSessionId = (day: string, arcId: string) => `backend-${day}-${arcId}`;
 
 export const RISKY_THRESHOLD = 0.5;
+
+/**
+ * The index attributes of each kind of item (the GSIs above), for every writer to take from here so that no item
+ * misses its boards or keeps a stale entry. `undefined` means removed: a session leaves the sparse risky index
+ * when its score drops.
+ */
+export const playIndexes = {
+  day: (gameId: string, day: string) => ({ boardDay: playKeys.boardDay(gameId, day) }),
+  allTime: (gameId: string) => ({ boardAll: gameId }),
+  session: (gameId: string, sessionId: string, createdAt: string) => ({
+    sessionGame: gameId,
+    sessionSort: `${createdAt}#${sessionId}`,
+  }),
+  /** A session's risk, with the sparse index entry that follows from it. */
+  risk: (gameId: string, risk: RiskAssessment) => ({
+    riskScore: risk.score,
+    riskReasons: risk.reasons,
+    riskyGame: risk.score > RISKY_THRESHOLD ? gameId : undefined,
+  }),
+};

@@ -67,6 +67,37 @@ export const transact = async (items: TransactItems): Promise<void> => {
   await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
 };
 
+/**
+ * Index attributes (keys.ts `playIndexes`) as the clauses of an update: SET with their values (named
+ * `:ix<attribute>`, apart from the caller's placeholders), REMOVE for the undefined ones.
+ */
+export const indexUpdate = (attributes: Record<string, NativeAttributeValue>) => {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const values: Item = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined) {
+      remove.push(name);
+    } else {
+      set.push(`${name} = :ix${name}`);
+      values[`:ix${name}`] = value;
+    }
+  }
+  return { set, remove, values };
+};
+
+/** An UpdateExpression from its clauses, the empty ones left out. */
+export const updateExpression = (clauses: { add?: string[]; set?: string[]; remove?: string[] }) =>
+  (
+    [
+      ['ADD', clauses.add],
+      ['SET', clauses.set],
+      ['REMOVE', clauses.remove],
+    ] as const
+  )
+    .flatMap(([verb, list]) => (list?.length ? [`${verb} ${list.join(', ')}`] : []))
+    .join(' ');
+
 export { cancellationReasons } from '../adapters/dynamodb.js';
 
 export interface QueryPage {

@@ -10,11 +10,13 @@ import { addToStat, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, utcDay } from './keys.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
 import { failedUnits, packTransactions } from './save-groups.js';
-import { type EntryResult, type Indexed, planPlayer, planWrites, type SaveEntry } from './save-plan.js';
+import type { EntryResult, Indexed, SaveEntry } from './save-model.js';
+import { type DayTotal, type PlanInput, planPlayer, type StoredSession } from './save-plan.js';
+import { planItems } from './save-writes.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
-export type { EntryReason, EntryResult, EntryStatus, SaveEntry } from './save-plan.js';
+export type { EntryReason, EntryResult, EntryStatus, SaveEntry } from './save-model.js';
 
 export interface SaveDeps {
   directory: IdentityDirectory;
@@ -45,20 +47,20 @@ interface Prefetched {
   state: Map<string, Item>;
 }
 
+/** The sessions a unit's entries name (an entry without one: the player's default session of the day). */
+const sessionIdsOf = ({ arcId, entries }: Unit, today: string) => [
+  ...new Set(entries.map(({ entry }) => entry.sessionId ?? defaultSessionId(today, arcId))),
+];
+
 /** Every item a unit's plan reads: today's total, multiplier slot, sessions and idempotency records. */
-const stateKeys = (game: GameRecord, { arcId, entries }: Unit, today: string) => {
-  const sessionIds = [
-    ...new Set(entries.map(({ entry }) => entry.sessionId ?? defaultSessionId(today, arcId))),
-  ];
-  return [
-    playKeys.day(game.id, arcId, today),
-    multiplierSlotKey(game.id, arcId),
-    ...sessionIds.map((sid) => playKeys.session(game.id, sid)),
-    ...entries.flatMap(({ entry }) =>
-      entry.idempotencyKey ? [playKeys.idempotency(game.id, entry.idempotencyKey)] : [],
-    ),
-  ];
-};
+const stateKeys = (game: GameRecord, unit: Unit, today: string) => [
+  playKeys.day(game.id, unit.arcId, today),
+  multiplierSlotKey(game.id, unit.arcId),
+  ...sessionIdsOf(unit, today).map((sid) => playKeys.session(game.id, sid)),
+  ...unit.entries.flatMap(({ entry }) =>
+    entry.idempotencyKey ? [playKeys.idempotency(game.id, entry.idempotencyKey)] : [],
+  ),
+];
 
 /**
  * The state the units' plans read, strongly consistent and batched: their items (unless prefetched), then the
@@ -78,17 +80,43 @@ const readState = async (game: GameRecord, units: Unit[], today: string, prefetc
   return state;
 };
 
+/** What a unit's plan reads, parsed from the items read (an item absent: absent from its map). */
+const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): PlanInput => {
+  const today = utcDay(at);
+  const item = (key: { pk: string; sk: string }) => state.get(itemKey(key));
+  const sessions = new Map<string, StoredSession>();
+  for (const sessionId of sessionIdsOf(unit, today)) {
+    const s = item(playKeys.session(game.id, sessionId));
+    if (!s) continue;
+    sessions.set(sessionId, {
+      status: String(s.status),
+      arcId: String(s.arcId),
+      source: String(s.source),
+      day: String(s.day),
+      points: Number(s.points ?? 0),
+      saves: Number(s.saves ?? 0),
+      capHits: Number(s.capHits ?? 0),
+      createdAt: String(s.createdAt),
+    });
+  }
+  const days = new Map<string, DayTotal>();
+  for (const day of new Set([today, ...[...sessions.values()].map((s) => s.day)])) {
+    const d = item(playKeys.day(game.id, unit.arcId, day));
+    if (d) days.set(day, { points: Number(d.points ?? 0), sessions: Number(d.sessions ?? 0) });
+  }
+  const idempotency = new Map<string, { accepted: number }>();
+  for (const { entry } of unit.entries) {
+    const key = entry.idempotencyKey;
+    const record = key ? item(playKeys.idempotency(game.id, key)) : undefined;
+    if (key && record) idempotency.set(key, { accepted: Number(record.accepted ?? 0) });
+  }
+  const multiplierBps = activeMultiplierBps(item(multiplierSlotKey(game.id, unit.arcId)), at);
+  return { game, arcId: unit.arcId, now: at, multiplierBps, days, sessions, idempotency };
+};
+
 const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): Planned => {
-  const input = {
-    game,
-    arcId: unit.arcId,
-    state,
-    today: utcDay(at),
-    now: at.toISOString(),
-    multiplierBps: activeMultiplierBps(state.get(itemKey(multiplierSlotKey(game.id, unit.arcId))), at),
-  };
-  const plan = planPlayer(input, unit.entries);
-  return { results: plan.results, ...planWrites(input, plan) };
+  const plan = planPlayer(planInput(game, unit, state, at), unit.entries);
+  return { results: plan.results, total: plan.total, items: planItems(plan) };
 };
 
 /** A cancelled transaction or a conflict: the plans raced another write and may be retried. */

@@ -1,0 +1,109 @@
+// The vocabulary of a batch save: the entries a request brings, what each one did, and the typed writes a
+// plan applies them with (no DynamoDB in sight: save-writes.ts turns them into transaction items).
+import type { RiskAssessment } from './risk.js';
+
+export interface SaveEntry {
+  playerId: string;
+  points: number;
+  sessionId?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+export type EntryStatus = 'accepted' | 'clipped' | 'rejected' | 'duplicate';
+export type EntryReason =
+  | 'max_score_per_session'
+  | 'max_cumulative_points_per_day'
+  | 'max_sessions_per_day'
+  | 'session_closed';
+
+export interface EntryResult {
+  index: number;
+  playerId: string;
+  arcId: string;
+  sessionId: string;
+  requested: number;
+  accepted: number;
+  status: EntryStatus;
+  reason: EntryReason | null;
+}
+
+/** An entry with its position in the request. */
+export interface Indexed {
+  index: number;
+  entry: SaveEntry;
+}
+
+/**
+ * Adds to a player's total of one UTC day (the daily board). Fails if, by the time it is written, the stored
+ * points or sessions exceed the given bound (the cap minus what the write adds; null: not checked).
+ */
+export interface AddToDay {
+  kind: 'addToDay';
+  gameId: string;
+  arcId: string;
+  day: string;
+  points: number;
+  /** Sessions the plan opens on this day. */
+  sessions: number;
+  requires: { pointsAtMost: number | null; sessionsAtMost: number | null };
+}
+
+/** Adds to a player's all-time total (the all-time board); unconditional: the day totals hold the caps. */
+export interface AddToAllTime {
+  kind: 'addToAllTime';
+  gameId: string;
+  arcId: string;
+  points: number;
+}
+
+/** A session's increments and its risk after them. */
+export interface SessionChange {
+  gameId: string;
+  arcId: string;
+  sessionId: string;
+  points: number;
+  saves: number;
+  capHits: number;
+  risk: RiskAssessment;
+}
+
+/** Opens a backend session with its first saves; fails if a session of that id exists by then. */
+export interface OpenSession extends SessionChange {
+  kind: 'openSession';
+  day: string;
+  requires: { absent: true };
+}
+
+/**
+ * Adds saves to an existing session; fails unless it is still active, the player's, and its stored points are
+ * at most the bound (maxScorePerSession minus what the write adds; null: not checked).
+ */
+export interface AddToSession extends SessionChange {
+  kind: 'addToSession';
+  requires: { status: 'active'; arcId: string; pointsAtMost: number | null };
+}
+
+/** Keeps an idempotency key's result for a day; fails if the key was recorded by then (a concurrent request). */
+export interface RecordIdempotency {
+  kind: 'recordIdempotency';
+  gameId: string;
+  key: string;
+  accepted: number;
+  status: EntryStatus;
+  /** Unix seconds (the table's TTL attribute). */
+  expiresAt: number;
+  requires: { absent: true };
+}
+
+/** One write of a plan. A plan's writes apply all or nothing. */
+export type PlanWrite = AddToDay | AddToAllTime | OpenSession | AddToSession | RecordIdempotency;
+
+export interface PlayerPlan {
+  results: EntryResult[];
+  /** In this order: day totals, the all-time total, sessions, idempotency records. */
+  writes: PlanWrite[];
+  /** The points the plan adds to the player's totals. */
+  total: number;
+  /** The instant it was made at (ISO): the writes' timestamps. */
+  at: string;
+}

@@ -1,0 +1,183 @@
+// Committing a client SDK session (docs/play-protocol.md §4): POST /play/commit moves its pending points into the
+// day and all-time totals once, and seals it.
+import { isConditionFailure } from '../adapters/dynamodb.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
+import { playIndexes, playKeys } from './keys.js';
+import {
+  getItem,
+  getItems,
+  indexUpdate,
+  itemKey,
+  playTable,
+  transact,
+  updateExpression,
+} from './repository.js';
+import { noteIrregularity, requireActive, type Session, sessionKey } from './sdk-session.js';
+
+const MAX_ATTEMPTS = 6;
+
+/** The result of a commit, as answered and as kept on the session for replays. */
+interface CommitResult {
+  status: 'committed';
+  committedPoints: number;
+  clipped: boolean;
+}
+
+/**
+ * A retried commit (the first answer was lost) of a session this very chain head sealed: the first commit's
+ * result, so the retry neither fails nor counts twice. Undefined when the session was not committed with it.
+ */
+const replayedCommit = (
+  session: Session | undefined,
+  input: { seq: number; head: string; total: number },
+): CommitResult | undefined => {
+  if (session?.status !== 'committed' || session.committedPoints === undefined) return undefined;
+  const same =
+    input.seq === Number(session.seq) &&
+    input.head === String(session.head) &&
+    input.total === Number(session.claimedTotal ?? 0);
+  return same
+    ? {
+        status: 'committed',
+        committedPoints: Number(session.committedPoints),
+        clipped: session.clipped === true,
+      }
+    : undefined;
+};
+
+/** The session as of a commit: active, unexpired, at the client's head and total. */
+const requireCommittable = async (
+  key: { pk: string; sk: string },
+  session: Session | undefined,
+  input: { seq: number; head: string; total: number },
+  now: Date,
+): Promise<Session> => {
+  const active = requireActive(session, now);
+  if (input.seq !== Number(active.seq) || input.head !== String(active.head)) {
+    await noteIrregularity(key, 'chainBreaks');
+    throw new AppError(
+      'CHAIN_BROKEN',
+      'Stale or forged head: resync with GET /play/session-state before committing',
+      [{ path: 'head', message: `server head is at seq ${String(active.seq)}` }],
+    );
+  }
+  if (input.total !== Number(active.claimedTotal ?? 0)) {
+    throw new AppError('CHAIN_BROKEN', 'total does not match the sum of the flushed deltas', [
+      { path: 'total', message: 'mismatch' },
+    ]);
+  }
+  return active;
+};
+
+/** The day and all-time totals' updates of a commit that moves `accepted` points (none when 0). */
+const totalsUpdates = (
+  session: Session,
+  accepted: number,
+  dayCap: number | null,
+  at: string,
+): NonNullable<Parameters<typeof transact>[0]> => {
+  if (accepted <= 0) return [];
+  const gameId = String(session.gameId);
+  const arcId = String(session.arcId);
+  const day = String(session.day);
+  const TableName = playTable();
+  const dayIndex = indexUpdate(playIndexes.day(gameId, day));
+  const allTimeIndex = indexUpdate(playIndexes.allTime(gameId));
+  const set = ['arcId = :a', 'updatedAt = :now', 'reachedAt = :now'];
+  return [
+    {
+      Update: {
+        TableName,
+        Key: playKeys.day(gameId, arcId, day),
+        UpdateExpression: updateExpression({ add: ['points :acc'], set: [...set, ...dayIndex.set] }),
+        ...(dayCap !== null
+          ? { ConditionExpression: 'attribute_not_exists(points) OR points <= :limit' }
+          : {}),
+        ExpressionAttributeValues: {
+          ':acc': accepted,
+          ':a': arcId,
+          ':now': at,
+          ...(dayCap !== null ? { ':limit': dayCap - accepted } : {}),
+          ...dayIndex.values,
+        },
+      },
+    },
+    {
+      Update: {
+        TableName,
+        Key: playKeys.allTime(gameId, arcId),
+        UpdateExpression: updateExpression({ add: ['points :acc'], set: [...set, ...allTimeIndex.set] }),
+        ExpressionAttributeValues: { ':acc': accepted, ':a': arcId, ':now': at, ...allTimeIndex.values },
+      },
+    },
+  ];
+};
+
+/**
+ * POST /play/commit: the client's final head and total must match the server's chain; the pending points then
+ * move into the day and all-time totals (day cap re-checked by condition) and the session is sealed, keeping
+ * its result: a retry of the same commit (same seq, head and total) answers that result again.
+ */
+export const commit = async (
+  auth: AuthContext,
+  input: { seq: number; head: string; total: number },
+  now = new Date(),
+): Promise<CommitResult> => {
+  const key = sessionKey(auth);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const stored = await getItem(key);
+    const replay = replayedCommit(stored, input);
+    if (replay) return replay;
+    const session = await requireCommittable(key, stored, input, now);
+    const { gameId, arcId, day } = {
+      gameId: String(session.gameId),
+      arcId: String(session.arcId),
+      day: String(session.day),
+    };
+    const pending = Number(session.pendingPoints ?? 0);
+    const dayKey = playKeys.day(gameId, arcId, day);
+    const dayItem = (await getItems([dayKey])).get(itemKey(dayKey));
+    const dayCap =
+      session.maxCumulativePointsPerDay === null || session.maxCumulativePointsPerDay === undefined
+        ? null
+        : Number(session.maxCumulativePointsPerDay);
+    const accepted =
+      dayCap === null ? pending : Math.max(0, Math.min(pending, dayCap - Number(dayItem?.points ?? 0)));
+    const clipped = accepted < pending;
+    const at = now.toISOString();
+    try {
+      await transact([
+        {
+          Update: {
+            TableName: playTable(),
+            Key: key,
+            UpdateExpression:
+              'SET #status = :committed, committedAt = :now, updatedAt = :now, pendingPoints = :zero, committedPoints = :acc, clipped = :clipped ADD points :acc, capHits :hit',
+            ConditionExpression:
+              'seq = :seq AND head = :head AND #status = :active AND pendingPoints = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':committed': 'committed',
+              ':now': at,
+              ':zero': 0,
+              ':acc': accepted,
+              ':clipped': clipped,
+              ':hit': clipped ? 1 : 0,
+              ':seq': input.seq,
+              ':head': input.head,
+              ':active': 'active',
+              ':pending': pending,
+            },
+          },
+        },
+        ...totalsUpdates(session, accepted, dayCap, at),
+      ]);
+      return { status: 'committed', committedPoints: accepted, clipped };
+    } catch (error) {
+      if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException')
+        throw error;
+    }
+  }
+  throw new AppError('CONFLICT', 'The session changed while committing; resync and retry');
+};

@@ -1,0 +1,130 @@
+// Opening a client SDK session (docs/play-protocol.md §1): GET /play/session-token.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { isConditionFailure } from '../adapters/dynamodb.js';
+import type { AuthContext } from '../core/auth.js';
+import { AppError, errors } from '../core/errors.js';
+import { derivedUuid } from '../core/ids.js';
+import { requireGame } from '../games/index.js';
+import { playIndexes, playKeys, utcDay } from './keys.js';
+import {
+  cancellationReasons,
+  getItem,
+  indexUpdate,
+  playTable,
+  transact,
+  updateExpression,
+} from './repository.js';
+import { closed, requireActive } from './sdk-session.js';
+import { issueSessionToken } from './session-token.js';
+
+/** How long a play session (and its token) lives. */
+export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
+
+/** A session opened earlier with the same idempotency key: its token again, while it is still open. */
+const reopen = async (auth: AuthContext, gameId: string, sessionId: string, now: Date) => {
+  const session = await getItem(playKeys.session(gameId, sessionId));
+  if (!session || session.arcId !== auth.userId)
+    throw closed('The session opened with this idempotency key has ended');
+  const open = requireActive(session, now);
+  const expiresAt = new Date(String(open.expiresAt));
+  const sessionToken = await issueSessionToken({ arcId: auth.userId, sessionId, gameId }, expiresAt);
+  return { sessionToken, sessionId, expiresAt: expiresAt.toISOString(), chainSeed: String(open.chainSeed) };
+};
+
+/**
+ * GET /play/session-token: open an SDK session (counted against maxSessionsPerDay atomically) and hand out its
+ * token and chain seed. With an idempotency key, the session id derives from (player, game, key): a retry finds
+ * the session the first request opened (its creation fails on the id) and gets its token again, uncounted.
+ */
+export const openSession = async (
+  auth: AuthContext,
+  gameId: string,
+  now = new Date(),
+  idempotencyKey?: string,
+) => {
+  if (auth.gameId && auth.gameId !== gameId)
+    throw errors.unauthorized('This player token belongs to another game');
+  const game = await requireGame(gameId);
+  const sessionId = idempotencyKey
+    ? derivedUuid('arcadia', 'session', game.id, auth.userId, idempotencyKey)
+    : randomUUID();
+  const chainSeed = randomBytes(32).toString('hex');
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  const at = now.toISOString();
+  const day = utcDay(now);
+  const TableName = playTable();
+  const sessionsCap = game.maxSessionsPerDay;
+  const dayIndex = indexUpdate(playIndexes.day(game.id, day));
+  try {
+    await transact([
+      {
+        Update: {
+          TableName,
+          Key: playKeys.day(game.id, auth.userId, day),
+          UpdateExpression: updateExpression({
+            add: ['sessions :one', 'points :zero'],
+            set: ['arcId = :a', 'updatedAt = :now', ...dayIndex.set],
+          }),
+          ...(sessionsCap !== null
+            ? { ConditionExpression: 'attribute_not_exists(sessions) OR sessions < :cap' }
+            : {}),
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':zero': 0,
+            ':a': auth.userId,
+            ':now': at,
+            ...(sessionsCap !== null ? { ':cap': sessionsCap } : {}),
+            ...dayIndex.values,
+          },
+        },
+      },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...playKeys.session(game.id, sessionId),
+            gameId: game.id,
+            sessionId,
+            arcId: auth.userId,
+            day,
+            source: 'sdk',
+            status: 'active',
+            seq: 0,
+            head: chainSeed,
+            chainSeed,
+            points: 0,
+            pendingPoints: 0,
+            claimedTotal: 0,
+            saves: 0,
+            capHits: 0,
+            chainBreaks: 0,
+            resyncs: 0,
+            flushIntervals: [],
+            maxScorePerSession: game.maxScorePerSession,
+            maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
+            ...playIndexes.risk(game.id, { score: 0, reasons: [] }),
+            createdAt: at,
+            updatedAt: at,
+            lastFlushAt: at,
+            expiresAt: expiresAt.toISOString(),
+            ...playIndexes.session(game.id, sessionId, at),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+  } catch (error) {
+    // Items: [0] the day's session counter (cap), [1] the session (its id exists: a retried key).
+    if (idempotencyKey && cancellationReasons(error)[1] === 'ConditionalCheckFailed')
+      return reopen(auth, game.id, sessionId, now);
+    if (isConditionFailure(error)) {
+      throw new AppError(
+        'SESSION_LIMIT_REACHED',
+        `This player has used the game's ${sessionsCap} sessions for today (UTC)`,
+      );
+    }
+    throw error;
+  }
+  const sessionToken = await issueSessionToken({ arcId: auth.userId, sessionId, gameId: game.id }, expiresAt);
+  return { sessionToken, sessionId, expiresAt: expiresAt.toISOString(), chainSeed };
+};

@@ -1,0 +1,154 @@
+// A plan's typed writes as transaction items: each `requires` becomes the condition DynamoDB checks with the
+// write, and the index attributes come from playIndexes. No stack: the items are inspected, not sent.
+import { describe, expect, it } from 'vitest';
+import { playIndexes } from '../../lib/play/keys.js';
+import { indexUpdate, playTable, updateExpression } from '../../lib/play/repository.js';
+import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
+import { planItems } from '../../lib/play/save-writes.js';
+
+// The stack's configuration when run with it; a name of its own when run alone.
+process.env.PLAY_TABLE ??= 'Play';
+
+const AT = '2026-03-10T12:00:00.000Z';
+const who = { gameId: 'g1', arcId: 'arc-1' };
+const itemsOf = (...writes: PlanWrite[]) =>
+  planItems({ results: [], writes, total: 0, at: AT } satisfies PlayerPlan);
+const session = { ...who, sessionId: 's1', points: 10, saves: 1, capHits: 0 };
+
+describe('playIndexes and indexUpdate', () => {
+  it.each([
+    { score: 0, riskyGame: undefined },
+    { score: 0.5, riskyGame: undefined },
+    { score: 0.501, riskyGame: 'g1' },
+  ])('puts a session of risk $score in the risky index: $riskyGame', ({ score, riskyGame }) => {
+    expect(playIndexes.risk('g1', { score, reasons: ['x'] })).toEqual({
+      riskScore: score,
+      riskReasons: ['x'],
+      riskyGame,
+    });
+  });
+
+  it('sets the defined attributes and removes the undefined ones', () => {
+    expect(indexUpdate({ boardAll: 'g1', riskyGame: undefined })).toEqual({
+      set: ['boardAll = :ixboardAll'],
+      remove: ['riskyGame'],
+      values: { ':ixboardAll': 'g1' },
+    });
+  });
+
+  it('writes the clauses of an update in order, leaving out the empty ones', () => {
+    expect(updateExpression({ set: ['a = :a'], add: ['n :n', 'm :m'], remove: [] })).toBe(
+      'ADD n :n, m :m SET a = :a',
+    );
+  });
+});
+
+describe('planItems', () => {
+  it('guards a day total by both caps less what it adds, and puts it on the daily board', () => {
+    const [item] = itemsOf({
+      kind: 'addToDay',
+      ...who,
+      day: '2026-03-10',
+      points: 60,
+      sessions: 1,
+      requires: { pointsAtMost: 40, sessionsAtMost: 2 },
+    });
+    expect(item).toEqual({
+      Update: {
+        TableName: playTable(),
+        Key: { pk: 'TOTAL#g1#arc-1', sk: 'DAY#2026-03-10' },
+        UpdateExpression:
+          'ADD points :add, sessions :ns SET arcId = :a, updatedAt = :now, reachedAt = :now, boardDay = :ixboardDay',
+        ConditionExpression:
+          '(attribute_not_exists(points) OR points <= :dayLimit) AND (attribute_not_exists(sessions) OR sessions <= :sessionLimit)',
+        ExpressionAttributeValues: {
+          ':add': 60,
+          ':ns': 1,
+          ':a': 'arc-1',
+          ':now': AT,
+          ':ixboardDay': 'g1#2026-03-10',
+          ':dayLimit': 40,
+          ':sessionLimit': 2,
+        },
+      },
+    });
+  });
+
+  it('leaves a day total without a bound unconditional', () => {
+    const [item] = itemsOf({
+      kind: 'addToDay',
+      ...who,
+      day: '2026-03-10',
+      points: 0,
+      sessions: 1,
+      requires: { pointsAtMost: null, sessionsAtMost: null },
+    });
+    expect(item?.Update?.ConditionExpression).toBeUndefined();
+    expect(item?.Update?.UpdateExpression).not.toContain('reachedAt');
+  });
+
+  it('opens a session only where none exists, in the game sessions index and, when risky, the risky one', () => {
+    const [item] = itemsOf({
+      kind: 'openSession',
+      ...session,
+      day: '2026-03-10',
+      risk: { score: 0.55, reasons: ['regular_timing'] },
+      requires: { absent: true },
+    });
+    expect(item?.Update?.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(item?.Update?.UpdateExpression).not.toContain('REMOVE');
+    expect(item?.Update?.ExpressionAttributeValues).toMatchObject({
+      ':ixsessionGame': 'g1',
+      ':ixsessionSort': `${AT}#s1`,
+      ':ixriskScore': 0.55,
+      ':ixriskyGame': 'g1',
+    });
+  });
+
+  it("adds to a session only while it is active, the player's and under its cap; not risky leaves the index", () => {
+    const [item] = itemsOf({
+      kind: 'addToSession',
+      ...session,
+      risk: { score: 0.3, reasons: ['cap_hit'] },
+      requires: { status: 'active', arcId: 'arc-1', pointsAtMost: 75 },
+    });
+    expect(item?.Update?.ConditionExpression).toBe(
+      '#status = :active AND arcId = :a AND points <= :sessionLimit',
+    );
+    expect(item?.Update?.ExpressionAttributeValues).toMatchObject({
+      ':active': 'active',
+      ':a': 'arc-1',
+      ':sessionLimit': 75,
+    });
+    expect(item?.Update?.UpdateExpression).toMatch(/ REMOVE riskyGame$/);
+    expect(item?.Update?.UpdateExpression).not.toContain('sessionGame');
+  });
+
+  it('records an idempotency key only once', () => {
+    expect(
+      itemsOf({
+        kind: 'recordIdempotency',
+        gameId: 'g1',
+        key: 'k1',
+        accepted: 30,
+        status: 'accepted',
+        expiresAt: 1_773_230_400,
+        requires: { absent: true },
+      }),
+    ).toEqual([
+      {
+        Put: {
+          TableName: playTable(),
+          Item: {
+            pk: 'IDEM#g1#k1',
+            sk: 'IDEM',
+            accepted: 30,
+            status: 'accepted',
+            expiresAt: 1_773_230_400,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+  });
+});
