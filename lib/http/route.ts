@@ -1,12 +1,13 @@
 import type { Contract, ResponseOf } from '../core/contract.js';
 import { makeRateLimiter } from '../ratelimit/limiter.js';
-import { defaultBudget } from '../ratelimit/policy.js';
+import { defaultBudget, failedAuthBudgets } from '../ratelimit/policy.js';
 import { type HttpDeps, httpHandler, type LambdaHttpHandler, type RequestOf } from './handler.js';
 import type { HttpResponse } from './response.js';
 
 /**
  * The production wiring of a route: the contract's use case behind the shared middy stack, with the
- * DynamoDB-backed rate limiter and the authenticators the contract names.
+ * DynamoDB-backed rate limiter (default, route and failed-authentication budgets) and the authenticators the
+ * contract names.
  */
 export const route = <C extends Contract>(
   contract: C,
@@ -14,4 +15,10 @@ export const route = <C extends Contract>(
   authenticators: HttpDeps['authenticators'] = {},
   extra: Pick<HttpDeps, 'multipart'> = {},
 ): LambdaHttpHandler =>
-  httpHandler(contract, useCase, { ...extra, authenticators, rateLimiter: makeRateLimiter(), defaultBudget });
+  httpHandler(contract, useCase, {
+    ...extra,
+    authenticators,
+    rateLimiter: makeRateLimiter(),
+    defaultBudget,
+    failedAuthBudgets,
+  });
