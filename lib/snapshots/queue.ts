@@ -6,7 +6,8 @@ import { defineConfig } from '../core/config.js';
 
 const config = defineConfig(() =>
   z.object({
-    SNAPSHOT_QUEUE_URL: z.optional(z.string()),
+    // A URL or nothing: an unresolved CloudFormation reference ("[object Object]") fails here, not as a missing queue.
+    SNAPSHOT_QUEUE_URL: z.optional(z.url({ protocol: /^https?$/ })),
     SNAPSHOT_QUEUE_NAME: z._default(z.string(), 'arcadia-dev-snapshots'),
   }),
 );
