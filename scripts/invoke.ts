@@ -2,12 +2,14 @@
 //   npm run invoke -- <functionName> [events/<area>/<operation>.json]
 // It does what `serverless invoke local` would; osls's invoke local cannot load the ESM (.mjs) bundles that
 // the deployment uses, so this imports the function's TypeScript handler instead, with the environment the
-// framework resolves (`serverless print`) plus the running stack's endpoints (.data/dev/stack.env).
+// framework resolves (`serverless print`: the provider's, then the function's own, with CloudFormation references
+// resolved by the running stack as serverless offline gets them) plus the stack's endpoints (.data/dev/stack.env).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadServerlessConfig } from './stack/config.js';
+import { readResolvedEnvironments, resolvedEnvironmentFile } from './stack/function-environment.js';
 
 const [name, eventFile] = process.argv.slice(2);
 if (!name) {
@@ -26,8 +28,15 @@ if (!existsSync(stackEnv)) {
   console.error('start `npm run dev` first (it writes .data/dev/stack.env)');
   process.exit(2);
 }
-for (const [k, v] of Object.entries(config.provider.environment ?? {}))
-  if (typeof v === 'string') process.env[k] = v;
+const resolved = readResolvedEnvironments(resolvedEnvironmentFile(resolve(root, '.data/dev')));
+for (const environment of [
+  config.provider.environment,
+  resolved?.provider,
+  fn.environment,
+  resolved?.functions[name],
+]) {
+  for (const [k, v] of Object.entries(environment ?? {})) if (typeof v === 'string') process.env[k] = v;
+}
 for (const line of readFileSync(stackEnv, 'utf8').split('\n')) {
   const at = line.indexOf('=');
   if (at > 0) process.env[line.slice(0, at)] = line.slice(at + 1);

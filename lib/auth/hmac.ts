@@ -38,15 +38,19 @@ const equalHex = (a: string, b: string) => {
 };
 
 /**
- * Record a signature as used; a second use within its validity window is refused. The item expires (TTL)
- * once the timestamp can no longer pass the skew check, so the store stays small.
+ * Record a request as seen; the same request again within its signature's validity window is refused. The item
+ * expires (TTL) once the timestamp can no longer pass the skew check, so the store stays small.
+ * Without a body binding the signature covers only method, path and timestamp, so two different requests signed
+ * in the same millisecond carry the same one: the guard then keys on the signature and the body's sha256, which
+ * refuses an exact replay and admits the other request. A bound signature already covers the body.
  */
-const spendSignature = async (signature: string, timestamp: number) => {
+const spendSignature = async (signature: string, timestamp: number, unboundBodySha256?: string) => {
+  const pk = unboundBodySha256 === undefined ? `SIG#${signature}` : `SIG#${signature}#${unboundBodySha256}`;
   try {
     await dynamo().send(
       new PutCommand({
         TableName: settings().EPHEMERAL_TABLE,
-        Item: { pk: `SIG#${signature}`, expiresAt: Math.ceil((timestamp + MAX_SKEW_MS) / 1000) + 60 },
+        Item: { pk, expiresAt: Math.ceil((timestamp + MAX_SKEW_MS) / 1000) + 60 },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -59,7 +63,7 @@ const spendSignature = async (signature: string, timestamp: number) => {
 /**
  * Verify an HMAC-signed request (SPEC §5, DESIGN §3): header shape, `x-auth-provider: hmac`, timestamp skew,
  * constant-time signature check against the caller's current secret, optional body binding, and single use
- * of signatures on non-GET requests. Costs one GetItem, plus one conditional PutItem for non-GET requests.
+ * of non-GET requests (see spendSignature). Costs one GetItem, plus one conditional PutItem for non-GET requests.
  */
 export const verifyHmacRequest = async (
   request: RawRequest,
@@ -93,7 +97,7 @@ export const verifyHmacRequest = async (
   });
   if (!equalHex(expected, header.signature)) throw invalid();
   if (request.method.toUpperCase() !== 'GET' && request.method.toUpperCase() !== 'HEAD') {
-    await spendSignature(header.signature, header.timestamp);
+    await spendSignature(header.signature, header.timestamp, bound ? undefined : sha256Hex(request.rawBody));
   }
   return { scheme: 'hmac', userId: record.arcId, apiKey: header.apiKey };
 };

@@ -32,7 +32,8 @@ export const settingsSchema = z
     SNAPSHOTS_BUCKET: name(),
     // Resources only some functions are given (function-level environment in serverless.yml).
     LAUNCH_STATE_MACHINE_ARN: unsetWhenEmpty(name()),
-    SNAPSHOT_QUEUE_URL: unsetWhenEmpty(z.string()),
+    // A URL or nothing: an unresolved CloudFormation reference ("[object Object]") fails here, not as a missing queue.
+    SNAPSHOT_QUEUE_URL: unsetWhenEmpty(httpUrl()),
     SNAPSHOT_QUEUE_NAME: z._default(z.string(), 'arcadia-dev-snapshots'),
     // Secrets and the identity provider.
     SECRETS_ENCRYPTION_KEY: z

@@ -179,8 +179,14 @@ export const gameSchema = withMeta(
     ),
     jwksUrl: z.nullable(z.string()),
     creatorId: z.uuid(),
-    ownerId: described(z.nullable(z.uuid()), 'Verified owner (proved the domain), or null'),
-    ownershipVerified: z.boolean(),
+    ownerId: described(
+      z.nullable(z.uuid()),
+      'Owner: the user who last proved the domain (may manage the game), or null',
+    ),
+    ownershipVerified: described(
+      z.boolean(),
+      "Whether the owner's proof covers the current gameUrl's origin (reset when gameUrl moves to another)",
+    ),
     totalRewardsAllocatedUsd: z.number(),
     estimatedDailyRewardsUsd: z.number(),
     totalRewardsPoolValueUsd: z.number(),
@@ -250,7 +256,9 @@ export const updateGameContract = defineContract({
   description:
     'Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an ' +
     'optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, ' +
-    'verification, reward figures, coin state) cannot be set.',
+    'verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or ' +
+    'port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until ' +
+    'the new origin is claimed again; a new path on the same origin keeps it.',
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   body: updateGameBody,
@@ -343,7 +351,8 @@ export const claimOwnershipContract = defineContract({
     'Add `<meta name="arcadia-verification" content="<your API key>">` to the `<head>` of the page at gameUrl, ' +
     'then call this. The page is fetched safely (http/https on default ports, public addresses only, ≤ 3 ' +
     'redirects, 5 s, 1 MB). On a match you become the verified owner and the requested rewards split takes ' +
-    'effect. Only the creator or current owner may claim.',
+    'effect. Only the creator or current owner may claim. The proof covers the origin of gameUrl: moving ' +
+    'gameUrl to another origin needs a new claim.',
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   response: dataEnvelope(gameSchema),

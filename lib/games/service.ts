@@ -173,7 +173,22 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
   return { game: toView(game), playerIdToArcId: mapping };
 };
 
-/** Update a game (creator or owner): only the fields of the update schema can change. */
+/** Whether two game URLs share scheme, host and port: what a verification tag proves control of. */
+const sameOrigin = (a: string, b: string) => {
+  try {
+    const origin = new URL(a).origin;
+    return origin !== 'null' && origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Update a game (creator or owner): only the fields of the update schema can change. Moving gameUrl to another
+ * origin resets ownershipVerified (and with it the effective split, all to the creator) until the new origin is
+ * claimed: a proof for one domain must not vouch for another. The owner keeps their access, so that they can claim
+ * the new origin.
+ */
 export const updateGame = async (
   auth: AuthContext,
   gameId: string,
@@ -211,6 +226,9 @@ export const updateGame = async (
     ...(storedImage ? { imageKey: storedImage.key, imageUrl: storedImage.url } : {}),
     ...(storedCover ? { coverImageKey: storedCover.key, coverImageUrl: storedCover.url } : {}),
     ...(split ? { requestedOrgRewardsSplit: split.requested } : {}),
+    ...(input.gameUrl !== undefined && !sameOrigin(game.gameUrl, input.gameUrl)
+      ? { ownershipVerified: false }
+      : {}),
     ...bump(game, deps.now),
   } as GameRecord;
   await saveChange(next, game);

@@ -31,6 +31,8 @@ export interface HttpDeps {
   multipart?: middy.MiddlewareObj<HttpEvent, HttpResult>;
   /** The budget every request spends besides its route's own (per IP, or per user once authenticated). */
   defaultBudget?: (authenticated: boolean) => RateLimitSpec & { name: string };
+  /** The budgets a request that fails authentication spends instead, with their keys (see spendFailedAuth). */
+  failedAuthBudgets?: (request: RawRequest) => Array<{ spec: RateLimitSpec & { name: string }; key: string }>;
 }
 
 type AuthFor<C> = AuthSchemesOf<C> extends readonly [] ? undefined : AuthContext;
@@ -133,6 +135,20 @@ const authenticate = async (contract: Contract, deps: HttpDeps, raw: RawRequest)
   );
 };
 
+/**
+ * A failed authentication (401) spends the failed-authentication budgets, so that 401 floods and signature or
+ * API-key guessing are rate limited too: past them the answer is 429. Only failures spend, so the success path
+ * makes no extra DynamoDB call, and whoever knows an API key cannot lock its owner out with bad signatures (a
+ * correct guess of a 256-bit secret's signature is not a practical risk; the volume of attempts is).
+ */
+const spendFailedAuth = async (deps: HttpDeps, raw: RawRequest, error: unknown): Promise<never> => {
+  const { rateLimiter, failedAuthBudgets } = deps;
+  if (rateLimiter && failedAuthBudgets && error instanceof AppError && error.status === 401) {
+    await Promise.all(failedAuthBudgets(raw).map(({ spec, key }) => rateLimiter(spec, key)));
+  }
+  throw error;
+};
+
 const rateLimitHeaders = (r: { limit: number; remaining: number; resetSeconds: number }) => ({
   'ratelimit-limit': String(r.limit),
   'ratelimit-remaining': String(r.remaining),
@@ -219,7 +235,9 @@ export const httpHandler = <C extends Contract>(
   const core = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
     const raw = toRawRequest(event, context);
     checkMediaType(contract, raw);
-    const auth = await authenticate(contract, deps, raw);
+    const auth = await authenticate(contract, deps, raw).catch((error: unknown) =>
+      spendFailedAuth(deps, raw, error),
+    );
     const limitHeaders = await spendBudgets(contract, deps, raw, auth);
     const request = {
       params: parsePart(contract.params, event.pathParameters ?? {}, 'path parameters'),

@@ -1,12 +1,13 @@
 import { settings } from '../core/config.js';
 import type { Contract, ResponseOf } from '../core/contract.js';
-import { defaultBudget, makeRateLimiter } from '../ratelimit/index.js';
+import { defaultBudget, failedAuthBudgets, makeRateLimiter } from '../ratelimit/index.js';
 import { type HttpDeps, httpHandler, type LambdaHttpHandler, type RequestOf } from './handler.js';
 import type { HttpResponse } from './response.js';
 
 /**
  * The production wiring of a route: the contract's use case behind the shared middy stack, with the
- * DynamoDB-backed rate limiter and the authenticators the contract names.
+ * DynamoDB-backed rate limiter (default, route and failed-authentication budgets) and the authenticators the
+ * contract names.
  */
 export const route = <C extends Contract>(
   contract: C,
@@ -22,5 +23,6 @@ export const route = <C extends Contract>(
     authenticators,
     rateLimiter: makeRateLimiter(),
     defaultBudget,
+    failedAuthBudgets,
   });
 };

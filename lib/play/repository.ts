@@ -9,8 +9,6 @@ type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteComma
 /** One write of a transaction (Put, Update, Delete or ConditionCheck). */
 export type TransactItem = TransactItems[number];
 
-// One schema object: loadConfig caches by schema, so a schema built per call would be parsed (and cached)
-// again on every call — per written item on the batch-save path.
 /** The play table's name. */
 export const playTable = () => settings().PLAY_TABLE;
 

@@ -1,3 +1,3 @@
 // Public surface of the ratelimit domain: code outside lib/ratelimit imports it from here only.
 export { makeRateLimiter } from './limiter.js';
-export { defaultBudget } from './policy.js';
+export { defaultBudget, failedAuthBudgets } from './policy.js';

@@ -15,7 +15,8 @@ export const createHmacSignatureContract = defineContract({
     'key, of `lower(method) + "\\n" + lower(path) + "\\n" + timestamp` where timestamp is Unix milliseconds and ' +
     'path is the request path without query string. When `bodySha256` is given, `"\\n" + bodySha256` is appended ' +
     'and the request must then carry `x-content-sha256: <bodySha256>`. Send the returned value as `Authorization` ' +
-    'together with `x-auth-provider: hmac`; it is valid for 5 minutes and, for non-GET requests, once. ' +
+    'together with `x-auth-provider: hmac`; it is valid for 5 minutes and, for non-GET requests, once (without ' +
+    '`bodySha256`, once per body: give `bodySha256` so that the signature covers the body). ' +
     'Prefer signing locally: this endpoint exists for quick experiments and never stores or logs the secret.',
   auth: [],
   body: z.object({

@@ -25,7 +25,15 @@ export interface StepFunctionsMachineConfig {
 export interface ServerlessConfig {
   service: string;
   provider: { region?: string; stage?: string; environment?: Record<string, unknown> };
-  functions?: Record<string, { name?: string; handler?: string; events?: Array<Record<string, unknown>> }>;
+  functions?: Record<
+    string,
+    {
+      name?: string;
+      handler?: string;
+      events?: Array<Record<string, unknown>>;
+      environment?: Record<string, unknown>;
+    }
+  >;
   resources?: { Resources?: Record<string, CfnResource> };
   stepFunctions?: { stateMachines?: Record<string, StepFunctionsMachineConfig> };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadServerlessConfig } from './config.js';
+import { clearResolvedEnvironments, resolvedEnvironmentFile } from './function-environment.js';
 import { consoleLogger } from './log.js';
 import { resolvePorts } from './ports.js';
 import type { ProvisionedResources } from './resources.js';
@@ -82,6 +83,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (options.fresh && !ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
 
+  // serverless offline waits for this run's file, never an earlier run's.
+  clearResolvedEnvironments(resolvedEnvironmentFile(dataDir));
+
   const config = loadServerlessConfig(cwd);
   config.catch(() => {}); // awaited by the resources service; avoid an unhandled rejection if we fail first
   const ctx: StackContext = {
@@ -96,6 +100,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     config,
     env: { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
     urls: {},
+    resolvedEnvironmentFile: resolvedEnvironmentFile(dataDir),
   };
   const services = stackServices({
     offline: options.offline ?? true,

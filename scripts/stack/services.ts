@@ -4,6 +4,11 @@ import { join } from 'node:path';
 import { appSettingsService, identityProviderService, localChainService } from './app.js';
 import { startDynamoDbLocal } from './dynamodb.js';
 import { startLocalFauxqs } from './fauxqs.js';
+import {
+  RESOLVED_ENVIRONMENT_FILE_VARIABLE,
+  resolveEnvironments,
+  writeResolvedEnvironments,
+} from './function-environment.js';
 import { startOffline } from './offline.js';
 import { provisionResources } from './resources.js';
 import { sqsEventSourcesService } from './sqs-event-sources.js';
@@ -44,15 +49,23 @@ export const fauxqsService: StackService = {
   },
 };
 
-/** Tables, buckets and queues from `serverless print`; state machines resolved for the stand-in. */
+/**
+ * Tables, buckets and queues from `serverless print`; state machines resolved for the stand-in; the functions'
+ * CloudFormation-valued environment resolved for serverless offline.
+ */
 export const resourcesService: StackService = {
   name: 'resources',
   after: ['dynamodb', 'fauxqs'],
   async start(ctx) {
+    const config = await ctx.config;
     ctx.provisioned = await provisionResources(
-      await ctx.config,
+      config,
       { dynamodb: local(ctx.ports.dynamodb), s3: local(ctx.ports.fauxqs), sqs: local(ctx.ports.fauxqs) },
       { region: ctx.region, accountId: ctx.accountId, log: ctx.log },
+    );
+    writeResolvedEnvironments(
+      ctx.resolvedEnvironmentFile,
+      resolveEnvironments(config, ctx.provisioned.scope, ctx.log),
     );
     const { tables, buckets, queues, stateMachines } = ctx.provisioned;
     ctx.log.debug(
@@ -94,7 +107,8 @@ export const offlineService: StackService = {
     const offline = await startOffline({
       cwd: ctx.cwd,
       ports: ctx.ports,
-      env: { ...process.env, ...ctx.env },
+      // The plugin in serverless.yml waits for the resources service to write this file (./function-environment.ts).
+      env: { ...process.env, ...ctx.env, [RESOLVED_ENVIRONMENT_FILE_VARIABLE]: ctx.resolvedEnvironmentFile },
       logFile: ctx.childOutput === 'file' ? join(ctx.dataDir, 'logs', 'offline.log') : undefined,
       console: ctx.childOutput === 'console',
     });

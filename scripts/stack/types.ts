@@ -58,6 +58,11 @@ export interface StackContext {
   readonly urls: Record<string, string>;
   /** Set by the resources service; read by the Step Functions stand-in. */
   provisioned?: ProvisionedResources;
+  /**
+   * Where the resources service writes the environment values that are CloudFormation expressions, resolved
+   * (./function-environment.ts), for serverless offline and `npm run invoke`.
+   */
+  readonly resolvedEnvironmentFile: string;
 }
 
 /** A started service: its URLs and how to stop it. */

@@ -355,6 +355,78 @@ describe('POST /games/claim-ownership/{gameId}', () => {
     expect((await loadGame(game.id))?.ownerId).toBeNull();
   });
 
+  describe('after a gameUrl change', () => {
+    /** A game of alice's with a requested split, verified on `${base}${path}`. */
+    const verifiedGame = async () => {
+      const path = `/${randomUUID()}`;
+      pages.set(
+        path,
+        `<html><head><meta name="arcadia-verification" content="${alice.apiKey}"></head></html>`,
+      );
+      const game = await registerGame(alice, {
+        gameUrl: `${base}${path}`,
+        orgRewardsSplit: { [alice.arcId]: 7000, [bob.arcId]: 3000 },
+      });
+      expect((await claim(alice, game.id)).body.data).toMatchObject({ ownershipVerified: true });
+      return { game, path };
+    };
+    const requested = () => ({ [alice.arcId]: 7000, [bob.arcId]: 3000 });
+
+    it('keeps the verification and the split when only the path changes (same origin)', async () => {
+      const { game } = await verifiedGame();
+      const res = await update(alice, game.id, { gameUrl: `${base}/elsewhere/${randomUUID()}?v=2` });
+      expect(res.status).toBe(200);
+      expect(res.body.data.game).toMatchObject({
+        ownerId: alice.arcId,
+        ownershipVerified: true,
+        orgRewardsSplit: requested(),
+      });
+      expect((await loadGame(game.id))?.ownershipVerified).toBe(true);
+    });
+
+    it('resets the verification and the effective split on another origin until it is claimed again', async () => {
+      const { game, path } = await verifiedGame();
+      // Same server, another host name: another origin, whose page alice has not proved.
+      const moved = `${base.replace('localhost', '127.0.0.1')}${path}`;
+      const res = await update(alice, game.id, { gameUrl: moved });
+      expect(res.status).toBe(200);
+      expect(res.body.data.game).toMatchObject({
+        gameUrl: moved,
+        ownerId: alice.arcId,
+        ownershipVerified: false,
+        orgRewardsSplit: { [alice.arcId]: 10_000 },
+        requestedOrgRewardsSplit: requested(),
+      });
+      expect((await loadGame(game.id))?.ownershipVerified).toBe(false);
+      const read = (await invoke(getGame, {
+        method: 'GET',
+        path: `/games/id/${game.id}`,
+        pathParameters: { id: game.id },
+      })) as Res;
+      expect(read.body.data).toMatchObject({
+        ownershipVerified: false,
+        orgRewardsSplit: { [alice.arcId]: 10_000 },
+      });
+      // The owner can prove the new origin; the requested split then applies again.
+      const reclaimed = await claim(alice, game.id);
+      expect(reclaimed.status).toBe(200);
+      expect(reclaimed.body.data).toMatchObject({ ownershipVerified: true, orgRewardsSplit: requested() });
+    });
+
+    it.each([
+      ['scheme', (url: URL) => `https://${url.host}${url.pathname}`],
+      ['port', (url: URL) => `http://${url.hostname}:${Number(url.port) + 1}${url.pathname}`],
+    ])('resets the verification when the %s changes', async (_part, move) => {
+      const { game, path } = await verifiedGame();
+      const res = await update(alice, game.id, { gameUrl: move(new URL(`${base}${path}`)) });
+      expect(res.status).toBe(200);
+      expect(res.body.data.game).toMatchObject({
+        ownershipVerified: false,
+        orgRewardsSplit: { [alice.arcId]: 10_000 },
+      });
+    });
+  });
+
   it.each(['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'https://game.example:8443/'])(
     'refuses to fetch %s (SSRF) with a 400 naming the reason',
     async (gameUrl) => {

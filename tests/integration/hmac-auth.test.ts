@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
+import { handler as batchSave } from '../../functions/play-developer/batch-save-points.js';
 import { handler as getMe } from '../../functions/user/get-me.js';
 import { handler as resetSecret } from '../../functions/user/reset-secret.js';
 import { signRequest } from '../../lib/core/hmac-signing.js';
+import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
@@ -123,6 +127,54 @@ describe('HMAC authentication', () => {
     const replay = await invoke(resetSecret, { method: 'POST', path: '/user/reset-secret', headers });
     expect(replay.status).toBe(401);
     expect(codeOf(replay)).toBe('INVALID_SIGNATURE');
+  });
+
+  describe('two different requests signed in the same millisecond', () => {
+    const path = '/play/dev/batch-save-points';
+    const saveBody = (gameId: string) =>
+      JSON.stringify({ gameId, entries: [{ playerId: `sol:${bs58.encode(randomBytes(32))}`, points: 1 }] });
+    const send = (headers: Record<string, string>, rawBody: string) =>
+      invoke(batchSave, {
+        method: 'POST',
+        path,
+        headers: { ...headers, 'content-type': 'application/json' },
+        rawBody,
+      });
+
+    it('are both accepted without a body binding; an exact replay is refused', async () => {
+      const dev = await createDeveloper();
+      const game = await registerGame(dev);
+      // SPEC's signature covers method, path and timestamp only: both requests carry the same one.
+      const headers = hmacHeaders(dev, 'POST', path, { timestamp: Date.now() });
+      const [a, b] = [saveBody(game.id), saveBody(game.id)];
+      // The exact copy of `a` races the original: exactly one of the two is accepted.
+      const responses = await Promise.all([send(headers, a), send(headers, b), send(headers, a)]);
+      expect(responses[1]?.status).toBe(200);
+      expect([responses[0]?.status, responses[2]?.status].sort()).toEqual([200, 401]);
+      const refused = responses[0]?.status === 401 ? responses[0] : responses[2];
+      expect(refused?.body).toMatchObject({
+        error: { code: 'INVALID_SIGNATURE', message: 'Signature already used' },
+      });
+      const replay = await send(headers, b);
+      expect(replay.status).toBe(401);
+      expect(codeOf(replay)).toBe('INVALID_SIGNATURE');
+    });
+
+    it('are both accepted with x-content-sha256 (one signature each); an exact replay is refused', async () => {
+      const dev = await createDeveloper();
+      const game = await registerGame(dev);
+      const timestamp = Date.now();
+      const [a, b] = [saveBody(game.id), saveBody(game.id)];
+      const signedA = hmacHeaders(dev, 'POST', path, { timestamp, body: a });
+      const signedB = hmacHeaders(dev, 'POST', path, { timestamp, body: b });
+      const [first, second] = await Promise.all([send(signedA, a), send(signedB, b)]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const replay = await send(signedA, a);
+      expect(replay.status).toBe(401);
+      expect(replay.body).toMatchObject({
+        error: { code: 'INVALID_SIGNATURE', message: 'Signature already used' },
+      });
+    });
   });
 
   it('checks the body against x-content-sha256 when the client binds it', async () => {

@@ -33,12 +33,14 @@ import { sealSecret } from '../../lib/adapters/secrets.js';
 import { makeLocalWalletSigner } from '../../lib/adapters/wallet-signer.js';
 import { makeChain, type TransactionPlan } from '../../lib/chain/index.js';
 import { newKeypair } from '../../lib/chain/spl.js';
+import { listAirdropCoins } from '../../lib/games/index.js';
 import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
 import * as coin from '../../lib/launcher/coin.js';
 import { launcherKeys } from '../../lib/launcher/keys.js';
 import type { JobRecord } from '../../lib/launcher/model.js';
 import { buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
 import { buildDistribution, leafHash, verifyProof } from '../../lib/snapshots/merkle.js';
+import { sendSnapshotMessages } from '../../lib/snapshots/queue.js';
 import { getSummary } from '../../lib/snapshots/repository.js';
 import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
 import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
@@ -263,19 +265,28 @@ describe('snapshot builder (SQS)', () => {
   });
 
   it('the schedule queues one message per coin whose game has an airdrop token', async () => {
-    const { queued } = await scheduleSnapshots();
+    // This run's messages carry its own requestedAt: the schedule run by tests/http/schedules.test.ts may queue
+    // this coin on the same queue meanwhile.
+    const requestedAt = new Date(Date.now() - Math.floor(Math.random() * 1_000_000));
+    const { queued } = await scheduleSnapshots({
+      listAirdropCoins,
+      sendSnapshotMessages,
+      now: () => requestedAt,
+    });
     expect(queued).toBeGreaterThanOrEqual(1);
     const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
     const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'arcadia-dev-snapshots' }));
+    const ours = (body: string) =>
+      body.includes(ctx.tokenMint) && body.includes(`"requestedAt":"${requestedAt.toISOString()}"`);
     const bodies: string[] = [];
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !bodies.some((b) => b.includes(ctx.tokenMint))) {
+    while (Date.now() < deadline && !bodies.some(ours)) {
       const { Messages = [] } = await sqs.send(
         new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
       );
       bodies.push(...Messages.map((m) => m.Body ?? ''));
     }
-    const mine = bodies.filter((b) => b.includes(ctx.tokenMint));
+    const mine = bodies.filter(ours);
     expect(mine).toHaveLength(1);
     expect(JSON.parse(mine[0] as string)).toMatchObject({ tokenMint: ctx.tokenMint });
   });

@@ -23,8 +23,12 @@ const SECURITY_SCHEMES = {
     description:
       '`HMAC-SHA256 apiKey=<uuid>, signature=<hex>, timestamp=<unix ms>` (commas optional) plus header ' +
       '`x-auth-provider: hmac`. signature = lowercase hex HMAC-SHA256(secretKey, lower(method) + "\\n" + ' +
-      'lower(path) + "\\n" + timestamp [+ "\\n" + x-content-sha256]). Timestamps must be within 5 minutes; ' +
-      'a signature of a non-GET request is accepted once.',
+      'lower(path) + "\\n" + timestamp [+ "\\n" + x-content-sha256]). Timestamps must be within 5 minutes. ' +
+      'A non-GET request is accepted once: a second request with the same signature and the same body is a ' +
+      '401 replay, while requests with different bodies signed in the same millisecond are all accepted. ' +
+      'Without `x-content-sha256` the signature does not cover the body, so whoever sees it could send another ' +
+      'body with it until it expires: send `x-content-sha256: <hex sha256 of the raw body>` (and sign it) so ' +
+      'that the signature covers the body and is accepted once, whatever the body.',
   },
   bearer: {
     type: 'http',

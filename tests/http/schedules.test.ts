@@ -1,0 +1,126 @@
+// Every scheduled function of serverless.yml, run by the stack's serverless offline the way its scheduler runs it.
+// serverless offline's Schedule takes the function from its Lambda pool (`lambda.get(functionKey)`) and runs the
+// handler with a ScheduleEvent (or the schedule's `input`); its Lambda invoke API runs the same pool entry, built
+// with the same environment. The scheduler's own trigger is a cron inside the offline process, so the test posts
+// that event to the invoke API and checks what the run did. Calling the handler in-process (other tests,
+// `npm run invoke`) uses another environment: that is how the hourly snapshot schedule could fail under
+// `npm run dev` with QueueDoesNotExist (an unresolved `Ref` as its queue URL) while every test passed.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import bs58 from 'bs58';
+import { describe, expect, it } from 'vitest';
+import { getGame, saveGame } from '../../lib/games/repository.js';
+import { loadServerlessConfig } from '../../scripts/stack/config.js';
+import { registerGame } from '../helpers/games.js';
+import { createDeveloper } from '../helpers/users.js';
+
+const config = await loadServerlessConfig(resolve(import.meta.dirname, '../..'));
+
+/** The events serverless offline's scheduler would fire for a function, one per schedule. */
+const scheduledEvents = (events: Array<Record<string, unknown>> = []) =>
+  events.flatMap((event) => {
+    if (!('schedule' in event)) return [];
+    const schedule = event.schedule as string | { enabled?: boolean; input?: unknown };
+    if (typeof schedule === 'object' && schedule.enabled === false) return [];
+    if (typeof schedule === 'object' && schedule.input !== undefined) return [schedule.input];
+    // serverless-offline's ScheduleEvent, as EventBridge sends it.
+    return [
+      {
+        account: randomUUID(),
+        detail: {},
+        'detail-type': 'Scheduled Event',
+        id: randomUUID(),
+        region: config.provider.region ?? 'us-east-1',
+        resources: [],
+        source: 'aws.events',
+        time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        version: '0',
+      },
+    ];
+  });
+
+const scheduled = Object.entries(config.functions ?? {})
+  .map(([key, fn]) => ({ key, name: fn.name ?? key, events: scheduledEvents(fn.events) }))
+  .filter(({ events }) => events.length > 0);
+
+/** Runs a function through serverless offline's Lambda pool; fails on a handler error. */
+const runOffline = async (functionName: string, event: unknown) => {
+  const url = `${process.env.LAMBDA_INVOKE_URL}/2015-03-31/functions/${functionName}/invocations`;
+  const response = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
+  const text = await response.text();
+  expect(response.headers.get('x-amz-function-error'), text).toBeNull();
+  expect(response.status, text).toBe(200);
+  return text ? (JSON.parse(text) as unknown) : undefined;
+};
+
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+
+/** Messages in a queue, visible or not: receiving moves them between the two, only a delete lowers the sum. */
+const messagesIn = async (queueName: string) => {
+  const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }));
+  const { Attributes = {} } = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl,
+      AttributeNames: [
+        'ApproximateNumberOfMessages',
+        'ApproximateNumberOfMessagesNotVisible',
+        'ApproximateNumberOfMessagesDelayed',
+      ],
+    }),
+  );
+  return Object.values(Attributes).reduce((sum, n) => sum + Number(n), 0);
+};
+
+const base58Key = () => bs58.encode(randomBytes(32));
+
+/** A game with a launched coin and an airdrop token: what the snapshot schedule queues builds for. */
+const airdropCoin = async () => {
+  const view = await registerGame(await createDeveloper());
+  const game = await getGame(view.id);
+  if (!game) throw new Error('game missing');
+  const now = new Date().toISOString();
+  const coin = {
+    gtokenAddress: base58Key(),
+    gameCoinSymbol: 'SCHED',
+    emissionDays: 7,
+    status: 'active',
+    emissionStartAt: now,
+    emissionEndAt: now,
+  };
+  await saveGame({ ...game, version: game.version + 1, airdropTokenAddress: base58Key(), coin }, game);
+};
+
+/** Per scheduled function: set up what it acts on, then check its effect from the run's result. */
+const effects: Record<string, () => Promise<(result: unknown) => Promise<void>>> = {
+  scheduleSnapshots: async () => {
+    // The queue is shared with tests/integration/snapshots.test.ts, which receives from it: count, never receive.
+    const queueName = config.resources?.Resources?.SnapshotQueue?.Properties?.QueueName;
+    if (typeof queueName !== 'string') throw new Error('serverless.yml has no SnapshotQueue name');
+    await airdropCoin();
+    const before = await messagesIn(queueName);
+    return async (result) => {
+      expect(result).toEqual({ queued: expect.any(Number) });
+      const { queued } = result as { queued: number };
+      expect(queued).toBeGreaterThanOrEqual(1);
+      expect((await messagesIn(queueName)) - before).toBeGreaterThanOrEqual(queued);
+    };
+  },
+};
+
+describe('scheduled functions under serverless offline', () => {
+  it('every schedule in serverless.yml has its effect checked here', () => {
+    expect(scheduled.map((s) => s.key).sort()).toEqual(Object.keys(effects).sort());
+  });
+
+  for (const { key, name, events } of scheduled) {
+    it(`${key}: each of its schedules runs as deployed and does its work`, async () => {
+      const arrange = effects[key];
+      if (!arrange) throw new Error(`no effect check for the scheduled function ${key}`);
+      for (const event of events) {
+        const check = await arrange();
+        await check(await runOffline(name, event));
+      }
+    }, 60_000);
+  }
+});
