@@ -106,9 +106,13 @@ export const loadConfig = <T extends z.core.$ZodType>(schema: T): z.output<T> =>
 /** The settings of this container (parsed on the first call: every handler makes it at cold start). */
 export const settings = (): Settings => loadConfig(settingsSchema);
 
-/** A setting only some functions are given (see above); fails naming it when this function lacks it. */
+/**
+ * A setting only some functions are given (a resource reference in their own environment) or only some
+ * configurations need, read from the environment when used; fails naming it when absent or malformed.
+ */
 export const requireSetting = <K extends keyof Settings>(key: K): NonNullable<Settings[K]> => {
-  const value = settings()[key];
-  if (value === undefined || value === null) throw new Error(`Invalid configuration: ${key} is not set`);
-  return value as NonNullable<Settings[K]>;
+  const parsed = z.safeParse(settingsSchema.def.shape[key], process.env[key]);
+  if (!parsed.success || parsed.data === undefined || parsed.data === null)
+    throw new Error(`Invalid configuration: ${key} is not set or invalid`);
+  return parsed.data as NonNullable<Settings[K]>;
 };
