@@ -11,6 +11,8 @@ import { contracts } from '../../lib/api.js';
 interface Resource {
   Type: string;
   Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
 }
 
 const run = promisify(execFile);
@@ -240,4 +242,25 @@ describe('serverless package', () => {
       rmSync(work, { recursive: true, force: true });
     }
   }, 180_000);
+});
+
+describe('a stack that survives deployment (issue 20)', () => {
+  it('keeps the data: Retain on every data table and bucket, point-in-time recovery on every table, versioned buckets', () => {
+    const tables = ofType('AWS::DynamoDB::Table');
+    expect(tables.length).toBe(5);
+    for (const [name, table] of tables) {
+      expect(table.Properties.PointInTimeRecoverySpecification, name).toEqual({
+        PointInTimeRecoveryEnabled: true,
+      });
+      // Only the ephemeral table (rate-limit windows and spent signatures, minutes of TTL'd state) goes with the stack.
+      const policy = name === 'EphemeralTable' ? 'Delete' : 'Retain';
+      expect([table.DeletionPolicy, table.UpdateReplacePolicy], name).toEqual([policy, policy]);
+    }
+    const buckets = ofType('AWS::S3::Bucket').filter(([name]) => name !== 'ServerlessDeploymentBucket');
+    expect(buckets.map(([name]) => name).sort()).toEqual(['ImagesBucket', 'SnapshotsBucket']);
+    for (const [name, bucket] of buckets) {
+      expect([bucket.DeletionPolicy, bucket.UpdateReplacePolicy], name).toEqual(['Retain', 'Retain']);
+      expect(bucket.Properties.VersioningConfiguration, name).toEqual({ Status: 'Enabled' });
+    }
+  });
 });
