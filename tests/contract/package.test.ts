@@ -15,6 +15,12 @@ interface Resource {
   UpdateReplacePolicy?: string;
 }
 
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'arcadia-package-'));
 let resources: Record<string, Resource> = {};
@@ -32,6 +38,14 @@ beforeAll(async () => {
 }, 200_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The original sources of a function's bundle, from its source map. */
+const sourcesOf = async (zip: string) => {
+  const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
+  const map = Object.keys(archive.files).find((f) => f.endsWith('.mjs.map'));
+  const text = map ? await archive.file(map)?.async('string') : undefined;
+  return text ? (JSON.parse(text) as { sources: string[] }).sources : [];
+};
 
 describe('serverless package', () => {
   it('has one function per contract, each behind its HTTP API route', () => {
@@ -60,23 +74,6 @@ describe('serverless package', () => {
     expect(statements).not.toContain('GamesTable');
     expect(statements).not.toContain('"dynamodb:*"');
     expect(statements).not.toContain('"Resource":"*"');
-  });
-
-  it('declares the tables, the bucket and every queue with a dead-letter queue', () => {
-    expect(ofType('AWS::DynamoDB::Table').length).toBeGreaterThanOrEqual(3);
-    expect(ofType('AWS::S3::Bucket').map(([name]) => name)).toContain('ImagesBucket');
-    const queues = ofType('AWS::SQS::Queue');
-    const dlqNames = new Set(
-      queues.map(
-        ([, q]) =>
-          (q.Properties.RedrivePolicy as { deadLetterTargetArn?: { 'Fn::GetAtt': [string] } } | undefined)
-            ?.deadLetterTargetArn?.['Fn::GetAtt'][0],
-      ),
-    );
-    for (const [name, queue] of queues) {
-      if (dlqNames.has(name)) continue;
-      expect(queue.Properties.RedrivePolicy, `${name} needs a DLQ`).toMatchObject({ maxReceiveCount: 5 });
-    }
   });
 
   it('bundles each function on its own, small, with the AWS SDK it was tested against', async () => {
@@ -109,14 +106,6 @@ describe('serverless package', () => {
     expect(getGame).not.toMatch(/from\s*"@aws-sdk\//);
     expect(getGame).not.toMatch(/from\s*"(node:)?http"/);
   });
-  /** The original sources of a function's bundle, from its source map. */
-  const sourcesOf = async (zip: string) => {
-    const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
-    const map = Object.keys(archive.files).find((f) => f.endsWith('.mjs.map'));
-    const text = map ? await archive.file(map)?.async('string') : undefined;
-    return text ? (JSON.parse(text) as { sources: string[] }).sources : [];
-  };
-
   /** Packages bundled from more than one install folder (nested copies are separate modules). */
   const duplicatedPackages = (sources: string[]) => {
     const copies = new Map<string, Set<string>>();
@@ -244,6 +233,36 @@ describe('serverless package', () => {
   }, 180_000);
 });
 
+/** The logical ids a CloudFormation value refers to: Ref, Fn::GetAtt, and ${Id} or ${Id.Attribute} in Fn::Sub. */
+const referencedIds = (value: unknown): string[] => {
+  if (Array.isArray(value)) return value.flatMap(referencedIds);
+  if (value === null || typeof value !== 'object') return [];
+  const record = value as Record<string, unknown>;
+  if (typeof record.Ref === 'string') return record.Ref.startsWith('AWS::') ? [] : [record.Ref];
+  const getAtt = record['Fn::GetAtt'];
+  if (Array.isArray(getAtt)) return [String(getAtt[0])];
+  const sub = record['Fn::Sub'];
+  if (sub !== undefined) {
+    const [template, variables] = Array.isArray(sub) ? sub : [sub, {}];
+    const ids = [...String(template).matchAll(/\$\{([A-Za-z0-9]+)(?:\.[A-Za-z0-9]+)?\}/g)].map(
+      (m) => m[1] ?? '',
+    );
+    return [...ids.filter((id) => !(id in (variables as object))), ...referencedIds(variables)];
+  }
+  return Object.values(record).flatMap(referencedIds);
+};
+
+/** The resource an ARN value of the template points at ({"Fn::GetAtt": [Id, "Arn"]}). */
+const targetOf = (arn: unknown) =>
+  (arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
+
+const roleOf = (fn: Resource) => targetOf(fn.Properties.Role) ?? '';
+const statementsOf = (role: string) =>
+  (
+    (resources[role]?.Properties.Policies ?? []) as Array<{ PolicyDocument: { Statement: Statement[] } }>
+  ).flatMap((policy) => policy.PolicyDocument.Statement);
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+
 describe('a stack that survives deployment (issue 20)', () => {
   it('keeps the data: Retain on every data table and bucket, point-in-time recovery on every table, versioned buckets', () => {
     const tables = ofType('AWS::DynamoDB::Table');
@@ -261,6 +280,72 @@ describe('a stack that survives deployment (issue 20)', () => {
     for (const [name, bucket] of buckets) {
       expect([bucket.DeletionPolicy, bucket.UpdateReplacePolicy], name).toEqual(['Retain', 'Retain']);
       expect(bucket.Properties.VersioningConfiguration, name).toEqual({ Status: 'Enabled' });
+    }
+  });
+
+  it('gives every queue a dead-letter queue, every asynchronous invocation an on-failure destination, and each an alarm', () => {
+    const queues = ofType('AWS::SQS::Queue');
+    const redriveTargets = queues.flatMap(([, queue]) => {
+      const policy = queue.Properties.RedrivePolicy as { deadLetterTargetArn?: unknown } | undefined;
+      return [targetOf(policy?.deadLetterTargetArn) ?? []].flat();
+    });
+    // Functions invoked asynchronously: the targets of EventBridge rules (the snapshot schedule).
+    const asyncFunctions = ofType('AWS::Events::Rule').flatMap(([, rule]) =>
+      (rule.Properties.Targets as Array<{ Arn: unknown }>).map((target) => targetOf(target.Arn) ?? ''),
+    );
+    expect(asyncFunctions).toContain('ScheduleSnapshotsLambdaFunction');
+    const failureQueues = asyncFunctions.map((fn) => {
+      const config = ofType('AWS::Lambda::EventInvokeConfig').find(
+        ([, c]) => (c.Properties.FunctionName as { Ref?: string }).Ref === fn,
+      )?.[1];
+      const onFailure = (config?.Properties.DestinationConfig as { OnFailure?: { Destination?: unknown } })
+        ?.OnFailure;
+      const queue = targetOf(onFailure?.Destination);
+      expect(queue, `${fn} needs an on-failure destination`).toBeDefined();
+      // Lambda sends the failure record with the function's own role.
+      const sends = statementsOf(roleOf(resources[fn] as Resource)).some(
+        (s) => actionsOf(s).includes('sqs:SendMessage') && referencedIds(s.Resource).includes(queue ?? ''),
+      );
+      expect(sends, `${fn} may send to ${queue}`).toBe(true);
+      return queue ?? '';
+    });
+    const deadLetterQueues = new Set([...redriveTargets, ...failureQueues]);
+    for (const [name, queue] of queues) {
+      if (deadLetterQueues.has(name)) {
+        // A DLQ keeps messages longer than any source queue (SQS's default retention is 4 days).
+        expect(Number(queue.Properties.MessageRetentionPeriod), name).toBe(1_209_600);
+        continue;
+      }
+      expect(queue.Properties.RedrivePolicy, `${name} needs a DLQ`).toMatchObject({ maxReceiveCount: 5 });
+    }
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+    for (const dlq of deadLetterQueues) {
+      const alarm = alarms.find(
+        (a) =>
+          JSON.stringify(a.Dimensions) ===
+          JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }]),
+      );
+      expect(alarm, `${dlq} needs an alarm`).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+    }
+  });
+
+  it('gives each SQS consumer a visibility timeout of at least 6× its function timeout', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    expect(mappings.length).toBeGreaterThan(0);
+    for (const [, mapping] of mappings) {
+      const queue = targetOf(mapping.Properties.EventSourceArn) ?? '';
+      const fn = targetOf(mapping.Properties.FunctionName) ?? '';
+      const timeout = Number(resources[fn]?.Properties.Timeout);
+      expect(timeout, fn).toBeGreaterThan(0);
+      expect(
+        Number(resources[queue]?.Properties.VisibilityTimeout),
+        `${queue} → ${fn}`,
+      ).toBeGreaterThanOrEqual(6 * timeout);
     }
   });
 });
