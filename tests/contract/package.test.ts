@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,6 +262,63 @@ const statementsOf = (role: string) =>
     (resources[role]?.Properties.Policies ?? []) as Array<{ PolicyDocument: { Statement: Statement[] } }>
   ).flatMap((policy) => policy.PolicyDocument.Statement);
 const actionsOf = (statement: Statement) => [statement.Action].flat();
+const isLogs = (statement: Statement) => actionsOf(statement).every((action) => action.startsWith('logs:'));
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const sourceTexts = new Map<string, string>();
+
+/** The project sources bundled into a function, concatenated (node_modules left out). */
+const bundledCode = async (fn: Resource) => {
+  const zip = String((fn.Properties.Code as { S3Key?: string }).S3Key).replace(/^.*\//, '');
+  const sources = (await sourcesOf(zip)).filter((source) => !source.includes('node_modules/'));
+  return sources
+    .map((source) => {
+      const path = join(ROOT, source.replace(/^(\.\.\/)+/, ''));
+      if (!sourceTexts.has(path)) sourceTexts.set(path, readFileSync(path, 'utf8'));
+      return sourceTexts.get(path);
+    })
+    .join('\n');
+};
+
+/** The resources an environment value names: by physical name, by Ref/GetAtt, or by a name at the end of an ARN. */
+const namedBy = (value: unknown): string[] => {
+  const byName = new Map<string, string>();
+  for (const [id, resource] of Object.entries(resources)) {
+    for (const key of ['TableName', 'BucketName', 'QueueName', 'StateMachineName']) {
+      const name = resource.Properties?.[key];
+      if (typeof name === 'string') byName.set(name, id);
+    }
+  }
+  if (typeof value === 'string') return [byName.get(value) ?? []].flat();
+  const text = JSON.stringify(value);
+  return [
+    ...referencedIds(value),
+    ...[...byName].filter(([name]) => text.includes(`:${name}"`)).map(([, id]) => id),
+  ];
+};
+
+/**
+ * What a function can reach: the resources named by the environment variables its bundled code reads, its event
+ * sources and its asynchronous destinations. A grant beyond these is one the code cannot use.
+ */
+const reachableFrom = async (name: string, fn: Resource) => {
+  const code = await bundledCode(fn);
+  const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  const reachable = new Set(
+    Object.entries(env)
+      .filter(([variable]) => code.includes(variable))
+      .flatMap(([, value]) => namedBy(value)),
+  );
+  for (const [, mapping] of ofType('AWS::Lambda::EventSourceMapping')) {
+    if (targetOf(mapping.Properties.FunctionName) === name)
+      reachable.add(targetOf(mapping.Properties.EventSourceArn) ?? '');
+  }
+  for (const [, config] of ofType('AWS::Lambda::EventInvokeConfig')) {
+    if ((config.Properties.FunctionName as { Ref?: string }).Ref !== name) continue;
+    for (const id of referencedIds(config.Properties.DestinationConfig)) reachable.add(id);
+  }
+  return reachable;
+};
 
 describe('a stack that survives deployment (issue 20)', () => {
   it('keeps the data: Retain on every data table and bucket, point-in-time recovery on every table, versioned buckets', () => {
@@ -347,5 +404,61 @@ describe('a stack that survives deployment (issue 20)', () => {
         `${queue} → ${fn}`,
       ).toBeGreaterThanOrEqual(6 * timeout);
     }
+  });
+
+  it('gives every function its own role (the four without statements used to share the framework’s)', () => {
+    const roles = ofType('AWS::Lambda::Function').map(([name, fn]) => [name, roleOf(fn)] as const);
+    for (const [name, role] of roles) {
+      expect(role, name).toBe(name.replace(/LambdaFunction$/, 'IamRoleLambdaExecution'));
+      expect(resources[role]?.Type, name).toBe('AWS::IAM::Role');
+    }
+    expect(new Set(roles.map(([, role]) => role)).size).toBe(roles.length);
+    expect(roles.map(([, role]) => role)).not.toContain('IamRoleLambdaExecution');
+    for (const fn of ['ApiReference', 'ApiReferenceJson', 'NotFound', 'CreateHmacSignature']) {
+      expect(roleOf(resources[`${fn}LambdaFunction`] as Resource)).toBe(`${fn}IamRoleLambdaExecution`);
+    }
+  });
+
+  it('grants no wildcard action, and no wildcard resource beyond the log statements', () => {
+    for (const [role] of ofType('AWS::IAM::Role')) {
+      for (const statement of statementsOf(role)) {
+        for (const action of actionsOf(statement)) expect(action, role).not.toContain('*');
+        if (!isLogs(statement))
+          expect([statement.Resource].flat(), `${role} ${actionsOf(statement)}`).not.toContain('*');
+      }
+    }
+  });
+
+  it('lets every HTTP function spend rate limits, and only HMAC-signed writes spend signatures, in the ephemeral table', () => {
+    const ephemeralActions = (role: string) =>
+      statementsOf(role)
+        .filter((s) => referencedIds(s.Resource).includes('EphemeralTable'))
+        .flatMap(actionsOf)
+        .sort();
+    const routes = new Map<string, string[]>(
+      contracts.map((c) => [
+        `${cfName(c.operationId)}LambdaFunction`,
+        c.auth.includes('hmac') && c.method !== 'GET'
+          ? ['dynamodb:PutItem', 'dynamodb:UpdateItem']
+          : ['dynamodb:UpdateItem'],
+      ]),
+    );
+    routes.set('NotFoundLambdaFunction', ['dynamodb:UpdateItem']);
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      // Workers (state machine tasks, the schedule, the queue consumer) take no HTTP request.
+      expect(ephemeralActions(roleOf(fn)), name).toEqual(routes.get(name) ?? []);
+    }
+  });
+
+  it('grants each function only the tables, buckets, queues and state machine its bundled code can name', async () => {
+    const excess: string[] = [];
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      const reachable = await reachableFrom(name, fn);
+      const granted = statementsOf(roleOf(fn))
+        .filter((s) => !isLogs(s))
+        .flatMap((s) => referencedIds(s.Resource));
+      excess.push(...granted.filter((id) => !reachable.has(id)).map((id) => `${name}: ${id}`));
+    }
+    expect(excess).toEqual([]);
   });
 });
