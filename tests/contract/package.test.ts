@@ -29,8 +29,11 @@ const cfName = (fn: string) => `${fn[0]?.toUpperCase()}${fn.slice(1)}`;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 beforeAll(async () => {
+  // Packaged as for AWS: without the local stack's IMAGES_BASE_URL, which the tests' environment carries.
+  const { IMAGES_BASE_URL: _local, ...env } = process.env;
   await run('serverless', ['package', '--package', dir], {
     cwd: new URL('../..', import.meta.url).pathname,
+    env,
     timeout: 180_000,
   });
   const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
@@ -403,6 +406,58 @@ describe('a stack that survives deployment (issue 20)', () => {
         Number(resources[queue]?.Properties.VisibilityTimeout),
         `${queue} → ${fn}`,
       ).toBeGreaterThanOrEqual(6 * timeout);
+    }
+  });
+
+  it('serves game images through CloudFront with origin access control; the bucket lets only that distribution read games/*', () => {
+    const config = resources.ImagesDistribution?.Properties.DistributionConfig as {
+      Origins: Array<Record<string, unknown>>;
+      DefaultCacheBehavior: Record<string, unknown>;
+    };
+    expect(config.Origins).toEqual([
+      expect.objectContaining({
+        DomainName: { 'Fn::GetAtt': ['ImagesBucket', 'RegionalDomainName'] },
+        OriginAccessControlId: { 'Fn::GetAtt': ['ImagesOriginAccessControl', 'Id'] },
+      }),
+    ]);
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      ViewerProtocolPolicy: 'redirect-to-https',
+      AllowedMethods: ['GET', 'HEAD'],
+    });
+    expect(resources.ImagesOriginAccessControl?.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
+    expect(resources.ImagesBucket?.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      IgnorePublicAcls: true,
+      BlockPublicPolicy: true,
+      RestrictPublicBuckets: true,
+    });
+    const policies = ofType('AWS::S3::BucketPolicy').filter(
+      ([, policy]) => (policy.Properties.Bucket as { Ref?: string }).Ref === 'ImagesBucket',
+    );
+    expect(policies).toHaveLength(1);
+    const document = policies[0]?.[1].Properties.PolicyDocument as
+      | { Statement: Array<Record<string, unknown>> }
+      | undefined;
+    const allows = (document?.Statement ?? []).filter((statement) => statement.Effect === 'Allow');
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['ImagesBucket', 'Arn'] }, '/games/*']] },
+      }),
+    ]);
+    expect(referencedIds(allows[0]?.Condition)).toEqual(['ImagesDistribution']);
+    // What the API answers as imageUrl starts with the distribution's domain.
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env.IMAGES_BASE_URL, name).toEqual({
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation Fn::Sub template
+        'Fn::Sub': ['https://${ImagesDistribution.DomainName}', {}],
+      });
     }
   });
 
