@@ -1,5 +1,5 @@
 import { hmacOnly } from '../../lib/auth/authenticators.js';
-import { updateGameContract } from '../../lib/games/contracts.js';
+import { LARGE_IMAGE_HINT, updateGameContract } from '../../lib/games/contracts.js';
 import { gamesDeps } from '../../lib/games/deps.js';
 import { updateGame } from '../../lib/games/service.js';
 import { multipartParser } from '../../lib/http/multipart.js';
@@ -11,5 +11,5 @@ export const handler = route(
   updateGameContract,
   async ({ auth, params, body }) => ({ data: await updateGame(auth, params.gameId, body, deps) }),
   hmacOnly,
-  { multipart: multipartParser() },
+  { multipart: multipartParser(LARGE_IMAGE_HINT) },
 );

@@ -1,4 +1,4 @@
-import { putImage } from '../adapters/storage.js';
+import { imageUploads, putImage } from '../adapters/storage.js';
 import { configuredDirectory } from '../identity/directory.js';
 import type { GamesDeps } from './service.js';
 
@@ -6,4 +6,5 @@ import type { GamesDeps } from './service.js';
 export const gamesDeps = (): GamesDeps => ({
   directory: configuredDirectory(),
   storeImage: putImage,
+  uploads: imageUploads,
 });

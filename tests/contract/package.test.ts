@@ -461,6 +461,29 @@ describe('a stack that survives deployment (issue 20)', () => {
     }
   });
 
+  it('expires unclaimed presigned uploads after a day; only the upload-url function writes uploads/, only registration and update read them', () => {
+    const lifecycle = resources.ImagesBucket?.Properties.LifecycleConfiguration as
+      | { Rules: Array<Record<string, unknown>> }
+      | undefined;
+    const rules = lifecycle?.Rules ?? [];
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 1 }),
+    );
+    const uploads = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['ImagesBucket', 'Arn'] }, '/uploads/*']] };
+    const access = (action: string) =>
+      ofType('AWS::Lambda::Function')
+        .filter(([, fn]) =>
+          statementsOf(roleOf(fn)).some(
+            (s) => actionsOf(s).includes(action) && JSON.stringify(s.Resource) === JSON.stringify(uploads),
+          ),
+        )
+        .map(([name]) => name)
+        .sort();
+    expect(access('s3:PutObject')).toEqual(['CreateGameImageUploadUrlLambdaFunction']);
+    expect(access('s3:GetObject')).toEqual(['CreateGameLambdaFunction', 'UpdateGameLambdaFunction']);
+    expect(access('s3:DeleteObject')).toEqual(['CreateGameLambdaFunction', 'UpdateGameLambdaFunction']);
+  });
+
   it('gives every function its own role (the four without statements used to share the framework’s)', () => {
     const roles = ofType('AWS::Lambda::Function').map(([name, fn]) => [name, roleOf(fn)] as const);
     for (const [name, role] of roles) {
