@@ -1,15 +1,19 @@
-import { putImage } from '../../lib/adapters/storage.js';
+import { imageUploads, putImage } from '../../lib/adapters/storage.js';
 import { hmacOnly } from '../../lib/auth/index.js';
-import { createGame, createGameContract, type GamesDeps } from '../../lib/games/index.js';
+import { createGame, createGameContract, type GamesDeps, LARGE_IMAGE_HINT } from '../../lib/games/index.js';
 import { multipartParser } from '../../lib/http/multipart.js';
 import { route } from '../../lib/http/route.js';
 import { configuredDirectory } from '../../lib/user/index.js';
 
-export const sideEffects: GamesDeps = { directory: configuredDirectory(), storeImage: putImage };
+export const sideEffects: GamesDeps = {
+  directory: configuredDirectory(),
+  storeImage: putImage,
+  uploads: imageUploads,
+};
 
 export const handler = route(
   createGameContract,
   async ({ auth, body }) => ({ data: await createGame(auth, body, sideEffects) }),
   hmacOnly,
-  { multipart: multipartParser() },
+  { multipart: multipartParser(LARGE_IMAGE_HINT) },
 );

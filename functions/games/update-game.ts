@@ -1,15 +1,19 @@
-import { putImage } from '../../lib/adapters/storage.js';
+import { imageUploads, putImage } from '../../lib/adapters/storage.js';
 import { hmacOnly } from '../../lib/auth/index.js';
-import { type GamesDeps, updateGame, updateGameContract } from '../../lib/games/index.js';
+import { type GamesDeps, LARGE_IMAGE_HINT, updateGame, updateGameContract } from '../../lib/games/index.js';
 import { multipartParser } from '../../lib/http/multipart.js';
 import { route } from '../../lib/http/route.js';
 import { configuredDirectory } from '../../lib/user/index.js';
 
-export const sideEffects: GamesDeps = { directory: configuredDirectory(), storeImage: putImage };
+export const sideEffects: GamesDeps = {
+  directory: configuredDirectory(),
+  storeImage: putImage,
+  uploads: imageUploads,
+};
 
 export const handler = route(
   updateGameContract,
   async ({ auth, params, body }) => ({ data: await updateGame(auth, params.gameId, body, sideEffects) }),
   hmacOnly,
-  { multipart: multipartParser() },
+  { multipart: multipartParser(LARGE_IMAGE_HINT) },
 );

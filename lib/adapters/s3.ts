@@ -1,12 +1,12 @@
-// S3 adapter: the two object operations the product needs, PutObject and (ranged) GetObject, sent as S3's REST
-// requests with the AWS SDK's own building blocks: the SigV4 signer (@smithy/signature-v4), the Node HTTP
+// S3 adapter: the object operations the product needs, PutObject, (ranged) GetObject, HeadObject and DeleteObject,
+// and presigned PutObject URLs, sent as S3's REST requests with the AWS SDK's own building blocks: the SigV4 signer (@smithy/signature-v4), the Node HTTP
 // handler (@smithy/node-http-handler) and the standard retry strategy (@smithy/core/retry). The DynamoDB
 // client that every function bundles already carries all three, so S3 costs a function ~4 KB of code.
 //
 // Why not @aws-sdk/client-s3: its schema module covers all ~100 S3 operations and does not tree-shake, and the
 // client brings XML serde, checksums and multi-region signing. It added 166 KB to a bundle and ~18 ms of CPU to
-// every cold start of the functions that read snapshots or store images, for two operations whose wire format
-// is a plain HTTP PUT and GET (bench/cold-start.ts; docs/decisions.md). Behaviour kept from the SDK: SigV4 with
+// every cold start of the functions that read snapshots or store images, for operations whose wire format is a
+// plain HTTP PUT, GET, HEAD or DELETE (bench/cold-start.ts; docs/decisions.md). Behaviour kept from the SDK: SigV4 with
 // the payload hash (x-amz-content-sha256), virtual-hosted addressing on AWS (path style on a custom endpoint
 // with S3_FORCE_PATH_STYLE, or for bucket names with dots), AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL, credentials
 // from the environment (the Lambda role's; see lib/runtime/aws-credentials.ts), and up to MAX_ATTEMPTS attempts
@@ -26,7 +26,14 @@ export type S3Env = Pick<
   'AWS_REGION' | 'AWS_ENDPOINT_URL_S3' | 'AWS_ENDPOINT_URL' | 'S3_FORCE_PATH_STYLE'
 >;
 
-export type S3Operation = 'GetObject' | 'PutObject';
+export type S3Operation = 'GetObject' | 'PutObject' | 'HeadObject' | 'DeleteObject';
+
+const METHODS: Record<S3Operation, string> = {
+  GetObject: 'GET',
+  PutObject: 'PUT',
+  HeadObject: 'HEAD',
+  DeleteObject: 'DELETE',
+};
 
 export interface S3Input {
   Bucket: string;
@@ -52,17 +59,10 @@ export class S3Error extends Error {
 }
 
 // RFC 3986 unreserved characters stay; everything else (also !'()*, which encodeURIComponent keeps) is escaped,
-// as SigV4's canonical URI requires. Slashes separate the key's segments.
-const encodeKey = (key: string) =>
-  key
-    .split('/')
-    .map((segment) =>
-      encodeURIComponent(segment).replace(
-        /[!'()*]/g,
-        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-      ),
-    )
-    .join('/');
+// as SigV4's canonical URI and query require. Slashes separate the key's segments.
+const escapeRfc3986 = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodeKey = (key: string) => key.split('/').map(escapeRfc3986).join('/');
 
 /** Network errors worth another attempt (the SDK's transient set for Node). */
 const TRANSIENT_CODES = new Set([
@@ -83,6 +83,9 @@ const retryableStatus = (status: number, code: string | undefined): ErrorType | 
   if ([500, 502, 503, 504].includes(status) || code === 'RequestTimeout') return 'TRANSIENT';
   return undefined;
 };
+
+const lowercaseKeys = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 const errorCode = (body: Uint8Array) =>
   /<Code>([^<]{1,100})<\/Code>/.exec(Buffer.from(body).toString('utf8'))?.[1];
@@ -108,7 +111,7 @@ export const s3Request = (env: S3Env, operation: S3Operation, input: S3Input): H
   }
   if (input.Range) headers.range = `bytes=${input.Range.start}-${input.Range.end}`;
   return new HttpRequest({
-    method: operation === 'PutObject' ? 'PUT' : 'GET',
+    method: METHODS[operation],
     protocol: endpoint.protocol,
     hostname,
     ...(endpoint.port ? { port: Number(endpoint.port) } : {}),
@@ -117,6 +120,20 @@ export const s3Request = (env: S3Env, operation: S3Operation, input: S3Input): H
     ...(operation === 'PutObject' ? { body: input.Body ?? new Uint8Array() } : {}),
   });
 };
+
+/** A 2xx answer of S3: its headers (lowercase names) and body. */
+export interface S3Answer {
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/** What a client needs to upload one object with a presigned PUT. */
+export interface PresignedPut {
+  url: string;
+  /** Headers the upload must carry exactly as given (they are part of the signature). */
+  headers: Record<string, string>;
+  expiresAt: Date;
+}
 
 /** S3 objects over signed REST requests. One instance per container (`s3()`); `send` is the one way out. */
 export class S3Objects {
@@ -143,16 +160,71 @@ export class S3Objects {
 
   /** An object's bytes, or of an inclusive byte range of it; undefined when there is no such object. */
   async getObject(input: S3Input): Promise<Uint8Array | undefined> {
+    return (await this.unlessMissing(this.send('GetObject', input)))?.body;
+  }
+
+  /**
+   * An object's size and content type without its bytes; undefined when there is no such object. (S3 answers 404
+   * only to callers allowed s3:ListBucket on the bucket; to others a missing key is a 403, which stays an error.)
+   */
+  async headObject(input: S3Input): Promise<{ contentLength: number; contentType?: string } | undefined> {
+    const answer = await this.unlessMissing(this.send('HeadObject', input));
+    if (!answer) return undefined;
+    const contentLength = Number(answer.headers['content-length']);
+    if (!Number.isSafeInteger(contentLength) || contentLength < 0) {
+      throw new Error(
+        `S3 HeadObject answered without a valid Content-Length (${answer.headers['content-length']})`,
+      );
+    }
+    const contentType = answer.headers['content-type'];
+    return contentType ? { contentLength, contentType } : { contentLength };
+  }
+
+  /** Delete an object; deleting a missing key succeeds, as in S3. */
+  async deleteObject(input: S3Input): Promise<void> {
+    await this.send('DeleteObject', input);
+  }
+
+  /**
+   * A presigned PutObject URL (SigV4 query authentication, as the SDK's presigner builds it: UNSIGNED-PAYLOAD,
+   * valid `expiresInSeconds`). Content-Type and Content-Length are signed headers, so S3 refuses an upload of
+   * another size or type; the signature costs no request.
+   */
+  async presignPutObject(
+    input: { Bucket: string; Key: string; ContentType: string; ContentLength: number },
+    expiresInSeconds: number,
+    now: Date = new Date(),
+  ): Promise<PresignedPut> {
+    const request = s3Request(this.env, 'PutObject', { Bucket: input.Bucket, Key: input.Key });
+    request.body = undefined;
+    const headers = { 'content-type': input.ContentType, 'content-length': String(input.ContentLength) };
+    Object.assign(request.headers, headers, { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' });
+    const signed = await this.signer.presign(request, { expiresIn: expiresInSeconds, signingDate: now });
+    const query = Object.entries(signed.query ?? {})
+      .flatMap(([name, value]) =>
+        [value ?? []].flat().map((v) => `${escapeRfc3986(name)}=${escapeRfc3986(v)}`),
+      )
+      .join('&');
+    const port = signed.port ? `:${signed.port}` : '';
+    return {
+      url: `${signed.protocol}//${signed.hostname}${port}${signed.path}?${query}`,
+      headers,
+      expiresAt: new Date(now.getTime() + expiresInSeconds * 1000),
+    };
+  }
+
+  /** The answer, or undefined for S3's 404 (no such key). */
+  private async unlessMissing(answer: Promise<S3Answer>): Promise<S3Answer | undefined> {
     try {
-      return await this.send('GetObject', input);
+      return await answer;
     } catch (error) {
       if (error instanceof S3Error && error.status === 404) return undefined;
       throw error;
     }
   }
 
-  /** One operation, retried with the SDK's standard strategy; the body of the 2xx answer. */
-  async send(operation: S3Operation, input: S3Input): Promise<Uint8Array> {
+  /** One operation, retried with the SDK's standard strategy; the 2xx answer. */
+  async send(operation: S3Operation, input: S3Input): Promise<S3Answer> {
     let token = await this.retries.acquireInitialRetryToken('s3');
     for (;;) {
       let errorType: ErrorType;
@@ -163,7 +235,7 @@ export class S3Objects {
         const body = await streamCollector(response.body);
         if (response.statusCode >= 200 && response.statusCode < 300) {
           this.retries.recordSuccess(token);
-          return body;
+          return { headers: lowercaseKeys(response.headers), body };
         }
         const code = errorCode(body);
         failure = new S3Error(operation, response.statusCode, code);

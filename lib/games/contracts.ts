@@ -1,12 +1,30 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
+import { MAX_BINARY_BODY_BYTES, MAX_TEXT_BODY_BYTES } from '../core/payload.js';
 import { dataEnvelope, described, listEnvelope, queryBoolean, withMeta } from '../core/schemas.js';
 import { PLATFORMS } from './model.js';
+import { UPLOAD_CONTENT_TYPES, UPLOAD_KEY_PATTERN, UPLOAD_URL_TTL_SECONDS } from './upload-policy.js';
 
 const HMAC = ['hmac'] as const;
 const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
-/** API Gateway's payload limit; images are 5 MB each, base64 in JSON adds a third. */
+/**
+ * API Gateway's own cap (10 MB): the outer bound of the raw-body guard. The limits that matter are smaller and
+ * depend on the media type (lib/core/payload.ts); the upload body parser (lib/http/multipart.ts) answers them.
+ */
 const MAX_GAME_BODY = 10 * 1024 * 1024;
+
+/** The request-size rules of the routes that take images in the body, as the OpenAPI description states them. */
+const IMAGE_BODY_LIMITS =
+  `Request bodies are limited by AWS Lambda's 6 MB request payload: at most ${MAX_BINARY_BODY_BYTES} bytes as ` +
+  `multipart/form-data (API Gateway base64-encodes it, 4/3) and ${MAX_TEXT_BODY_BYTES} bytes as JSON; a larger ` +
+  'body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB ' +
+  `in either form (${MAX_BINARY_BODY_BYTES} bytes less the other fields and the multipart framing; as a data URI, ` +
+  `3/4 of ${MAX_TEXT_BODY_BYTES} bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload ` +
+  'it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.';
+
+/** Message end of that 413 (lib/http/multipart.ts): where larger images go instead. */
+export const LARGE_IMAGE_HINT =
+  'Send larger images (up to 5 MB) with POST /games/images/upload-url and pass the imageKey it returns.';
 
 export const SORT_FIELDS = [
   'totalRewardsPoolValueUsd',
@@ -70,6 +88,10 @@ const orgRewardsSplit = described(
     'split is 100% to you; absent or empty means 100% to you.',
 );
 
+const uploadKey = z
+  .string()
+  .check(z.regex(UPLOAD_KEY_PATTERN, 'must be an imageKey from /games/images/upload-url'));
+
 const tokenAddress = described(
   z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')),
   'Solana mint address',
@@ -92,6 +114,15 @@ const gameFields = {
     'Thumbnail as data:image/<format>;base64,<data> (≤ 5 MB decoded)',
   ),
   base64CoverImage: described(z.optional(z.string()), 'Cover as data:image/<format>;base64,<data>'),
+  imageKey: described(
+    z.optional(uploadKey),
+    'Thumbnail uploaded beforehand (POST /games/images/upload-url; up to 5 MB): checked like any image, then ' +
+      'stored with the game. Used when neither image nor base64Image is given.',
+  ),
+  coverImageKey: described(
+    z.optional(uploadKey),
+    'Cover uploaded beforehand; used when neither coverImage nor base64CoverImage is given.',
+  ),
   twitter: described(optionalUrl, 'Profile URL on the first social network'),
   discord: described(optionalUrl, 'Server URL on the second social network'),
   telegram: described(optionalUrl, 'Group URL on the third social network'),
@@ -216,10 +247,12 @@ export const createGameContract = defineContract({
   tags: ['Games'],
   summary: 'Register a game',
   description:
-    'multipart/form-data (files `image`, `coverImage`) or JSON (`base64Image`, `base64CoverImage` as data URIs). ' +
-    'At least one image; the file wins over base64. The format is decided by the bytes (jpeg, png, gif, webp), ' +
-    'must match the data URI, ≤ 5 MB, ≤ 16384 px a side and ≤ 40 Mpx. Errors: MISSING_IMAGE, ' +
-    'INVALID_IMAGE_FORMAT, UNSUPPORTED_IMAGE_FORMAT, IMAGE_TOO_LARGE, INVALID_REWARDS_SPLIT.',
+    'multipart/form-data (files `image`, `coverImage`) or JSON (`base64Image`, `base64CoverImage` as data URIs), ' +
+    'or keys of images uploaded beforehand (`imageKey`, `coverImageKey`). At least one image; per slot the file ' +
+    'wins over base64, and base64 over the key. The format is decided by the bytes (jpeg, png, gif, webp), must ' +
+    'match the data URI, ≤ 5 MB, ≤ 16384 px a side and ≤ 40 Mpx. Errors: MISSING_IMAGE (also for an imageKey ' +
+    'with no upload of yours behind it), INVALID_IMAGE_FORMAT, UNSUPPORTED_IMAGE_FORMAT, IMAGE_TOO_LARGE, ' +
+    `INVALID_REWARDS_SPLIT. ${IMAGE_BODY_LIMITS}`,
   auth: HMAC,
   body: createGameBody,
   bodyMediaTypes: ['application/json', 'multipart/form-data'],
@@ -258,7 +291,7 @@ export const updateGameContract = defineContract({
     'optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, ' +
     'verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or ' +
     'port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until ' +
-    'the new origin is claimed again; a new path on the same origin keeps it.',
+    `the new origin is claimed again; a new path on the same origin keeps it. ${IMAGE_BODY_LIMITS}`,
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   body: updateGameBody,
@@ -269,12 +302,58 @@ export const updateGameContract = defineContract({
     ...AUTH_ERRORS,
     'FORBIDDEN',
     'NOT_FOUND',
+    'MISSING_IMAGE',
     'INVALID_IMAGE_FORMAT',
     'UNSUPPORTED_IMAGE_FORMAT',
     'IMAGE_TOO_LARGE',
     'INVALID_REWARDS_SPLIT',
+    'PAYLOAD_TOO_LARGE',
   ],
   example: { params: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' }, body: { hidden: true } },
+});
+
+export const createGameImageUploadUrlContract = defineContract({
+  operationId: 'createGameImageUploadUrl',
+  method: 'POST',
+  path: '/games/images/upload-url',
+  tags: ['Games'],
+  summary: 'Upload an image directly to storage',
+  description:
+    'For images too large to send in a registration or update body (up to 5 MB; see POST /games). Answers a ' +
+    `presigned URL valid ${UPLOAD_URL_TTL_SECONDS / 60} minutes: PUT exactly \`contentLength\` bytes to ` +
+    '`uploadUrl` with the returned `headers` (Content-Type and Content-Length are signed: another type or size ' +
+    'is refused by storage), then send `imageKey` as `imageKey` or `coverImageKey` of POST /games or POST ' +
+    '/games/update/{gameId}. Only the uploader can use the key. The API then checks the uploaded bytes like any ' +
+    'image (the declared type does not count) and stores them with the game; an upload that is never used is ' +
+    'deleted about a day later. Errors: UNSUPPORTED_IMAGE_FORMAT for a content type other than image/jpeg, ' +
+    'image/png, image/gif or image/webp; IMAGE_TOO_LARGE beyond 5 MB (5,242,880 bytes).',
+  auth: HMAC,
+  body: z.object({
+    contentType: described(
+      z.string().check(z.minLength(1), z.maxLength(100)),
+      `Type of the image to upload: ${UPLOAD_CONTENT_TYPES.join(', ')}`,
+    ),
+    contentLength: described(
+      z.int().check(z.positive(), z.lte(Number.MAX_SAFE_INTEGER)),
+      'Exact size of the image in bytes, at most 5242880',
+    ),
+  }),
+  response: dataEnvelope(
+    z.object({
+      imageKey: described(z.string(), 'Send as imageKey or coverImageKey'),
+      uploadUrl: described(z.url(), 'Presigned URL to PUT the image to'),
+      method: z.literal('PUT'),
+      headers: described(
+        z.record(z.string(), z.string()),
+        'Headers the PUT must carry exactly (content-type, content-length)',
+      ),
+      expiresAt: described(z.string(), 'When uploadUrl stops working (ISO 8601)'),
+      maxBytes: described(z.int(), 'Largest image accepted (5242880)'),
+    }),
+  ),
+  successStatus: 201,
+  errors: [...AUTH_ERRORS, 'UNSUPPORTED_IMAGE_FORMAT', 'IMAGE_TOO_LARGE'],
+  example: { body: { contentType: 'image/png', contentLength: 4_800_000 } },
 });
 
 export const listGamesContract = defineContract({

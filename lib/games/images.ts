@@ -81,7 +81,8 @@ const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
 const fail = (code: ErrorCode, field: string, problem: string): AppError =>
   new AppError(code, `${field}: ${problem}`, [{ path: field, message: problem }]);
 
-const tooLarge = (field: string): AppError =>
+/** IMAGE_TOO_LARGE for `field`: over MAX_IMAGE_BYTES. */
+export const tooLarge = (field: string): AppError =>
   fail('IMAGE_TOO_LARGE', field, `image must be at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB`);
 
 interface DecodedDataUri {
@@ -199,6 +200,9 @@ const readDimensions = (
   return { width: size.width, height: size.height };
 };
 
+/** Validate image bytes that arrived by another way than the request (a presigned upload, lib/games/uploads.ts). */
+export const checkImageBytes = (bytes: Buffer, field: string): Promise<CheckedImage> => inspect(bytes, field);
+
 /**
  * Pick and validate one image slot: the file wins over base64 (SPEC rule 2). Returns undefined when neither is given.
  * An empty file part or empty string counts as not given: browsers send an empty part for an unused file input.
@@ -217,9 +221,11 @@ export const checkImage = async (
 /** Enforce SPEC rule 1: at least one image must be present. */
 export const requireOneImage = (image?: CheckedImage, field = 'image'): CheckedImage => {
   if (!image) {
-    throw new AppError('MISSING_IMAGE', 'At least one image is required: image file or base64Image', [
-      { path: field, message: 'required' },
-    ]);
+    throw new AppError(
+      'MISSING_IMAGE',
+      'At least one image is required: image file, base64Image or imageKey',
+      [{ path: field, message: 'required' }],
+    );
   }
   return image;
 };

@@ -5,8 +5,10 @@ export {
   batchGamesByTokenIdsContract,
   claimOwnershipContract,
   createGameContract,
+  createGameImageUploadUrlContract,
   getGameContract,
   getGamesByTokenContract,
+  LARGE_IMAGE_HINT,
   listGamesContract,
   listMyGamesContract,
   toggleVisibilityContract,
@@ -27,3 +29,4 @@ export {
 } from './repository.js';
 export type { GamesDeps } from './service.js';
 export { createGame, updateGame } from './service.js';
+export { createImageUpload, type ImageUploads } from './uploads.js';

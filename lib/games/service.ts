@@ -7,15 +7,18 @@ import type { IdentityDirectory } from '../user/index.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../user/index.js';
 import { bump, saveChange } from './changes.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
-import { type CheckedImage, checkImage, requireOneImage } from './images.js';
+import { type CheckedImage, requireOneImage } from './images.js';
 import type { GameRecord } from './model.js';
 import { requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';
+import { discardClaimedUploads, type ImageUploads, pickImage } from './uploads.js';
 
 /** Side effects of the games area, passed in by the handlers (and by tests). */
 export interface GamesDeps {
   directory: IdentityDirectory;
   storeImage: (key: string, bytes: Buffer, contentType: string) => Promise<string>;
+  /** Presigned uploads that imageKey / coverImageKey claim (lib/games/uploads.ts). */
+  uploads?: ImageUploads;
   now?: () => Date;
 }
 
@@ -151,8 +154,20 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
     const replay = await replayCreate(id, input, deps);
     if (replay) return replay;
   }
-  const image = requireOneImage(await checkImage({ file: input.image, base64: input.base64Image }, 'image'));
-  const cover = await checkImage({ file: input.coverImage, base64: input.base64CoverImage }, 'coverImage');
+  const image = requireOneImage(
+    await pickImage(
+      auth,
+      { file: input.image, base64: input.base64Image, key: input.imageKey },
+      { field: 'image', keyField: 'imageKey' },
+      deps.uploads,
+    ),
+  );
+  const cover = await pickImage(
+    auth,
+    { file: input.coverImage, base64: input.base64CoverImage, key: input.coverImageKey },
+    { field: 'coverImage', keyField: 'coverImageKey' },
+    deps.uploads,
+  );
   const { requested, mapping } = await resolveSplit(input.orgRewardsSplit, deps);
   const [storedImage, storedCover] = await Promise.all([
     store(deps, id, 'image', image),
@@ -170,6 +185,7 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
     if (!replay) throw error;
     return replay;
   }
+  await discardClaimedUploads(deps.uploads, [image, cover]);
   return { game: toView(game), playerIdToArcId: mapping };
 };
 
@@ -196,8 +212,18 @@ export const updateGame = async (
   deps: GamesDeps,
 ) => {
   const game = await requireOwnedGame(auth, gameId);
-  const image = await checkImage({ file: input.image, base64: input.base64Image }, 'image');
-  const cover = await checkImage({ file: input.coverImage, base64: input.base64CoverImage }, 'coverImage');
+  const image = await pickImage(
+    auth,
+    { file: input.image, base64: input.base64Image, key: input.imageKey },
+    { field: 'image', keyField: 'imageKey' },
+    deps.uploads,
+  );
+  const cover = await pickImage(
+    auth,
+    { file: input.coverImage, base64: input.base64CoverImage, key: input.coverImageKey },
+    { field: 'coverImage', keyField: 'coverImageKey' },
+    deps.uploads,
+  );
   const split =
     input.orgRewardsSplit === undefined ? undefined : await resolveSplit(input.orgRewardsSplit, deps);
   const [storedImage, storedCover] = await Promise.all([
@@ -232,5 +258,6 @@ export const updateGame = async (
     ...bump(game, deps.now),
   } as GameRecord;
   await saveChange(next, game);
+  await discardClaimedUploads(deps.uploads, [image, cover]);
   return { game: toView(next, true), playerIdToArcId: split?.mapping ?? {} };
 };

@@ -49,7 +49,10 @@ export interface StackOptions {
 }
 
 export interface Stack {
-  /** AWS_REGION, credentials, AWS_ENDPOINT_URL_{DYNAMODB,S3,SQS,SFN}, S3_FORCE_PATH_STYLE, API_BASE_URL, LAMBDA_INVOKE_URL. */
+  /**
+   * AWS_REGION, credentials, AWS_ENDPOINT_URL_{DYNAMODB,S3,SQS,SFN}, S3_FORCE_PATH_STYLE, API_BASE_URL, LAMBDA_INVOKE_URL,
+   * IMAGES_BASE_URL (the images bucket on the S3 stand-in).
+   */
   env: StackEnv;
   /** Human-facing URLs by service (api, apiReference, dynamodb, s3, sqs, stepFunctions, lambda). */
   urls: Record<string, string>;

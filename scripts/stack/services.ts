@@ -13,9 +13,22 @@ import { startOffline } from './offline.js';
 import { provisionResources } from './resources.js';
 import { sqsEventSourcesService } from './sqs-event-sources.js';
 import { startStepFunctions } from './stepfunctions.js';
-import type { StackService } from './types.js';
+import type { StackContext, StackService } from './types.js';
 
 const local = (port: number) => `http://127.0.0.1:${port}`;
+
+/**
+ * IMAGES_BASE_URL: in AWS, game images load through the CloudFront distribution (serverless.yml's default);
+ * locally straight from the images bucket on the S3 stand-in, path-style. The URL needs the bucket's resolved
+ * name, so this waits for the configuration (`serverless print`). A value set by the caller wins.
+ */
+async function exportImagesBaseUrl(ctx: StackContext): Promise<void> {
+  if (ctx.env.IMAGES_BASE_URL || process.env.IMAGES_BASE_URL) return;
+  const bucket = (await ctx.config).provider.environment?.IMAGES_BUCKET;
+  if (typeof bucket !== 'string' || bucket === '')
+    throw new Error('serverless.yml declares no IMAGES_BUCKET');
+  ctx.env.IMAGES_BASE_URL = `${local(ctx.ports.fauxqs)}/${bucket}`;
+}
 
 /** DynamoDB Local (Java child process). */
 export const dynamoDbService: StackService = {
@@ -67,6 +80,7 @@ export const resourcesService: StackService = {
       ctx.resolvedEnvironmentFile,
       resolveEnvironments(config, ctx.provisioned.scope, ctx.log),
     );
+    await exportImagesBaseUrl(ctx);
     const { tables, buckets, queues, stateMachines } = ctx.provisioned;
     ctx.log.debug(
       `resources: ${Object.keys(tables).length} tables, ${Object.keys(buckets).length} buckets, ` +
@@ -104,6 +118,7 @@ export const offlineService: StackService = {
   // The API's public URL is where offline serves it (coins' metadata uri points at it).
   env: (ports) => ({ API_BASE_URL: local(ports.api), PUBLIC_API_URL: local(ports.api) }),
   async start(ctx) {
+    await exportImagesBaseUrl(ctx);
     const offline = await startOffline({
       cwd: ctx.cwd,
       ports: ctx.ports,

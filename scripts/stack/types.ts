@@ -52,7 +52,10 @@ export interface StackContext {
   readonly log: StackLogger;
   /** The framework's resolved configuration (`serverless print`), loaded in parallel with the first services. */
   readonly config: Promise<ServerlessConfig>;
-  /** The whole stack's environment, known from the ports before any service starts. */
+  /**
+   * The whole stack's environment, known from the ports before any service starts; IMAGES_BASE_URL, which needs
+   * the images bucket's name, is added once the configuration is loaded (services.ts).
+   */
   readonly env: StackEnv;
   /** Human-facing URLs collected from the services started so far. */
   readonly urls: Record<string, string>;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,14 @@ import { contracts } from '../../lib/http/api.js';
 interface Resource {
   Type: string;
   Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
 }
 
 const run = promisify(execFile);
@@ -21,8 +29,11 @@ const cfName = (fn: string) => `${fn[0]?.toUpperCase()}${fn.slice(1)}`;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 beforeAll(async () => {
+  // Packaged as for AWS: without the local stack's IMAGES_BASE_URL, which the tests' environment carries.
+  const { IMAGES_BASE_URL: _local, ...env } = process.env;
   await run('serverless', ['package', '--package', dir], {
     cwd: new URL('../..', import.meta.url).pathname,
+    env,
     timeout: 180_000,
   });
   const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
@@ -30,6 +41,14 @@ beforeAll(async () => {
 }, 200_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The original sources of a function's bundle, from its source map. */
+const sourcesOf = async (zip: string) => {
+  const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
+  const map = Object.keys(archive.files).find((f) => f.endsWith('.mjs.map'));
+  const text = map ? await archive.file(map)?.async('string') : undefined;
+  return text ? (JSON.parse(text) as { sources: string[] }).sources : [];
+};
 
 describe('serverless package', () => {
   it('has one function per contract, each behind its HTTP API route', () => {
@@ -58,23 +77,6 @@ describe('serverless package', () => {
     expect(statements).not.toContain('GamesTable');
     expect(statements).not.toContain('"dynamodb:*"');
     expect(statements).not.toContain('"Resource":"*"');
-  });
-
-  it('declares the tables, the bucket and every queue with a dead-letter queue', () => {
-    expect(ofType('AWS::DynamoDB::Table').length).toBeGreaterThanOrEqual(3);
-    expect(ofType('AWS::S3::Bucket').map(([name]) => name)).toContain('ImagesBucket');
-    const queues = ofType('AWS::SQS::Queue');
-    const dlqNames = new Set(
-      queues.map(
-        ([, q]) =>
-          (q.Properties.RedrivePolicy as { deadLetterTargetArn?: { 'Fn::GetAtt': [string] } } | undefined)
-            ?.deadLetterTargetArn?.['Fn::GetAtt'][0],
-      ),
-    );
-    for (const [name, queue] of queues) {
-      if (dlqNames.has(name)) continue;
-      expect(queue.Properties.RedrivePolicy, `${name} needs a DLQ`).toMatchObject({ maxReceiveCount: 5 });
-    }
   });
 
   it('bundles each function on its own, small, with the AWS SDK it was tested against', async () => {
@@ -107,14 +109,6 @@ describe('serverless package', () => {
     expect(getGame).not.toMatch(/from\s*"@aws-sdk\//);
     expect(getGame).not.toMatch(/from\s*"(node:)?http"/);
   });
-  /** The original sources of a function's bundle, from its source map. */
-  const sourcesOf = async (zip: string) => {
-    const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
-    const map = Object.keys(archive.files).find((f) => f.endsWith('.mjs.map'));
-    const text = map ? await archive.file(map)?.async('string') : undefined;
-    return text ? (JSON.parse(text) as { sources: string[] }).sources : [];
-  };
-
   /** Packages bundled from more than one install folder (nested copies are separate modules). */
   const duplicatedPackages = (sources: string[]) => {
     const copies = new Map<string, Set<string>>();
@@ -240,4 +234,309 @@ describe('serverless package', () => {
       rmSync(work, { recursive: true, force: true });
     }
   }, 180_000);
+});
+
+/** The logical ids a CloudFormation value refers to: Ref, Fn::GetAtt, and ${Id} or ${Id.Attribute} in Fn::Sub. */
+const referencedIds = (value: unknown): string[] => {
+  if (Array.isArray(value)) return value.flatMap(referencedIds);
+  if (value === null || typeof value !== 'object') return [];
+  const record = value as Record<string, unknown>;
+  if (typeof record.Ref === 'string') return record.Ref.startsWith('AWS::') ? [] : [record.Ref];
+  const getAtt = record['Fn::GetAtt'];
+  if (Array.isArray(getAtt)) return [String(getAtt[0])];
+  const sub = record['Fn::Sub'];
+  if (sub !== undefined) {
+    const [template, variables] = Array.isArray(sub) ? sub : [sub, {}];
+    const ids = [...String(template).matchAll(/\$\{([A-Za-z0-9]+)(?:\.[A-Za-z0-9]+)?\}/g)].map(
+      (m) => m[1] ?? '',
+    );
+    return [...ids.filter((id) => !(id in (variables as object))), ...referencedIds(variables)];
+  }
+  return Object.values(record).flatMap(referencedIds);
+};
+
+/** The resource an ARN value of the template points at ({"Fn::GetAtt": [Id, "Arn"]}). */
+const targetOf = (arn: unknown) =>
+  (arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
+
+const roleOf = (fn: Resource) => targetOf(fn.Properties.Role) ?? '';
+const statementsOf = (role: string) =>
+  (
+    (resources[role]?.Properties.Policies ?? []) as Array<{ PolicyDocument: { Statement: Statement[] } }>
+  ).flatMap((policy) => policy.PolicyDocument.Statement);
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+const isLogs = (statement: Statement) => actionsOf(statement).every((action) => action.startsWith('logs:'));
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const sourceTexts = new Map<string, string>();
+
+/** The project sources bundled into a function, concatenated (node_modules left out). */
+const bundledCode = async (fn: Resource) => {
+  const zip = String((fn.Properties.Code as { S3Key?: string }).S3Key).replace(/^.*\//, '');
+  const sources = (await sourcesOf(zip)).filter((source) => !source.includes('node_modules/'));
+  return sources
+    .map((source) => {
+      const path = join(ROOT, source.replace(/^(\.\.\/)+/, ''));
+      if (!sourceTexts.has(path)) sourceTexts.set(path, readFileSync(path, 'utf8'));
+      return sourceTexts.get(path);
+    })
+    .join('\n');
+};
+
+/** The resources an environment value names: by physical name, by Ref/GetAtt, or by a name at the end of an ARN. */
+const namedBy = (value: unknown): string[] => {
+  const byName = new Map<string, string>();
+  for (const [id, resource] of Object.entries(resources)) {
+    for (const key of ['TableName', 'BucketName', 'QueueName', 'StateMachineName']) {
+      const name = resource.Properties?.[key];
+      if (typeof name === 'string') byName.set(name, id);
+    }
+  }
+  if (typeof value === 'string') return [byName.get(value) ?? []].flat();
+  const text = JSON.stringify(value);
+  return [
+    ...referencedIds(value),
+    ...[...byName].filter(([name]) => text.includes(`:${name}"`)).map(([, id]) => id),
+  ];
+};
+
+/**
+ * What a function can reach: the resources named by the environment variables its bundled code reads, its event
+ * sources and its asynchronous destinations. A grant beyond these is one the code cannot use.
+ */
+const reachableFrom = async (name: string, fn: Resource) => {
+  const code = await bundledCode(fn);
+  const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  const reachable = new Set(
+    Object.entries(env)
+      .filter(([variable]) => code.includes(variable))
+      .flatMap(([, value]) => namedBy(value)),
+  );
+  for (const [, mapping] of ofType('AWS::Lambda::EventSourceMapping')) {
+    if (targetOf(mapping.Properties.FunctionName) === name)
+      reachable.add(targetOf(mapping.Properties.EventSourceArn) ?? '');
+  }
+  for (const [, config] of ofType('AWS::Lambda::EventInvokeConfig')) {
+    if ((config.Properties.FunctionName as { Ref?: string }).Ref !== name) continue;
+    for (const id of referencedIds(config.Properties.DestinationConfig)) reachable.add(id);
+  }
+  return reachable;
+};
+
+describe('a stack that survives deployment (issue 20)', () => {
+  it('keeps the data: Retain on every data table and bucket, point-in-time recovery on every table, versioned buckets', () => {
+    const tables = ofType('AWS::DynamoDB::Table');
+    expect(tables.length).toBe(5);
+    for (const [name, table] of tables) {
+      expect(table.Properties.PointInTimeRecoverySpecification, name).toEqual({
+        PointInTimeRecoveryEnabled: true,
+      });
+      // Only the ephemeral table (rate-limit windows and spent signatures, minutes of TTL'd state) goes with the stack.
+      const policy = name === 'EphemeralTable' ? 'Delete' : 'Retain';
+      expect([table.DeletionPolicy, table.UpdateReplacePolicy], name).toEqual([policy, policy]);
+    }
+    const buckets = ofType('AWS::S3::Bucket').filter(([name]) => name !== 'ServerlessDeploymentBucket');
+    expect(buckets.map(([name]) => name).sort()).toEqual(['ImagesBucket', 'SnapshotsBucket']);
+    for (const [name, bucket] of buckets) {
+      expect([bucket.DeletionPolicy, bucket.UpdateReplacePolicy], name).toEqual(['Retain', 'Retain']);
+      expect(bucket.Properties.VersioningConfiguration, name).toEqual({ Status: 'Enabled' });
+    }
+  });
+
+  it('gives every queue a dead-letter queue, every asynchronous invocation an on-failure destination, and each an alarm', () => {
+    const queues = ofType('AWS::SQS::Queue');
+    const redriveTargets = queues.flatMap(([, queue]) => {
+      const policy = queue.Properties.RedrivePolicy as { deadLetterTargetArn?: unknown } | undefined;
+      return [targetOf(policy?.deadLetterTargetArn) ?? []].flat();
+    });
+    // Functions invoked asynchronously: the targets of EventBridge rules (the snapshot schedule).
+    const asyncFunctions = ofType('AWS::Events::Rule').flatMap(([, rule]) =>
+      (rule.Properties.Targets as Array<{ Arn: unknown }>).map((target) => targetOf(target.Arn) ?? ''),
+    );
+    expect(asyncFunctions).toContain('ScheduleSnapshotsLambdaFunction');
+    const failureQueues = asyncFunctions.map((fn) => {
+      const config = ofType('AWS::Lambda::EventInvokeConfig').find(
+        ([, c]) => (c.Properties.FunctionName as { Ref?: string }).Ref === fn,
+      )?.[1];
+      const onFailure = (config?.Properties.DestinationConfig as { OnFailure?: { Destination?: unknown } })
+        ?.OnFailure;
+      const queue = targetOf(onFailure?.Destination);
+      expect(queue, `${fn} needs an on-failure destination`).toBeDefined();
+      // Lambda sends the failure record with the function's own role.
+      const sends = statementsOf(roleOf(resources[fn] as Resource)).some(
+        (s) => actionsOf(s).includes('sqs:SendMessage') && referencedIds(s.Resource).includes(queue ?? ''),
+      );
+      expect(sends, `${fn} may send to ${queue}`).toBe(true);
+      return queue ?? '';
+    });
+    const deadLetterQueues = new Set([...redriveTargets, ...failureQueues]);
+    for (const [name, queue] of queues) {
+      if (deadLetterQueues.has(name)) {
+        // A DLQ keeps messages longer than any source queue (SQS's default retention is 4 days).
+        expect(Number(queue.Properties.MessageRetentionPeriod), name).toBe(1_209_600);
+        continue;
+      }
+      expect(queue.Properties.RedrivePolicy, `${name} needs a DLQ`).toMatchObject({ maxReceiveCount: 5 });
+    }
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+    for (const dlq of deadLetterQueues) {
+      const alarm = alarms.find(
+        (a) =>
+          JSON.stringify(a.Dimensions) ===
+          JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }]),
+      );
+      expect(alarm, `${dlq} needs an alarm`).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+    }
+  });
+
+  it('gives each SQS consumer a visibility timeout of at least 6× its function timeout', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    expect(mappings.length).toBeGreaterThan(0);
+    for (const [, mapping] of mappings) {
+      const queue = targetOf(mapping.Properties.EventSourceArn) ?? '';
+      const fn = targetOf(mapping.Properties.FunctionName) ?? '';
+      const timeout = Number(resources[fn]?.Properties.Timeout);
+      expect(timeout, fn).toBeGreaterThan(0);
+      expect(
+        Number(resources[queue]?.Properties.VisibilityTimeout),
+        `${queue} → ${fn}`,
+      ).toBeGreaterThanOrEqual(6 * timeout);
+    }
+  });
+
+  it('serves game images through CloudFront with origin access control; the bucket lets only that distribution read games/*', () => {
+    const config = resources.ImagesDistribution?.Properties.DistributionConfig as {
+      Origins: Array<Record<string, unknown>>;
+      DefaultCacheBehavior: Record<string, unknown>;
+    };
+    expect(config.Origins).toEqual([
+      expect.objectContaining({
+        DomainName: { 'Fn::GetAtt': ['ImagesBucket', 'RegionalDomainName'] },
+        OriginAccessControlId: { 'Fn::GetAtt': ['ImagesOriginAccessControl', 'Id'] },
+      }),
+    ]);
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      ViewerProtocolPolicy: 'redirect-to-https',
+      AllowedMethods: ['GET', 'HEAD'],
+    });
+    expect(resources.ImagesOriginAccessControl?.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
+    expect(resources.ImagesBucket?.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      IgnorePublicAcls: true,
+      BlockPublicPolicy: true,
+      RestrictPublicBuckets: true,
+    });
+    const policies = ofType('AWS::S3::BucketPolicy').filter(
+      ([, policy]) => (policy.Properties.Bucket as { Ref?: string }).Ref === 'ImagesBucket',
+    );
+    expect(policies).toHaveLength(1);
+    const document = policies[0]?.[1].Properties.PolicyDocument as
+      | { Statement: Array<Record<string, unknown>> }
+      | undefined;
+    const allows = (document?.Statement ?? []).filter((statement) => statement.Effect === 'Allow');
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Action: 's3:GetObject',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['ImagesBucket', 'Arn'] }, '/games/*']] },
+      }),
+    ]);
+    expect(referencedIds(allows[0]?.Condition)).toEqual(['ImagesDistribution']);
+    // What the API answers as imageUrl starts with the distribution's domain.
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env.IMAGES_BASE_URL, name).toEqual({
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation Fn::Sub template
+        'Fn::Sub': ['https://${ImagesDistribution.DomainName}', {}],
+      });
+    }
+  });
+
+  it('expires unclaimed presigned uploads after a day; only the upload-url function writes uploads/, only registration and update read them', () => {
+    const lifecycle = resources.ImagesBucket?.Properties.LifecycleConfiguration as
+      | { Rules: Array<Record<string, unknown>> }
+      | undefined;
+    const rules = lifecycle?.Rules ?? [];
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', Prefix: 'uploads/', ExpirationInDays: 1 }),
+    );
+    const uploads = { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['ImagesBucket', 'Arn'] }, '/uploads/*']] };
+    const access = (action: string) =>
+      ofType('AWS::Lambda::Function')
+        .filter(([, fn]) =>
+          statementsOf(roleOf(fn)).some(
+            (s) => actionsOf(s).includes(action) && JSON.stringify(s.Resource) === JSON.stringify(uploads),
+          ),
+        )
+        .map(([name]) => name)
+        .sort();
+    expect(access('s3:PutObject')).toEqual(['CreateGameImageUploadUrlLambdaFunction']);
+    expect(access('s3:GetObject')).toEqual(['CreateGameLambdaFunction', 'UpdateGameLambdaFunction']);
+    expect(access('s3:DeleteObject')).toEqual(['CreateGameLambdaFunction', 'UpdateGameLambdaFunction']);
+  });
+
+  it('gives every function its own role (the four without statements used to share the framework’s)', () => {
+    const roles = ofType('AWS::Lambda::Function').map(([name, fn]) => [name, roleOf(fn)] as const);
+    for (const [name, role] of roles) {
+      expect(role, name).toBe(name.replace(/LambdaFunction$/, 'IamRoleLambdaExecution'));
+      expect(resources[role]?.Type, name).toBe('AWS::IAM::Role');
+    }
+    expect(new Set(roles.map(([, role]) => role)).size).toBe(roles.length);
+    expect(roles.map(([, role]) => role)).not.toContain('IamRoleLambdaExecution');
+    for (const fn of ['ApiReference', 'ApiReferenceJson', 'NotFound', 'CreateHmacSignature']) {
+      expect(roleOf(resources[`${fn}LambdaFunction`] as Resource)).toBe(`${fn}IamRoleLambdaExecution`);
+    }
+  });
+
+  it('grants no wildcard action, and no wildcard resource beyond the log statements', () => {
+    for (const [role] of ofType('AWS::IAM::Role')) {
+      for (const statement of statementsOf(role)) {
+        for (const action of actionsOf(statement)) expect(action, role).not.toContain('*');
+        if (!isLogs(statement))
+          expect([statement.Resource].flat(), `${role} ${actionsOf(statement)}`).not.toContain('*');
+      }
+    }
+  });
+
+  it('lets every HTTP function spend rate limits, and only HMAC-signed writes spend signatures, in the ephemeral table', () => {
+    const ephemeralActions = (role: string) =>
+      statementsOf(role)
+        .filter((s) => referencedIds(s.Resource).includes('EphemeralTable'))
+        .flatMap(actionsOf)
+        .sort();
+    const routes = new Map<string, string[]>(
+      contracts.map((c) => [
+        `${cfName(c.operationId)}LambdaFunction`,
+        c.auth.includes('hmac') && c.method !== 'GET'
+          ? ['dynamodb:PutItem', 'dynamodb:UpdateItem']
+          : ['dynamodb:UpdateItem'],
+      ]),
+    );
+    routes.set('NotFoundLambdaFunction', ['dynamodb:UpdateItem']);
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      // Workers (state machine tasks, the schedule, the queue consumer) take no HTTP request.
+      expect(ephemeralActions(roleOf(fn)), name).toEqual(routes.get(name) ?? []);
+    }
+  });
+
+  it('grants each function only the tables, buckets, queues and state machine its bundled code can name', async () => {
+    const excess: string[] = [];
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      const reachable = await reachableFrom(name, fn);
+      const granted = statementsOf(roleOf(fn))
+        .filter((s) => !isLogs(s))
+        .flatMap((s) => referencedIds(s.Resource));
+      excess.push(...granted.filter((id) => !reachable.has(id)).map((id) => `${name}: ${id}`));
+    }
+    expect(excess).toEqual([]);
+  });
 });

@@ -95,6 +95,17 @@ describe('resources declared in serverless.yml', () => {
     }
   });
 
+  it('serves game images from the images bucket on the S3 stand-in (CloudFront in AWS), readable without credentials', async () => {
+    const bucket = process.env.IMAGES_BUCKET ?? '';
+    expect(process.env.IMAGES_BASE_URL).toBe(`${process.env.AWS_ENDPOINT_URL_S3}/${bucket}`);
+    const key = `games/local-stack/${Date.now()}.txt`;
+    await s3.send(
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'public', ContentType: 'text/plain' }),
+    );
+    const served = await fetch(`${process.env.IMAGES_BASE_URL}/${key}`);
+    expect([served.status, await served.text()]).toEqual([200, 'public']);
+  });
+
   it('creates every queue on 127.0.0.1 with its attributes and dead-letter redrive policy', async () => {
     const port = new URL(process.env.AWS_ENDPOINT_URL_SQS ?? '').port;
     for (const [, resource] of ofType('AWS::SQS::Queue')) {

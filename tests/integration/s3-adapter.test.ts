@@ -1,6 +1,8 @@
 // lib/adapters/s3.ts: round trips through the local stack's S3, read back with the SDK's own S3 client; its
-// SigV4 signature checked by an independent implementation (aws4); and retries against a scripted S3 stand-in
+// SigV4 signature checked by an independent implementation (aws4), presigned URLs by the specification's
+// arithmetic; and retries against a scripted S3 stand-in
 // (throttling, 5xx, a dropped connection, a client error that must not be retried).
+import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -38,6 +40,41 @@ describe('S3 adapter against the local stack', () => {
     await s3().putObject({ Bucket: bucket(), Key: key, Body: new TextEncoder().encode('{"ok":true}') });
     const got = await sdk.send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
     expect(await got.Body?.transformToString()).toBe('{"ok":true}');
+  });
+
+  it('heads an object without its bytes and deletes it; a missing one heads as undefined, deletes quietly', async () => {
+    const key = `tests/s3-adapter/${crypto.randomUUID()}.png`;
+    await s3().putObject({
+      Bucket: bucket(),
+      Key: key,
+      Body: new Uint8Array(4096),
+      ContentType: 'image/png',
+    });
+    expect(await s3().headObject({ Bucket: bucket(), Key: key })).toEqual({
+      contentLength: 4096,
+      contentType: 'image/png',
+    });
+    await s3().deleteObject({ Bucket: bucket(), Key: key });
+    expect(await s3().headObject({ Bucket: bucket(), Key: key })).toBeUndefined();
+    await s3().deleteObject({ Bucket: bucket(), Key: key });
+  });
+
+  it('presigns a PUT the S3 stand-in accepts, with the signed Content-Type kept', async () => {
+    const key = `tests/s3-adapter/${crypto.randomUUID()} (presigned).png`;
+    const body = new Uint8Array(1000).map((_, i) => i & 0xff);
+    const presigned = await s3().presignPutObject(
+      { Bucket: bucket(), Key: key, ContentType: 'image/png', ContentLength: body.length },
+      60,
+    );
+    expect(presigned.headers).toEqual({ 'content-type': 'image/png', 'content-length': '1000' });
+    const put = await fetch(presigned.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body,
+    });
+    expect(put.status).toBe(200);
+    expect(await s3().getObject({ Bucket: bucket(), Key: key })).toEqual(body);
+    expect((await s3().headObject({ Bucket: bucket(), Key: key }))?.contentType).toBe('image/png');
   });
 
   it('answers undefined for a missing object', async () => {
@@ -85,6 +122,83 @@ describe('S3 request addressing', () => {
       '/my.bucket/k',
       'bytes=0-9',
     ]);
+  });
+});
+
+const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
+const rfc3986 = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The signature S3 recomputes for a presigned URL (SigV4 query authentication), written from AWS's specification:
+ * canonical request over the sorted query without the signature, the signed headers as the client sends them,
+ * UNSIGNED-PAYLOAD; then the scoped signing key.
+ */
+const expectedSignature = (url: URL, method: string, headers: Record<string, string>, secret: string) => {
+  const query = [...url.searchParams]
+    .filter(([name]) => name !== 'X-Amz-Signature')
+    .map(([name, value]) => `${rfc3986(name)}=${rfc3986(value)}`)
+    .sort()
+    .join('&');
+  const signed = (url.searchParams.get('X-Amz-SignedHeaders') ?? '').split(';');
+  const canonicalHeaders = signed
+    .map((name) => `${name}:${name === 'host' ? url.host : headers[name]}\n`)
+    .join('');
+  const canonical = [
+    method,
+    url.pathname,
+    query,
+    canonicalHeaders,
+    signed.join(';'),
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const [, date = '', region = '', service = ''] = (url.searchParams.get('X-Amz-Credential') ?? '').split(
+    '/',
+  );
+  const stringToSign = [
+    'AWS4-HMAC-SHA256',
+    url.searchParams.get('X-Amz-Date'),
+    `${date}/${region}/${service}/aws4_request`,
+    createHash('sha256').update(canonical).digest('hex'),
+  ].join('\n');
+  let key = hmac(`AWS4${secret}`, date);
+  for (const part of [region, service, 'aws4_request']) key = hmac(key, part);
+  return hmac(key, stringToSign).toString('hex');
+};
+
+describe('S3 presigned PUT URLs', () => {
+  it('are virtual-hosted on AWS and carry a signature S3 would recompute, binding type and length', async () => {
+    const adapter = new S3Objects({ AWS_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'false' });
+    const now = new Date('2026-01-02T03:04:05Z');
+    const presigned = await adapter.presignPutObject(
+      { Bucket: 'arcadia-images', Key: 'uploads/a b/c', ContentType: 'image/png', ContentLength: 5_242_880 },
+      900,
+      now,
+    );
+    const url = new URL(presigned.url);
+    expect([url.protocol, url.host, url.pathname]).toEqual([
+      'https:',
+      'arcadia-images.s3.eu-west-1.amazonaws.com',
+      '/uploads/a%20b/c',
+    ]);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+      'X-Amz-Credential': `${process.env.AWS_ACCESS_KEY_ID}/20260102/eu-west-1/s3/aws4_request`,
+      'X-Amz-Date': '20260102T030405Z',
+      'X-Amz-Expires': '900',
+      'X-Amz-SignedHeaders': 'content-length;content-type;host',
+    });
+    expect(presigned.expiresAt.toISOString()).toBe('2026-01-02T03:19:05.000Z');
+    const secret = String(process.env.AWS_SECRET_ACCESS_KEY);
+    const signature = url.searchParams.get('X-Amz-Signature');
+    expect(signature).toBe(expectedSignature(url, 'PUT', presigned.headers, secret));
+    // Another length or type than the one signed no longer matches.
+    for (const other of [
+      { ...presigned.headers, 'content-length': '5242881' },
+      { ...presigned.headers, 'content-type': 'text/html' },
+    ]) {
+      expect(signature).not.toBe(expectedSignature(url, 'PUT', other, secret));
+    }
   });
 });
 
@@ -219,5 +333,21 @@ describe('S3 adapter faults and signing (scripted stand-in)', () => {
     run([xmlError(404, 'NoSuchKey')]);
     expect(await adapter.getObject({ Bucket: 'snap', Key: 'k' })).toBeUndefined();
     expect(seen).toHaveLength(1);
+  });
+
+  it('heads with HEAD (a 403 for a missing key without s3:ListBucket stays an error) and deletes with DELETE', async () => {
+    run([xmlError(403, 'AccessDenied')]);
+    const error = await adapter.headObject({ Bucket: 'snap', Key: 'k' }).catch((e) => e);
+    expect([error instanceof S3Error, error.status, error.operation]).toEqual([true, 403, 'HeadObject']);
+    run([xmlError(404, 'NoSuchKey')]);
+    expect(await adapter.headObject({ Bucket: 'snap', Key: 'k' })).toBeUndefined();
+    run([
+      (res) => {
+        res.writeHead(204);
+        res.end();
+      },
+    ]);
+    await adapter.deleteObject({ Bucket: 'snap', Key: 'a/b' });
+    expect(seen.map((r) => [r.method, r.url])).toEqual([['DELETE', '/snap/a/b']]);
   });
 });

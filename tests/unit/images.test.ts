@@ -208,7 +208,7 @@ describe('requireOneImage', () => {
     expect(() => requireOneImage(undefined)).toThrowError(
       expect.objectContaining({
         code: 'MISSING_IMAGE',
-        message: 'At least one image is required: image file or base64Image',
+        message: 'At least one image is required: image file, base64Image or imageKey',
       }),
     );
   });
