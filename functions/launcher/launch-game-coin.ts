@@ -11,12 +11,12 @@ import {
 } from '../../lib/launcher/index.js';
 
 const chain = chainReaderFromConfig();
-const stateMachineArn = requireSetting('LAUNCH_STATE_MACHINE_ARN');
 
 export const sideEffects: LaunchDeps = {
   now,
   getBalance: (address) => chain.getBalance(address),
-  startExecution: (jobId) => startLaunchExecution(stateMachineArn, jobId),
+  // CloudFormation gives this function the state machine's ARN (serverless.yml), so it is read when used.
+  startExecution: (jobId) => startLaunchExecution(requireSetting('LAUNCH_STATE_MACHINE_ARN'), jobId),
   publicApiUrl: settings().PUBLIC_API_URL,
 };
 
