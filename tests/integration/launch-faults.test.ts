@@ -9,14 +9,6 @@ import { readFileSync } from 'node:fs';
 import { GetExecutionHistoryCommand, type HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { handler as completeHandler } from '../../functions/launcher/complete-launch.js';
-import { handler as getJobHandler } from '../../functions/launcher/get-launch-job.js';
-import { handler as launchHandler } from '../../functions/launcher/launch-game-coin.js';
-import { handler as buyTask } from '../../functions/launcher/task-buy.js';
-import { handler as completeTask } from '../../functions/launcher/task-complete.js';
-import { handler as failTask } from '../../functions/launcher/task-fail.js';
-import { handler as mintTask } from '../../functions/launcher/task-mint.js';
-import { handler as reserveTask } from '../../functions/launcher/task-reserve.js';
 import { type Chain, makeChain } from '../../lib/chain/index.js';
 import { initialBuyReceipt, walletTokenAccount } from '../../lib/chain/spl.js';
 import { INITIAL_CURVE, quoteBuy } from '../../lib/launcher/curve.js';
@@ -26,18 +18,26 @@ import { type Fault, type LocalChain, startLocalChain } from '../../scripts/chai
 import { type LocalRef, resolveIntrinsics } from '../../scripts/stack/intrinsics.js';
 import { type LocalStepFunctions, startStepFunctions } from '../../scripts/stack/stepfunctions.js';
 import { registerGame } from '../helpers/games.js';
-import { invoke } from '../helpers/http.js';
+import { type Handler, invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { createDeveloper } from '../helpers/users.js';
 
 const SOL = 1_000_000_000n;
-const TASKS: Record<string, (event: unknown) => Promise<unknown>> = {
-  launchTaskReserve: reserveTask,
-  launchTaskMint: mintTask,
-  launchTaskBuy: buyTask,
-  launchTaskComplete: completeTask,
-  launchTaskFail: failTask,
-};
+type Task = (event: unknown) => Promise<unknown>;
+/** The launch functions, imported once this file's chain and state machine are configured (see beforeAll). */
+let launchHandler: Handler;
+let getJobHandler: Handler;
+let completeHandler: Handler;
+let mintTask: Task;
+let buyTask: Task;
+const TASKS: Record<string, Task> = {};
+const TASK_NAMES = [
+  'launchTaskReserve',
+  'launchTaskMint',
+  'launchTaskBuy',
+  'launchTaskComplete',
+  'launchTaskFail',
+];
 
 let local: LocalChain;
 let chain: Chain;
@@ -56,7 +56,7 @@ const launchDefinition = () => {
     readFileSync(new URL('../../infra/launch-state-machine.yml', import.meta.url), 'utf8'),
   );
   const refs = new Map<string, LocalRef>(
-    Object.keys(TASKS).map((name) => [
+    TASK_NAMES.map((name) => [
       name,
       { ref: name, attributes: { Arn: `arn:aws:lambda:us-east-1:000000000000:function:${name}` } },
     ]),
@@ -82,12 +82,25 @@ beforeAll(async () => {
       return (await task(payload)) as never;
     },
   });
-  // Everything below reads its settings lazily, at first use: the handlers then reach this file's chain and
-  // state machine instead of the shared stack's.
+  // A function reads its settings when its module loads (as a Lambda container does at cold start): set this
+  // file's chain and state machine first, then import the functions.
   process.env.SOLANA_RPC_URL = local.url;
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
   process.env.LAUNCH_STATE_MACHINE_ARN = stepFunctions.registerStateMachine('launch', launchDefinition());
   process.env.PUBLIC_API_URL ??= process.env.API_BASE_URL;
+  vi.resetModules();
+  launchHandler = (await import('../../functions/launcher/launch-game-coin.js')).handler;
+  getJobHandler = (await import('../../functions/launcher/get-launch-job.js')).handler;
+  completeHandler = (await import('../../functions/launcher/complete-launch.js')).handler;
+  mintTask = (await import('../../functions/launcher/task-mint.js')).handler;
+  buyTask = (await import('../../functions/launcher/task-buy.js')).handler;
+  Object.assign(TASKS, {
+    launchTaskReserve: (await import('../../functions/launcher/task-reserve.js')).handler,
+    launchTaskMint: mintTask,
+    launchTaskBuy: buyTask,
+    launchTaskComplete: (await import('../../functions/launcher/task-complete.js')).handler,
+    launchTaskFail: (await import('../../functions/launcher/task-fail.js')).handler,
+  });
   sfn = new SFNClient({ endpoint: stepFunctions.endpoint });
 });
 

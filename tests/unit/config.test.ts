@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { loadConfig, settingsSchema } from '../../lib/core/config.js';
@@ -118,4 +120,30 @@ describe('loadConfig', () => {
     vi.stubEnv('ARCADIA_TEST_OTHER', 'b');
     expect(loadConfig(schema).ARCADIA_TEST_OTHER).toBe('a');
   });
+});
+
+describe('cold start', () => {
+  it('a function whose environment lacks a setting fails to load, naming it', () => {
+    const env = { ...process.env };
+    delete env.SOLANA_RPC_URL;
+    const loaded = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', "await import('./functions/games/get-game.ts')"],
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)), env, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(loaded.status).not.toBe(0);
+    expect(loaded.stderr).toMatch(/Invalid configuration: SOLANA_RPC_URL: /);
+    // The same module loads when the environment is complete.
+    const complete = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', "await import('./functions/games/get-game.ts')"],
+      {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: process.env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(complete.status, complete.stderr).toBe(0);
+  }, 120_000);
 });
