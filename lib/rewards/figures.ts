@@ -4,10 +4,10 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import { logger } from '../core/logger.js';
 import { getGame, saveGame } from '../games/index.js';
 import { DISTRIBUTION } from './model.js';
+import { getPool } from './pool-repository.js';
 import type { PriceSource } from './price.js';
 import { usdOf } from './pricing.js';
 import { round2 } from './quotes.js';
-import * as repo from './repository.js';
 
 const GAME_SYNC_ATTEMPTS = 5;
 
@@ -20,7 +20,7 @@ export const syncGameFigures = async (gameId: string, deps: { price: PriceSource
   for (let attempt = 0; attempt < GAME_SYNC_ATTEMPTS; attempt++) {
     // The game first, then the pool: a save that succeeds saw every activation before its game read.
     const game = await getGame(gameId);
-    const pool = game ? await repo.getPool(gameId) : undefined;
+    const pool = game ? await getPool(gameId) : undefined;
     if (!game || !pool) return;
     const value = usdOf(
       BigInt(pool.totalInflowLamports) - BigInt(pool.totalAllocatedLamports),

@@ -3,9 +3,9 @@
 import type { ChainReader } from '../chain/index.js';
 import { effectiveSplit, requireGame } from '../games/index.js';
 import { DISTRIBUTION, type Tier, tierMultiplier } from './model.js';
+import { getPool, recentInflows } from './pool-repository.js';
 import type { PriceSource } from './price.js';
 import { usdOf } from './pricing.js';
-import * as repo from './repository.js';
 
 /** The pool read: the vault's balance and the price, nothing that signs. */
 export interface PoolDeps {
@@ -17,9 +17,9 @@ export interface PoolDeps {
 export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
   const game = await requireGame(gameId);
   const [pool, solUsd, inflows] = await Promise.all([
-    repo.getPool(game.id),
+    getPool(game.id),
     deps.price.solUsd(),
-    repo.recentInflows(game.id, 20),
+    recentInflows(game.id, 20),
   ]);
   const balance = pool ? await deps.chain.getBalance(pool.vaultAddress) : 0n;
   const totalInflow = BigInt(pool?.totalInflowLamports ?? '0');

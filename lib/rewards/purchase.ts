@@ -5,6 +5,7 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { rewardsKeys } from './keys.js';
 import { type Purchase, TIERS } from './model.js';
+import { createPool, getPool } from './pool-repository.js';
 import { activeConflict, resolveHolder, resume } from './purchase-recovery.js';
 import {
   assertBalance,
@@ -20,8 +21,8 @@ import { newVault } from './vault.js';
 
 /** The game's pool, creating its custodial vault on first use. */
 const ensurePool = async (gameId: string, now: string) =>
-  (await repo.getPool(gameId)) ??
-  repo.createPool({
+  (await getPool(gameId)) ??
+  createPool({
     gameId,
     custodial: true,
     ...(await newVault()),
