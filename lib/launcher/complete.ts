@@ -6,7 +6,8 @@ import { initialBuyReceipt, vaultTokenAccount } from '../chain/index.js';
 import { AppError } from '../core/errors.js';
 import type { CoinSummary } from '../games/index.js';
 import { getGame } from '../games/index.js';
-import { verifyLaunchedCoin } from './coin.js';
+import { completeJob, getCoin } from './coin-repository.js';
+import { verifyLaunchedCoin } from './coin-verify.js';
 import type { CoinRecord, JobRecord } from './model.js';
 import * as repo from './repository.js';
 import { coinPhase, emissionWindow } from './rules.js';
@@ -92,7 +93,7 @@ const findBundleTx = async (
 };
 
 const alreadyCompleted = async (mint: string): Promise<CompletionView> => {
-  const coin = await repo.getCoin(mint);
+  const coin = await getCoin(mint);
   if (!coin) throw new Error(`Job of ${mint} is completed but its coin record is missing`);
   return view(coin, true);
 };
@@ -139,7 +140,7 @@ const attemptCompletion = async (mint: string, jobId: string, deps: CompleteDeps
     status: 'active',
     ...window,
   };
-  const outcome = await repo.completeJob({ job, coin, game, summary, now: now.toISOString() });
+  const outcome = await completeJob({ job, coin, game, summary, now: now.toISOString() });
   switch (outcome) {
     case 'completed':
       return { done: view(coin, false) };

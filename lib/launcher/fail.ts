@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { logger } from '../core/logger.js';
 import { describeFailure, type TaskFailure } from './failures.js';
+import { failJob } from './lock-repository.js';
 import { isOpen } from './model.js';
 import * as repo from './repository.js';
 
@@ -18,7 +19,7 @@ export const failStage = async (jobId: string, failure: TaskFailure, now: () => 
   if (isOpen(job)) {
     const error = describeFailure(job.stage, failure);
     logger.warn('launch failed', { jobId, stage: job.stage, error: failure.Error, cause: failure.Cause });
-    await repo.failJob(job, error, now().toISOString());
+    await failJob(job, error, now().toISOString());
   }
   const closed = (await repo.getJob(jobId)) ?? job;
   return { jobId, status: closed.status, progress: closed.progress };

@@ -1,11 +1,12 @@
 // Public surface of the launcher domain: code outside lib/launcher imports it from here only.
 export { openLaunchKeys } from './coin.js';
+export { getCoin } from './coin-repository.js';
 export type { CompleteDeps } from './complete.js';
 export { completeLaunch } from './complete.js';
 export { completeLaunchContract, getLaunchJobContract, launchGameCoinContract } from './contracts.js';
 export { startLaunchExecution } from './executions.js';
 export { failTask } from './fail.js';
-export { getCoin, getJob, getMintJobId } from './repository.js';
+export { getJob, getMintJobId } from './repository.js';
 export type { LaunchDeps } from './service.js';
 export { getLaunchJob, launchGameCoin } from './service.js';
 export type { StageDeps } from './stages.js';

@@ -9,6 +9,7 @@ import type { GameRecord } from '../games/index.js';
 import { isCreatorOrOwner, requireGame } from '../games/index.js';
 import type { LaunchJobView } from './contracts.js';
 import { INITIAL_CURVE, quoteBuy } from './curve.js';
+import { createJob, failJob, getLockHolder } from './lock-repository.js';
 import type { JobRecord } from './model.js';
 import * as repo from './repository.js';
 import { assertBalance, assertEmissionDays, assertMayLaunch } from './rules.js';
@@ -126,7 +127,7 @@ const start = async (job: JobRecord, deps: LaunchDeps): Promise<void> => {
   } catch (error) {
     if (alreadyStarted(error)) return;
     logger.error('could not start the launch state machine', { jobId: job.jobId, ...errorFields(error) });
-    await repo.failJob(job, 'The launch could not be started; please try again', deps.now().toISOString());
+    await failJob(job, 'The launch could not be started; please try again', deps.now().toISOString());
     throw error;
   }
   await recordExecutionArn(job.jobId, executionArn);
@@ -171,7 +172,7 @@ const attemptLaunch = async (
   deps: LaunchDeps,
 ): Promise<Attempt> => {
   const game = await requireGame(input.gameId);
-  const holder = await repo.getLockHolder(game.id);
+  const holder = await getLockHolder(game.id);
   const running = holder ? await repo.getJob(holder) : undefined;
   if (running) {
     await resumeStart(running, deps);
@@ -184,7 +185,7 @@ const attemptLaunch = async (
   const candidates = input.symbol ? [input.symbol] : symbolCandidates(game.name);
   for (const symbol of candidates) {
     const job = newJob(auth, game, { ...input, symbol, custom: input.symbol !== undefined }, deps);
-    const outcome = await repo.createJob(job, game);
+    const outcome = await createJob(job, game);
     if (outcome === 'created') {
       await start(job, deps);
       return { result: summary(job, false) };

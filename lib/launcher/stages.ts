@@ -3,14 +3,8 @@
 // send before sending it. Progress: reserve 10, mint 50, buy 80, complete 100 (SPEC §3).
 import type { WalletSigner } from '../adapters/wallet-signer.js';
 import type { Chain, SentTransaction } from '../chain/index.js';
-import {
-  createCoinMint,
-  generateLaunchKeys,
-  initialBuy,
-  type Launch,
-  mintCoinSupply,
-  openLaunchKeys,
-} from './coin.js';
+import { generateLaunchKeys, openLaunchKeys } from './coin.js';
+import { createCoinMint, initialBuy, type Launch, mintCoinSupply } from './coin-steps.js';
 import { completeLaunch } from './complete.js';
 import { LaunchError } from './failures.js';
 import { isOpen, type JobRecord, STAGE_PROGRESS, type Stage } from './model.js';

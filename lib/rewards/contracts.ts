@@ -1,35 +1,28 @@
+// The multiplier quote contracts (cost, current multiplier, cost for a placement), and the schemas and model text
+// that every rewards contract shares (purchase-contracts.ts, pool-contracts.ts).
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';
-import { DISTRIBUTION, DURATIONS, PURCHASE_FEE_RESERVE, TIER_NAMES } from './model.js';
+import { TIER_NAMES } from './model.js';
 import { BASE_LAMPORTS_PER_HOUR } from './pricing.js';
 
-const TAGS = ['Rewards'];
-const PLAYER = ['bearer', 'session'] as const;
-const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
+export const TAGS = ['Rewards'];
+export const PLAYER = ['bearer', 'session'] as const;
+export const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
 
-const lamports = described(
+export const lamports = described(
   z.string().check(z.regex(/^(0|[1-9][0-9]*)$/)),
   'Lamports (1 SOL = 1 000 000 000), as a string',
 );
-const usd = described(z.number(), 'US dollars, cents precision');
-const tier = described(z.enum(TIER_NAMES), 'Multiplier tier: 1.5x, 2x or 3x');
-const duration = described(
-  withMeta(
-    z
-      .int()
-      .check(z.refine((v) => (DURATIONS as readonly number[]).includes(v), 'must be 3600, 21600 or 86400')),
-    { enum: [...DURATIONS] },
-  ),
-  'Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)',
-);
+export const usd = described(z.number(), 'US dollars, cents precision');
+export const tier = described(z.enum(TIER_NAMES), 'Multiplier tier: 1.5x, 2x or 3x');
 const durationQuery = described(
   z.pipe(z.enum(['3600', '21600', '86400']), z.transform(Number)),
   'Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)',
 );
-const gameId = described(z.uuid(), 'The game');
+export const gameId = described(z.uuid(), 'The game');
 
-const MODEL =
+export const MODEL =
   '**Multipliers.** A multiplier is a time-boxed score multiplier for one player in one game. Tiers: **1.5x, ' +
   '2x, 3x**; durations: **1 h, 6 h, 24 h** (3600, 21600, 86400 s). While it is active (from the confirmation ' +
   'of its payment until `expiresAt`), every point the player earns in that game is multiplied exactly once, ' +
@@ -184,151 +177,4 @@ export const getMultiplierCostForPlacementContract = defineContract({
   ),
   errors: ['NOT_FOUND'],
   example: { query: { gameId: EXAMPLE_GAME, targetRank: '3', period: 'daily' } },
-});
-
-const PURCHASE_RULES =
-  `${MODEL}\n\n**Purchase, in order**: (1) the game must exist (404); (2) a retry with an \`idempotencyKey\` ` +
-  'the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up ' +
-  'on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a ' +
-  'different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed ' +
-  '`maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or ' +
-  'another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it ' +
-  'provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet must hold the price ' +
-  `plus a fee reserve of ${PURCHASE_FEE_RESERVE} lamports (0.001 SOL: the network fee, and the wallet stays ` +
-  'rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved ' +
-  "**before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the " +
-  "embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and " +
-  'confirmed by polling; (8) the multiplier is activated from the confirmation for `durationSeconds`, and ' +
-  "the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting " +
-  'follows). When confirmation takes longer than the request allows, the answer is **202** with `status: ' +
-  'pending`: retry with the same idempotencyKey for the outcome.';
-
-const purchaseView = z.object({
-  purchaseId: z.uuid(),
-  status: z.enum(['completed', 'pending']),
-  gameId: z.uuid(),
-  tier,
-  multiplier: z.number(),
-  durationSeconds: z.int(),
-  lamports,
-  usd,
-  solUsdPrice: z.number(),
-  fromWallet: described(z.string(), "The player's embedded wallet"),
-  vaultAddress: described(z.string(), "The game's custodial pool vault"),
-  signature: described(z.nullable(z.string()), 'Transfer signature'),
-  startsAt: z.nullable(z.string()),
-  expiresAt: z.nullable(z.string()),
-  replayed: described(z.boolean(), 'True when this answers a retry of an earlier request with the same key'),
-});
-
-export const purchaseMultiplierContract = defineContract({
-  operationId: 'purchaseMultiplier',
-  method: 'POST',
-  path: '/multiplier/purchase',
-  tags: TAGS,
-  summary: 'Purchase a multiplier',
-  description: PURCHASE_RULES,
-  auth: PLAYER,
-  body: z.object({
-    gameId,
-    tier,
-    durationSeconds: duration,
-    idempotencyKey: described(
-      z
-        .string()
-        .check(z.regex(/^[A-Za-z0-9._:-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 . _ : -')),
-      'Unique per purchase (e.g. a UUID); reuse it to retry the same purchase',
-    ),
-    maxLamports: described(
-      z.optional(
-        z.pipe(
-          z
-            .string()
-            .check(
-              z.regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string'),
-            ),
-          z.transform((v) => BigInt(v)),
-        ),
-      ),
-      'Refuse the purchase if the price is now higher (lamports, string)',
-    ),
-  }),
-  response: dataEnvelope(purchaseView),
-  errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE', 'CONFLICT'],
-  rateLimit: { limit: 10, windowSeconds: 60, key: 'user' },
-  example: {
-    body: {
-      gameId: EXAMPLE_GAME,
-      tier: '2x',
-      durationSeconds: 3600,
-      idempotencyKey: '0c4f2a8e-5b1d-4e7a-9c3f-2d6b8a1e4f70',
-      maxLamports: '10000000',
-    },
-  },
-});
-
-const DISTRIBUTION_RULE =
-  `Distribution rule: each UTC day 1/${DISTRIBUTION.payoutHorizonDays} of the undistributed pool is paid out — ` +
-  `${DISTRIBUTION.creatorShareBps / 100} % to the game's creators, split per the game's effective ` +
-  'orgRewardsSplit (all to the creator until ownership is verified), and ' +
-  `${DISTRIBUTION.playerShareBps / 100} % to the top 10 players of that day's leaderboard, by rank: ` +
-  `${DISTRIBUTION.playerShareByRankBps.map((b) => `${b / 100} %`).join(', ')} of the player part.`;
-
-export const getGameRewardsPoolContract = defineContract({
-  operationId: 'getGameRewardsPool',
-  method: 'GET',
-  path: '/rewards/game-rewards-pool/{gameId}',
-  tags: TAGS,
-  summary: 'Game rewards pool information',
-  description:
-    "A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first " +
-    'multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL ' +
-    'price), what purchases paid in, the last 20 inflows (newest first), and the listing figures of the game: ' +
-    'totalRewardsPoolValueUsd = (inflows − allocations) valued at the SOL price of the latest purchase, ' +
-    `estimatedDailyRewardsUsd = that ÷ ${DISTRIBUTION.payoutHorizonDays}, totalRewardsAllocatedUsd = what ` +
-    `distributions allocated. ${DISTRIBUTION_RULE} Public.`,
-  auth: [],
-  params: z.object({ gameId }),
-  response: dataEnvelope(
-    z.object({
-      gameId: z.uuid(),
-      custodial: z.literal(true),
-      vaultAddress: z.nullable(z.string()),
-      balanceLamports: lamports,
-      balanceUsd: usd,
-      solUsdPrice: z.number(),
-      priceSource: z.string(),
-      totalInflowLamports: lamports,
-      totalAllocatedLamports: lamports,
-      purchases: z.int(),
-      totalRewardsPoolValueUsd: usd,
-      totalRewardsAllocatedUsd: usd,
-      estimatedDailyRewardsUsd: usd,
-      distribution: z.object({
-        payoutHorizonDays: z.int(),
-        creatorShareBps: z.int(),
-        playerShareBps: z.int(),
-        creatorSplit: described(
-          z.record(z.string(), z.number()),
-          'Effective orgRewardsSplit: Arc ID → basis points',
-        ),
-        playerShareByRankBps: described(z.array(z.int()), 'Share of the player part for ranks 1..10'),
-      }),
-      recentInflows: z.array(
-        z.object({
-          purchaseId: z.uuid(),
-          tier,
-          multiplier: z.number(),
-          durationSeconds: z.int(),
-          lamports,
-          usd,
-          fromWallet: z.string(),
-          signature: z.string(),
-          at: z.string(),
-        }),
-      ),
-    }),
-  ),
-  errors: ['NOT_FOUND'],
-  example: { params: { gameId: EXAMPLE_GAME } },
 });

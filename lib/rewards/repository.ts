@@ -1,22 +1,17 @@
-// Rewards items in the RewardsTable (keys and access patterns in ./keys.ts). Every state change that guards money
-// or the one-multiplier rule is a conditional write or a transaction.
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+// The players' multiplier slots and purchases in the RewardsTable (keys and access patterns in ./keys.ts; pools in
+// ./pool-repository.ts). Every state change that guards money or the one-multiplier rule is a conditional write
+// or a transaction.
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { cancellationReasons, dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
-import type { Pool, Purchase, Slot } from './model.js';
+import type { Purchase, Slot } from './model.js';
 
-type Item = Record<string, NativeAttributeValue>;
+export type Item = Record<string, NativeAttributeValue>;
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
-const getItem = async (key: { pk: string; sk: string }): Promise<Item | undefined> =>
+/** An item by its key (strongly consistent). */
+export const getItem = async (key: { pk: string; sk: string }): Promise<Item | undefined> =>
   (await dynamo().send(new GetCommand({ TableName: rewardsTable(), Key: key, ConsistentRead: true }))).Item;
 
 const transact = async (items: TransactItems): Promise<void> => {
@@ -34,48 +29,6 @@ export const getPurchase = async (arcId: string, idempotencyKey: string): Promis
 /** A purchase by its item key (`MPURCHASE#…`), as slots reference it. */
 export const getPurchaseByKey = async (pk: string): Promise<Purchase | undefined> =>
   (await getItem({ pk, sk: 'PURCHASE' })) as Purchase | undefined;
-
-const toPool = (item: Item): Pool => ({
-  gameId: String(item.gameId),
-  custodial: true,
-  vaultAddress: String(item.vaultAddress),
-  vaultSealedKey: String(item.vaultSealedKey),
-  totalInflowLamports: BigInt(item.totalInflowLamports ?? 0).toString(),
-  totalAllocatedLamports: BigInt(item.totalAllocatedLamports ?? 0).toString(),
-  purchases: Number(item.purchases ?? 0),
-  createdAt: String(item.createdAt),
-});
-
-/** A game's pool, if its vault was created. */
-export const getPool = async (gameId: string): Promise<Pool | undefined> => {
-  const item = await getItem(rewardsKeys.pool(gameId));
-  return item ? toPool(item) : undefined;
-};
-
-/** Create a game's pool once; a concurrent creator wins and its pool is returned. */
-export const createPool = async (pool: Pool): Promise<Pool> => {
-  try {
-    await dynamo().send(
-      new PutCommand({
-        TableName: rewardsTable(),
-        Item: {
-          ...rewardsKeys.pool(pool.gameId),
-          ...pool,
-          totalInflowLamports: 0,
-          totalAllocatedLamports: 0,
-          purchases: 0,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return pool;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const existing = await getPool(pool.gameId);
-    if (!existing) throw error;
-    return existing;
-  }
-};
 
 export type ReserveOutcome = 'reserved' | 'slotTaken' | 'keyTaken';
 
@@ -292,21 +245,4 @@ export const activate = async (
     if (isConditionFailure(error)) return false;
     throw error;
   }
-};
-
-/** The pool's most recent inflows, newest first (one Query). */
-export const recentInflows = async (gameId: string, limit: number): Promise<Item[]> => {
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: rewardsTable(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: {
-        ':pk': rewardsKeys.poolPartition(gameId),
-        ':prefix': rewardsKeys.INFLOW_PREFIX,
-      },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return Items;
 };

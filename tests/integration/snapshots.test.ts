@@ -1,6 +1,7 @@
-// Airdrop snapshots and claims against the local stack: a real game coin (launch steps of lib/launcher/coin on
-// the stack's local chain), a classic SPL airdrop token with several holders, the SQS builder (crash + retry,
-// partial batch failures), the snapshot endpoints, and claim transactions executed on chain.
+// Airdrop snapshots and claims against the local stack: a real game coin (launch steps of
+// lib/launcher/coin-steps.ts on the stack's local chain), a classic SPL airdrop token with several holders, the
+// SQS builder (crash + retry, partial batch failures), the snapshot endpoints, and claim transactions executed
+// on chain.
 // Fixtures go through the API's chain adapter (@solana/kit); the claim transactions the API returns are decoded,
 // co-signed and sent by a @solana/web3.js client, as players' wallets do, which proves wire compatibility.
 import { randomUUID } from 'node:crypto';
@@ -36,6 +37,7 @@ import { newKeypair } from '../../lib/chain/spl.js';
 import { listAirdropCoins } from '../../lib/games/index.js';
 import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
 import * as coin from '../../lib/launcher/coin.js';
+import * as steps from '../../lib/launcher/coin-steps.js';
 import { launcherKeys } from '../../lib/launcher/keys.js';
 import type { JobRecord } from '../../lib/launcher/model.js';
 import { buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
@@ -108,8 +110,8 @@ const setUp = async () => {
   const sealed = await coin.generateLaunchKeys();
   const launch = { userId, keys: await coin.openLaunchKeys(sealed) };
   const deps = { chain, signer };
-  await coin.createCoinMint(deps, launch, { name: 'Snap', symbol: 'SNAP', uri: 'https://a.example/c.json' });
-  await coin.mintCoinSupply(deps, launch);
+  await steps.createCoinMint(deps, launch, { name: 'Snap', symbol: 'SNAP', uri: 'https://a.example/c.json' });
+  await steps.mintCoinSupply(deps, launch);
 
   const holders = {
     a: Keypair.generate(),

@@ -1,6 +1,7 @@
-// The game coin launch steps (lib/launcher/coin) against the local chain started in this file: real
-// Token-2022 with metadata, the atomic initial buy, and re-runs that must never mint or buy twice. @solana/web3.js
-// and @solana/spl-token serve only as an independent reading of what the kit-based code wrote on chain.
+// The game coin launch steps (lib/launcher/coin-steps.ts, with coin.ts and coin-verify.ts) against the local chain
+// started in this file: real Token-2022 with metadata, the atomic initial buy, and re-runs that must never mint or
+// buy twice. @solana/web3.js and @solana/spl-token serve only as an independent reading of what the kit-based code
+// wrote on chain.
 import { generateKeyPairSigner } from '@solana/kit';
 import {
   ExtensionType,
@@ -23,7 +24,12 @@ const { makeLocalWalletSigner } = await import('../../lib/adapters/wallet-signer
 const { ChainError, makeChain } = await import('../../lib/chain/index.js');
 const spl = await import('../../lib/chain/spl.js');
 const { decodeMint } = await import('../../lib/chain/token.js');
-const coin = await import('../../lib/launcher/coin.js');
+// The game coin, its launch steps and their verification, under one name.
+const coin = {
+  ...(await import('../../lib/launcher/coin.js')),
+  ...(await import('../../lib/launcher/coin-steps.js')),
+  ...(await import('../../lib/launcher/coin-verify.js')),
+};
 const { INITIAL_CURVE, quoteBuy } = await import('../../lib/launcher/curve.js');
 const { startLocalChain } = await import('../../scripts/chain/rpc-server.js');
 

@@ -1,0 +1,106 @@
+// Coin records in the LauncherTable: a launched coin's record (getCoin) and the transaction that completes its
+// launch (completeJob).
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import type { CoinSummary, GameRecord } from '../games/index.js';
+import { recordCoinWrites } from '../games/index.js';
+import { statIncrementWrite } from '../user/index.js';
+import { launcherKeys } from './keys.js';
+import { RELEASED } from './lock-repository.js';
+import { type CoinRecord, coinRecordSchema, type JobRecord } from './model.js';
+import { failedAt, type TransactItems, table } from './repository.js';
+
+/** The coin record of a mint, once complete-launch created it. */
+export const getCoin = async (mint: string): Promise<CoinRecord | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: table(), Key: launcherKeys.coin(mint), ConsistentRead: true }),
+  );
+  return Item ? coinRecordSchema.parse(Item) : undefined;
+};
+
+/** Why completing a launch was refused by its transaction. */
+export type CompletionOutcome = 'completed' | 'alreadyCompleted' | 'gameChanged' | 'symbolTaken' | 'locked';
+
+/**
+ * Complete a launch in one transaction: job completed, coin record created, symbol turned from reserved into
+ * taken, the game's launch lock released (it may be re-taken only after this coin's emission), the game's coin
+ * summary set and the coin linked to the game (optimistic on the game's version), and the launcher's counter.
+ */
+export const completeJob = async (args: {
+  job: JobRecord;
+  coin: CoinRecord;
+  game: GameRecord;
+  summary: CoinSummary;
+  now: string;
+}): Promise<CompletionOutcome> => {
+  const { job, coin, game, summary, now } = args;
+  const TableName = table();
+  const items: TransactItems = [
+    {
+      Update: {
+        TableName,
+        Key: launcherKeys.job(job.jobId),
+        UpdateExpression:
+          'SET #status = :completed, progress = :p, stage = :stage, message = :message, #error = :null, ' +
+          'bundleTx = :tx, gtokenAddress = :mint, completedAt = :now, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND #status <> :completed',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':completed': 'completed',
+          ':p': 100,
+          ':stage': 'complete',
+          ':message': `Launched ${coin.gameCoinSymbol}: emission runs until ${coin.emissionEndAt}`,
+          ':null': null,
+          ':tx': coin.bundleTx,
+          ':mint': coin.gtokenAddress,
+          ':now': now,
+        },
+      },
+    },
+    {
+      Put: {
+        TableName,
+        Item: { ...launcherKeys.coin(coin.gtokenAddress), ...coin },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName,
+        Item: {
+          ...launcherKeys.symbol(coin.gameCoinSymbol),
+          symbol: coin.gameCoinSymbol,
+          gameId: coin.gameId,
+          jobId: job.jobId,
+          mint: coin.gtokenAddress,
+          state: 'taken',
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR jobId = :j',
+        ExpressionAttributeValues: { ':j': job.jobId },
+      },
+    },
+    {
+      Put: {
+        TableName,
+        Item: { ...launcherKeys.lock(job.gameId), gameId: job.gameId, jobId: job.jobId, state: RELEASED },
+        ConditionExpression: 'attribute_not_exists(pk) OR #state = :released OR jobId = :j',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':released': RELEASED, ':j': job.jobId },
+      },
+    },
+    ...recordCoinWrites(game, summary, now),
+    statIncrementWrite(job.userId, 'gameCoinsLaunched'),
+  ];
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    return 'completed';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    if (failedAt(error, 0) || failedAt(error, 1) || failedAt(error, 5)) return 'alreadyCompleted';
+    if (failedAt(error, 2)) return 'symbolTaken';
+    if (failedAt(error, 3)) return 'locked';
+    if (failedAt(error, 4)) return 'gameChanged';
+    // A transaction conflict with a concurrent writer: the caller re-reads and tries again.
+    return 'gameChanged';
+  }
+};

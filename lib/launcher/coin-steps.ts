@@ -1,0 +1,198 @@
+// The game coin on chain (docs/game-coin.md): three idempotent launch steps (complete-launch's verification is in
+// coin-verify.ts). Every step is keyed by the launch's persisted mint and vault keypairs and reads chain state
+// before sending, so a retried or re-run step finds its work done and returns without a second mint or buy:
+//   (a) createCoinMint   Token-2022 mint + metadata pointer + token metadata   guard: the mint account exists
+//   (b) mintCoinSupply   fixed supply → vault, mint + metadata authority revoked   guard: supply minted, authority null
+//   (c) initialBuy       buyer lamports → vault, curve-quoted tokens → buyer       guard: the vault's receipt account
+// The vault is a custodial keypair held (sealed) by the platform. The user's embedded wallet pays all fees and
+// rent through the WalletSigner.
+import type { WalletSigner } from '../adapters/wallet-signer.js';
+import {
+  buildCreateCoinMintTx,
+  buildInitialBuyTx,
+  buildMintSupplyTx,
+  type Chain,
+  ChainError,
+  type CoinMetadata,
+  coinMintSizes,
+  externalSigner,
+  initialBuyReceipt,
+  type SentTransaction,
+  type TransactionPlan,
+  vaultTokenAccount,
+} from '../chain/index.js';
+import { COIN_DECIMALS, COIN_SUPPLY, CoinLaunchError, type LaunchKeys } from './coin.js';
+import { type CurveState, INITIAL_CURVE, quoteBuy } from './curve.js';
+
+/** Dependencies of the launch steps. */
+export interface CoinDeps {
+  chain: Chain;
+  signer: WalletSigner;
+}
+
+/** Who launches: the user whose embedded wallet pays and buys, and the launch's keys. */
+export interface Launch {
+  userId: string;
+  keys: LaunchKeys;
+}
+
+export interface StepOptions {
+  /** Deadline for sending and confirming. Default 30 000. */
+  timeoutMs?: number;
+  /** Called with the signature before sending (persist it to resume confirmation after a crash). */
+  onSent?: (sent: SentTransaction) => void | Promise<void>;
+}
+
+export interface StepResult {
+  /** Signature of the transaction this call confirmed, or of the earlier one found on chain (null if unknown). */
+  signature: string | null;
+  /** True when the chain already showed the step done and nothing was sent. */
+  skipped: boolean;
+}
+
+export interface InitialBuyResult extends StepResult {
+  tokensOut: bigint;
+  fee: bigint;
+  /** Lamports moved from the buyer to the vault (fee included). */
+  lamportsIn: bigint;
+  newState: CurveState;
+}
+
+/** The user's embedded wallet as the paying signer; its signature is added by the WalletSigner. */
+const walletOf = async (deps: CoinDeps, launch: Launch) =>
+  externalSigner(await deps.signer.address(launch.userId));
+
+const send = (deps: CoinDeps, launch: Launch, plan: TransactionPlan, options: StepOptions) =>
+  deps.chain.sendAndConfirm(plan, {
+    cosign: (unsigned) => deps.signer.signTransaction(launch.userId, unsigned),
+    timeoutMs: options.timeoutMs,
+    onSent: options.onSent,
+  });
+
+/**
+ * Send a step unless `done()` already holds; when sending fails permanently, look again — a concurrent or
+ * earlier attempt may have done the work (the second copy then fails on chain) — before giving up.
+ */
+const idempotent = async (
+  done: () => Promise<{ signature: string | null } | null>,
+  run: () => Promise<string>,
+): Promise<StepResult> => {
+  const before = await done();
+  if (before) return { signature: before.signature, skipped: true };
+  try {
+    return { signature: await run(), skipped: false };
+  } catch (error) {
+    if (error instanceof ChainError && !error.transient) {
+      const after = await done();
+      if (after) return { signature: after.signature, skipped: true };
+    }
+    throw error;
+  }
+};
+
+/** Step (a): create the Token-2022 mint with metadata pointer and metadata (name, symbol, uri), 6 decimals. */
+export const createCoinMint = async (
+  deps: CoinDeps,
+  launch: Launch,
+  metadata: CoinMetadata,
+  options: StepOptions = {},
+): Promise<StepResult> => {
+  const { mint, vault } = launch.keys;
+  const done = async () => {
+    const account = await deps.chain.getAccountInfo(mint.address);
+    if (!account) return null;
+    const info = await deps.chain.getMint(mint.address);
+    if (!info?.isToken2022 || !info.metadata)
+      throw new CoinLaunchError(`Address ${mint.address} already holds an account that is not a coin mint`);
+    return { signature: null };
+  };
+  return idempotent(done, async () => {
+    const lamports = await deps.chain.getMinimumBalanceForRentExemption(coinMintSizes(metadata).total);
+    const plan = buildCreateCoinMintTx({
+      payer: await walletOf(deps, launch),
+      mint,
+      vault,
+      decimals: COIN_DECIMALS,
+      metadata,
+      lamports,
+    });
+    return send(deps, launch, plan, options);
+  });
+};
+
+/** Step (b): mint the fixed supply into the vault's token account and revoke the mint authority, atomically. */
+export const mintCoinSupply = async (
+  deps: CoinDeps,
+  launch: Launch,
+  options: StepOptions = {},
+): Promise<StepResult> => {
+  const { mint, vault } = launch.keys;
+  const done = async () => {
+    const info = await deps.chain.getMint(mint.address);
+    if (!info) throw new CoinLaunchError('The coin mint does not exist yet: create it first');
+    if (info.supply === COIN_SUPPLY && info.mintAuthority === null) return { signature: null };
+    if (info.mintAuthority !== vault.address || info.supply !== 0n)
+      throw new CoinLaunchError(
+        `Mint ${mint.address} is in an unexpected state (supply ${info.supply}, authority ${info.mintAuthority})`,
+      );
+    return null;
+  };
+  return idempotent(done, async () => {
+    const rent = await deps.chain.getMinimumBalanceForRentExemption(0);
+    const balance = await deps.chain.getBalance(vault.address);
+    const plan = await buildMintSupplyTx({
+      payer: await walletOf(deps, launch),
+      mint: mint.address,
+      vault,
+      supply: COIN_SUPPLY,
+      decimals: COIN_DECIMALS,
+      vaultTopUp: balance < rent ? rent - balance : 0n,
+    });
+    return send(deps, launch, plan, options);
+  });
+};
+
+/**
+ * Step (c): the initial buy at launch price, one atomic transaction whose signature is the job's `bundleTx`.
+ * `curve` is the curve before the buy (a new coin's is INITIAL_CURVE); the quote fields of the result are
+ * computed from the arguments, so a re-run must pass the same ones.
+ */
+export const initialBuy = async (
+  deps: CoinDeps,
+  launch: Launch,
+  buyAmount: bigint,
+  options: StepOptions & { curve?: CurveState } = {},
+): Promise<InitialBuyResult> => {
+  const { mint, vault } = launch.keys;
+  const quote = quoteBuy(options.curve ?? INITIAL_CURVE, buyAmount);
+  if (quote.tokensOut === 0n) throw new CoinLaunchError('Buy amount too small to buy any token');
+  const receipt = await initialBuyReceipt(vault.address);
+  const done = async () => {
+    if (!(await deps.chain.getAccountInfo(receipt))) return null;
+    const history = await deps.chain.findSignatures(receipt, 10);
+    const landed = history.filter((s) => s.err === null);
+    const marked = landed.filter((s) => s.memo?.includes('arcadia:initial-buy'));
+    // Newest first: the oldest successful transaction created the receipt.
+    return { signature: (marked.at(-1) ?? landed.at(-1))?.signature ?? null };
+  };
+  const result = await idempotent(done, async () => {
+    const vaultBalance = await deps.chain.getTokenAccountBalance(
+      await vaultTokenAccount(mint.address, vault.address),
+    );
+    if (vaultBalance < quote.tokensOut)
+      throw new CoinLaunchError('The vault does not hold the quoted tokens: mint the supply first');
+    const plan = await buildInitialBuyTx({
+      buyer: await walletOf(deps, launch),
+      mint: mint.address,
+      vault,
+      lamports: quote.lamportsIn,
+      tokens: quote.tokensOut,
+      decimals: COIN_DECIMALS,
+      receipt,
+      receiptLamports: await deps.chain.getMinimumBalanceForRentExemption(0),
+      memo: `arcadia:initial-buy mint=${mint.address} lamports=${quote.lamportsIn} tokens=${quote.tokensOut}`,
+    });
+    return send(deps, launch, plan, options);
+  });
+  return { ...result, ...quote };
+};

@@ -1,0 +1,66 @@
+// The games' rewards pools in the RewardsTable: the pool item (its vault and totals) and the inflows that
+// purchases recorded on it (activate in ./repository.ts).
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { rewardsKeys, rewardsTable } from './keys.js';
+import type { Pool } from './model.js';
+import { getItem, type Item } from './repository.js';
+
+const toPool = (item: Item): Pool => ({
+  gameId: String(item.gameId),
+  custodial: true,
+  vaultAddress: String(item.vaultAddress),
+  vaultSealedKey: String(item.vaultSealedKey),
+  totalInflowLamports: BigInt(item.totalInflowLamports ?? 0).toString(),
+  totalAllocatedLamports: BigInt(item.totalAllocatedLamports ?? 0).toString(),
+  purchases: Number(item.purchases ?? 0),
+  createdAt: String(item.createdAt),
+});
+
+/** A game's pool, if its vault was created. */
+export const getPool = async (gameId: string): Promise<Pool | undefined> => {
+  const item = await getItem(rewardsKeys.pool(gameId));
+  return item ? toPool(item) : undefined;
+};
+
+/** Create a game's pool once; a concurrent creator wins and its pool is returned. */
+export const createPool = async (pool: Pool): Promise<Pool> => {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: rewardsTable(),
+        Item: {
+          ...rewardsKeys.pool(pool.gameId),
+          ...pool,
+          totalInflowLamports: 0,
+          totalAllocatedLamports: 0,
+          purchases: 0,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return pool;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const existing = await getPool(pool.gameId);
+    if (!existing) throw error;
+    return existing;
+  }
+};
+
+/** The pool's most recent inflows, newest first (one Query). */
+export const recentInflows = async (gameId: string, limit: number): Promise<Item[]> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: rewardsTable(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': rewardsKeys.poolPartition(gameId),
+        ':prefix': rewardsKeys.INFLOW_PREFIX,
+      },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return Items;
+};

@@ -1,0 +1,97 @@
+// POST /multiplier/purchase: its contract, with the purchase rules in order and the purchase as answered.
+import * as z from 'zod/mini';
+import { defineContract } from '../core/contract.js';
+import { dataEnvelope, described, withMeta } from '../core/schemas.js';
+import { EXAMPLE_GAME, gameId, lamports, MODEL, PLAYER, TAGS, tier, usd } from './contracts.js';
+import { DURATIONS, PURCHASE_FEE_RESERVE } from './model.js';
+
+const duration = described(
+  withMeta(
+    z
+      .int()
+      .check(z.refine((v) => (DURATIONS as readonly number[]).includes(v), 'must be 3600, 21600 or 86400')),
+    { enum: [...DURATIONS] },
+  ),
+  'Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)',
+);
+
+const PURCHASE_RULES =
+  `${MODEL}\n\n**Purchase, in order**: (1) the game must exist (404); (2) a retry with an \`idempotencyKey\` ` +
+  'the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up ' +
+  'on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a ' +
+  'different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed ' +
+  '`maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or ' +
+  'another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it ' +
+  'provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet must hold the price ' +
+  `plus a fee reserve of ${PURCHASE_FEE_RESERVE} lamports (0.001 SOL: the network fee, and the wallet stays ` +
+  'rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved ' +
+  "**before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the " +
+  "embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and " +
+  'confirmed by polling; (8) the multiplier is activated from the confirmation for `durationSeconds`, and ' +
+  "the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting " +
+  'follows). When confirmation takes longer than the request allows, the answer is **202** with `status: ' +
+  'pending`: retry with the same idempotencyKey for the outcome.';
+
+const purchaseView = z.object({
+  purchaseId: z.uuid(),
+  status: z.enum(['completed', 'pending']),
+  gameId: z.uuid(),
+  tier,
+  multiplier: z.number(),
+  durationSeconds: z.int(),
+  lamports,
+  usd,
+  solUsdPrice: z.number(),
+  fromWallet: described(z.string(), "The player's embedded wallet"),
+  vaultAddress: described(z.string(), "The game's custodial pool vault"),
+  signature: described(z.nullable(z.string()), 'Transfer signature'),
+  startsAt: z.nullable(z.string()),
+  expiresAt: z.nullable(z.string()),
+  replayed: described(z.boolean(), 'True when this answers a retry of an earlier request with the same key'),
+});
+
+export const purchaseMultiplierContract = defineContract({
+  operationId: 'purchaseMultiplier',
+  method: 'POST',
+  path: '/multiplier/purchase',
+  tags: TAGS,
+  summary: 'Purchase a multiplier',
+  description: PURCHASE_RULES,
+  auth: PLAYER,
+  body: z.object({
+    gameId,
+    tier,
+    durationSeconds: duration,
+    idempotencyKey: described(
+      z
+        .string()
+        .check(z.regex(/^[A-Za-z0-9._:-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 . _ : -')),
+      'Unique per purchase (e.g. a UUID); reuse it to retry the same purchase',
+    ),
+    maxLamports: described(
+      z.optional(
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string'),
+            ),
+          z.transform((v) => BigInt(v)),
+        ),
+      ),
+      'Refuse the purchase if the price is now higher (lamports, string)',
+    ),
+  }),
+  response: dataEnvelope(purchaseView),
+  errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE', 'CONFLICT'],
+  rateLimit: { limit: 10, windowSeconds: 60, key: 'user' },
+  example: {
+    body: {
+      gameId: EXAMPLE_GAME,
+      tier: '2x',
+      durationSeconds: 3600,
+      idempotencyKey: '0c4f2a8e-5b1d-4e7a-9c3f-2d6b8a1e4f70',
+      maxLamports: '10000000',
+    },
+  },
+});

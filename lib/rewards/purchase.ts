@@ -1,0 +1,95 @@
+// POST /multiplier/purchase (SPEC §4.6, docs/rewards.md): a new purchase quoted, checked, reserved and paid
+// (purchase-transfer.ts); a known idempotency key or a slot still held is settled first (purchase-recovery.ts).
+import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../core/auth.js';
+import { AppError, errors } from '../core/errors.js';
+import { rewardsKeys } from './keys.js';
+import { type Purchase, TIERS } from './model.js';
+import { createPool, getPool } from './pool-repository.js';
+import { activeConflict, resolveHolder, resume } from './purchase-recovery.js';
+import {
+  assertBalance,
+  conflict,
+  type PurchaseInput,
+  type PurchaseView,
+  type RewardsDeps,
+  send,
+} from './purchase-transfer.js';
+import { gameFor, quote } from './quotes.js';
+import * as repo from './repository.js';
+import { newVault } from './vault.js';
+
+/** The game's pool, creating its custodial vault on first use. */
+const ensurePool = async (gameId: string, now: string) =>
+  (await getPool(gameId)) ??
+  createPool({
+    gameId,
+    custodial: true,
+    ...(await newVault()),
+    totalInflowLamports: '0',
+    totalAllocatedLamports: '0',
+    purchases: 0,
+    createdAt: now,
+  });
+
+/**
+ * POST /multiplier/purchase: quote re-checked (maxLamports), one multiplier per player and game, balance
+ * checked, intent persisted and the slot reserved before anything is sent, transfer from the player's wallet
+ * to the pool vault confirmed by polling, multiplier activated, game figures synced. Idempotent per key.
+ */
+export const purchaseMultiplier = async (
+  auth: AuthContext,
+  input: PurchaseInput,
+  deps: RewardsDeps,
+): Promise<PurchaseView> => {
+  const game = await gameFor(auth, input.gameId);
+  const existing = await repo.getPurchase(auth.userId, input.idempotencyKey);
+  if (existing) return resume(existing, input, deps);
+
+  const q = await quote(game, input.tier, input.durationSeconds, deps);
+  if (input.maxLamports !== undefined && q.lamports > input.maxLamports) {
+    throw errors.validation(`The price is now ${q.lamports} lamports, above your maxLamports`, [
+      { path: 'maxLamports', message: `price ${q.lamports} > ${input.maxLamports}` },
+    ]);
+  }
+  const slot = await repo.getSlot(game.id, auth.userId);
+  if (slot?.state === 'active' && Date.parse(String(slot.endsAt)) > q.at.getTime())
+    throw activeConflict(slot);
+  const wallet = await deps.loadWallet(auth.userId);
+  if (!wallet) throw new AppError('INSUFFICIENT_BALANCE', 'You have no embedded wallet to pay from');
+  await assertBalance(deps, wallet.address, q.lamports);
+  const now = q.at.toISOString();
+  const pool = await ensurePool(game.id, now);
+  const key = rewardsKeys.purchase(auth.userId, input.idempotencyKey);
+  const purchase: Purchase = {
+    ...key,
+    purchaseId: randomUUID(),
+    idempotencyKey: input.idempotencyKey,
+    arcId: auth.userId,
+    gameId: game.id,
+    tier: input.tier,
+    multiplierBps: TIERS[input.tier],
+    durationSeconds: input.durationSeconds,
+    lamports: q.lamports.toString(),
+    usd: q.usd,
+    solUsdPrice: q.solUsd,
+    competitors: q.competitors,
+    walletAddress: wallet.address,
+    vaultAddress: pool.vaultAddress,
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  };
+  let outcome = await repo.reserve(purchase, now);
+  if (outcome === 'slotTaken') {
+    const dead = await resolveHolder(game.id, auth.userId, deps);
+    outcome = await repo.reserve(purchase, now, dead);
+  }
+  if (outcome === 'keyTaken') {
+    const concurrent = await repo.getPurchase(auth.userId, input.idempotencyKey);
+    if (concurrent) return resume(concurrent, input, deps);
+  }
+  if (outcome !== 'reserved')
+    throw conflict('Another multiplier purchase for this game is in progress; retry shortly');
+  return send(purchase, undefined, deps, false);
+};
