@@ -1,244 +1,32 @@
+// The games operations (SPEC §4.3): registration, updates, image uploads, listings and lookups.
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
-import { MAX_BINARY_BODY_BYTES, MAX_TEXT_BODY_BYTES } from '../core/payload.js';
-import { dataEnvelope, described, listEnvelope, queryBoolean, withMeta } from '../core/schemas.js';
-import { PLATFORMS } from './model.js';
-import { UPLOAD_CONTENT_TYPES, UPLOAD_KEY_PATTERN, UPLOAD_URL_TTL_SECONDS } from './upload-policy.js';
+import { dataEnvelope, described, listEnvelope, queryBoolean } from '../core/schemas.js';
+import {
+  AUTH_ERRORS,
+  createGameBody,
+  gameSchema,
+  HMAC,
+  IMAGE_BODY_LIMITS,
+  MAX_GAME_BODY,
+  pagination,
+  SORT_FIELDS,
+  tokenAddress,
+  updateGameBody,
+  withMapping,
+} from './contract-schemas.js';
+import { UPLOAD_CONTENT_TYPES, UPLOAD_URL_TTL_SECONDS } from './upload-policy.js';
 
-const HMAC = ['hmac'] as const;
-const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
-/**
- * API Gateway's own cap (10 MB): the outer bound of the raw-body guard. The limits that matter are smaller and
- * depend on the media type (lib/core/payload.ts); the upload body parser (lib/http/multipart.ts) answers them.
- */
-const MAX_GAME_BODY = 10 * 1024 * 1024;
-
-/** The request-size rules of the routes that take images in the body, as the OpenAPI description states them. */
-const IMAGE_BODY_LIMITS =
-  `Request bodies are limited by AWS Lambda's 6 MB request payload: at most ${MAX_BINARY_BODY_BYTES} bytes as ` +
-  `multipart/form-data (API Gateway base64-encodes it, 4/3) and ${MAX_TEXT_BODY_BYTES} bytes as JSON; a larger ` +
-  'body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB ' +
-  `in either form (${MAX_BINARY_BODY_BYTES} bytes less the other fields and the multipart framing; as a data URI, ` +
-  `3/4 of ${MAX_TEXT_BODY_BYTES} bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload ` +
-  'it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.';
-
-/** Message end of that 413 (lib/http/multipart.ts): where larger images go instead. */
-export const LARGE_IMAGE_HINT =
-  'Send larger images (up to 5 MB) with POST /games/images/upload-url and pass the imageKey it returns.';
-
-export const SORT_FIELDS = [
-  'totalRewardsPoolValueUsd',
-  'totalRewardsAllocatedUsd',
-  'name',
-  'createdAt',
-  'estimatedDailyRewardsUsd',
-] as const;
-
-const httpUrl = described(z.url({ protocol: /^https?$/ }).check(z.maxLength(2048)), 'http(s) URL');
-const optionalUrl = z.optional(z.nullable(httpUrl));
-
-/** Multipart sends every field as text: accept "true"/"false" as well as JSON booleans. */
-const formBoolean = z.union([
-  z.boolean(),
-  z.pipe(
-    z.enum(['true', 'false']),
-    z.transform((v) => v === 'true'),
-  ),
-]);
-/** Positive integers, as JSON numbers or multipart text. */
-const formPositiveInt = z.pipe(
-  z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))]),
-  z.int().check(z.positive(), z.lte(1e12)),
-);
-
-const uploadedFile = withMeta(
-  z.custom<{ content: Buffer; filename?: string; mimetype?: string }>(
-    (v) => typeof v === 'object' && v !== null && Buffer.isBuffer((v as { content?: unknown }).content),
-    'must be a file part',
-  ),
-  { type: 'string', format: 'binary' },
-);
-
-// Values are checked by the split rules (INVALID_REWARDS_SPLIT), not here, so every split problem has one code.
-const splitValue = z.number();
-/** orgRewardsSplit: identifier → basis points, as an object or (multipart) its JSON text. */
-const orgRewardsSplit = described(
-  z.union([
-    z.record(z.string(), splitValue),
-    z.pipe(
-      z.pipe(
-        z.string(),
-        z.transform((text, payload) => {
-          try {
-            return JSON.parse(text) as unknown;
-          } catch {
-            // mini's transform gets the parse payload (no addIssue): push the same custom issue classic's
-            // ctx.addIssue would (its `inst` only serves error-map lookups, moot with an explicit message).
-            payload.issues.push({ code: 'custom', message: 'must be a JSON object', input: text });
-            return z.NEVER;
-          }
-        }),
-      ),
-      z.record(z.string(), splitValue),
-    ),
-  ]),
-  'Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, ' +
-    'email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get ' +
-    'one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective ' +
-    'split is 100% to you; absent or empty means 100% to you.',
-);
-
-const uploadKey = z
-  .string()
-  .check(z.regex(UPLOAD_KEY_PATTERN, 'must be an imageKey from /games/images/upload-url'));
-
-const tokenAddress = described(
-  z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address')),
-  'Solana mint address',
-);
-
-const gameFields = {
-  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
-  description: z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)),
-  gameUrl: described(httpUrl, 'Where the game is hosted (http or https)'),
-  platform: z.enum(PLATFORMS),
-  isHTMLGame: z.optional(formBoolean),
-  iframable: z.optional(formBoolean),
-  image: described(
-    z.optional(uploadedFile),
-    'Thumbnail file (jpeg, png, gif or webp, ≤ 5 MB); wins over base64Image',
-  ),
-  coverImage: described(z.optional(uploadedFile), 'Cover file; wins over base64CoverImage'),
-  base64Image: described(
-    z.optional(z.string()),
-    'Thumbnail as data:image/<format>;base64,<data> (≤ 5 MB decoded)',
-  ),
-  base64CoverImage: described(z.optional(z.string()), 'Cover as data:image/<format>;base64,<data>'),
-  imageKey: described(
-    z.optional(uploadKey),
-    'Thumbnail uploaded beforehand (POST /games/images/upload-url; up to 5 MB): checked like any image, then ' +
-      'stored with the game. Used when neither image nor base64Image is given.',
-  ),
-  coverImageKey: described(
-    z.optional(uploadKey),
-    'Cover uploaded beforehand; used when neither coverImage nor base64CoverImage is given.',
-  ),
-  twitter: described(optionalUrl, 'Profile URL on the first social network'),
-  discord: described(optionalUrl, 'Server URL on the second social network'),
-  telegram: described(optionalUrl, 'Group URL on the third social network'),
-  maxScorePerSession: described(z.optional(z.nullable(formPositiveInt)), 'Maximum points per gaming session'),
-  maxSessionsPerDay: described(
-    z.optional(z.nullable(formPositiveInt)),
-    'Maximum sessions per player per UTC day',
-  ),
-  maxCumulativePointsPerDay: described(
-    z.optional(z.nullable(formPositiveInt)),
-    'Maximum points per player per UTC day',
-  ),
-  hidden: described(
-    z.optional(formBoolean),
-    'Hidden games are absent from listings but playable by direct link',
-  ),
-  orgRewardsSplit: z.optional(orgRewardsSplit),
-  jwksUrl: described(optionalUrl, "JSON Web Key Set URL of the game's own auth, for player session tokens"),
-};
-
-/** Registration body: unknown fields are dropped, so server-owned fields can never be set. */
-export const createGameBody = z.object({
-  ...gameFields,
-  idempotencyKey: described(
-    z.optional(
-      z
-        .string()
-        .check(z.regex(/^[\x21-\x7e]{1,128}$/, 'must be 1-128 printable ASCII characters without spaces')),
-    ),
-    'Makes a retried registration safe: the same key from the same developer answers the game the first ' +
-      'request created (201, same id) instead of registering a second one. Keys do not expire; the body of ' +
-      'a retry is not compared with the first.',
-  ),
-});
-export type CreateGameInput = z.output<typeof createGameBody>;
-
-/** Update body: every field optional, plus the airdrop token; server-owned fields do not exist here. */
-export const updateGameBody = z.extend(z.partial(z.object(gameFields)), {
-  airdropTokenAddress: described(
-    z.optional(z.nullable(tokenAddress)),
-    'Airdrop token mint enabling snapshots and claims',
-  ),
-});
-export type UpdateGameInput = z.output<typeof updateGameBody>;
-
-const tokenInfo = withMeta(
-  z.object({
-    gameCoin: z.nullable(
-      z.object({
-        gtokenAddress: z.string(),
-        gameCoinSymbol: z.nullable(z.string()),
-        emissionDays: z.int(),
-        status: z.string(),
-        emissionStartAt: z.nullable(z.string()),
-        emissionEndAt: z.nullable(z.string()),
-      }),
-    ),
-    airdropTokenAddress: z.nullable(z.string()),
-  }),
-  { id: 'GameTokens' },
-);
-
-export const gameSchema = withMeta(
-  z.object({
-    id: z.uuid(),
-    name: z.string(),
-    description: z.string(),
-    gameUrl: z.string(),
-    platform: z.enum(PLATFORMS),
-    isHTMLGame: z.boolean(),
-    iframable: z.boolean(),
-    imageUrl: z.nullable(z.string()),
-    coverImageUrl: z.nullable(z.string()),
-    twitter: z.nullable(z.string()),
-    discord: z.nullable(z.string()),
-    telegram: z.nullable(z.string()),
-    maxScorePerSession: z.nullable(z.number()),
-    maxSessionsPerDay: z.nullable(z.number()),
-    maxCumulativePointsPerDay: z.nullable(z.number()),
-    hidden: z.boolean(),
-    orgRewardsSplit: described(z.record(z.string(), z.number()), 'Effective split: Arc ID → basis points'),
-    requestedOrgRewardsSplit: described(
-      z.record(z.string(), z.number()),
-      'Split as requested (Arc ID → basis points); effective once ownership is verified',
-    ),
-    jwksUrl: z.nullable(z.string()),
-    creatorId: z.uuid(),
-    ownerId: described(
-      z.nullable(z.uuid()),
-      'Owner: the user who last proved the domain (may manage the game), or null',
-    ),
-    ownershipVerified: described(
-      z.boolean(),
-      "Whether the owner's proof covers the current gameUrl's origin (reset when gameUrl moves to another)",
-    ),
-    totalRewardsAllocatedUsd: z.number(),
-    estimatedDailyRewardsUsd: z.number(),
-    totalRewardsPoolValueUsd: z.number(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    tokens: described(z.optional(tokenInfo), 'Token association, with include_extra / include_tokens'),
-  }),
-  { id: 'Game' },
-);
-export type GameView = z.input<typeof gameSchema>;
-
-const withMapping = z.object({
-  game: gameSchema,
-  playerIdToArcId: described(z.record(z.string(), z.uuid()), 'Identifiers of orgRewardsSplit → Arc IDs'),
-});
-
-const pagination = {
-  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
-  offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),
-  sort: z._default(z.enum(['asc', 'desc']), 'desc'),
-};
+export {
+  type CreateGameInput,
+  createGameBody,
+  type GameView,
+  gameSchema,
+  LARGE_IMAGE_HINT,
+  SORT_FIELDS,
+  type UpdateGameInput,
+  updateGameBody,
+} from './contract-schemas.js';
 
 export const createGameContract = defineContract({
   operationId: 'createGame',

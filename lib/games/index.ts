@@ -14,6 +14,7 @@ export {
   toggleVisibilityContract,
   updateGameContract,
 } from './contracts.js';
+export { listAirdropCoins } from './listings.js';
 export { type CoinSummary, effectiveSplit, type GameRecord } from './model.js';
 export type { OwnershipDeps } from './ownership.js';
 export { claimOwnership } from './ownership.js';
@@ -23,7 +24,6 @@ export {
   gameUnchangedCheck,
   getCoinGameIds,
   getGame,
-  listAirdropCoins,
   recordCoinWrites,
   saveGame,
 } from './repository.js';

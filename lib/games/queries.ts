@@ -1,4 +1,5 @@
 import type { SORT_INDEX } from './keys.js';
+import { listByMember, listVisible } from './listings.js';
 import { toView } from './read.js';
 import * as repo from './repository.js';
 
@@ -13,7 +14,7 @@ interface ListQuery {
 
 /** GET /games: visible games from the sort field's index. */
 export const listGames = async (q: ListQuery) => {
-  const { games, total } = await repo.listVisible(q);
+  const { games, total } = await listVisible(q);
   return {
     data: games.map((g) => toView(g, q.include_extra)),
     meta: { limit: q.limit, offset: q.offset, total },
@@ -22,7 +23,7 @@ export const listGames = async (q: ListQuery) => {
 
 /** GET /games/me: the caller's games, hidden included. */
 export const listMyGames = async (arcId: string, q: Omit<ListQuery, 'sortBy' | 'query'>) => {
-  const { games, total } = await repo.listByMember(arcId, q);
+  const { games, total } = await listByMember(arcId, q);
   return {
     data: games.map((g) => toView(g, q.include_extra)),
     meta: { limit: q.limit, offset: q.offset, total },
