@@ -3,32 +3,21 @@
 // is its own.
 //
 //   npx tsx bench/merkle.ts [--sizes 10000,100000,1000000]
-//                           [--impls ours,ours-parallel,ours-crypto,pipeline,merkletreejs,merkletreejs-jito,
-//                                    openzeppelin]
+//                           [--impls ours,pipeline,merkletreejs,merkletreejs-jito,openzeppelin]
 //                           [--runs 3] [--timeout-min 5]
-//   npx tsx bench/merkle.ts --scan [32768,65536,131072,262144,1000000] [--runs 7]
-//
-// --scan: the tree alone (leaf hashes + levels from ready records), one thread (buildTree(hashLeafRecords))
-// against buildTreeFromRecords forced parallel at every size, alternating, wall and CPU time: where the
-// parallel build starts to pay (PARALLEL_THRESHOLD).
 //
 // Input: n distinct pseudo-random claimants (32 bytes) with u64 amounts, identical for every implementation.
 //   ours              sort by claimant + Jito leaves + tree on one thread (buildDistributionFromColumns,
 //                     lib/snapshots/merkle.ts)
-//   ours-parallel     the same with the leaves and tree hashed on all cores (buildDistributionFromColumnsAsync,
-//                     lib/snapshots/merkle-parallel.ts; one thread below its threshold)
-//   ours-crypto       ours with the WebAssembly SHA-256 kernel disabled (lib/snapshots/sha256-wasm.ts): every
-//                     hash a node:crypto call, as without WebAssembly SIMD (and as before the kernel)
 //   pipeline          ours end to end as the snapshot builder runs it: allocation from a Map<base58, balance>,
-//                     tree (buildDistributionFromSortedAsync), S3 objects (lib/snapshots/{allocation,merkle,
-//                     merkle-parallel,layout}.ts); proofs served through readProof from in-memory objects with
-//                     the index cached
+//                     tree (buildDistributionFromSorted), S3 objects (lib/snapshots/{allocation,merkle,
+//                     layout}.ts); proofs served through readProof from in-memory objects with the index cached
 //   merkletreejs      new MerkleTree(leaves, sha256, { sortPairs: true }) over the same Jito leaves
 //   merkletreejs-jito the same plus duplicateOdd and a 0x01-prefixing concatenator: Jito's exact tree, so
 //                     its root must equal ours (checked)
 //   openzeppelin      StandardMerkleTree.of([[bytes32, uint256]]) (keccak256, its own leaf format)
 import { createHash } from 'node:crypto';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { MerkleTree as MerkleTreeJs } from 'merkletreejs';
@@ -42,6 +31,7 @@ import {
 } from '../lib/snapshots/layout.js';
 import {
   buildDistributionFromColumns,
+  buildDistributionFromSorted,
   buildTree,
   encodeLeafRecords,
   HASH_BYTES,
@@ -52,28 +42,12 @@ import {
   treeDepth,
   verifyProof,
 } from '../lib/snapshots/merkle.js';
-import {
-  buildDistributionFromColumnsAsync,
-  buildDistributionFromSortedAsync,
-  buildTreeFromRecords,
-  parallelPlan,
-} from '../lib/snapshots/merkle-parallel.js';
-import { SHA256_WASM_BASE64 } from '../lib/snapshots/sha256-wasm.generated.js';
-import { setSha256WasmEnabled, sha256WasmModule } from '../lib/snapshots/sha256-wasm.js';
 import { reportToParent, runChild } from './lib/child.js';
 import { peakRssBytes, resetPeakRss, rssBytes } from './lib/memory.js';
 import { type OpensslRate, opensslSha256Rate } from './lib/openssl.js';
 import { type Cell, formatBytes, formatMs, formatNumber, formatRatio, printTable } from './lib/table.js';
 
-const IMPLS = [
-  'ours',
-  'ours-parallel',
-  'ours-crypto',
-  'pipeline',
-  'merkletreejs',
-  'merkletreejs-jito',
-  'openzeppelin',
-] as const;
+const IMPLS = ['ours', 'pipeline', 'merkletreejs', 'merkletreejs-jito', 'openzeppelin'] as const;
 type Impl = (typeof IMPLS)[number];
 
 interface ChildResult {
@@ -145,17 +119,6 @@ const timed = <T>(phases: Record<string, number>, name: string, f: () => T): T =
   return value;
 };
 
-const timedAsync = async <T>(
-  phases: Record<string, number>,
-  name: string,
-  f: () => Promise<T>,
-): Promise<T> => {
-  const t = performance.now();
-  const value = await f();
-  phases[name] = performance.now() - t;
-  return value;
-};
-
 /** Root, proof and verification of one of Arcadia's trees. */
 const ourProofs = (tree: MerkleTree): Pick<Built, 'root' | 'prove' | 'verify'> => {
   const leaves = tree.levels[0] as Buffer;
@@ -167,12 +130,10 @@ const ourProofs = (tree: MerkleTree): Pick<Built, 'root' | 'prove' | 'verify'> =
   };
 };
 
-/** ours (one thread), with the WebAssembly kernel or (wasm = false) with node:crypto only. */
-const oneThread =
-  (wasm: boolean): Setup =>
-  ({ claimants, amounts }, n) => {
-    setSha256WasmEnabled(wasm);
-    return () => {
+const setups: Record<Impl, Setup> = {
+  ours:
+    ({ claimants, amounts }, n) =>
+    () => {
       const phases: Record<string, number> = {};
       const { tree } = buildDistributionFromColumns(claimants, amounts);
       // The same steps once more, one at a time, for the breakdown; run after the timed build.
@@ -185,27 +146,6 @@ const oneThread =
         timed(phases, 'tree', () => buildTree(leafHashes));
       };
       return { ...ourProofs(tree), phasesMs: phases, breakdown };
-    };
-  };
-
-const setups: Record<Impl, Setup> = {
-  ours: oneThread(true),
-  'ours-crypto': oneThread(false),
-
-  'ours-parallel':
-    ({ claimants, amounts }, n) =>
-    async () => {
-      const phases: Record<string, number> = {};
-      const { tree } = await buildDistributionFromColumnsAsync(claimants, amounts);
-      const breakdown = async () => {
-        const shared = parallelPlan(n) !== undefined;
-        const order = timed(phases, 'sort', () => sortOrder(claimants, n));
-        const records = timed(phases, 'encode', () =>
-          encodeLeafRecords(claimants, amounts, undefined, order, shared),
-        );
-        await timedAsync(phases, 'leaves+tree', () => buildTreeFromRecords(records));
-      };
-      return { ...ourProofs(tree), phasesMs: phases, breakdown };
     },
 
   pipeline: ({ claimants, amounts }, n) => {
@@ -216,8 +156,8 @@ const setups: Record<Impl, Setup> = {
     return async () => {
       const phases: Record<string, number> = {};
       const allocation = timed(phases, 'allocation', () => computeAllocations(balances, pool));
-      const distribution = await timedAsync(phases, 'leaves+tree', () =>
-        buildDistributionFromSortedAsync(allocation.claimants, allocation.amounts),
+      const distribution = timed(phases, 'leaves+tree', () =>
+        buildDistributionFromSorted(allocation.claimants, allocation.amounts),
       );
       const objects = timed(phases, 'serialize', () =>
         serializeSnapshot(distribution, { prefix: 'bench/', version: 1 }),
@@ -476,7 +416,7 @@ function buildRow(
     .map(([k, v]) => `${k} ${formatMs(v)}`)
     .join(', ');
   const rootCheck =
-    (impl === 'merkletreejs-jito' || impl === 'ours-parallel' || impl === 'ours-crypto') && ours
+    impl === 'merkletreejs-jito' && ours
       ? r.root === ours.root
         ? '; root = ours ✓'
         : '; ROOT ≠ ours ✗'
@@ -538,19 +478,7 @@ async function parentMain(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}; build = median of ${runs} runs (1 when a run exceeds 20 s)`,
   );
-  console.log(
-    `os.availableParallelism() = ${availableParallelism()}; ours-parallel plan: ${sizes
-      .map((n) => {
-        const plan = parallelPlan(n);
-        return plan
-          ? `${formatNumber(n)} → ${plan.threads} threads (main + ${plan.workers} worker${plan.workers === 1 ? '' : 's'}), ${plan.chunkCount} chunks of 2^${plan.chunkBits}`
-          : `${formatNumber(n)} → one thread`;
-      })
-      .join('; ')}`,
-  );
-  console.log(
-    `sha256 of the bulk steps: ${sha256WasmModule() ? `WebAssembly SIMD kernel (${formatNumber(Buffer.from(SHA256_WASM_BASE64, 'base64').length)} bytes)` : 'node:crypto (no WebAssembly SIMD)'}; ours-crypto: node:crypto`,
-  );
+  console.log('sha256: node:crypto, one call per hash, one thread');
   const op64 = opensslSha256Rate(64);
   const bulk = opensslSha256Rate(16384);
   if (op64 && bulk) {
@@ -592,12 +520,10 @@ async function parentMain(): Promise<void> {
     buildRows,
   );
   if (op64 && bulk) {
-    const floorRows = sizes.flatMap((n) =>
-      (['ours', 'ours-parallel', 'ours-crypto'] as const).flatMap((impl) => {
-        const r = resultAt(impl, n);
-        return r ? [floorRow(n, impl, r, op64, bulk)] : [];
-      }),
-    );
+    const floorRows = sizes.flatMap((n) => {
+      const r = resultAt('ours', n);
+      return r ? [floorRow(n, 'ours', r, op64, bulk)] : [];
+    });
     printTable(
       'Floor = sha256 compressions of the tree ÷ native rate of ONE core; "64-byte" uses the openssl -bytes 64 message rate (the issue\'s definition), "bulk" the -bytes 16384 block rate (no per-call cost). On T cores the floor is these ÷ T',
       [
@@ -629,64 +555,8 @@ async function parentMain(): Promise<void> {
   );
 }
 
-async function scanMain(): Promise<void> {
-  const at = process.argv.indexOf('--scan');
-  const next = process.argv[at + 1];
-  const sizes = (next && !next.startsWith('--') ? next : '32768,65536,131072,262144,1000000')
-    .split(',')
-    .map(Number);
-  const runs = Number(option('runs', '7'));
-  const cpuMs = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  console.log(`# Parallel tree scan — ${new Date().toISOString()}`);
-  console.log(
-    `node ${process.version}, ${cpus()[0]?.model ?? 'cpu?'} × ${cpus().length}, availableParallelism ${availableParallelism()}, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}; median of ${runs} alternating runs`,
-  );
-  const rows: Cell[][] = [];
-  for (const n of sizes) {
-    const { claimants, amounts } = makeInput(n);
-    const records = encodeLeafRecords(claimants, amounts, undefined, undefined, true);
-    const options = { threshold: 0 };
-    const plan = parallelPlan(n, options);
-    const one = { wall: [] as number[], cpu: [] as number[] };
-    const par = { wall: [] as number[], cpu: [] as number[] };
-    for (let r = 0; r < runs; r++) {
-      let t = performance.now();
-      let c = cpuMs();
-      buildTree(hashLeafRecords(records));
-      one.wall.push(performance.now() - t);
-      one.cpu.push(cpuMs() - c);
-      t = performance.now();
-      c = cpuMs();
-      await buildTreeFromRecords(records, options);
-      par.wall.push(performance.now() - t);
-      par.cpu.push(cpuMs() - c);
-    }
-    rows.push([
-      formatNumber(n),
-      plan ? `${plan.threads} threads, ${plan.chunkCount} × 2^${plan.chunkBits}` : 'one thread',
-      formatMs(median(one.wall)),
-      formatMs(median(par.wall)),
-      formatRatio(median(one.wall) / median(par.wall)),
-      formatMs(median(one.cpu)),
-      formatMs(median(par.cpu)),
-    ]);
-  }
-  printTable(
-    'Tree from ready records: one thread vs parallel (process CPU time includes the workers)',
-    ['leaves', 'parallel plan', 'one thread', 'parallel', 'speed-up', 'CPU one thread', 'CPU parallel'],
-    rows,
-  );
-}
-
 if (process.argv[2] === '--child') {
   await childMain(process.argv[3] as Impl, Number(process.argv[4]), Number(process.argv[5] ?? '1'));
-} else if (process.argv.includes('--scan')) {
-  await scanMain();
 } else {
   await parentMain();
 }

@@ -16,19 +16,13 @@
 // Layout in memory: every level is ONE contiguous Buffer of count × 32 bytes (levels[0] = leaves,
 // levels[depth] = the 32-byte root). 1,000,000 leaves take 32 MB of leaves plus ~32 MB of upper levels.
 //
-// Speed: the cost is the sha256 compressions (2 per leaf, 2 per internal node). The bulk steps
-// (hashLeafRecords, reduceLevel) hash with a WebAssembly SIMD kernel (sha256-wasm.ts: four messages per
-// compression, 1024 leaves or nodes per call, ~2.5× node:crypto's one call per hash) once it is loaded, which
-// the first tree build of ≥ WASM_MIN_HASHES hashes does (buildTree, buildDistribution*, merkle-parallel.ts).
-// Before that, without WebAssembly SIMD, and in the per-call APIs (leafHash, nodeHash, verifyProof) hashing
-// is node:crypto's: its one-shot `hash()` returning a 'binary' (latin1) string avoids allocating a Buffer per
-// digest, which is what makes `createHash()` and `hash(…, 'buffer')` 2-3× slower; inputs are assembled in one
-// reused scratch buffer.
-// Measured numbers are in docs/merkle.md (bench/merkle.ts). The same tree on several threads (worker_threads
-// over shared buffers, for large trees): merkle-parallel.ts.
+// Speed: the cost is the sha256 calls (2 per leaf, 1 per internal node), one node:crypto call each. Its
+// one-shot `hash()` returning a 'binary' (latin1) string avoids allocating a Buffer per digest, which is what
+// makes `createHash()` and `hash(…, 'buffer')` 2-3× slower; inputs are assembled in one reused scratch buffer.
+// One thread, no WebAssembly: 1M leaves take ~1.3-1.6 s, in a background job with a 900 s budget (measured
+// numbers and what was tried and removed: docs/merkle.md §4, bench/merkle.ts).
 import * as crypto from 'node:crypto';
 import { endianness } from 'node:os';
-import { loadedSha256Kernel, sha256Kernel } from './sha256-wasm.js';
 
 export const HASH_BYTES = 32;
 /** Bytes of the pre-image of a leaf: claimant(32) ‖ amount_unlocked u64 LE ‖ amount_locked u64 LE. */
@@ -131,13 +125,6 @@ export function compare32(a: Uint8Array, aOffset: number, b: Uint8Array, bOffset
   return 0;
 }
 
-/** Claimants (count × 32 bytes) rearranged in `order` into a new Buffer. */
-export function gather32(claimants: Uint8Array, order: Uint32Array): Buffer {
-  const out = Buffer.allocUnsafe(order.length * 32);
-  for (let i = 0; i < order.length; i++) copy32(claimants, (order[i] as number) * 32, out, i * 32);
-  return out;
-}
-
 function checkColumns(
   claimants: Uint8Array,
   amountsUnlocked: BigUint64Array | readonly bigint[],
@@ -161,15 +148,13 @@ function checkColumns(
 
 /**
  * Packs leaf records (claimant ‖ unlocked ‖ locked) into one Buffer of count × 48 bytes; record i is entry
- * `order[i]` when an order is given (e.g. from sortOrder), else entry i. With `shared`, the Buffer is backed
- * by a SharedArrayBuffer (what the worker threads of merkle-parallel.ts hash from without a copy).
+ * `order[i]` when an order is given (e.g. from sortOrder), else entry i.
  */
 export function encodeLeafRecords(
   claimants: Uint8Array,
   amountsUnlocked: BigUint64Array | readonly bigint[],
   amountsLocked?: BigUint64Array | readonly bigint[],
   order?: Uint32Array,
-  shared = false,
 ): Buffer {
   const count = amountsUnlocked.length;
   checkColumns(claimants, amountsUnlocked, amountsLocked, order);
@@ -179,9 +164,9 @@ export function encodeLeafRecords(
     amountsUnlocked instanceof BigUint64Array &&
     (amountsLocked === undefined || amountsLocked instanceof BigUint64Array)
   ) {
-    return encodeAligned(claimants, amountsUnlocked, amountsLocked, order, count, shared);
+    return encodeAligned(claimants, amountsUnlocked, amountsLocked, order, count);
   }
-  const records = Buffer.from(allocateBytes(count * LEAF_RECORD_BYTES, shared));
+  const records = Buffer.alloc(count * LEAF_RECORD_BYTES);
   for (let i = 0; i < count; i++) {
     const from = order ? (order[i] as number) : i;
     const o = i * LEAF_RECORD_BYTES;
@@ -190,11 +175,6 @@ export function encodeLeafRecords(
     records.writeBigUInt64LE(amountsLocked ? (amountsLocked[from] as bigint) : 0n, o + 40);
   }
   return records;
-}
-
-/** A zero-filled ArrayBuffer, or SharedArrayBuffer when `shared`. */
-export function allocateBytes(bytes: number, shared: boolean): ArrayBuffer | SharedArrayBuffer {
-  return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
 }
 
 /**
@@ -207,9 +187,8 @@ function encodeAligned(
   amountsLocked: BigUint64Array | undefined,
   order: Uint32Array | undefined,
   count: number,
-  shared: boolean,
 ): Buffer {
-  const buffer = allocateBytes(count * LEAF_RECORD_BYTES, shared);
+  const buffer = new ArrayBuffer(count * LEAF_RECORD_BYTES);
   const out = new Uint32Array(buffer);
   const keys = new Uint32Array(claimants.buffer, claimants.byteOffset, count * 8);
   const unlocked = new Uint32Array(amountsUnlocked.buffer, amountsUnlocked.byteOffset, count * 2);
@@ -229,22 +208,6 @@ function encodeAligned(
   return Buffer.from(buffer);
 }
 
-/**
- * Tree builds of at least this many hashes load the WebAssembly kernel (once per thread: compiling and
- * instantiating it and its first calls take ~5-10 ms, as long as ~16k hashes on node:crypto).
- */
-export const WASM_MIN_HASHES = 16_384;
-
-/**
- * Loads the WebAssembly kernel of hashLeafRecords and reduceLevel (sha256-wasm.ts) for a tree build of
- * `hashes` hashes if it is large enough (WASM_MIN_HASHES); once loaded, every bulk call of this thread uses it.
- * Only the tree builders call this, so that code that merely verifies (layout.ts readProof re-hashes a ≤ 1024
- * leaf bucket with hashLeafRecords) neither loads the kernel nor bundles it.
- */
-export function loadBulkKernel(hashes: number): void {
-  if (hashes >= WASM_MIN_HASHES) sha256Kernel();
-}
-
 function leafOutput(records: Uint8Array, into: Buffer | undefined): Buffer {
   if (records.length % LEAF_RECORD_BYTES !== 0) {
     throw new RangeError(`records length ${records.length} is not a multiple of ${LEAF_RECORD_BYTES}`);
@@ -257,22 +220,9 @@ function leafOutput(records: Uint8Array, into: Buffer | undefined): Buffer {
 
 /**
  * Leaf hashes of `records` (count × 48-byte pre-images) into one new Buffer of count × 32 bytes, or into
- * `into` (exactly count × 32 bytes): sha256(0x00 ‖ sha256(record)). With the WebAssembly kernel once loaded
- * (loadBulkKernel), else hashLeafRecordsCrypto; the same bytes either way.
+ * `into` (exactly count × 32 bytes): two sha256 calls per leaf, sha256(record), then sha256(0x00 ‖ that).
  */
 export function hashLeafRecords(records: Uint8Array, into?: Buffer): Buffer {
-  const out = leafOutput(records, into);
-  const kernel = loadedSha256Kernel();
-  if (!kernel) return hashLeafRecordsCrypto(records, out);
-  kernel.hashLeafRecords(records, out);
-  return out;
-}
-
-/**
- * hashLeafRecords with node:crypto only (the fallback without WebAssembly SIMD, and the tests' reference):
- * two sha256 calls per leaf, sha256(record), then sha256(0x00 ‖ that).
- */
-export function hashLeafRecordsCrypto(records: Uint8Array, into?: Buffer): Buffer {
   const out = leafOutput(records, into);
   const count = records.length / LEAF_RECORD_BYTES;
   const record = new Uint8Array(LEAF_RECORD_BYTES);
@@ -308,19 +258,9 @@ function levelOutput(count: number, into: Buffer | undefined): Buffer {
 
 /**
  * One level up: node i = H(0x01 ‖ sorted(prev[2i], prev[2i+1])), and when the level is odd its last node is
- * hashed with itself (Jito duplicates, it does not promote). Returns ceil(count / 2) nodes. With the
- * WebAssembly kernel once loaded (loadBulkKernel), else reduceLevelCrypto; the same bytes either way.
+ * hashed with itself (Jito duplicates, it does not promote). Returns ceil(count / 2) nodes.
  */
 export function reduceLevel(prev: Uint8Array, count: number, into?: Buffer): Buffer {
-  const out = levelOutput(count, into);
-  const kernel = loadedSha256Kernel();
-  if (!kernel) return reduceLevelCrypto(prev, count, out);
-  kernel.reduceLevel(prev, count, out);
-  return out;
-}
-
-/** reduceLevel with node:crypto only (the fallback without WebAssembly SIMD, and the tests' reference). */
-export function reduceLevelCrypto(prev: Uint8Array, count: number, into?: Buffer): Buffer {
   const out = levelOutput(count, into);
   const nextCount = (count + 1) >>> 1;
   const input = Buffer.allocUnsafe(1 + 2 * HASH_BYTES);
@@ -375,7 +315,6 @@ export function buildTree(leaves: Buffer | readonly Uint8Array[]): MerkleTree {
   const leafCount = level0.length / HASH_BYTES;
   if (leafCount === 0) throw new RangeError('a merkle tree needs at least one leaf');
   if (leafCount > MAX_LEAVES) throw new RangeError(`at most ${MAX_LEAVES} leaves, got ${leafCount}`);
-  loadBulkKernel(leafCount - 1);
   // All upper levels share ONE allocation: one large external allocation instead of `depth` of them, each
   // of which can push V8 into a full (mark-compact) GC of whatever else the process holds.
   const storage = Buffer.allocUnsafeSlow(Math.max(0, (treeNodeCount(leafCount) - leafCount) * HASH_BYTES));
@@ -564,8 +503,13 @@ function distributionOf(
   amountsLocked?: BigUint64Array,
 ): Distribution {
   assertLeafOrder(records);
-  loadBulkKernel(3 * (records.length / LEAF_RECORD_BYTES));
-  return distributionWith(records, buildTree(hashLeafRecords(records)), amountsUnlocked, amountsLocked);
+  const tree = buildTree(hashLeafRecords(records));
+  const count = records.length / LEAF_RECORD_BYTES;
+  let totalUnlocked = 0n;
+  let totalLocked = 0n;
+  for (let i = 0; i < count; i++) totalUnlocked += amountsUnlocked[i] as bigint;
+  if (amountsLocked) for (let i = 0; i < count; i++) totalLocked += amountsLocked[i] as bigint;
+  return { records, tree, totalUnlocked, totalLocked };
 }
 
 /** Throws unless the claimants of `records` are strictly ascending (the leaf order, no duplicate). */
@@ -576,34 +520,4 @@ export function assertLeafOrder(records: Uint8Array): void {
     if (c === 0) throw new RangeError(`duplicate claimant at sorted position ${i}: aggregate entries first`);
     if (c > 0) throw new RangeError(`claimants are not ascending at position ${i}`);
   }
-}
-
-/** The Distribution of `records` (checked by assertLeafOrder) and their built tree: adds the totals. */
-export function distributionWith(
-  records: Buffer,
-  tree: MerkleTree,
-  amountsUnlocked: BigUint64Array,
-  amountsLocked?: BigUint64Array,
-): Distribution {
-  const count = records.length / LEAF_RECORD_BYTES;
-  let totalUnlocked = 0n;
-  let totalLocked = 0n;
-  for (let i = 0; i < count; i++) totalUnlocked += amountsUnlocked[i] as bigint;
-  if (amountsLocked) for (let i = 0; i < count; i++) totalLocked += amountsLocked[i] as bigint;
-  return { records, tree, totalUnlocked, totalLocked };
-}
-
-/** Reads leaf `index` of a records buffer. */
-export function readLeafRecord(
-  records: Uint8Array,
-  index: number,
-): { claimant: Buffer; amountUnlocked: bigint; amountLocked: bigint } {
-  const view = Buffer.from(records.buffer, records.byteOffset, records.length);
-  const o = index * LEAF_RECORD_BYTES;
-  if (index < 0 || o + LEAF_RECORD_BYTES > view.length) throw new RangeError(`record ${index} out of range`);
-  return {
-    claimant: Buffer.from(view.subarray(o, o + 32)),
-    amountUnlocked: view.readBigUInt64LE(o + 32),
-    amountLocked: view.readBigUInt64LE(o + 40),
-  };
 }
