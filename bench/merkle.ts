@@ -4,7 +4,7 @@
 //
 //   npx tsx bench/merkle.ts [--sizes 10000,100000,1000000]
 //                           [--impls ours,pipeline,merkletreejs,merkletreejs-jito,openzeppelin]
-//                           [--runs 3] [--timeout-min 5]
+//                           [--runs 3] [--timeout-min 5] [--rope-keys]
 //
 // Input: n distinct pseudo-random claimants (32 bytes) with u64 amounts, identical for every implementation.
 //   ours              sort by claimant + Jito leaves + tree on one thread (buildDistributionFromColumns,
@@ -54,6 +54,8 @@ interface ChildResult {
   impl: Impl;
   n: number;
   runsMs: number[];
+  /** Process CPU time (user + system) of each run: what other load on a shared machine disturbs least. */
+  cpuMs: number[];
   phasesMs: Record<string, number>;
   baseRss: number;
   peakRss: number;
@@ -149,9 +151,15 @@ const setups: Record<Impl, Setup> = {
     },
 
   pipeline: ({ claimants, amounts }, n) => {
-    // Input as the snapshot builder has it: aggregated balances per base58 owner.
+    // Input as the snapshot builder has it: aggregated balances per base58 owner. bs58 builds each address
+    // with += (a rope of 44 pieces); flattened at once so that the map holds flat strings and the pieces die
+    // young, as with the previous 32-byte codec (--rope-keys keeps the ropes, as the chain reader's map does).
+    const ropeKeys = process.argv.includes('--rope-keys');
     const balances = new Map<string, bigint>();
-    for (let i = 0; i < n; i++) balances.set(encodeAddress(claimants, i * 32), amounts[i] as bigint);
+    for (let i = 0; i < n; i++) {
+      const owner = encodeAddress(claimants, i * 32);
+      balances.set(ropeKeys ? owner : Buffer.from(owner, 'latin1').toString('latin1'), amounts[i] as bigint);
+    }
     const pool = 100_000_000_000_000_000n; // 10 % of 1e9 tokens with 9 decimals
     return async () => {
       const phases: Record<string, number> = {};
@@ -285,13 +293,17 @@ async function childMain(impl: Impl, n: number, runs: number): Promise<void> {
   const baseRss = rssBytes();
   resetPeakRss();
   const runsMs: number[] = [];
+  const cpuMs: number[] = [];
   let built: Built | undefined;
   let peakRss = 0;
   for (let r = 0; r < runs; r++) {
     built = undefined;
     const t = performance.now();
+    const cpu = process.cpuUsage();
     built = await build();
     runsMs.push(performance.now() - t);
+    const { user, system } = process.cpuUsage(cpu);
+    cpuMs.push((user + system) / 1000);
     if (r === 0) peakRss = peakRssBytes();
     if (runsMs[0] !== undefined && runsMs[0] > 20_000) break; // slow peers: one run is enough
   }
@@ -324,6 +336,7 @@ async function childMain(impl: Impl, n: number, runs: number): Promise<void> {
     impl,
     n,
     runsMs,
+    cpuMs,
     phasesMs: b.phasesMs,
     baseRss,
     peakRss,
@@ -387,7 +400,7 @@ async function runAll(sizes: number[], impls: Impl[], runs: number, timeoutMs: n
       process.stderr.write(`  ${impl} n=${n} …`);
       const outcome = await runChild<ChildResult>(
         script,
-        ['--child', impl, String(n), String(runs)],
+        ['--child', impl, String(n), String(runs), ...process.argv.filter((a) => a === '--rope-keys')],
         timeoutMs,
       );
       const value: Outcome = outcome.ok
@@ -425,6 +438,7 @@ function buildRow(
     formatNumber(n),
     impl,
     formatMs(ms),
+    formatMs(median(r.cpuMs)),
     ours ? formatRatio(ms / median(ours.runsMs)) : undefined,
     peer ? formatRatio(median(peer.runsMs) / ms) : undefined,
     formatBytes(r.peakRss),
@@ -505,11 +519,12 @@ async function parentMain(): Promise<void> {
     }),
   );
   printTable(
-    'Build time (median) and peak RSS, each implementation in its own process',
+    'Build time and process CPU time (medians; CPU counts V8 GC threads too) and peak RSS, each implementation in its own process',
     [
       'holders',
       'implementation',
       'build',
+      'CPU',
       'time vs ours',
       'merkletreejs ÷ this',
       'peak RSS',
