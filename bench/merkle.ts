@@ -3,42 +3,29 @@
 // is its own.
 //
 //   npx tsx bench/merkle.ts [--sizes 10000,100000,1000000]
-//                           [--impls ours,ours-parallel,ours-crypto,pipeline,merkletreejs,merkletreejs-jito,
-//                                    openzeppelin]
-//                           [--runs 3] [--timeout-min 5]
-//   npx tsx bench/merkle.ts --scan [32768,65536,131072,262144,1000000] [--runs 7]
-//
-// --scan: the tree alone (leaf hashes + levels from ready records), one thread (buildTree(hashLeafRecords))
-// against buildTreeFromRecords forced parallel at every size, alternating, wall and CPU time: where the
-// parallel build starts to pay (PARALLEL_THRESHOLD).
+//                           [--impls ours,pipeline,merkletreejs,merkletreejs-jito,openzeppelin]
+//                           [--runs 3] [--timeout-min 5] [--rope-keys]
 //
 // Input: n distinct pseudo-random claimants (32 bytes) with u64 amounts, identical for every implementation.
 //   ours              sort by claimant + Jito leaves + tree on one thread (buildDistributionFromColumns,
 //                     lib/snapshots/merkle.ts)
-//   ours-parallel     the same with the leaves and tree hashed on all cores (buildDistributionFromColumnsAsync,
-//                     lib/snapshots/merkle-parallel.ts; one thread below its threshold)
-//   ours-crypto       ours with the WebAssembly SHA-256 kernel disabled (lib/snapshots/sha256-wasm.ts): every
-//                     hash a node:crypto call, as without WebAssembly SIMD (and as before the kernel)
 //   pipeline          ours end to end as the snapshot builder runs it: allocation from a Map<base58, balance>,
-//                     tree (buildDistributionFromSortedAsync), S3 objects (lib/snapshots/{allocation,merkle,
-//                     merkle-parallel,layout}.ts); proofs served through readProof from in-memory objects with
-//                     the index cached
+//                     tree (buildDistributionFromSorted), S3 objects (lib/snapshots/{allocation,merkle,
+//                     layout}.ts); proofs served through readProof from in-memory objects with the index cached
 //   merkletreejs      new MerkleTree(leaves, sha256, { sortPairs: true }) over the same Jito leaves
 //   merkletreejs-jito the same plus duplicateOdd and a 0x01-prefixing concatenator: Jito's exact tree, so
 //                     its root must equal ours (checked)
 //   openzeppelin      StandardMerkleTree.of([[bytes32, uint256]]) (keccak256, its own leaf format)
 import { createHash } from 'node:crypto';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { MerkleTree as MerkleTreeJs } from 'merkletreejs';
 import {
   type ByteRange,
   buildDistributionFromColumns,
-  buildDistributionFromColumnsAsync,
-  buildDistributionFromSortedAsync,
+  buildDistributionFromSorted,
   buildTree,
-  buildTreeFromRecords,
   computeAllocations,
   encodeAddress,
   encodeLeafRecords,
@@ -46,14 +33,10 @@ import {
   hashLeafRecords,
   loadSnapshotIndex,
   type MerkleTree,
-  parallelPlan,
   proofFor,
   readProof,
-  SHA256_WASM_BASE64,
   type SnapshotIndex,
   serializeSnapshot,
-  setSha256WasmEnabled,
-  sha256WasmModule,
   sortOrder,
   treeDepth,
   verifyProof,
@@ -63,21 +46,15 @@ import { peakRssBytes, resetPeakRss, rssBytes } from './lib/memory.js';
 import { type OpensslRate, opensslSha256Rate } from './lib/openssl.js';
 import { type Cell, formatBytes, formatMs, formatNumber, formatRatio, printTable } from './lib/table.js';
 
-const IMPLS = [
-  'ours',
-  'ours-parallel',
-  'ours-crypto',
-  'pipeline',
-  'merkletreejs',
-  'merkletreejs-jito',
-  'openzeppelin',
-] as const;
+const IMPLS = ['ours', 'pipeline', 'merkletreejs', 'merkletreejs-jito', 'openzeppelin'] as const;
 type Impl = (typeof IMPLS)[number];
 
 interface ChildResult {
   impl: Impl;
   n: number;
   runsMs: number[];
+  /** Process CPU time (user + system) of each run: what other load on a shared machine disturbs least. */
+  cpuMs: number[];
   phasesMs: Record<string, number>;
   baseRss: number;
   peakRss: number;
@@ -143,17 +120,6 @@ const timed = <T>(phases: Record<string, number>, name: string, f: () => T): T =
   return value;
 };
 
-const timedAsync = async <T>(
-  phases: Record<string, number>,
-  name: string,
-  f: () => Promise<T>,
-): Promise<T> => {
-  const t = performance.now();
-  const value = await f();
-  phases[name] = performance.now() - t;
-  return value;
-};
-
 /** Root, proof and verification of one of Arcadia's trees. */
 const ourProofs = (tree: MerkleTree): Pick<Built, 'root' | 'prove' | 'verify'> => {
   const leaves = tree.levels[0] as Buffer;
@@ -165,12 +131,10 @@ const ourProofs = (tree: MerkleTree): Pick<Built, 'root' | 'prove' | 'verify'> =
   };
 };
 
-/** ours (one thread), with the WebAssembly kernel or (wasm = false) with node:crypto only. */
-const oneThread =
-  (wasm: boolean): Setup =>
-  ({ claimants, amounts }, n) => {
-    setSha256WasmEnabled(wasm);
-    return () => {
+const setups: Record<Impl, Setup> = {
+  ours:
+    ({ claimants, amounts }, n) =>
+    () => {
       const phases: Record<string, number> = {};
       const { tree } = buildDistributionFromColumns(claimants, amounts);
       // The same steps once more, one at a time, for the breakdown; run after the timed build.
@@ -183,39 +147,24 @@ const oneThread =
         timed(phases, 'tree', () => buildTree(leafHashes));
       };
       return { ...ourProofs(tree), phasesMs: phases, breakdown };
-    };
-  };
-
-const setups: Record<Impl, Setup> = {
-  ours: oneThread(true),
-  'ours-crypto': oneThread(false),
-
-  'ours-parallel':
-    ({ claimants, amounts }, n) =>
-    async () => {
-      const phases: Record<string, number> = {};
-      const { tree } = await buildDistributionFromColumnsAsync(claimants, amounts);
-      const breakdown = async () => {
-        const shared = parallelPlan(n) !== undefined;
-        const order = timed(phases, 'sort', () => sortOrder(claimants, n));
-        const records = timed(phases, 'encode', () =>
-          encodeLeafRecords(claimants, amounts, undefined, order, shared),
-        );
-        await timedAsync(phases, 'leaves+tree', () => buildTreeFromRecords(records));
-      };
-      return { ...ourProofs(tree), phasesMs: phases, breakdown };
     },
 
   pipeline: ({ claimants, amounts }, n) => {
-    // Input as the snapshot builder has it: aggregated balances per base58 owner.
+    // Input as the snapshot builder has it: aggregated balances per base58 owner. bs58 builds each address
+    // with += (a rope of 44 pieces); flattened at once so that the map holds flat strings and the pieces die
+    // young, as with the previous 32-byte codec (--rope-keys keeps the ropes, as the chain reader's map does).
+    const ropeKeys = process.argv.includes('--rope-keys');
     const balances = new Map<string, bigint>();
-    for (let i = 0; i < n; i++) balances.set(encodeAddress(claimants, i * 32), amounts[i] as bigint);
+    for (let i = 0; i < n; i++) {
+      const owner = encodeAddress(claimants, i * 32);
+      balances.set(ropeKeys ? owner : Buffer.from(owner, 'latin1').toString('latin1'), amounts[i] as bigint);
+    }
     const pool = 100_000_000_000_000_000n; // 10 % of 1e9 tokens with 9 decimals
     return async () => {
       const phases: Record<string, number> = {};
       const allocation = timed(phases, 'allocation', () => computeAllocations(balances, pool));
-      const distribution = await timedAsync(phases, 'leaves+tree', () =>
-        buildDistributionFromSortedAsync(allocation.claimants, allocation.amounts),
+      const distribution = timed(phases, 'leaves+tree', () =>
+        buildDistributionFromSorted(allocation.claimants, allocation.amounts),
       );
       const objects = timed(phases, 'serialize', () =>
         serializeSnapshot(distribution, { prefix: 'bench/', version: 1 }),
@@ -343,13 +292,17 @@ async function childMain(impl: Impl, n: number, runs: number): Promise<void> {
   const baseRss = rssBytes();
   resetPeakRss();
   const runsMs: number[] = [];
+  const cpuMs: number[] = [];
   let built: Built | undefined;
   let peakRss = 0;
   for (let r = 0; r < runs; r++) {
     built = undefined;
     const t = performance.now();
+    const cpu = process.cpuUsage();
     built = await build();
     runsMs.push(performance.now() - t);
+    const { user, system } = process.cpuUsage(cpu);
+    cpuMs.push((user + system) / 1000);
     if (r === 0) peakRss = peakRssBytes();
     if (runsMs[0] !== undefined && runsMs[0] > 20_000) break; // slow peers: one run is enough
   }
@@ -382,6 +335,7 @@ async function childMain(impl: Impl, n: number, runs: number): Promise<void> {
     impl,
     n,
     runsMs,
+    cpuMs,
     phasesMs: b.phasesMs,
     baseRss,
     peakRss,
@@ -445,7 +399,7 @@ async function runAll(sizes: number[], impls: Impl[], runs: number, timeoutMs: n
       process.stderr.write(`  ${impl} n=${n} …`);
       const outcome = await runChild<ChildResult>(
         script,
-        ['--child', impl, String(n), String(runs)],
+        ['--child', impl, String(n), String(runs), ...process.argv.filter((a) => a === '--rope-keys')],
         timeoutMs,
       );
       const value: Outcome = outcome.ok
@@ -474,7 +428,7 @@ function buildRow(
     .map(([k, v]) => `${k} ${formatMs(v)}`)
     .join(', ');
   const rootCheck =
-    (impl === 'merkletreejs-jito' || impl === 'ours-parallel' || impl === 'ours-crypto') && ours
+    impl === 'merkletreejs-jito' && ours
       ? r.root === ours.root
         ? '; root = ours ✓'
         : '; ROOT ≠ ours ✗'
@@ -483,6 +437,7 @@ function buildRow(
     formatNumber(n),
     impl,
     formatMs(ms),
+    formatMs(median(r.cpuMs)),
     ours ? formatRatio(ms / median(ours.runsMs)) : undefined,
     peer ? formatRatio(median(peer.runsMs) / ms) : undefined,
     formatBytes(r.peakRss),
@@ -536,19 +491,7 @@ async function parentMain(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}; build = median of ${runs} runs (1 when a run exceeds 20 s)`,
   );
-  console.log(
-    `os.availableParallelism() = ${availableParallelism()}; ours-parallel plan: ${sizes
-      .map((n) => {
-        const plan = parallelPlan(n);
-        return plan
-          ? `${formatNumber(n)} → ${plan.threads} threads (main + ${plan.workers} worker${plan.workers === 1 ? '' : 's'}), ${plan.chunkCount} chunks of 2^${plan.chunkBits}`
-          : `${formatNumber(n)} → one thread`;
-      })
-      .join('; ')}`,
-  );
-  console.log(
-    `sha256 of the bulk steps: ${sha256WasmModule() ? `WebAssembly SIMD kernel (${formatNumber(Buffer.from(SHA256_WASM_BASE64, 'base64').length)} bytes)` : 'node:crypto (no WebAssembly SIMD)'}; ours-crypto: node:crypto`,
-  );
+  console.log('sha256: node:crypto, one call per hash, one thread');
   const op64 = opensslSha256Rate(64);
   const bulk = opensslSha256Rate(16384);
   if (op64 && bulk) {
@@ -575,11 +518,12 @@ async function parentMain(): Promise<void> {
     }),
   );
   printTable(
-    'Build time (median) and peak RSS, each implementation in its own process',
+    'Build time and process CPU time (medians; CPU counts V8 GC threads too) and peak RSS, each implementation in its own process',
     [
       'holders',
       'implementation',
       'build',
+      'CPU',
       'time vs ours',
       'merkletreejs ÷ this',
       'peak RSS',
@@ -590,12 +534,10 @@ async function parentMain(): Promise<void> {
     buildRows,
   );
   if (op64 && bulk) {
-    const floorRows = sizes.flatMap((n) =>
-      (['ours', 'ours-parallel', 'ours-crypto'] as const).flatMap((impl) => {
-        const r = resultAt(impl, n);
-        return r ? [floorRow(n, impl, r, op64, bulk)] : [];
-      }),
-    );
+    const floorRows = sizes.flatMap((n) => {
+      const r = resultAt('ours', n);
+      return r ? [floorRow(n, 'ours', r, op64, bulk)] : [];
+    });
     printTable(
       'Floor = sha256 compressions of the tree ÷ native rate of ONE core; "64-byte" uses the openssl -bytes 64 message rate (the issue\'s definition), "bulk" the -bytes 16384 block rate (no per-call cost). On T cores the floor is these ÷ T',
       [
@@ -627,64 +569,8 @@ async function parentMain(): Promise<void> {
   );
 }
 
-async function scanMain(): Promise<void> {
-  const at = process.argv.indexOf('--scan');
-  const next = process.argv[at + 1];
-  const sizes = (next && !next.startsWith('--') ? next : '32768,65536,131072,262144,1000000')
-    .split(',')
-    .map(Number);
-  const runs = Number(option('runs', '7'));
-  const cpuMs = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  console.log(`# Parallel tree scan — ${new Date().toISOString()}`);
-  console.log(
-    `node ${process.version}, ${cpus()[0]?.model ?? 'cpu?'} × ${cpus().length}, availableParallelism ${availableParallelism()}, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}; median of ${runs} alternating runs`,
-  );
-  const rows: Cell[][] = [];
-  for (const n of sizes) {
-    const { claimants, amounts } = makeInput(n);
-    const records = encodeLeafRecords(claimants, amounts, undefined, undefined, true);
-    const options = { threshold: 0 };
-    const plan = parallelPlan(n, options);
-    const one = { wall: [] as number[], cpu: [] as number[] };
-    const par = { wall: [] as number[], cpu: [] as number[] };
-    for (let r = 0; r < runs; r++) {
-      let t = performance.now();
-      let c = cpuMs();
-      buildTree(hashLeafRecords(records));
-      one.wall.push(performance.now() - t);
-      one.cpu.push(cpuMs() - c);
-      t = performance.now();
-      c = cpuMs();
-      await buildTreeFromRecords(records, options);
-      par.wall.push(performance.now() - t);
-      par.cpu.push(cpuMs() - c);
-    }
-    rows.push([
-      formatNumber(n),
-      plan ? `${plan.threads} threads, ${plan.chunkCount} × 2^${plan.chunkBits}` : 'one thread',
-      formatMs(median(one.wall)),
-      formatMs(median(par.wall)),
-      formatRatio(median(one.wall) / median(par.wall)),
-      formatMs(median(one.cpu)),
-      formatMs(median(par.cpu)),
-    ]);
-  }
-  printTable(
-    'Tree from ready records: one thread vs parallel (process CPU time includes the workers)',
-    ['leaves', 'parallel plan', 'one thread', 'parallel', 'speed-up', 'CPU one thread', 'CPU parallel'],
-    rows,
-  );
-}
-
 if (process.argv[2] === '--child') {
   await childMain(process.argv[3] as Impl, Number(process.argv[4]), Number(process.argv[5] ?? '1'));
-} else if (process.argv.includes('--scan')) {
-  await scanMain();
 } else {
   await parentMain();
 }

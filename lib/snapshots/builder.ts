@@ -8,7 +8,7 @@ import { errorFields } from '../core/original-stack.js';
 import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
 import { snapshotKeys } from './keys.js';
 import { type StoredObject, serializeSnapshot } from './layout.js';
-import { buildDistributionFromSortedAsync } from './merkle-parallel.js';
+import { buildDistributionFromSorted } from './merkle.js';
 import type { SnapshotSummary } from './repository.js';
 
 /** Body of a snapshot queue message. */
@@ -68,8 +68,7 @@ export const buildSnapshot = async (tokenMint: string, deps: BuilderDeps): Promi
   });
   holders = undefined; // let the (possibly 1M-entry) map go before the tree is built
   if (allocations.count === 0) return { status: 'skipped', reason: 'no eligible holder' };
-  // On several threads when the function has more than one vCPU's worth of memory (merkle-parallel.ts).
-  const distribution = await buildDistributionFromSortedAsync(allocations.claimants, allocations.amounts);
+  const distribution = buildDistributionFromSorted(allocations.claimants, allocations.amounts);
   const root = distribution.tree.root.toString('hex');
 
   const current = await deps.getSummary(tokenMint);

@@ -21,6 +21,7 @@ export {
 } from './layout.js';
 export {
   buildDistributionFromColumns,
+  buildDistributionFromSorted,
   buildTree,
   encodeLeafRecords,
   HASH_BYTES,
@@ -31,16 +32,8 @@ export {
   treeDepth,
   verifyProof,
 } from './merkle.js';
-export {
-  buildDistributionFromColumnsAsync,
-  buildDistributionFromSortedAsync,
-  buildTreeFromRecords,
-  parallelPlan,
-} from './merkle-parallel.js';
 export { getClaimRecord, getSummary, putSummaryIfNewer, recordClaim } from './repository.js';
 export { scheduleSnapshots } from './schedule.js';
 export type { ReadDeps } from './service.js';
 export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';
-export { SHA256_WASM_BASE64 } from './sha256-wasm.generated.js';
-export { setSha256WasmEnabled, sha256WasmModule } from './sha256-wasm.js';
 export { getSnapshotObject, putSnapshotObjects } from './storage.js';

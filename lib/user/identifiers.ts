@@ -8,6 +8,7 @@
 //                                           EIP-55 checksum check (no keccak implementation is available here).
 //   x:|twitter:[@]<handle>     kind 'x'     X handle, 1–15 of [A-Za-z0-9_], lower-cased
 //   email:<address>            kind 'email' practical RFC 5322 address, lower-cased as a whole
+import bs58 from 'bs58';
 import { AppError, type ErrorDetail } from '../core/errors.js';
 
 export type IdentifierKind = 'arc' | 'did' | 'sol' | 'eth' | 'x' | 'email';
@@ -50,29 +51,8 @@ const PREFIX_KIND: Record<string, Exclude<IdentifierKind, 'arc'>> = {
   email: 'email',
 };
 
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const BASE58_INDEX = new Map([...BASE58_ALPHABET].map((c, i) => [c, BigInt(i)]));
-
-/** Decode Bitcoin-alphabet base58 (as Solana uses); undefined for any character outside it (0, O, I, l, …). */
-export const base58Decode = (input: string): Uint8Array | undefined => {
-  let n = 0n;
-  for (const c of input) {
-    const digit = BASE58_INDEX.get(c);
-    if (digit === undefined) return undefined;
-    n = n * 58n + digit;
-  }
-  const bytes: number[] = [];
-  while (n > 0n) {
-    bytes.push(Number(n & 0xffn));
-    n >>= 8n;
-  }
-  // Each leading '1' stands for one leading zero byte.
-  for (const c of input) {
-    if (c !== '1') break;
-    bytes.push(0);
-  }
-  return Uint8Array.from(bytes.reverse());
-};
+/** Decode Bitcoin-alphabet base58 (as Solana uses, with bs58); undefined for any character outside it (0, O, I, l, …). */
+export const base58Decode = (input: string): Uint8Array | undefined => bs58.decodeUnsafe(input);
 
 /** The storage key of a normalised identifier: `<kind>:<value>`, except a did, which already starts with `did:`. */
 export const identifierKey = (kind: IdentifierKind, value: string): string =>

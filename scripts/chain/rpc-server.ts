@@ -11,12 +11,12 @@ import { parseArgs } from 'node:util';
 import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
+import { WebSocketServer } from 'ws';
 import { RpcError } from './codec.js';
 import { Ledger } from './ledger.js';
 import { METHODS } from './rpc-methods.js';
 import { loadSnapshot, saveSnapshot } from './snapshot.js';
 import { Subscriptions } from './subscriptions.js';
-import { acceptWebSocket, type WsConnection } from './websocket.js';
 
 export interface LocalChainOptions {
   /** HTTP port; 0 picks a free one. WebSockets are served on this port and, when free, on port + 1. */
@@ -129,8 +129,17 @@ export const startLocalChain = async (options: LocalChainOptions): Promise<Local
   const snapshotDir = options.dataDir ? join(options.dataDir, 'chain') : undefined;
   const ledger = new Ledger({ slotMs: options.slotMs }, snapshotDir ? loadSnapshot(snapshotDir) : undefined);
   const faults: Array<Fault & { times: number }> = [];
-  const connections = new Set<WsConnection>();
   const subscriptions = new Subscriptions(ledger);
+  // One endpoint for both ports (noServer: they hand it their upgrade requests). Messages are JSON-RPC text
+  // of a few hundred bytes; 1 MiB bounds what one client can make the chain buffer.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  sockets.on('connection', (socket) => {
+    socket.on('message', (data) => subscriptions.handle(data.toString(), socket));
+    socket.on('close', () => subscriptions.drop(socket));
+    // A client's protocol error (e.g. a message over maxPayload) ends its connection, not the chain: without
+    // a listener the 'error' event would throw.
+    socket.on('error', () => socket.terminate());
+  });
 
   const takeFault = (method: string | undefined) => {
     const at = faults.findIndex((f) => f.method === undefined || f.method === method);
@@ -141,14 +150,8 @@ export const startLocalChain = async (options: LocalChainOptions): Promise<Local
     return fault;
   };
 
-  const onUpgrade = (req: IncomingMessage, socket: Duplex) => {
-    const connection = acceptWebSocket(req, socket, (text, c) => subscriptions.handle(text, c));
-    if (!connection) return;
-    connections.add(connection);
-    connection.onClose = () => {
-      connections.delete(connection);
-      subscriptions.drop(connection);
-    };
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    sockets.handleUpgrade(req, socket, head, (client) => sockets.emit('connection', client, req));
   };
 
   const handleOne = async (req: JsonRpcRequest): Promise<{ status?: number; body?: unknown }> => {
@@ -241,7 +244,7 @@ export const startLocalChain = async (options: LocalChainOptions): Promise<Local
     stop: async () => {
       ledger.stop();
       clearInterval(persistTimer);
-      for (const connection of connections) connection.close();
+      for (const client of sockets.clients) client.close(1000);
       await Promise.all([close(server), wsPort === undefined ? Promise.resolve() : close(wsServer)]);
       persist();
     },

@@ -1,7 +1,7 @@
 // The WebSocket side of the local chain: signatureSubscribe (what web3.js's confirmTransaction and
-// sendAndConfirmTransaction wait on) and slotSubscribe, over the hand-written WebSocket endpoint.
+// sendAndConfirmTransaction wait on) and slotSubscribe, over the `ws` server of rpc-server.ts.
+import type { WebSocket } from 'ws';
 import type { Ledger } from './ledger.js';
-import type { WsConnection } from './websocket.js';
 
 interface WsRequest {
   id?: unknown;
@@ -16,8 +16,8 @@ const error = (id: unknown, code: number, text: string) =>
 /** Subscription state of every open WebSocket connection. */
 export class Subscriptions {
   private next = 1;
-  private readonly signatures = new Map<string, Map<number, WsConnection>>();
-  private readonly slots = new Map<number, WsConnection>();
+  private readonly signatures = new Map<string, Map<number, WebSocket>>();
+  private readonly slots = new Map<number, WebSocket>();
 
   constructor(private readonly ledger: Ledger) {
     ledger.on('transaction', (tx) => this.notifySignature(tx.signature, tx.slot, tx.err));
@@ -47,7 +47,7 @@ export class Subscriptions {
   }
 
   /** Handle one text message from a connection. */
-  handle(text: string, connection: WsConnection): void {
+  handle(text: string, connection: WebSocket): void {
     let req: WsRequest;
     try {
       req = JSON.parse(text) as WsRequest;
@@ -66,7 +66,7 @@ export class Subscriptions {
           return;
         }
         const subscription = this.next++;
-        const subs = this.signatures.get(signature) ?? new Map<number, WsConnection>();
+        const subs = this.signatures.get(signature) ?? new Map<number, WebSocket>();
         subs.set(subscription, connection);
         this.signatures.set(signature, subs);
         reply(subscription);
@@ -94,7 +94,7 @@ export class Subscriptions {
   }
 
   /** Forget every subscription of a closed connection. */
-  drop(connection: WsConnection): void {
+  drop(connection: WebSocket): void {
     for (const [id, c] of this.slots) if (c === connection) this.slots.delete(id);
     for (const [signature, subs] of this.signatures) {
       for (const [id, c] of subs) if (c === connection) subs.delete(id);

@@ -203,7 +203,7 @@ describe('computeAllocations', () => {
   });
 });
 
-describe('32-byte base58 codec (against bs58)', () => {
+describe('decodeAddress / encodeAddress: base58 of exactly 32 bytes, at any offset', () => {
   const samples = (): Buffer[] => {
     const out = [Buffer.alloc(32), Buffer.alloc(32, 0xff), Buffer.from([...Array(31).fill(0), 1])];
     for (let zeros = 0; zeros <= 32; zeros++) {
@@ -217,7 +217,7 @@ describe('32-byte base58 codec (against bs58)', () => {
     return out;
   };
 
-  it('encodes and decodes exactly like bs58', () => {
+  it('round-trips every leading-zero count as bs58 spells it', () => {
     const decoded = Buffer.alloc(40);
     for (const bytes of samples()) {
       const text = bs58.encode(bytes);

@@ -5,16 +5,18 @@ import {
   buildDistribution,
   buildTree,
   encodeLeafRecords,
+  HASH_BYTES,
   hashLeafRecords,
+  LEAF_RECORD_BYTES,
   leafHash,
   leafRecord,
   nodeHash,
   proofFor,
+  reduceLevel,
   sortOrder,
   treeDepth,
   verifyProof,
 } from '../../lib/snapshots/merkle.js';
-import { loadedSha256Kernel, sha256Kernel } from '../../lib/snapshots/sha256-wasm.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // A deliberately naive reference: one Buffer.concat + createHash per hash, arrays of Buffers, recursion-free
@@ -169,21 +171,6 @@ describe('hard-coded vectors (1, 2, 3, 5 leaves)', () => {
   });
 });
 
-// The tests above run on node:crypto (these small trees do not load the WebAssembly kernel); from here on the
-// kernel is loaded, so the bulk steps below hash with it (checked against the naive reference and merkletreejs).
-describe('hard-coded vectors with the WebAssembly kernel', () => {
-  it('loads it; then the same roots and proofs', () => {
-    expect(loadedSha256Kernel()).toBeUndefined();
-    expect(sha256Kernel()).toBeDefined();
-    expect(loadedSha256Kernel()).toBeDefined();
-    for (const n of [1, 2, 3, 5]) {
-      expect(buildDistribution(vectorEntries(n)).tree.root.toString('hex'), `n=${n}`).toBe(VECTORS[n]);
-    }
-    const { tree } = buildDistribution(vectorEntries(5));
-    for (let i = 0; i < 5; i++) expect(hex(proofFor(tree.levels, i))).toEqual(FIVE_PROOFS[i]);
-  });
-});
-
 describe('leafHash', () => {
   it('matches the reference for unlocked-only and locked amounts, and u64 limits', () => {
     const c = randomBytes(32);
@@ -244,6 +231,72 @@ describe('bulk encoders: word-aligned fast paths equal the byte paths', () => {
         [...unlocked].map((v, i) => (i === 3 ? 1n << 64n : v)),
       ),
     ).toThrow(RangeError);
+  });
+});
+
+// The bulk steps on their own (what buildTree and readProof run), against one reference hash per leaf or pair.
+describe('bulk steps against the naive reference', () => {
+  const hashAt = (level: Uint8Array, j: number) =>
+    Buffer.from(level.subarray(j * HASH_BYTES, (j + 1) * HASH_BYTES));
+  const expectParents = (level: Buffer, count: number, what: string) => {
+    const parents = reduceLevel(level, count);
+    expect(parents.length).toBe(((count + 1) >>> 1) * HASH_BYTES);
+    for (let i = 0; 2 * i < count; i++) {
+      const right = 2 * i + 1 < count ? 2 * i + 1 : 2 * i; // odd level: the last node with itself
+      expect(hashAt(parents, i).toString('hex'), `${what}: node ${i}`).toBe(
+        refPair(hashAt(level, 2 * i), hashAt(level, right)).toString('hex'),
+      );
+    }
+  };
+
+  it('hashLeafRecords and reduceLevel: every count 1..70, into given outputs', () => {
+    for (let n = 1; n <= 70; n++) {
+      const records = randomBytes(n * LEAF_RECORD_BYTES);
+      const leaves = hashLeafRecords(records);
+      for (let i = 0; i < n; i++) {
+        const record = records.subarray(i * LEAF_RECORD_BYTES, (i + 1) * LEAF_RECORD_BYTES);
+        expect(hashAt(leaves, i).equals(sha(Buffer.from([0]), sha(record))), `leaf ${i} of ${n}`).toBe(true);
+      }
+      const into = Buffer.alloc(n * HASH_BYTES);
+      expect(hashLeafRecords(records, into)).toBe(into);
+      expect(into.equals(leaves)).toBe(true);
+      expectParents(leaves, n, `n=${n}`);
+      const parents = Buffer.alloc(((n + 1) >>> 1) * HASH_BYTES);
+      expect(reduceLevel(leaves, n, parents)).toBe(parents);
+      expect(parents.equals(reduceLevel(leaves, n))).toBe(true);
+    }
+  });
+
+  it('reduceLevel orders children byte-wise: equal children, children differing only at byte k, both orders', () => {
+    const pairs: Buffer[] = [];
+    const base = randomBytes(HASH_BYTES);
+    pairs.push(Buffer.concat([base, base]), Buffer.alloc(64, 0), Buffer.alloc(64, 0xff));
+    for (let k = 0; k < HASH_BYTES; k++) {
+      for (const [x, y] of [
+        [0x00, 0x01],
+        [0x7f, 0x80], // a signed comparison would get these wrong
+        [0xfe, 0xff],
+      ] as const) {
+        const a = Buffer.from(base);
+        const b = Buffer.from(base);
+        a[k] = x;
+        b[k] = y;
+        // Later bytes ordered the other way, so that only byte k decides.
+        a.fill(0xff, k + 1);
+        b.fill(0x00, k + 1);
+        pairs.push(Buffer.concat([a, b]), Buffer.concat([b, a]));
+      }
+    }
+    const level = Buffer.concat(pairs);
+    const count = level.length / HASH_BYTES;
+    expectParents(level, count, 'ties');
+    expectParents(level, count - 1, 'ties, odd');
+  });
+
+  it('keeps the size checks', () => {
+    expect(() => hashLeafRecords(new Uint8Array(47))).toThrow(RangeError);
+    expect(() => hashLeafRecords(new Uint8Array(48), Buffer.alloc(31))).toThrow(RangeError);
+    expect(() => reduceLevel(Buffer.alloc(96), 3, Buffer.alloc(32))).toThrow(RangeError);
   });
 });
 
