@@ -1,11 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { openSecret } from '../adapters/secrets.js';
 import type { AuthContext, Authenticator, RawRequest } from '../core/auth.js';
-import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { sha256Hex, signRequest } from '../core/hmac-signing.js';
+import { useOnce } from '../ratelimit/index.js';
 import { getApiKeyRecord } from '../user/index.js';
 
 /** Allowed distance between the signed timestamp and server time, either way (SPEC §5 rule 2). */
@@ -45,19 +43,9 @@ const equalHex = (a: string, b: string) => {
  * refuses an exact replay and admits the other request. A bound signature already covers the body.
  */
 const spendSignature = async (signature: string, timestamp: number, unboundBodySha256?: string) => {
-  const pk = unboundBodySha256 === undefined ? `SIG#${signature}` : `SIG#${signature}#${unboundBodySha256}`;
-  try {
-    await dynamo().send(
-      new PutCommand({
-        TableName: settings().EPHEMERAL_TABLE,
-        Item: { pk, expiresAt: Math.ceil((timestamp + MAX_SKEW_MS) / 1000) + 60 },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw invalid('Signature already used');
-    throw error;
-  }
+  const key = unboundBodySha256 === undefined ? `SIG#${signature}` : `SIG#${signature}#${unboundBodySha256}`;
+  if (!(await useOnce(key, Math.ceil((timestamp + MAX_SKEW_MS) / 1000) + 60)))
+    throw invalid('Signature already used');
 };
 
 /**

@@ -11,7 +11,7 @@ import { type CheckedImage, requireOneImage } from './images.js';
 import type { GameRecord } from './model.js';
 import { requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';
-import { discardClaimedUploads, type ImageUploads, pickImage } from './uploads.js';
+import { discardClaimedUploads, type ImageUploads, pickImages } from './uploads.js';
 
 /** Side effects of the games area, passed in by the handlers (and by tests). */
 export interface GamesDeps {
@@ -154,20 +154,9 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
     const replay = await replayCreate(id, input, deps);
     if (replay) return replay;
   }
-  const image = requireOneImage(
-    await pickImage(
-      auth,
-      { file: input.image, base64: input.base64Image, key: input.imageKey },
-      { field: 'image', keyField: 'imageKey' },
-      deps.uploads,
-    ),
-  );
-  const cover = await pickImage(
-    auth,
-    { file: input.coverImage, base64: input.base64CoverImage, key: input.coverImageKey },
-    { field: 'coverImage', keyField: 'coverImageKey' },
-    deps.uploads,
-  );
+  const picked = await pickImages(auth, input, deps.uploads);
+  const image = requireOneImage(picked.image);
+  const cover = picked.cover;
   const { requested, mapping } = await resolveSplit(input.orgRewardsSplit, deps);
   const [storedImage, storedCover] = await Promise.all([
     store(deps, id, 'image', image),
@@ -212,18 +201,7 @@ export const updateGame = async (
   deps: GamesDeps,
 ) => {
   const game = await requireOwnedGame(auth, gameId);
-  const image = await pickImage(
-    auth,
-    { file: input.image, base64: input.base64Image, key: input.imageKey },
-    { field: 'image', keyField: 'imageKey' },
-    deps.uploads,
-  );
-  const cover = await pickImage(
-    auth,
-    { file: input.coverImage, base64: input.base64CoverImage, key: input.coverImageKey },
-    { field: 'coverImage', keyField: 'coverImageKey' },
-    deps.uploads,
-  );
+  const { image, cover } = await pickImages(auth, input, deps.uploads);
   const split =
     input.orgRewardsSplit === undefined ? undefined : await resolveSplit(input.orgRewardsSplit, deps);
   const [storedImage, storedCover] = await Promise.all([

@@ -106,6 +106,33 @@ export const pickImage = async (
   return claimUpload(auth, slot.key, fields.keyField, uploads);
 };
 
+/** Both image slots of a registration or update (thumbnail and cover), each as `pickImage` decides it. */
+export const pickImages = async (
+  auth: AuthContext,
+  input: {
+    image?: UploadedFile;
+    base64Image?: string;
+    imageKey?: string;
+    coverImage?: UploadedFile;
+    base64CoverImage?: string;
+    coverImageKey?: string;
+  },
+  uploads: ImageUploads | undefined,
+) => ({
+  image: await pickImage(
+    auth,
+    { file: input.image, base64: input.base64Image, key: input.imageKey },
+    { field: 'image', keyField: 'imageKey' },
+    uploads,
+  ),
+  cover: await pickImage(
+    auth,
+    { file: input.coverImage, base64: input.base64CoverImage, key: input.coverImageKey },
+    { field: 'coverImage', keyField: 'coverImageKey' },
+    uploads,
+  ),
+});
+
 /**
  * Delete the uploads that became a game's images, once the game is saved. Best effort: the stored copy is what the
  * game uses, and the lifecycle rule removes a leftover within a day.
