@@ -27,9 +27,9 @@ export const findAirdropCoin = async (tokenMint: string): Promise<AirdropCoin | 
 
 /** The sealed launch keys of a coin whose distribution vault this deployment holds, or undefined. */
 const launchedHere = async (tokenMint: string) => {
-  const { mintAddress, vaultAddress, sealedMintKey, sealedVaultKey } = (await jobOf(tokenMint)) ?? {};
-  return mintAddress && vaultAddress && sealedMintKey && sealedVaultKey
-    ? { mintAddress, vaultAddress, sealedMintKey, sealedVaultKey }
+  const { coinMint, vaultAddress, sealedMintKey, sealedVaultKey } = (await jobOf(tokenMint)) ?? {};
+  return coinMint && vaultAddress && sealedMintKey && sealedVaultKey
+    ? { coinMint, vaultAddress, sealedMintKey, sealedVaultKey }
     : undefined;
 };
 

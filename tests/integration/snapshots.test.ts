@@ -130,7 +130,7 @@ const setUp = async () => {
   const view = await registerGame(dev);
   const game = await getGame(view.id);
   if (!game) throw new Error('game missing');
-  const tokenMint = sealed.mintAddress;
+  const tokenMint = sealed.coinMint;
   const now = new Date().toISOString();
   await saveGame(
     {
@@ -171,7 +171,6 @@ const setUp = async () => {
     buyTx: null,
     tokensBought: null,
     bundleTx: null,
-    gtokenAddress: tokenMint,
     executionArn: null,
     createdAt: now,
     updatedAt: now,
