@@ -115,10 +115,8 @@ const attemptCompletion = async (coinMint: string, jobId: string, deps: Complete
   const game = await getGame(job.gameId);
   if (!game) throw completionFailure(coinMint, ['its game no longer exists']);
   const now = deps.now();
-  if (game.coin && game.coin.gtokenAddress !== coinMint && coinPhase(game.coin, now).phase === 'active') {
-    throw completionFailure(coinMint, [
-      `the game already has another active coin (${game.coin.gtokenAddress})`,
-    ]);
+  if (game.coin && game.coin.coinMint !== coinMint && coinPhase(game.coin, now).phase === 'active') {
+    throw completionFailure(coinMint, [`the game already has another active coin (${game.coin.coinMint})`]);
   }
   const window = emissionWindow(now, job.emissionDays);
   const coin: CoinRecord = {
@@ -136,7 +134,7 @@ const attemptCompletion = async (coinMint: string, jobId: string, deps: Complete
     createdAt: now.toISOString(),
   };
   const summary: CoinSummary = {
-    gtokenAddress: coinMint,
+    coinMint,
     gameCoinSymbol: job.gameCoinSymbol,
     emissionDays: job.emissionDays,
     status: 'active',

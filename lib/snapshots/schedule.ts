@@ -9,7 +9,7 @@ export const scheduleSnapshots = async (
 ): Promise<{ queued: number }> => {
   const coins = await deps.listAirdropCoins();
   const requestedAt = deps.now().toISOString();
-  const bodies = [...new Set(coins.map((c) => c.tokenMint))].map((tokenMint) =>
+  const bodies = [...new Set(coins.map((c) => c.coinMint))].map((tokenMint) =>
     JSON.stringify({ tokenMint, requestedAt } satisfies SnapshotMessage),
   );
   const queued = await deps.sendSnapshotMessages(bodies);

@@ -968,7 +968,7 @@ describe('launcher', () => {
         const facts = {
           jobCompleted: job?.status === 'completed',
           coinRecord: Boolean(coin),
-          gameCoin: game?.coin?.gtokenAddress === f.mint,
+          gameCoin: game?.coin?.coinMint === f.mint,
           coinLink: link?.gameId === f.job.gameId,
           symbolTaken: symbol?.state === 'taken',
           lockReleased: lock?.state === 'released',

@@ -138,7 +138,7 @@ const setUp = async () => {
       version: game.version + 1,
       airdropTokenAddress: airdropMint,
       coin: {
-        gtokenAddress: tokenMint,
+        coinMint: tokenMint,
         gameCoinSymbol: 'SNAP',
         emissionDays: 7,
         status: 'active',

@@ -18,7 +18,7 @@ import { toJobView } from '../../lib/launcher/service.js';
 const HOUR = 3_600_000;
 const END = Date.parse('2030-01-10T00:00:00.000Z');
 const coin = (overrides: Partial<CoinSummary> = {}): CoinSummary => ({
-  gtokenAddress: 'So11111111111111111111111111111111111111112',
+  coinMint: 'So11111111111111111111111111111111111111112',
   gameCoinSymbol: 'SPAINV',
   emissionDays: 7,
   status: 'active',
