@@ -1018,7 +1018,7 @@ describe('snapshots', () => {
           getSlot: async () => 1_000,
         },
         findCoin: async (m) =>
-          m === mint ? { tokenMint: mint, gameId: randomUUID(), airdropMint, vaultAddress: null } : undefined,
+          m === mint ? { coinMint: mint, gameId: randomUUID(), airdropMint, vaultAddress: null } : undefined,
         putObjects: putSnapshotObjects,
         getSummary,
         putSummaryIfNewer,
@@ -1028,7 +1028,7 @@ describe('snapshots', () => {
         mint,
         holders,
         deps,
-        record: { messageId: randomUUID(), body: JSON.stringify({ tokenMint: mint }) },
+        record: { messageId: randomUUID(), body: JSON.stringify({ coinMint: mint }) },
       };
     },
     // One delivery of the message; a batch item failure means SQS delivers it again.
