@@ -1,6 +1,6 @@
-import { batchGamesByTokenIdsContract, gamesByCoinAddresses } from '../../lib/games/index.js';
+import { batchGamesByTokenIdsContract, gamesByCoinMints } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(batchGamesByTokenIdsContract, async ({ body }) => ({
-  data: await gamesByCoinAddresses(body.tokenIds),
+  data: await gamesByCoinMints(body.tokenIds),
 }));

@@ -22,4 +22,4 @@ export const sideEffects: BuilderDeps = {
 
 /** SnapshotQueue consumer: one build per message, failures reported per item (ReportBatchItemFailures). */
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  processSnapshotBatch(event.Records, (tokenMint) => buildSnapshot(tokenMint, sideEffects));
+  processSnapshotBatch(event.Records, (coinMint) => buildSnapshot(coinMint, sideEffects));

@@ -18,7 +18,7 @@ export { listAirdropCoins } from './listings.js';
 export { type CoinSummary, effectiveSplit, type GameRecord } from './model.js';
 export type { OwnershipDeps } from './ownership.js';
 export { claimOwnership } from './ownership.js';
-export { gamesByCoinAddresses, gamesByIds, gamesByToken, listGames, listMyGames } from './queries.js';
+export { gamesByCoinMints, gamesByIds, gamesByToken, listGames, listMyGames } from './queries.js';
 export { isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
 export {
   gameUnchangedCheck,

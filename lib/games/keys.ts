@@ -5,15 +5,19 @@
  *                                 below; ties broken by createdAt then id, so offsets are stable
  * - a user's games:               GSI byCreator (creatorId, sortCreated) and byOwner (ownerKey, sortCreated)
  * - visible game count:           pk=META                sk=VISIBLE_COUNT  (kept in the same transactions)
- * - game of a coin:               pk=TOKEN#<mint>        sk=COIN           (one coin, one game: BatchGet-able)
- * - games of an airdrop token:    pk=TOKEN#<mint>        sk=AIRDROP#<id>   (Query)
+ * - game of a coin:               pk=TOKEN#<coinMint>    sk=COIN           (one coin, one game: BatchGet-able)
+ * - games of an airdrop token:    pk=TOKEN#<airdropMint> sk=AIRDROP#<id>   (Query)
+ * A token's partition (TOKEN#<tokenAddress>) holds both kinds: GET /games/token-id/{tokenId}/full reads it whole.
  */
 export const gameKeys = {
   game: (id: string) => ({ pk: `GAME#${id}`, sk: 'GAME' }),
   visibleCount: () => ({ pk: 'META', sk: 'VISIBLE_COUNT' }),
-  coinLink: (mint: string) => ({ pk: `TOKEN#${mint}`, sk: 'COIN' }),
-  airdropLink: (mint: string, gameId: string) => ({ pk: `TOKEN#${mint}`, sk: `AIRDROP#${gameId}` }),
-  tokenPartition: (mint: string) => `TOKEN#${mint}`,
+  coinLink: (coinMint: string) => ({ pk: `TOKEN#${coinMint}`, sk: 'COIN' }),
+  airdropLink: (airdropMint: string, gameId: string) => ({
+    pk: `TOKEN#${airdropMint}`,
+    sk: `AIRDROP#${gameId}`,
+  }),
+  tokenPartition: (tokenAddress: string) => `TOKEN#${tokenAddress}`,
 };
 
 export const VISIBLE = 'VISIBLE';

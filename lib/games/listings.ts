@@ -98,23 +98,23 @@ export const listByMember = async (
  * Coins (mints) of every game that has an airdrop token configured: the snapshot scheduler's work list (a filtered
  * Scan, once per schedule tick).
  */
-export const listAirdropCoins = async (): Promise<Array<{ tokenMint: string; gameId: string }>> => {
-  const coins: Array<{ tokenMint: string; gameId: string }> = [];
+export const listAirdropCoins = async (): Promise<Array<{ coinMint: string; gameId: string }>> => {
+  const coins: Array<{ coinMint: string; gameId: string }> = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await dynamo().send(
       new ScanCommand({
         TableName: table(),
         FilterExpression:
-          'sk = :game AND attribute_exists(coin.gtokenAddress) AND attribute_type(airdropTokenAddress, :s)',
-        ProjectionExpression: 'id, coin.gtokenAddress',
+          'sk = :game AND attribute_exists(coin.coinMint) AND attribute_type(airdropTokenAddress, :s)',
+        ProjectionExpression: 'id, coin.coinMint',
         ExpressionAttributeValues: { ':game': 'GAME', ':s': 'S' },
         ExclusiveStartKey,
       }),
     );
     for (const item of page.Items ?? []) {
-      const mint = (item.coin as { gtokenAddress?: unknown } | undefined)?.gtokenAddress;
-      if (typeof mint === 'string') coins.push({ tokenMint: mint, gameId: String(item.id) });
+      const coinMint = (item.coin as { coinMint?: unknown } | undefined)?.coinMint;
+      if (typeof coinMint === 'string') coins.push({ coinMint, gameId: String(item.id) });
     }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);

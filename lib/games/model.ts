@@ -8,7 +8,8 @@ export const PLATFORMS = ['WEB', 'DESKTOP', 'MOBILE', 'CONSOLE'] as const;
 
 /** Summary of a game's coin, written by the launcher. */
 export const coinSummarySchema = z.object({
-  gtokenAddress: z.string(),
+  /** The coin's mint address (SPEC's `gtokenAddress` on the wire). */
+  coinMint: z.string(),
   gameCoinSymbol: z.nullable(z.string()),
   emissionDays: z.int(),
   status: z.string(),

@@ -41,17 +41,17 @@ export const gamesByIds = async (ids: string[]) => {
 };
 
 /** POST /games/batch/token-ids: coin → game links, then the games (two BatchGetItems). */
-export const gamesByCoinAddresses = async (tokenIds: string[]) => {
-  const links = await repo.getCoinGameIds(tokenIds);
+export const gamesByCoinMints = async (coinMints: string[]) => {
+  const links = await repo.getCoinGameIds(coinMints);
   const games = await repo.getGames([...new Set(links.values())]);
   return {
     games: games.map((g) => toView(g, true)),
-    missing: [...new Set(tokenIds)].filter((t) => !links.has(t)),
+    missing: [...new Set(coinMints)].filter((m) => !links.has(m)),
   };
 };
 
-/** GET /games/token-id/{tokenId}/full: games whose coin or airdrop token this is. */
-export const gamesByToken = async (tokenId: string) => {
-  const ids = await repo.getTokenGameIds(tokenId);
+/** GET /games/token-id/{tokenId}/full: games whose coin or airdrop token `tokenAddress` is. */
+export const gamesByToken = async (tokenAddress: string) => {
+  const ids = await repo.getTokenGameIds(tokenAddress);
   return (await repo.getGames(ids)).map((g) => toView(g, true));
 };

@@ -4,8 +4,11 @@
 import type { AuthContext } from '../core/auth.js';
 import { errors } from '../core/errors.js';
 import type { GameView } from './contracts.js';
-import { effectiveSplit, type GameRecord } from './model.js';
+import { type CoinSummary, effectiveSplit, type GameRecord } from './model.js';
 import * as repo from './repository.js';
+
+/** The wire shape of a game's coin: SPEC names the coin mint `gtokenAddress`. */
+const coinView = ({ coinMint, ...coin }: CoinSummary) => ({ gtokenAddress: coinMint, ...coin });
 
 /** The public shape of a game. */
 export const toView = (game: GameRecord, includeTokens = false): GameView => ({
@@ -37,7 +40,9 @@ export const toView = (game: GameRecord, includeTokens = false): GameView => ({
   createdAt: game.createdAt,
   updatedAt: game.updatedAt,
   ...(includeTokens
-    ? { tokens: { gameCoin: game.coin, airdropTokenAddress: game.airdropTokenAddress } }
+    ? {
+        tokens: { gameCoin: game.coin && coinView(game.coin), airdropTokenAddress: game.airdropTokenAddress },
+      }
     : {}),
 });
 

@@ -50,19 +50,19 @@ export const getGames = async (ids: string[]): Promise<GameRecord[]> => {
   return ids.flatMap((id) => byId.get(id) ?? []);
 };
 
-/** Game ids of game coins, in one BatchGetItem per 100 mints. */
-export const getCoinGameIds = async (mints: string[]): Promise<Map<string, string>> => {
-  const items = await batchGet([...new Set(mints)].map(gameKeys.coinLink));
+/** Game ids of game coins, in one BatchGetItem per 100 coin mints. */
+export const getCoinGameIds = async (coinMints: string[]): Promise<Map<string, string>> => {
+  const items = await batchGet([...new Set(coinMints)].map(gameKeys.coinLink));
   return new Map(items.map((item) => [String(item.pk).slice('TOKEN#'.length), String(item.gameId)]));
 };
 
 /** Ids of every game linked to a token, as coin or airdrop token (one Query). */
-export const getTokenGameIds = async (mint: string): Promise<string[]> => {
+export const getTokenGameIds = async (tokenAddress: string): Promise<string[]> => {
   const { Items = [] } = await dynamo().send(
     new QueryCommand({
       TableName: table(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': gameKeys.tokenPartition(mint) },
+      ExpressionAttributeValues: { ':pk': gameKeys.tokenPartition(tokenAddress) },
     }),
   );
   return Items.map((item) => String(item.gameId));
@@ -129,14 +129,14 @@ export const saveGame = async (next: GameRecord, previous?: GameRecord): Promise
 };
 
 /** Link a launched game coin to its game (the launcher calls this when a coin is recorded). */
-export const linkCoin = async (mint: string, gameId: string): Promise<void> => {
+export const linkCoin = async (coinMint: string, gameId: string): Promise<void> => {
   await dynamo().send(
     new TransactWriteCommand({
       TransactItems: [
         {
           Put: {
             TableName: table(),
-            Item: { ...gameKeys.coinLink(mint), gameId },
+            Item: { ...gameKeys.coinLink(coinMint), gameId },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -171,7 +171,7 @@ export const recordCoinWrites = (
   {
     Put: {
       TableName: table(),
-      Item: { ...gameKeys.coinLink(coin.gtokenAddress), gameId: game.id },
+      Item: { ...gameKeys.coinLink(coin.coinMint), gameId: game.id },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },

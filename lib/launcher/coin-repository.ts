@@ -11,9 +11,9 @@ import { type CoinRecord, coinRecordSchema, type JobRecord } from './model.js';
 import { failedAt, type TransactItems, table } from './repository.js';
 
 /** The coin record of a mint, once complete-launch created it. */
-export const getCoin = async (mint: string): Promise<CoinRecord | undefined> => {
+export const getCoin = async (coinMint: string): Promise<CoinRecord | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: table(), Key: launcherKeys.coin(mint), ConsistentRead: true }),
+    new GetCommand({ TableName: table(), Key: launcherKeys.coin(coinMint), ConsistentRead: true }),
   );
   return Item ? coinRecordSchema.parse(Item) : undefined;
 };
@@ -42,7 +42,7 @@ export const completeJob = async (args: {
         Key: launcherKeys.job(job.jobId),
         UpdateExpression:
           'SET #status = :completed, progress = :p, stage = :stage, message = :message, #error = :null, ' +
-          'bundleTx = :tx, gtokenAddress = :mint, completedAt = :now, updatedAt = :now',
+          'bundleTx = :tx, completedAt = :now, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk) AND #status <> :completed',
         ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
         ExpressionAttributeValues: {
@@ -52,7 +52,6 @@ export const completeJob = async (args: {
           ':message': `Launched ${coin.gameCoinSymbol}: emission runs until ${coin.emissionEndAt}`,
           ':null': null,
           ':tx': coin.bundleTx,
-          ':mint': coin.gtokenAddress,
           ':now': now,
         },
       },
@@ -60,7 +59,7 @@ export const completeJob = async (args: {
     {
       Put: {
         TableName,
-        Item: { ...launcherKeys.coin(coin.gtokenAddress), ...coin },
+        Item: { ...launcherKeys.coin(coin.coinMint), ...coin },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -72,7 +71,7 @@ export const completeJob = async (args: {
           symbol: coin.gameCoinSymbol,
           gameId: coin.gameId,
           jobId: job.jobId,
-          mint: coin.gtokenAddress,
+          coinMint: coin.coinMint,
           state: 'taken',
         },
         ConditionExpression: 'attribute_not_exists(pk) OR jobId = :j',

@@ -6,7 +6,7 @@ import { COIN_SUPPLY } from './coin.js';
 /** Outcome of checking a launched coin on chain, for complete-launch. */
 export interface CoinVerification {
   ok: boolean;
-  mint: string;
+  coinMint: string;
   checks: {
     exists: boolean;
     token2022: boolean;
@@ -21,13 +21,13 @@ export interface CoinVerification {
 }
 
 /**
- * Check on chain that `mint` is a finished game coin: exists, owned by Token-2022, metadata present (and equal
+ * Check on chain that `coinMint` is a finished game coin: exists, owned by Token-2022, metadata present (and equal
  * to `expected` fields when given), supply = the fixed supply, mint authority revoked. Transient RPC failures
  * throw (ChainTransientError) rather than fail a check.
  */
 export const verifyLaunchedCoin = async (
   chain: ChainReader,
-  mint: string,
+  coinMint: string,
   expected: Partial<CoinMetadata> = {},
 ): Promise<CoinVerification> => {
   const checks = {
@@ -40,9 +40,9 @@ export const verifyLaunchedCoin = async (
   const problems: string[] = [];
   let address: string;
   try {
-    address = toAddress(mint);
+    address = toAddress(coinMint);
   } catch {
-    return { ok: false, mint, checks, problems: ['Not a valid mint address'], coin: null };
+    return { ok: false, coinMint, checks, problems: ['Not a valid mint address'], coin: null };
   }
   const account = await chain.getAccountInfo(address);
   checks.exists = account !== null;
@@ -53,7 +53,7 @@ export const verifyLaunchedCoin = async (
     (field) => expected[field] !== undefined && metadata?.[field] !== expected[field],
   );
   checks.metadata =
-    Boolean(metadata) && coin?.metadataPointer?.metadataAddress === mint && mismatched.length === 0;
+    Boolean(metadata) && coin?.metadataPointer?.metadataAddress === coinMint && mismatched.length === 0;
   checks.supply = coin?.supply === COIN_SUPPLY;
   checks.mintAuthorityRevoked = coin !== null && coin.mintAuthority === null;
   if (!checks.exists) problems.push('Mint account does not exist');
@@ -66,5 +66,5 @@ export const verifyLaunchedCoin = async (
     if (!checks.supply) problems.push(`Supply is ${coin.supply}, expected ${COIN_SUPPLY}`);
     if (!checks.mintAuthorityRevoked) problems.push('Mint authority is not revoked');
   }
-  return { ok: problems.length === 0, mint, checks, problems, coin };
+  return { ok: problems.length === 0, coinMint, checks, problems, coin };
 };

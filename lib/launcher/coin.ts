@@ -13,7 +13,7 @@ export const COIN_SUPPLY = INITIAL_CURVE.tokenTotalSupply;
 
 /** A launch's keypairs as persisted in the job record before the first step: addresses plus sealed secrets. */
 export interface SealedLaunchKeys {
-  mintAddress: string;
+  coinMint: string;
   vaultAddress: string;
   sealedMintKey: string;
   sealedVaultKey: string;
@@ -34,7 +34,7 @@ export class CoinLaunchError extends Error {
 export const generateLaunchKeys = async (): Promise<SealedLaunchKeys> => {
   const [mint, vault] = await Promise.all([newKeypair(), newKeypair()]);
   return {
-    mintAddress: mint.signer.address,
+    coinMint: mint.signer.address,
     vaultAddress: vault.signer.address,
     sealedMintKey: sealSecret(Buffer.from(mint.secretKey)),
     sealedVaultKey: sealSecret(Buffer.from(vault.secretKey)),
@@ -47,7 +47,7 @@ export const openLaunchKeys = async (sealed: SealedLaunchKeys): Promise<LaunchKe
     keypairFromSecret(openSecret(sealed.sealedMintKey)),
     keypairFromSecret(openSecret(sealed.sealedVaultKey)),
   ]);
-  if (mint.address !== sealed.mintAddress || vault.address !== sealed.vaultAddress)
+  if (mint.address !== sealed.coinMint || vault.address !== sealed.vaultAddress)
     throw new CoinLaunchError('Launch keys do not match their addresses');
   return { mint, vault };
 };

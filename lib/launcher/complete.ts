@@ -34,10 +34,10 @@ export interface CompletionView {
 }
 
 /** The failure outcome: 400 with every reason in `details`. */
-export const completionFailure = (mint: string, problems: string[]) =>
+export const completionFailure = (coinMint: string, problems: string[]) =>
   new AppError(
     'VALIDATION_ERROR',
-    `Launch of ${mint} cannot be completed: ${problems.join('; ')}`,
+    `Launch of ${coinMint} cannot be completed: ${problems.join('; ')}`,
     problems.map((message) => ({ path: 'gtokenAddress', message })),
   );
 
@@ -45,10 +45,10 @@ const view = (coin: CoinRecord, alreadyCompleted: boolean): CompletionView => ({
   alreadyCompleted,
   jobId: coin.jobId,
   gameId: coin.gameId,
-  gtokenAddress: coin.gtokenAddress,
+  gtokenAddress: coin.coinMint,
   bundleTx: coin.bundleTx,
   coin: {
-    gtokenAddress: coin.gtokenAddress,
+    gtokenAddress: coin.coinMint,
     gameCoinSymbol: coin.gameCoinSymbol,
     emissionDays: coin.emissionDays,
     status: coin.status,
@@ -71,7 +71,7 @@ const oldestSuccessful = async (chain: ChainReader, address: string, memo?: stri
 const findBundleTx = async (
   chain: ChainReader,
   job: JobRecord,
-  mint: string,
+  coinMint: string,
 ): Promise<{ signature: string } | { problem: string }> => {
   if (!job.vaultAddress) return { problem: 'the launch never reserved its vault' };
   const vault = job.vaultAddress;
@@ -88,39 +88,39 @@ const findBundleTx = async (
     const state = await chain.getSignatureStatus(job.supplyTx);
     if (state.status !== 'unknown' && state.status !== 'failed') return { signature: job.supplyTx };
   }
-  const signature = await oldestSuccessful(chain, await vaultTokenAccount(mint, vault));
+  const signature = await oldestSuccessful(chain, await vaultTokenAccount(coinMint, vault));
   return signature ? { signature } : { problem: 'the supply transaction cannot be found' };
 };
 
-const alreadyCompleted = async (mint: string): Promise<CompletionView> => {
-  const coin = await getCoin(mint);
-  if (!coin) throw new Error(`Job of ${mint} is completed but its coin record is missing`);
+const alreadyCompleted = async (coinMint: string): Promise<CompletionView> => {
+  const coin = await getCoin(coinMint);
+  if (!coin) throw new Error(`Job of ${coinMint} is completed but its coin record is missing`);
   return view(coin, true);
 };
 
 type Attempt = { done: CompletionView } | { retry: true };
 
-const attemptCompletion = async (mint: string, jobId: string, deps: CompleteDeps): Promise<Attempt> => {
+const attemptCompletion = async (coinMint: string, jobId: string, deps: CompleteDeps): Promise<Attempt> => {
   const job = await repo.getJob(jobId);
-  if (!job) throw completionFailure(mint, ['its launch job no longer exists']);
-  if (job.status === 'completed') return { done: await alreadyCompleted(mint) };
-  const verification = await verifyLaunchedCoin(deps.chain, mint, {
+  if (!job) throw completionFailure(coinMint, ['its launch job no longer exists']);
+  if (job.status === 'completed') return { done: await alreadyCompleted(coinMint) };
+  const verification = await verifyLaunchedCoin(deps.chain, coinMint, {
     name: job.coinName,
     symbol: job.gameCoinSymbol,
     uri: job.coinUri,
   });
-  const bundle = verification.ok ? await findBundleTx(deps.chain, job, mint) : undefined;
+  const bundle = verification.ok ? await findBundleTx(deps.chain, job, coinMint) : undefined;
   const problems = [...verification.problems, ...(bundle && 'problem' in bundle ? [bundle.problem] : [])];
-  if (problems.length > 0 || !bundle || !('signature' in bundle)) throw completionFailure(mint, problems);
+  if (problems.length > 0 || !bundle || !('signature' in bundle)) throw completionFailure(coinMint, problems);
   const game = await getGame(job.gameId);
-  if (!game) throw completionFailure(mint, ['its game no longer exists']);
+  if (!game) throw completionFailure(coinMint, ['its game no longer exists']);
   const now = deps.now();
-  if (game.coin && game.coin.gtokenAddress !== mint && coinPhase(game.coin, now).phase === 'active') {
-    throw completionFailure(mint, [`the game already has another active coin (${game.coin.gtokenAddress})`]);
+  if (game.coin && game.coin.coinMint !== coinMint && coinPhase(game.coin, now).phase === 'active') {
+    throw completionFailure(coinMint, [`the game already has another active coin (${game.coin.coinMint})`]);
   }
   const window = emissionWindow(now, job.emissionDays);
   const coin: CoinRecord = {
-    gtokenAddress: mint,
+    coinMint,
     gameId: job.gameId,
     jobId: job.jobId,
     gameCoinSymbol: job.gameCoinSymbol,
@@ -134,7 +134,7 @@ const attemptCompletion = async (mint: string, jobId: string, deps: CompleteDeps
     createdAt: now.toISOString(),
   };
   const summary: CoinSummary = {
-    gtokenAddress: mint,
+    coinMint,
     gameCoinSymbol: job.gameCoinSymbol,
     emissionDays: job.emissionDays,
     status: 'active',
@@ -145,9 +145,9 @@ const attemptCompletion = async (mint: string, jobId: string, deps: CompleteDeps
     case 'completed':
       return { done: view(coin, false) };
     case 'symbolTaken':
-      throw completionFailure(mint, [`its symbol ${job.gameCoinSymbol} now belongs to another coin`]);
+      throw completionFailure(coinMint, [`its symbol ${job.gameCoinSymbol} now belongs to another coin`]);
     case 'locked':
-      throw completionFailure(mint, ['another launch for this game is in progress']);
+      throw completionFailure(coinMint, ['another launch for this game is in progress']);
     default:
       // alreadyCompleted (a concurrent call won) or the game changed: look again.
       return { retry: true };
@@ -158,11 +158,11 @@ const attemptCompletion = async (mint: string, jobId: string, deps: CompleteDeps
  * Verify a launched coin on chain and record it (SPEC §4.1 complete-launch): success, already completed (same
  * answer, `alreadyCompleted: true`), or a 400 listing why it cannot be completed.
  */
-export const completeLaunch = async (gtokenAddress: string, deps: CompleteDeps): Promise<CompletionView> => {
-  const jobId = await repo.getMintJobId(gtokenAddress);
-  if (!jobId) throw completionFailure(gtokenAddress, ['it is not a game coin launched by Arcadia']);
+export const completeLaunch = async (coinMint: string, deps: CompleteDeps): Promise<CompletionView> => {
+  const jobId = await repo.getMintJobId(coinMint);
+  if (!jobId) throw completionFailure(coinMint, ['it is not a game coin launched by Arcadia']);
   for (let attempt = 0; attempt < 4; attempt++) {
-    const outcome = await attemptCompletion(gtokenAddress, jobId, deps);
+    const outcome = await attemptCompletion(coinMint, jobId, deps);
     if ('done' in outcome) return outcome.done;
   }
   throw new AppError('CONFLICT', 'The game changed while the launch was being completed; retry');

@@ -15,6 +15,6 @@ export const launcherKeys = {
   job: (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),
   lock: (gameId: string) => ({ pk: `GAME#${gameId}`, sk: 'LAUNCH_LOCK' }),
   symbol: (symbol: string) => ({ pk: `SYMBOL#${symbol}`, sk: 'SYMBOL' }),
-  mintJob: (mint: string) => ({ pk: `COIN#${mint}`, sk: 'JOB' }),
-  coin: (mint: string) => ({ pk: `COIN#${mint}`, sk: 'COIN' }),
+  mintJob: (coinMint: string) => ({ pk: `COIN#${coinMint}`, sk: 'JOB' }),
+  coin: (coinMint: string) => ({ pk: `COIN#${coinMint}`, sk: 'COIN' }),
 };

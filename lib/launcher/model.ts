@@ -44,7 +44,8 @@ export const jobRecordSchema = z.object({
   coinName: z.string(),
   coinUri: z.string(),
   // Persisted by the reserve stage before any transaction is sent; every later stage is keyed by them.
-  mintAddress: nullableString,
+  /** The game coin's mint address, reserved before any transaction (SPEC's `gtokenAddress` on the wire). */
+  coinMint: nullableString,
   vaultAddress: nullableString,
   sealedMintKey: nullableString,
   sealedVaultKey: nullableString,
@@ -54,7 +55,6 @@ export const jobRecordSchema = z.object({
   buyTx: nullableString,
   tokensBought: nullableString,
   bundleTx: nullableString,
-  gtokenAddress: nullableString,
   executionArn: nullableString,
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -64,7 +64,7 @@ export type JobRecord = z.infer<typeof jobRecordSchema>;
 
 /** A coin record (one per mint), created by complete-launch. */
 export const coinRecordSchema = z.object({
-  gtokenAddress: z.string(),
+  coinMint: z.string(),
   gameId: z.uuid(),
   jobId: z.uuid(),
   gameCoinSymbol: z.string(),

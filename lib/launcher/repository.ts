@@ -32,9 +32,9 @@ export const getJob = async (jobId: string): Promise<JobRecord | undefined> => {
 };
 
 /** The job that launched a mint, if any. */
-export const getMintJobId = async (mint: string): Promise<string | undefined> => {
+export const getMintJobId = async (coinMint: string): Promise<string | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: table(), Key: launcherKeys.mintJob(mint), ConsistentRead: true }),
+    new GetCommand({ TableName: table(), Key: launcherKeys.mintJob(coinMint), ConsistentRead: true }),
   );
   return Item ? String(Item.jobId) : undefined;
 };
@@ -84,7 +84,7 @@ export const updateOpenJob = async (
  */
 export const reserveKeys = async (
   job: JobRecord,
-  keys: { mintAddress: string; vaultAddress: string; sealedMintKey: string; sealedVaultKey: string },
+  keys: { coinMint: string; vaultAddress: string; sealedMintKey: string; sealedVaultKey: string },
   now: string,
 ): Promise<JobRecord | undefined> => {
   const TableName = table();
@@ -97,12 +97,12 @@ export const reserveKeys = async (
               TableName,
               Key: launcherKeys.job(job.jobId),
               UpdateExpression:
-                'SET mintAddress = :m, vaultAddress = :v, sealedMintKey = :mk, sealedVaultKey = :vk, updatedAt = :now',
-              ConditionExpression: `${OPEN} AND (attribute_not_exists(mintAddress) OR mintAddress = :null)`,
+                'SET coinMint = :m, vaultAddress = :v, sealedMintKey = :mk, sealedVaultKey = :vk, updatedAt = :now',
+              ConditionExpression: `${OPEN} AND (attribute_not_exists(coinMint) OR coinMint = :null)`,
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ...openValues,
-                ':m': keys.mintAddress,
+                ':m': keys.coinMint,
                 ':v': keys.vaultAddress,
                 ':mk': keys.sealedMintKey,
                 ':vk': keys.sealedVaultKey,
@@ -114,7 +114,7 @@ export const reserveKeys = async (
           {
             Put: {
               TableName,
-              Item: { ...launcherKeys.mintJob(keys.mintAddress), jobId: job.jobId, gameId: job.gameId },
+              Item: { ...launcherKeys.mintJob(keys.coinMint), jobId: job.jobId, gameId: job.gameId },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },

@@ -34,7 +34,7 @@ export const assertMayLaunch = (coin: CoinSummary | null, isCreatorOrOwner: bool
     const until = state.coin.emissionEndAt ? ` until ${state.coin.emissionEndAt}` : '';
     throw new AppError(
       'ACTIVE_GAME_COIN',
-      `This game already has an active game coin (${state.coin.gameCoinSymbol ?? state.coin.gtokenAddress}, ` +
+      `This game already has an active game coin (${state.coin.gameCoinSymbol ?? state.coin.coinMint}, ` +
         `emitting${until}); wait until its emission completes`,
     );
   }

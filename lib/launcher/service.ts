@@ -97,7 +97,7 @@ export const newJob = (
     symbolSource: input.custom ? 'custom' : 'generated',
     coinName: game.name,
     coinUri: `${deps.publicApiUrl.replace(/\/+$/, '')}/games/id/${game.id}`,
-    mintAddress: null,
+    coinMint: null,
     vaultAddress: null,
     sealedMintKey: null,
     sealedVaultKey: null,
@@ -106,7 +106,6 @@ export const newJob = (
     buyTx: null,
     tokensBought: null,
     bundleTx: null,
-    gtokenAddress: null,
     executionArn: null,
     createdAt: now,
     updatedAt: now,
@@ -232,7 +231,7 @@ export const toJobView = (job: JobRecord): LaunchJobView => {
       status: 'completed',
       progress: 100,
       bundleTx: job.bundleTx ?? '',
-      gtokenAddress: job.gtokenAddress ?? job.mintAddress ?? '',
+      gtokenAddress: job.coinMint ?? '',
     };
   }
   if (job.status === 'failed') {

@@ -74,12 +74,12 @@ const finish = async (
 };
 
 const launchOf = async (job: JobRecord): Promise<Launch> => {
-  if (!job.mintAddress || !job.vaultAddress || !job.sealedMintKey || !job.sealedVaultKey)
+  if (!job.coinMint || !job.vaultAddress || !job.sealedMintKey || !job.sealedVaultKey)
     throw new LaunchError('The launch keys were never reserved');
   return {
     userId: job.userId,
     keys: await openLaunchKeys({
-      mintAddress: job.mintAddress,
+      coinMint: job.coinMint,
       vaultAddress: job.vaultAddress,
       sealedMintKey: job.sealedMintKey,
       sealedVaultKey: job.sealedVaultKey,
@@ -99,7 +99,7 @@ export const reserveStage = async (jobId: string, deps: StageDeps): Promise<Stag
   let job = await loadJob(jobId);
   if (!isOpen(job)) return result(job);
   job = await enter(job, 'reserve', 'Checking the wallet and reserving the coin address', deps);
-  if (!job.mintAddress) {
+  if (!job.coinMint) {
     const wallet = await repo.loadWallet(job.userId);
     if (!wallet) throw new LaunchError('The launching user has no embedded wallet');
     const balance = await deps.chain.getBalance(wallet.address);
@@ -110,10 +110,10 @@ export const reserveStage = async (jobId: string, deps: StageDeps): Promise<Stag
       throw new LaunchError((error as Error).message);
     }
     const reserved = await repo.reserveKeys(job, await generateLaunchKeys(), stamp(deps));
-    if (!reserved?.mintAddress) throw new LaunchError('The launch job closed before its keys were reserved');
+    if (!reserved?.coinMint) throw new LaunchError('The launch job closed before its keys were reserved');
     job = reserved;
   }
-  job = await finish(job, 'reserve', `Coin address reserved: ${job.mintAddress}`, {}, deps);
+  job = await finish(job, 'reserve', `Coin address reserved: ${job.coinMint}`, {}, deps);
   return result(job);
 };
 
@@ -180,7 +180,7 @@ export const completeStage = async (jobId: string, deps: StageDeps): Promise<Sta
   if (job.status === 'completed') return result(job);
   if (!isOpen(job)) return result(job);
   job = await enter(job, 'complete', 'Verifying the coin on chain and recording it', deps);
-  if (!job.mintAddress) throw new LaunchError('The launch keys were never reserved');
-  await completeLaunch(job.mintAddress, { chain: deps.chain, now: deps.now });
+  if (!job.coinMint) throw new LaunchError('The launch keys were never reserved');
+  await completeLaunch(job.coinMint, { chain: deps.chain, now: deps.now });
   return result(await loadJob(jobId));
 };

@@ -14,14 +14,14 @@ import type { SnapshotSummary } from './repository.js';
 /** Body of a snapshot queue message. */
 export const snapshotMessageSchema = z.object({
   /** Game coin mint whose airdrop snapshot to rebuild. */
-  tokenMint: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)),
+  coinMint: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)),
   requestedAt: z.optional(z.string()),
 });
 export type SnapshotMessage = z.infer<typeof snapshotMessageSchema>;
 
 /** The coin as the builder needs it: its game's airdrop token and the custodial vault (excluded from airdrops). */
 export interface AirdropCoin {
-  tokenMint: string;
+  coinMint: string;
   gameId: string;
   airdropMint: string;
   vaultAddress: string | null;
@@ -30,9 +30,9 @@ export interface AirdropCoin {
 export interface BuilderDeps {
   chain: Pick<ChainReader, 'listTokenHolders' | 'getMint' | 'getSlot'>;
   /** The coin and its game's airdrop token; undefined when the mint is no game coin or has no airdrop token. */
-  findCoin(tokenMint: string): Promise<AirdropCoin | undefined>;
+  findCoin(coinMint: string): Promise<AirdropCoin | undefined>;
   putObjects(objects: readonly StoredObject[]): Promise<void>;
-  getSummary(tokenMint: string): Promise<SnapshotSummary | undefined>;
+  getSummary(coinMint: string): Promise<SnapshotSummary | undefined>;
   putSummaryIfNewer(summary: SnapshotSummary): Promise<boolean>;
   now(): Date;
 }
@@ -49,11 +49,11 @@ export const MIN_BALANCE_WHOLE_TOKENS = 1n;
  * Build (or confirm) the snapshot of one game coin. Same holder set → same root → no new version; a crash after
  * the objects were written leaves the summary untouched, and the retry rewrites the same objects and switches.
  */
-export const buildSnapshot = async (tokenMint: string, deps: BuilderDeps): Promise<BuildOutcome> => {
-  const coin = await deps.findCoin(tokenMint);
+export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promise<BuildOutcome> => {
+  const coin = await deps.findCoin(coinMint);
   if (!coin) return { status: 'skipped', reason: 'not a game coin with an airdrop token' };
   const [coinInfo, airdropInfo] = await Promise.all([
-    deps.chain.getMint(coin.tokenMint),
+    deps.chain.getMint(coin.coinMint),
     deps.chain.getMint(coin.airdropMint),
   ]);
   if (!coinInfo) return { status: 'skipped', reason: 'game coin mint not found on chain' };
@@ -64,30 +64,30 @@ export const buildSnapshot = async (tokenMint: string, deps: BuilderDeps): Promi
   let holders: Map<string, bigint> | undefined = await deps.chain.listTokenHolders(coin.airdropMint);
   const allocations = computeAllocations(holders, pool, {
     minBalance: minBalanceRaw(airdropInfo.decimals, MIN_BALANCE_WHOLE_TOKENS),
-    excludeOwners: [coin.vaultAddress, coin.tokenMint].filter((a): a is string => a !== null),
+    excludeOwners: [coin.vaultAddress, coin.coinMint].filter((a): a is string => a !== null),
   });
   holders = undefined; // let the (possibly 1M-entry) map go before the tree is built
   if (allocations.count === 0) return { status: 'skipped', reason: 'no eligible holder' };
   const distribution = buildDistributionFromSorted(allocations.claimants, allocations.amounts);
   const root = distribution.tree.root.toString('hex');
 
-  const current = await deps.getSummary(tokenMint);
+  const current = await deps.getSummary(coinMint);
   if (current?.merkleRoot === root) return { status: 'unchanged', summary: current };
   const version = (current?.version ?? 0) + 1;
   const createdAt = deps.now().toISOString();
-  const prefix = snapshotKeys.objectPrefix(tokenMint, version, root);
+  const prefix = snapshotKeys.objectPrefix(coinMint, version, root);
   await deps.putObjects(
     serializeSnapshot(distribution, {
       prefix,
       version,
-      mint: tokenMint,
+      mint: coinMint,
       airdropMint: coin.airdropMint,
       slot,
       createdAt,
     }),
   );
   const summary: SnapshotSummary = {
-    tokenMint,
+    coinMint,
     airdropMint: coin.airdropMint,
     gameId: coin.gameId,
     merkleRoot: root,
@@ -100,10 +100,10 @@ export const buildSnapshot = async (tokenMint: string, deps: BuilderDeps): Promi
     prefix,
   };
   if (await deps.putSummaryIfNewer(summary)) {
-    logger.info('snapshot created', { tokenMint, version, root, holderCount: summary.holderCount });
+    logger.info('snapshot created', { coinMint, version, root, holderCount: summary.holderCount });
     return { status: 'created', summary };
   }
-  const winner = await deps.getSummary(tokenMint);
+  const winner = await deps.getSummary(coinMint);
   if (winner?.merkleRoot === root) return { status: 'unchanged', summary: winner };
   return { status: 'superseded', summary: winner };
 };
@@ -120,7 +120,7 @@ export interface QueueRecord {
  */
 export const processSnapshotBatch = async (
   records: readonly QueueRecord[],
-  build: (tokenMint: string) => Promise<BuildOutcome>,
+  build: (coinMint: string) => Promise<BuildOutcome>,
 ): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> => {
   const batchItemFailures: Array<{ itemIdentifier: string }> = [];
   for (const record of records) {
@@ -137,10 +137,10 @@ export const processSnapshotBatch = async (
       continue;
     }
     try {
-      const outcome = await build(message.data.tokenMint);
-      logger.info('snapshot build', { tokenMint: message.data.tokenMint, status: outcome.status });
+      const outcome = await build(message.data.coinMint);
+      logger.info('snapshot build', { coinMint: message.data.coinMint, status: outcome.status });
     } catch (error) {
-      logger.error('snapshot build failed', { tokenMint: message.data.tokenMint, ...errorFields(error) });
+      logger.error('snapshot build failed', { coinMint: message.data.coinMint, ...errorFields(error) });
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }

@@ -33,8 +33,8 @@ export interface ClaimDeps extends ReadDeps {
     | 'getBlockHeight'
     | 'getLatestBlockhash'
   >;
-  loadVault(tokenMint: string): Promise<KeyPairSigner | undefined>;
-  getClaimRecord(tokenMint: string, wallet: string): Promise<ClaimRecord | undefined>;
+  loadVault(coinMint: string): Promise<KeyPairSigner | undefined>;
+  getClaimRecord(coinMint: string, wallet: string): Promise<ClaimRecord | undefined>;
   recordClaim(claim: ClaimRecord): Promise<ClaimRecord>;
   now(): Date;
 }
@@ -45,20 +45,20 @@ export const CLAIM_MEMO = 'arcadia:claim';
 const BLOCKHASH_VALIDITY = 150;
 
 /** Seed (32 chars, the System program's limit) of a wallet's claim receipt for a coin. */
-export const claimReceiptSeed = (tokenMint: string, wallet: string): string =>
-  `c${createHash('sha256').update(`arcadia-claim:${tokenMint}:${wallet}`).digest('hex').slice(0, 31)}`;
+export const claimReceiptSeed = (coinMint: string, wallet: string): string =>
+  `c${createHash('sha256').update(`arcadia-claim:${coinMint}:${wallet}`).digest('hex').slice(0, 31)}`;
 
 /** Address of a wallet's claim receipt: System-owned, 0 bytes, created with seed from the vault. */
-export const claimReceiptAddress = (vault: string, tokenMint: string, wallet: string) =>
+export const claimReceiptAddress = (vault: string, coinMint: string, wallet: string) =>
   createAddressWithSeed({
     baseAddress: address(vault),
-    seed: claimReceiptSeed(tokenMint, wallet),
+    seed: claimReceiptSeed(coinMint, wallet),
     programAddress: SYSTEM_PROGRAM_ADDRESS,
   });
 
-const requireVault = async (deps: ClaimDeps, tokenMint: string) => {
-  const vault = await deps.loadVault(tokenMint);
-  if (!vault) throw errors.notFound(`Distribution vault of ${tokenMint}`);
+const requireVault = async (deps: ClaimDeps, coinMint: string) => {
+  const vault = await deps.loadVault(coinMint);
+  if (!vault) throw errors.notFound(`Distribution vault of ${coinMint}`);
   return vault;
 };
 
@@ -67,11 +67,11 @@ export const buildClaimTransactions = async (
   input: { gtokenAddress: string; participant: string; referrer?: string; blockhash?: string },
   deps: ClaimDeps,
 ) => {
-  const { gtokenAddress: tokenMint, participant } = input;
-  const summary = await requireSummary(tokenMint, deps);
+  const { gtokenAddress: coinMint, participant } = input;
+  const summary = await requireSummary(coinMint, deps);
   const proof = await findProof(summary, participant, deps);
   if (!proof)
-    throw new AppError('NOT_FOUND', `${participant} has no allocation in the snapshot of ${tokenMint}`);
+    throw new AppError('NOT_FOUND', `${participant} has no allocation in the snapshot of ${coinMint}`);
   const claimant = Buffer.alloc(32);
   decodeAddress(participant, claimant);
   const amount = BigInt(proof.amount);
@@ -80,15 +80,15 @@ export const buildClaimTransactions = async (
   if (!verifyProof(leaf, siblings, Buffer.from(summary.merkleRoot, 'hex')))
     throw new Error(`Stored proof of ${participant} does not verify against ${summary.merkleRoot}`);
 
-  const vault = await requireVault(deps, tokenMint);
-  const receipt = await claimReceiptAddress(vault.address, tokenMint, participant);
+  const vault = await requireVault(deps, coinMint);
+  const receipt = await claimReceiptAddress(vault.address, coinMint, participant);
   const [existing, coin, receiptLamports] = await Promise.all([
     deps.chain.getAccountInfo(receipt),
-    deps.chain.getMint(tokenMint),
+    deps.chain.getMint(coinMint),
     deps.chain.getMinimumBalanceForRentExemption(0),
   ]);
-  if (existing) throw new AppError('CONFLICT', `${participant} has already claimed ${tokenMint}`);
-  if (!coin) throw errors.notFound(`Game coin ${tokenMint}`);
+  if (existing) throw new AppError('CONFLICT', `${participant} has already claimed ${coinMint}`);
+  if (!coin) throw errors.notFound(`Game coin ${coinMint}`);
 
   let blockhash: string;
   let lastValidBlockHeight: number;
@@ -100,7 +100,7 @@ export const buildClaimTransactions = async (
     ({ blockhash, lastValidBlockHeight } = await deps.chain.getLatestBlockhash());
   }
 
-  const mint = address(tokenMint);
+  const mint = address(coinMint);
   const tokenProgram = address(coin.programId);
   const payer = externalSigner(participant);
   const [[vaultAta], [participantAta]] = await Promise.all([
@@ -109,7 +109,7 @@ export const buildClaimTransactions = async (
   ]);
   const memo = [
     CLAIM_MEMO,
-    `mint=${tokenMint}`,
+    `mint=${coinMint}`,
     `version=${summary.version}`,
     `index=${proof.index}`,
     `amount=${amount}`,
@@ -124,7 +124,7 @@ export const buildClaimTransactions = async (
           newAccount: receipt,
           baseAccount: vault,
           base: vault.address,
-          seed: claimReceiptSeed(tokenMint, participant),
+          seed: claimReceiptSeed(coinMint, participant),
           amount: receiptLamports,
           space: 0,
           programAddress: SYSTEM_PROGRAM_ADDRESS,
@@ -171,25 +171,25 @@ export type ClaimStatusDeps = ReadDeps &
   Pick<ClaimDeps, 'getClaimRecord' | 'recordClaim' | 'now'> & {
     chain: Pick<ChainReader, 'getAccountInfo' | 'findSignatures'>;
     /** The distribution vault's address, its key left sealed (undefined when the coin was not launched here). */
-    findVaultAddress(tokenMint: string): Promise<string | undefined>;
+    findVaultAddress(coinMint: string): Promise<string | undefined>;
   };
 
 /** GET /token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}. */
-export const getClaimStatus = async (tokenMint: string, wallet: string, deps: ClaimStatusDeps) => {
-  const summary = await deps.getSummary(tokenMint);
-  const vault = summary ? await deps.findVaultAddress(tokenMint) : undefined;
-  const base = { gtokenAddress: tokenMint, wallet, snapshotVersion: summary?.version ?? null };
+export const getClaimStatus = async (coinMint: string, wallet: string, deps: ClaimStatusDeps) => {
+  const summary = await deps.getSummary(coinMint);
+  const vault = summary ? await deps.findVaultAddress(coinMint) : undefined;
+  const base = { gtokenAddress: coinMint, wallet, snapshotVersion: summary?.version ?? null };
   if (!summary || !vault)
     return { ...base, canClaim: false, state: 'not_eligible' as const, amount: null, claimedAt: null };
-  const receipt = await claimReceiptAddress(vault, tokenMint, wallet);
-  const recorded = await deps.getClaimRecord(tokenMint, wallet);
+  const receipt = await claimReceiptAddress(vault, coinMint, wallet);
+  const recorded = await deps.getClaimRecord(coinMint, wallet);
   if (recorded || (await deps.chain.getAccountInfo(receipt))) {
     let claim = recorded;
     if (!claim) {
       const landed = (await deps.chain.findSignatures(receipt, 10)).filter((s) => s.err === null);
       const first = landed.at(-1); // newest first: the oldest created the receipt
       claim = await deps.recordClaim({
-        tokenMint,
+        coinMint,
         wallet,
         amount: memoAmount(first?.memo ?? null),
         signature: first?.signature ?? null,

@@ -6,19 +6,19 @@ import { getCoin, getJob, getMintJobId, openLaunchKeys } from '../launcher/index
 import type { AirdropCoin } from './builder.js';
 
 /** The launch job of a coin (the mint → job index written at reserve time, else the coin record's job). */
-const jobOf = async (tokenMint: string) => {
-  const jobId = (await getMintJobId(tokenMint)) ?? (await getCoin(tokenMint))?.jobId;
+const jobOf = async (coinMint: string) => {
+  const jobId = (await getMintJobId(coinMint)) ?? (await getCoin(coinMint))?.jobId;
   return jobId ? getJob(jobId) : undefined;
 };
 
 /** A game coin with its game's airdrop token, or undefined. */
-export const findAirdropCoin = async (tokenMint: string): Promise<AirdropCoin | undefined> => {
-  const gameId = (await getCoinGameIds([tokenMint])).get(tokenMint);
+export const findAirdropCoin = async (coinMint: string): Promise<AirdropCoin | undefined> => {
+  const gameId = (await getCoinGameIds([coinMint])).get(coinMint);
   const game = gameId ? await getGame(gameId) : undefined;
   if (!game?.airdropTokenAddress) return undefined;
-  const job = await jobOf(tokenMint);
+  const job = await jobOf(coinMint);
   return {
-    tokenMint,
+    coinMint,
     gameId: game.id,
     airdropMint: game.airdropTokenAddress,
     vaultAddress: job?.vaultAddress ?? null,
@@ -26,10 +26,10 @@ export const findAirdropCoin = async (tokenMint: string): Promise<AirdropCoin | 
 };
 
 /** The sealed launch keys of a coin whose distribution vault this deployment holds, or undefined. */
-const launchedHere = async (tokenMint: string) => {
-  const { mintAddress, vaultAddress, sealedMintKey, sealedVaultKey } = (await jobOf(tokenMint)) ?? {};
-  return mintAddress && vaultAddress && sealedMintKey && sealedVaultKey
-    ? { mintAddress, vaultAddress, sealedMintKey, sealedVaultKey }
+const launchedHere = async (coinMint: string) => {
+  const { vaultAddress, sealedMintKey, sealedVaultKey, coinMint: reserved } = (await jobOf(coinMint)) ?? {};
+  return reserved && vaultAddress && sealedMintKey && sealedVaultKey
+    ? { coinMint: reserved, vaultAddress, sealedMintKey, sealedVaultKey }
     : undefined;
 };
 
@@ -37,10 +37,10 @@ const launchedHere = async (tokenMint: string) => {
  * The distribution vault of a coin: the custodial launch vault that holds the unsold supply, opened from the
  * launch job's sealed key. Undefined when the coin was not launched here.
  */
-export const loadDistributionVault = async (tokenMint: string): Promise<KeyPairSigner | undefined> => {
-  const launch = await launchedHere(tokenMint);
+export const loadDistributionVault = async (coinMint: string): Promise<KeyPairSigner | undefined> => {
+  const launch = await launchedHere(coinMint);
   return launch ? (await openLaunchKeys(launch)).vault : undefined;
 };
 
 /** The distribution vault's address, for reads: the key stays sealed. */
-export const findVaultAddress = async (tokenMint: string) => (await launchedHere(tokenMint))?.vaultAddress;
+export const findVaultAddress = async (coinMint: string) => (await launchedHere(coinMint))?.vaultAddress;

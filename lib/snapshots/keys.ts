@@ -10,8 +10,8 @@
  * (lib/snapshots/layout.ts). The root in the prefix keeps two concurrent builds of one version apart.
  */
 export const snapshotKeys = {
-  summary: (mint: string) => ({ pk: `SNAPSHOT#${mint}`, sk: 'SUMMARY' }),
-  claim: (mint: string, wallet: string) => ({ pk: `SNAPSHOT#${mint}`, sk: `CLAIM#${wallet}` }),
-  objectPrefix: (mint: string, version: number, rootHex: string) =>
-    `snapshots/${mint}/v${version}-${rootHex.slice(0, 16)}/`,
+  summary: (coinMint: string) => ({ pk: `SNAPSHOT#${coinMint}`, sk: 'SUMMARY' }),
+  claim: (coinMint: string, wallet: string) => ({ pk: `SNAPSHOT#${coinMint}`, sk: `CLAIM#${wallet}` }),
+  objectPrefix: (coinMint: string, version: number, rootHex: string) =>
+    `snapshots/${coinMint}/v${version}-${rootHex.slice(0, 16)}/`,
 };

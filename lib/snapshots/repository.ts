@@ -7,7 +7,7 @@ import { snapshotKeys } from './keys.js';
 
 /** The current snapshot of a game coin. */
 export const snapshotSummarySchema = z.object({
-  tokenMint: z.string(),
+  coinMint: z.string(),
   airdropMint: z.string(),
   gameId: z.string(),
   merkleRoot: z.string(),
@@ -24,7 +24,7 @@ export type SnapshotSummary = z.infer<typeof snapshotSummarySchema>;
 
 /** An observed claim (first time its receipt was seen on chain). */
 export const claimRecordSchema = z.object({
-  tokenMint: z.string(),
+  coinMint: z.string(),
   wallet: z.string(),
   amount: z.nullable(z.string()),
   signature: z.nullable(z.string()),
@@ -35,11 +35,11 @@ export type ClaimRecord = z.infer<typeof claimRecordSchema>;
 const strip = <T extends Record<string, unknown>>({ pk: _pk, sk: _sk, ...rest }: T) => rest;
 
 /** The current snapshot summary of a coin (strongly consistent). */
-export const getSummary = async (mint: string): Promise<SnapshotSummary | undefined> => {
+export const getSummary = async (coinMint: string): Promise<SnapshotSummary | undefined> => {
   const { Item } = await dynamo().send(
     new GetCommand({
       TableName: settings().SNAPSHOTS_TABLE,
-      Key: snapshotKeys.summary(mint),
+      Key: snapshotKeys.summary(coinMint),
       ConsistentRead: true,
     }),
   );
@@ -55,7 +55,7 @@ export const putSummaryIfNewer = async (summary: SnapshotSummary): Promise<boole
     await dynamo().send(
       new PutCommand({
         TableName: settings().SNAPSHOTS_TABLE,
-        Item: { ...snapshotKeys.summary(summary.tokenMint), ...summary },
+        Item: { ...snapshotKeys.summary(summary.coinMint), ...summary },
         ConditionExpression: 'attribute_not_exists(pk) OR (version < :v AND slot <= :slot)',
         ExpressionAttributeValues: { ':v': summary.version, ':slot': summary.slot },
       }),
@@ -68,9 +68,9 @@ export const putSummaryIfNewer = async (summary: SnapshotSummary): Promise<boole
 };
 
 /** The recorded claim of a wallet, if already observed. */
-export const getClaimRecord = async (mint: string, wallet: string): Promise<ClaimRecord | undefined> => {
+export const getClaimRecord = async (coinMint: string, wallet: string): Promise<ClaimRecord | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: settings().SNAPSHOTS_TABLE, Key: snapshotKeys.claim(mint, wallet) }),
+    new GetCommand({ TableName: settings().SNAPSHOTS_TABLE, Key: snapshotKeys.claim(coinMint, wallet) }),
   );
   return Item ? claimRecordSchema.parse(strip(Item)) : undefined;
 };
@@ -81,13 +81,13 @@ export const recordClaim = async (claim: ClaimRecord): Promise<ClaimRecord> => {
     await dynamo().send(
       new PutCommand({
         TableName: settings().SNAPSHOTS_TABLE,
-        Item: { ...snapshotKeys.claim(claim.tokenMint, claim.wallet), ...claim },
+        Item: { ...snapshotKeys.claim(claim.coinMint, claim.wallet), ...claim },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
     return claim;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return (await getClaimRecord(claim.tokenMint, claim.wallet)) ?? claim;
+    return (await getClaimRecord(claim.coinMint, claim.wallet)) ?? claim;
   }
 };

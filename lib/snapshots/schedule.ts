@@ -9,8 +9,8 @@ export const scheduleSnapshots = async (
 ): Promise<{ queued: number }> => {
   const coins = await deps.listAirdropCoins();
   const requestedAt = deps.now().toISOString();
-  const bodies = [...new Set(coins.map((c) => c.tokenMint))].map((tokenMint) =>
-    JSON.stringify({ tokenMint, requestedAt } satisfies SnapshotMessage),
+  const bodies = [...new Set(coins.map((c) => c.coinMint))].map((coinMint) =>
+    JSON.stringify({ coinMint, requestedAt } satisfies SnapshotMessage),
   );
   const queued = await deps.sendSnapshotMessages(bodies);
   logger.info('snapshot builds queued', { queued });

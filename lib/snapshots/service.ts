@@ -14,13 +14,13 @@ import { LEAF_RECORD_BYTES } from './merkle.js';
 import type { SnapshotSummary } from './repository.js';
 
 export interface ReadDeps {
-  getSummary(tokenMint: string): Promise<SnapshotSummary | undefined>;
+  getSummary(coinMint: string): Promise<SnapshotSummary | undefined>;
   getObject: GetObject;
 }
 
 /** Public view of a snapshot summary. */
 export const summaryView = (s: SnapshotSummary) => ({
-  tokenMint: s.tokenMint,
+  tokenMint: s.coinMint,
   airdropTokenAddress: s.airdropMint,
   gameId: s.gameId,
   merkleRoot: s.merkleRoot,
@@ -32,9 +32,9 @@ export const summaryView = (s: SnapshotSummary) => ({
 });
 
 /** The current summary of a coin's snapshot, or 404. */
-export const requireSummary = async (tokenMint: string, deps: ReadDeps): Promise<SnapshotSummary> => {
-  const summary = await deps.getSummary(tokenMint);
-  if (!summary) throw errors.notFound(`Snapshot for ${tokenMint}`);
+export const requireSummary = async (coinMint: string, deps: ReadDeps): Promise<SnapshotSummary> => {
+  const summary = await deps.getSummary(coinMint);
+  if (!summary) throw errors.notFound(`Snapshot for ${coinMint}`);
   return summary;
 };
 
@@ -53,16 +53,16 @@ export const findProof = async (summary: SnapshotSummary, address: string, deps:
 };
 
 /** GET /token-launcher/snapshot/{tokenMint}. */
-export const getSnapshot = async (tokenMint: string, deps: ReadDeps) =>
-  summaryView(await requireSummary(tokenMint, deps));
+export const getSnapshot = async (coinMint: string, deps: ReadDeps) =>
+  summaryView(await requireSummary(coinMint, deps));
 
 /** GET /token-launcher/snapshot/{tokenMint}/proof/{userAddress}. */
-export const getSnapshotProof = async (tokenMint: string, userAddress: string, deps: ReadDeps) => {
-  const summary = await requireSummary(tokenMint, deps);
+export const getSnapshotProof = async (coinMint: string, userAddress: string, deps: ReadDeps) => {
+  const summary = await requireSummary(coinMint, deps);
   const proof = await findProof(summary, userAddress, deps);
-  if (!proof) throw new AppError('NOT_FOUND', `${userAddress} is not in the snapshot of ${tokenMint}`);
+  if (!proof) throw new AppError('NOT_FOUND', `${userAddress} is not in the snapshot of ${coinMint}`);
   return {
-    tokenMint,
+    tokenMint: coinMint,
     userAddress: proof.claimant,
     index: proof.index,
     amount: proof.amount,
@@ -75,11 +75,11 @@ export const getSnapshotProof = async (tokenMint: string, userAddress: string, d
 
 /** GET /token-launcher/snapshot/{tokenMint}/holders: leaf order, `limit` from `offset`, one ranged S3 read. */
 export const listSnapshotHolders = async (
-  tokenMint: string,
+  coinMint: string,
   page: { limit: number; offset: number },
   deps: ReadDeps,
 ) => {
-  const summary = await requireSummary(tokenMint, deps);
+  const summary = await requireSummary(coinMint, deps);
   const count = Math.max(0, Math.min(page.limit, summary.holderCount - page.offset));
   const data: Array<{ index: number; address: string; amount: string }> = [];
   if (count > 0) {

@@ -920,23 +920,22 @@ describe('launcher', () => {
     async consistent(f, phase, out) {
       const job = await jobView(f.job.jobId);
       if (!job) return void out.violations.push('job vanished');
-      if (phase === 'crash') f.mintAfterCrash = job.mintAddress;
-      if (!job.mintAddress) return;
-      if ((await getMintJobId(job.mintAddress)) !== job.jobId)
-        out.violations.push('mint → job index missing');
+      if (phase === 'crash') f.mintAfterCrash = job.coinMint;
+      if (!job.coinMint) return;
+      if ((await getMintJobId(job.coinMint)) !== job.jobId) out.violations.push('mint → job index missing');
       const keys = await openLaunchKeys({
-        mintAddress: job.mintAddress,
+        coinMint: job.coinMint,
         vaultAddress: String(job.vaultAddress),
         sealedMintKey: String(job.sealedMintKey),
         sealedVaultKey: String(job.sealedVaultKey),
       });
-      if (keys.mint.address !== job.mintAddress) out.violations.push('sealed mint key mismatch');
+      if (keys.mint.address !== job.coinMint) out.violations.push('sealed mint key mismatch');
     },
     async complete(f, res, _context, out) {
       const job = await jobView(f.job.jobId);
       if (res.status !== 200) out.lost.push(`retry failed: ${res.text}`);
-      if (!job?.mintAddress || job.progress < 10) out.lost.push('keys not reserved');
-      if (f.mintAfterCrash && job?.mintAddress !== f.mintAfterCrash)
+      if (!job?.coinMint || job.progress < 10) out.lost.push('keys not reserved');
+      if (f.mintAfterCrash && job?.coinMint !== f.mintAfterCrash)
         out.violations.push('a retry reserved a second mint address');
     },
   });
@@ -951,7 +950,7 @@ describe('launcher', () => {
         await reserveStage(job.jobId, deps);
         await mintStage(job.jobId, deps);
         const reserved = await jobView(job.jobId);
-        return { job, mint: reserved?.mintAddress ?? '' };
+        return { job, mint: reserved?.coinMint ?? '' };
       },
       request: (f) => task(completeTask as (event: unknown) => Promise<unknown>, f.job.jobId),
       async consistent(f, _phase, out) {
@@ -969,7 +968,7 @@ describe('launcher', () => {
         const facts = {
           jobCompleted: job?.status === 'completed',
           coinRecord: Boolean(coin),
-          gameCoin: game?.coin?.gtokenAddress === f.mint,
+          gameCoin: game?.coin?.coinMint === f.mint,
           coinLink: link?.gameId === f.job.gameId,
           symbolTaken: symbol?.state === 'taken',
           lockReleased: lock?.state === 'released',
@@ -1019,7 +1018,7 @@ describe('snapshots', () => {
           getSlot: async () => 1_000,
         },
         findCoin: async (m) =>
-          m === mint ? { tokenMint: mint, gameId: randomUUID(), airdropMint, vaultAddress: null } : undefined,
+          m === mint ? { coinMint: mint, gameId: randomUUID(), airdropMint, vaultAddress: null } : undefined,
         putObjects: putSnapshotObjects,
         getSummary,
         putSummaryIfNewer,
@@ -1029,7 +1028,7 @@ describe('snapshots', () => {
         mint,
         holders,
         deps,
-        record: { messageId: randomUUID(), body: JSON.stringify({ tokenMint: mint }) },
+        record: { messageId: randomUUID(), body: JSON.stringify({ coinMint: mint }) },
       };
     },
     // One delivery of the message; a batch item failure means SQS delivers it again.

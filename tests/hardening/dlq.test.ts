@@ -151,8 +151,8 @@ describe('snapshot queue redrive (serverless.yml: SnapshotQueue → SnapshotDlq)
   });
 
   it(`moves a poison message to the DLQ after exactly ${MAX_RECEIVES} receives; the good messages are processed once`, async () => {
-    const good = Array.from({ length: 4 }, () => JSON.stringify({ tokenMint: randomMint() }));
-    const poisonBody = '{"tokenMint": ';
+    const good = Array.from({ length: 4 }, () => JSON.stringify({ coinMint: randomMint() }));
+    const poisonBody = '{"coinMint": ';
     const bodies = [good[0], good[1], poisonBody, good[2], good[3]] as string[];
     const sent = await sqs.send(
       new SendMessageBatchCommand({
@@ -201,7 +201,7 @@ describe('snapshot queue redrive (serverless.yml: SnapshotQueue → SnapshotDlq)
   }, 90_000);
 
   it('redelivers the whole batch when the function fails (no partial delete), then deletes it', async () => {
-    const bodies = [randomMint(), randomMint()].map((tokenMint) => JSON.stringify({ tokenMint }));
+    const bodies = [randomMint(), randomMint()].map((coinMint) => JSON.stringify({ coinMint }));
     await sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: source.url,

@@ -144,9 +144,9 @@ describe('SQS snapshot consumer', () => {
     // Valid messages for mints without a launched coin: the builder finds nothing to snapshot and succeeds.
     const event = {
       Records: [
-        record('ok-1', JSON.stringify({ tokenMint: '11111111111111111111111111111111' })),
-        record('poison', '{"tokenMint": '),
-        record('ok-2', JSON.stringify({ tokenMint: 'So11111111111111111111111111111111111111112' })),
+        record('ok-1', JSON.stringify({ coinMint: '11111111111111111111111111111111' })),
+        record('poison', '{"coinMint": '),
+        record('ok-2', JSON.stringify({ coinMint: 'So11111111111111111111111111111111111111112' })),
         record('wrong-shape', JSON.stringify({ mint: 42 })),
       ],
     } as SQSEvent;

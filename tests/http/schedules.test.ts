@@ -81,7 +81,7 @@ const airdropCoin = async () => {
   if (!game) throw new Error('game missing');
   const now = new Date().toISOString();
   const coin = {
-    gtokenAddress: base58Key(),
+    coinMint: base58Key(),
     gameCoinSymbol: 'SCHED',
     emissionDays: 7,
     status: 'active',

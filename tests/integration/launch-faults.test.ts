@@ -231,7 +231,7 @@ describe('launch state machine under RPC faults', () => {
     expect(events.at(-1)?.type).toBe('ExecutionFailed');
 
     const stored = await getJob(jobId);
-    const mint = stored?.mintAddress ?? '';
+    const mint = stored?.coinMint ?? '';
     const receipt = await initialBuyReceipt(stored?.vaultAddress ?? '');
     const before = await successfulSignatures(mint);
     expect(before).toHaveLength(2); // create mint, mint supply
@@ -270,7 +270,7 @@ describe('launch state machine under RPC faults', () => {
     const failed = await pollJob(jobId);
     expect(failed).toMatchObject({ status: 'failed', progress: 80 });
     expect(failed.error).toMatch(/^Launch failed while completing the launch: .*injected permanent fault/);
-    const mint = (await getJob(jobId))?.mintAddress ?? '';
+    const mint = (await getJob(jobId))?.coinMint ?? '';
     type Completion = { data: { alreadyCompleted: boolean; jobId: string; bundleTx: string } };
     const complete = () =>
       invoke<Completion>(completeHandler, {
@@ -322,6 +322,6 @@ describe('launch state machine under RPC faults', () => {
     );
     // The first attempt and four retries (MaxAttempts 4), then the Catch.
     expect(calls).toEqual([...Array(5).fill('launchTaskReserve'), 'launchTaskFail']);
-    expect((await getJob(jobId))?.mintAddress).toBeNull();
+    expect((await getJob(jobId))?.coinMint).toBeNull();
   }, 50_000);
 });

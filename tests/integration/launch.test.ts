@@ -144,7 +144,7 @@ const setCoin = async (gameId: string, coin: Partial<CoinSummary>) => {
     ...game,
     version: game.version + 1,
     coin: {
-      gtokenAddress: Keypair.generate().publicKey.toBase58(),
+      coinMint: Keypair.generate().publicKey.toBase58(),
       gameCoinSymbol: 'OLD',
       emissionDays: 7,
       status: 'active',

@@ -130,7 +130,7 @@ const setUp = async () => {
   const view = await registerGame(dev);
   const game = await getGame(view.id);
   if (!game) throw new Error('game missing');
-  const tokenMint = sealed.mintAddress;
+  const coinMint = sealed.coinMint;
   const now = new Date().toISOString();
   await saveGame(
     {
@@ -138,7 +138,7 @@ const setUp = async () => {
       version: game.version + 1,
       airdropTokenAddress: airdropMint,
       coin: {
-        gtokenAddress: tokenMint,
+        coinMint,
         gameCoinSymbol: 'SNAP',
         emissionDays: 7,
         status: 'active',
@@ -148,7 +148,7 @@ const setUp = async () => {
     },
     game,
   );
-  await linkCoin(tokenMint, game.id);
+  await linkCoin(coinMint, game.id);
   const jobId = randomUUID();
   const job: JobRecord = {
     jobId,
@@ -171,7 +171,6 @@ const setUp = async () => {
     buyTx: null,
     tokensBought: null,
     bundleTx: null,
-    gtokenAddress: tokenMint,
     executionArn: null,
     createdAt: now,
     updatedAt: now,
@@ -180,9 +179,9 @@ const setUp = async () => {
   const TableName = process.env.LAUNCHER_TABLE;
   await dynamo().send(new PutCommand({ TableName, Item: { ...launcherKeys.job(jobId), ...job } }));
   await dynamo().send(
-    new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(tokenMint), jobId, gameId: game.id } }),
+    new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(coinMint), jobId, gameId: game.id } }),
   );
-  return { tokenMint, airdropMint, holders, vault: launch.keys.vault.address, gameId: game.id };
+  return { coinMint, airdropMint, holders, vault: launch.keys.vault.address, gameId: game.id };
 };
 
 const sqsEvent = (records: Array<{ messageId: string; body: string }>): SQSEvent =>
@@ -220,15 +219,15 @@ describe('snapshot builder (SQS)', () => {
         throw new Error('simulated crash after writing the objects');
       },
     };
-    await expect(buildSnapshot(ctx.tokenMint, crashing)).rejects.toThrow('simulated crash');
-    expect(await getSummary(ctx.tokenMint)).toBeUndefined();
+    await expect(buildSnapshot(ctx.coinMint, crashing)).rejects.toThrow('simulated crash');
+    expect(await getSummary(ctx.coinMint)).toBeUndefined();
     expect(crashedRoot).toBe(root.slice(0, 16));
 
     const started = Date.now();
     const result = await buildSnapshotsHandler(
       sqsEvent([
-        { messageId: 'ok', body: JSON.stringify({ tokenMint: ctx.tokenMint }) },
-        { messageId: 'malformed', body: '{"tokenMint": 42}' },
+        { messageId: 'ok', body: JSON.stringify({ coinMint: ctx.coinMint }) },
+        { messageId: 'malformed', body: '{"coinMint": 42}' },
         { messageId: 'not-json', body: 'nope' },
       ]),
     );
@@ -236,7 +235,7 @@ describe('snapshot builder (SQS)', () => {
     expect(result).toEqual({
       batchItemFailures: [{ itemIdentifier: 'malformed' }, { itemIdentifier: 'not-json' }],
     });
-    const summary = await getSummary(ctx.tokenMint);
+    const summary = await getSummary(ctx.coinMint);
     expect(summary).toMatchObject({
       merkleRoot: root,
       holderCount: 2,
@@ -246,20 +245,20 @@ describe('snapshot builder (SQS)', () => {
     });
     expect(a + b).toBe(POOL);
 
-    const again = await buildSnapshot(ctx.tokenMint, builderDeps);
+    const again = await buildSnapshot(ctx.coinMint, builderDeps);
     expect(again.status).toBe('unchanged');
-    expect((await getSummary(ctx.tokenMint))?.version).toBe(1);
+    expect((await getSummary(ctx.coinMint))?.version).toBe(1);
   });
 
   it('reports only the failed items of a batch', async () => {
     const result = await processSnapshotBatch(
       [
-        { messageId: '1', body: JSON.stringify({ tokenMint: ctx.tokenMint }) },
-        { messageId: '2', body: JSON.stringify({ tokenMint: Keypair.generate().publicKey.toBase58() }) },
-        { messageId: '3', body: JSON.stringify({ tokenMint: ctx.tokenMint }) },
+        { messageId: '1', body: JSON.stringify({ coinMint: ctx.coinMint }) },
+        { messageId: '2', body: JSON.stringify({ coinMint: Keypair.generate().publicKey.toBase58() }) },
+        { messageId: '3', body: JSON.stringify({ coinMint: ctx.coinMint }) },
       ],
       async (mint) => {
-        if (mint !== ctx.tokenMint) throw new Error('RPC down');
+        if (mint !== ctx.coinMint) throw new Error('RPC down');
         return { status: 'skipped', reason: 'test' };
       },
     );
@@ -279,7 +278,7 @@ describe('snapshot builder (SQS)', () => {
     const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
     const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'arcadia-dev-snapshots' }));
     const ours = (body: string) =>
-      body.includes(ctx.tokenMint) && body.includes(`"requestedAt":"${requestedAt.toISOString()}"`);
+      body.includes(ctx.coinMint) && body.includes(`"requestedAt":"${requestedAt.toISOString()}"`);
     const bodies: string[] = [];
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && !bodies.some(ours)) {
@@ -290,7 +289,7 @@ describe('snapshot builder (SQS)', () => {
     }
     const mine = bodies.filter(ours);
     expect(mine).toHaveLength(1);
-    expect(JSON.parse(mine[0] as string)).toMatchObject({ tokenMint: ctx.tokenMint });
+    expect(JSON.parse(mine[0] as string)).toMatchObject({ coinMint: ctx.coinMint });
   });
 
   it('skips a mint that is no game coin with an airdrop token (acknowledged, not retried)', async () => {
@@ -310,11 +309,12 @@ describe('snapshot endpoints', () => {
   it('serves the summary; 404 for an unknown coin, 400 for a malformed one', async () => {
     const ok = await get<{ merkleRoot: string; holderCount: number }>(
       getSnapshotHandler,
-      `/token-launcher/snapshot/${ctx.tokenMint}`,
-      { tokenMint: ctx.tokenMint },
+      `/token-launcher/snapshot/${ctx.coinMint}`,
+      { tokenMint: ctx.coinMint },
     );
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({
+      tokenMint: ctx.coinMint,
       merkleRoot: expected(ctx.holders).root,
       holderCount: 2,
       version: 1,
@@ -334,10 +334,11 @@ describe('snapshot endpoints', () => {
     const user = ctx.holders.b.publicKey;
     const res = await get<{ amount: string; index: number; proof: string[]; merkleRoot: string }>(
       proofHandler,
-      `/token-launcher/snapshot/${ctx.tokenMint}/proof/${user.toBase58()}`,
-      { tokenMint: ctx.tokenMint, userAddress: user.toBase58() },
+      `/token-launcher/snapshot/${ctx.coinMint}/proof/${user.toBase58()}`,
+      { tokenMint: ctx.coinMint, userAddress: user.toBase58() },
     );
     expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ tokenMint: ctx.coinMint, userAddress: user.toBase58() });
     const { amount, proof, merkleRoot } = res.body.data;
     expect(amount).toBe(((POOL * 3n) / 4n).toString());
     const root = Buffer.from(merkleRoot, 'hex');
@@ -356,15 +357,15 @@ describe('snapshot endpoints', () => {
       ctx.holders.d.publicKey.toBase58(),
       ctx.vault,
     ]) {
-      const res = await get(proofHandler, `/token-launcher/snapshot/${ctx.tokenMint}/proof/${wallet}`, {
-        tokenMint: ctx.tokenMint,
+      const res = await get(proofHandler, `/token-launcher/snapshot/${ctx.coinMint}/proof/${wallet}`, {
+        tokenMint: ctx.coinMint,
         userAddress: wallet,
       });
       expect(res.status, wallet).toBe(404);
       expect(res.body.error?.code).toBe('NOT_FOUND');
     }
-    const bad = await get(proofHandler, `/token-launcher/snapshot/${ctx.tokenMint}/proof/0OIl`, {
-      tokenMint: ctx.tokenMint,
+    const bad = await get(proofHandler, `/token-launcher/snapshot/${ctx.coinMint}/proof/0OIl`, {
+      tokenMint: ctx.coinMint,
       userAddress: '0OIl',
     });
     expect(bad.status).toBe(400);
@@ -376,8 +377,8 @@ describe('snapshot endpoints', () => {
       holdersHandler,
       {
         method: 'GET',
-        path: `/token-launcher/snapshot/${ctx.tokenMint}/holders`,
-        pathParameters: { tokenMint: ctx.tokenMint },
+        path: `/token-launcher/snapshot/${ctx.coinMint}/holders`,
+        pathParameters: { tokenMint: ctx.coinMint },
       },
     );
     expect(all.status).toBe(200);
@@ -388,8 +389,8 @@ describe('snapshot endpoints', () => {
     expect(all.body.data.map((h) => h.index)).toEqual([0, 1]);
     const second = await invoke<{ data: Holders }>(holdersHandler, {
       method: 'GET',
-      path: `/token-launcher/snapshot/${ctx.tokenMint}/holders`,
-      pathParameters: { tokenMint: ctx.tokenMint },
+      path: `/token-launcher/snapshot/${ctx.coinMint}/holders`,
+      pathParameters: { tokenMint: ctx.coinMint },
       query: { limit: '1', offset: '1' },
     });
     expect(second.body.data).toEqual([all.body.data[1]]);
@@ -402,15 +403,15 @@ describe('exercise claim', () => {
     invoke<Body<Built>>(buildClaimHandler, {
       method: 'POST',
       path: '/token-launcher/exercise-claim/build-transactions',
-      body: { gtokenAddress: ctx.tokenMint, participant, ...(referrer ? { referrer } : {}) },
+      body: { gtokenAddress: ctx.coinMint, participant, ...(referrer ? { referrer } : {}) },
     });
   const status = (wallet: string) =>
     invoke<Body<{ canClaim: boolean; state: string; amount: string | null; claimedAt: string | null }>>(
       claimStatusHandler,
       {
         method: 'GET',
-        path: `/token-launcher/exercise-claim/${ctx.tokenMint}/status/${wallet}`,
-        pathParameters: { gtokenAddress: ctx.tokenMint, wallet },
+        path: `/token-launcher/exercise-claim/${ctx.coinMint}/status/${wallet}`,
+        pathParameters: { gtokenAddress: ctx.coinMint, wallet },
       },
     );
   /** What a player's wallet does with a built claim: decode, co-sign, send, then wait for it to land. */
@@ -432,6 +433,7 @@ describe('exercise claim', () => {
 
     const before = await status(wallet);
     expect(before.body.data).toMatchObject({
+      gtokenAddress: ctx.coinMint,
       canClaim: true,
       state: 'claimable',
       amount: (POOL / 4n).toString(),
@@ -454,7 +456,7 @@ describe('exercise claim', () => {
     const signature = await sendSigned(first.body.data, participant);
     timings.claimMs = Date.now() - started;
     const ata = getAssociatedTokenAddressSync(
-      new PublicKey(ctx.tokenMint),
+      new PublicKey(ctx.coinMint),
       participant.publicKey,
       false,
       TOKEN_2022_PROGRAM_ID,

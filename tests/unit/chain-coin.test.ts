@@ -379,13 +379,13 @@ describe('game coin launch', () => {
   it('opens persisted launch keys only when they match their addresses', async () => {
     const sealed = await coin.generateLaunchKeys();
     const keys = await coin.openLaunchKeys(sealed);
-    expect(keys.mint.address).toBe(sealed.mintAddress);
+    expect(keys.mint.address).toBe(sealed.coinMint);
     expect(keys.vault.address).toBe(sealed.vaultAddress);
     expect(keys.mint.address).not.toBe(keys.vault.address);
-    await expect(coin.openLaunchKeys({ ...sealed, mintAddress: sealed.vaultAddress })).rejects.toThrow(
+    await expect(coin.openLaunchKeys({ ...sealed, coinMint: sealed.vaultAddress })).rejects.toThrow(
       coin.CoinLaunchError,
     );
-    await expect(coin.openLaunchKeys({ ...sealed, vaultAddress: sealed.mintAddress })).rejects.toThrow(
+    await expect(coin.openLaunchKeys({ ...sealed, vaultAddress: sealed.coinMint })).rejects.toThrow(
       coin.CoinLaunchError,
     );
   });

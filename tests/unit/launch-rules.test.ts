@@ -18,7 +18,7 @@ import { toJobView } from '../../lib/launcher/service.js';
 const HOUR = 3_600_000;
 const END = Date.parse('2030-01-10T00:00:00.000Z');
 const coin = (overrides: Partial<CoinSummary> = {}): CoinSummary => ({
-  gtokenAddress: 'So11111111111111111111111111111111111111112',
+  coinMint: 'So11111111111111111111111111111111111111112',
   gameCoinSymbol: 'SPAINV',
   emissionDays: 7,
   status: 'active',
@@ -106,7 +106,7 @@ const job = (overrides: Partial<JobRecord>): JobRecord => ({
   symbolSource: 'generated',
   coinName: 'Space Invaders',
   coinUri: 'https://api.example/games/id/x',
-  mintAddress: 'MintAddress1111111111111111111111111111111',
+  coinMint: 'MintAddress1111111111111111111111111111111',
   vaultAddress: null,
   sealedMintKey: 'v1.secret',
   sealedVaultKey: 'v1.secret',
@@ -115,7 +115,6 @@ const job = (overrides: Partial<JobRecord>): JobRecord => ({
   buyTx: null,
   tokensBought: null,
   bundleTx: null,
-  gtokenAddress: null,
   executionArn: null,
   createdAt: '2030-01-01T00:00:00.000Z',
   updatedAt: '2030-01-01T00:00:00.000Z',
@@ -142,7 +141,7 @@ describe('the three job shapes of GET /token-launcher/launch/{jobId}', () => {
         status: 'completed',
         progress: 100,
         bundleTx: 'sig',
-        gtokenAddress: 'mint',
+        coinMint: 'mint',
         message: 'Launched',
       }),
     );
