@@ -484,6 +484,18 @@ describe('a stack that survives deployment (issue 20)', () => {
     expect(access('s3:DeleteObject')).toEqual(['CreateGameLambdaFunction', 'UpdateGameLambdaFunction']);
   });
 
+  it('lets browsers on other origins send HMAC requests: the HTTP API preflight allows their headers', () => {
+    const [[, api] = ['', undefined]] = ofType('AWS::ApiGatewayV2::Api');
+    const cors = api?.Properties.CorsConfiguration as
+      | { AllowOrigins?: string[]; AllowHeaders?: string[]; ExposeHeaders?: string[] }
+      | undefined;
+    expect(cors?.AllowOrigins).toEqual(['*']);
+    expect(cors?.AllowHeaders).toEqual(
+      expect.arrayContaining(['content-type', 'authorization', 'x-auth-provider', 'x-content-sha256']),
+    );
+    expect(cors?.ExposeHeaders).toEqual(expect.arrayContaining(['x-request-id', 'retry-after']));
+  });
+
   it('gives every function its own role (the four without statements used to share the framework’s)', () => {
     const roles = ofType('AWS::Lambda::Function').map(([name, fn]) => [name, roleOf(fn)] as const);
     for (const [name, role] of roles) {

@@ -34,6 +34,22 @@ describe('serverless offline', () => {
     expect(ids.sort()).toEqual(contracts.map((c) => c.operationId).sort());
   });
 
+  it('answers a cross-origin preflight for an HMAC request with its headers allowed', async () => {
+    const res = await fetch(`${base()}/play/dev/batch-save-points`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://studio.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-auth-provider,x-content-sha256',
+      },
+    });
+    expect(res.status).toBeLessThan(300);
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    for (const header of ['authorization', 'content-type', 'x-auth-provider', 'x-content-sha256'])
+      expect(allowed).toContain(header);
+    expect(res.headers.get('access-control-allow-origin')).toMatch(/^(\*|https:\/\/studio\.example)$/);
+  });
+
   it('serves the reference page with its assets inline and a hash-based script policy', async () => {
     const res = await fetch(`${base()}/api-reference`);
     expect(res.status).toBe(200);
