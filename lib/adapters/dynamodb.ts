@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 let client: DynamoDBDocumentClient | undefined;
@@ -34,3 +34,12 @@ export const cancellationReasons = (error: unknown): string[] =>
   ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
     (r) => r.Code ?? 'None',
   );
+
+type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+/** One write of a transaction (Put, Update, Delete or ConditionCheck). */
+export type TransactItem = TransactItems[number];
+
+/** Run one transaction (TransactWriteItems): all its writes, or none. */
+export const transact = async (items: TransactItem[]): Promise<void> => {
+  await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+};

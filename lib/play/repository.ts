@@ -1,13 +1,12 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import { playKeys } from './keys.js';
 
 type Item = Record<string, NativeAttributeValue>;
-type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
-/** One write of a transaction (Put, Update, Delete or ConditionCheck). */
-export type TransactItem = TransactItems[number];
+
+export { type TransactItem, transact } from '../adapters/dynamodb.js';
 
 /** The play table's name. */
 export const playTable = () => settings().PLAY_TABLE;
@@ -59,11 +58,6 @@ export const itemKey = (key: { pk: string; sk: string }) => `${key.pk}|${key.sk}
 /** One item, strongly consistent. */
 export const getItem = async (key: { pk: string; sk: string }): Promise<Item | undefined> =>
   (await dynamo().send(new GetCommand({ TableName: playTable(), Key: key, ConsistentRead: true }))).Item;
-
-/** Run one transaction. */
-export const transact = async (items: TransactItems): Promise<void> => {
-  await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-};
 
 /**
  * Index attributes (keys.ts `playIndexes`) as the clauses of an update: SET with their values (named

@@ -1,22 +1,17 @@
 // The players' multiplier slots and purchases in the RewardsTable (keys and access patterns in ./keys.ts; pools in
 // ./pool-repository.ts). Every state change that guards money or the one-multiplier rule is a conditional write
 // or a transaction.
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { cancellationReasons, dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { cancellationReasons, dynamo, isConditionFailure, transact } from '../adapters/dynamodb.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Purchase, Slot } from './model.js';
 
 export type Item = Record<string, NativeAttributeValue>;
-type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
 /** An item by its key (strongly consistent). */
 export const getItem = async (key: { pk: string; sk: string }): Promise<Item | undefined> =>
   (await dynamo().send(new GetCommand({ TableName: rewardsTable(), Key: key, ConsistentRead: true }))).Item;
-
-const transact = async (items: TransactItems): Promise<void> => {
-  await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-};
 
 /** A player's multiplier slot in a game, if any. */
 export const getSlot = async (gameId: string, arcId: string): Promise<Slot | undefined> =>
