@@ -2,117 +2,189 @@
 // serverless.yml passes each of them (provider.environment, `${env:NAME, '<the same default>'}`; a test keeps the
 // two in step), and every handler parses them all at cold start, so a missing or malformed setting fails the
 // container's init with its name instead of a request with a 500.
-import * as z from 'zod/mini';
-import './zod-locale.js';
+//
+// Plain parsing functions rather than a zod object: building and running the zod/mini schema cost ~4.2 ms of CPU
+// at every cold start against ~0.1 ms for these (docs/decisions.md, "Settings without zod").
 
-// serverless.yml passes unset optional settings as '': an empty value means "not configured".
-const unsetWhenEmpty = <T extends z.core.$ZodType>(schema: T) =>
-  z.pipe(
-    z.transform((value: unknown) => (value === '' ? undefined : value)),
-    z.optional(schema),
-  );
-const name = () => z.string().check(z.minLength(1));
-const httpUrl = () => z.url({ protocol: /^https?$/ });
-const flag = (fallback: 'true' | 'false') => z._default(z.enum(['true', 'false']), fallback);
-const positiveInt = (fallback: number) =>
-  z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
+/** Reads one raw environment value (undefined when absent); throws a SettingProblem to refuse it. */
+export type SettingParser<T> = (raw: string | undefined) => T;
 
-/** Every setting, with its one default (absent = required). */
-export const settingsSchema = z
-  .object({
-    // Tables and buckets (names from serverless.yml's resources).
-    USERS_TABLE: name(),
-    GAMES_TABLE: name(),
-    EPHEMERAL_TABLE: name(),
-    LAUNCHER_TABLE: name(),
-    PLAY_TABLE: name(),
-    REWARDS_TABLE: name(),
-    SNAPSHOTS_TABLE: name(),
-    IMAGES_BUCKET: name(),
-    SNAPSHOTS_BUCKET: name(),
-    // Resources only some functions are given (function-level environment in serverless.yml).
-    LAUNCH_STATE_MACHINE_ARN: unsetWhenEmpty(name()),
-    // A URL or nothing: an unresolved CloudFormation reference ("[object Object]") fails here, not as a missing queue.
-    SNAPSHOT_QUEUE_URL: unsetWhenEmpty(httpUrl()),
-    SNAPSHOT_QUEUE_NAME: z._default(z.string(), 'arcadia-dev-snapshots'),
-    // Secrets and the identity provider.
-    SECRETS_ENCRYPTION_KEY: z
-      .string()
-      .check(z.refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')),
-    IDP_ISSUER: z.string().check(z.trim(), z.minLength(1)),
-    IDP_AUDIENCE: z.string().check(z.trim(), z.minLength(1)),
-    IDP_JWKS_URL: httpUrl(),
-    IDENTITY_DIRECTORY: z._default(z.enum(['local', 'remote']), 'remote'),
-    IDP_API_URL: unsetWhenEmpty(z.url()),
-    IDP_APP_ID: unsetWhenEmpty(name()),
-    IDP_APP_SECRET: unsetWhenEmpty(name()),
-    WALLET_SIGNER: z._default(z.enum(['local', 'idp']), 'local'),
-    IDP_WALLET_API_URL: unsetWhenEmpty(z.url()),
-    // The public API and outbound fetches.
-    PUBLIC_API_URL: httpUrl(),
-    IMAGES_BASE_URL: unsetWhenEmpty(z.string()),
-    SAFE_FETCH_ALLOW_LOOPBACK: flag('false'),
-    // AWS (the runtime sets AWS_REGION; endpoints only locally).
-    AWS_REGION: z._default(name(), 'us-east-1'),
-    AWS_ENDPOINT_URL: unsetWhenEmpty(z.string()),
-    AWS_ENDPOINT_URL_S3: unsetWhenEmpty(z.string()),
-    S3_FORCE_PATH_STYLE: flag('false'),
-    // The chain and the SOL price.
-    SOLANA_RPC_URL: httpUrl(),
-    SOLANA_RPC_TIMEOUT_MS: positiveInt(10_000),
-    SOL_USD_PRICE_SOURCE: z._default(z.enum(['fixed', 'http']), 'fixed'),
-    SOL_USD_PRICE: z._default(z.coerce.number().check(z.positive()), 150),
-    SOL_USD_PRICE_URL: unsetWhenEmpty(httpUrl()),
-    SOL_USD_PRICE_JSON_PATH: z._default(name(), 'solana.usd'),
-    // Rate limits (SPEC §8).
-    RATE_LIMIT_IP_PER_MINUTE: positiveInt(60),
-    RATE_LIMIT_USER_PER_MINUTE: positiveInt(600),
-  })
-  .check(
-    z.superRefine((s, ctx) => {
-      const need = (when: string, names: Array<keyof typeof s>) => {
-        for (const key of names)
-          if (s[key] === undefined)
-            ctx.addIssue({ code: 'custom', path: [key], message: `required when ${when}` });
-      };
-      if (s.IDENTITY_DIRECTORY === 'remote')
-        need('IDENTITY_DIRECTORY=remote', ['IDP_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']);
-      if (s.WALLET_SIGNER === 'idp')
-        need('WALLET_SIGNER=idp', ['IDP_WALLET_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']);
-      if (s.SOL_USD_PRICE_SOURCE === 'http') need('SOL_USD_PRICE_SOURCE=http', ['SOL_USD_PRICE_URL']);
-    }),
-  );
-
-export type Settings = z.output<typeof settingsSchema>;
-
-const cache = new Map<z.core.$ZodType, unknown>();
-
-/**
- * Parse configuration from the environment once per container; missing or malformed settings fail with every
- * problem listed by name.
- */
-export const loadConfig = <T extends z.core.$ZodType>(schema: T): z.output<T> => {
-  const hit = cache.get(schema);
-  if (hit) return hit as z.output<T>;
-  const parsed = z.safeParse(schema, process.env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
-  cache.set(schema, parsed.data);
-  return parsed.data;
+class SettingProblem extends Error {}
+const refuse = (message: string): never => {
+  throw new SettingProblem(message);
 };
 
-/** The settings of this container (parsed on the first call: every handler makes it at cold start). */
-export const settings = (): Settings => loadConfig(settingsSchema);
+const name = (): SettingParser<string> => (raw) =>
+  raw === undefined || raw.length === 0 ? refuse('required') : raw;
+const trimmed = (): SettingParser<string> => (raw) => {
+  const value = raw?.trim() ?? '';
+  return value.length === 0 ? refuse('required') : value;
+};
+const url =
+  (protocols?: readonly string[]): SettingParser<string> =>
+  (raw) => {
+    if (raw === undefined || raw.length === 0) return refuse('required');
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      return refuse('must be a URL');
+    }
+    if (protocols && !protocols.includes(parsed.protocol))
+      return refuse(`must be an ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL`);
+    return raw;
+  };
+const httpUrl = () => url(['http:', 'https:']);
+const oneOf =
+  <const T extends string>(values: readonly T[]): SettingParser<T> =>
+  (raw) =>
+    values.includes(raw as T) ? (raw as T) : refuse(`must be one of ${values.join(', ')}`);
+const positiveNumber =
+  (integer: boolean): SettingParser<number> =>
+  (raw) => {
+    const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+      return refuse(`must be a positive ${integer ? 'integer' : 'number'}`);
+    return value;
+  };
+const base64Key32 = (): SettingParser<string> => (raw) =>
+  raw !== undefined && Buffer.from(raw, 'base64').length === 32
+    ? raw
+    : refuse('must be 32 bytes, base64-encoded');
+/** Absent → the default, parsed like a given value. */
+const withDefault =
+  <T>(parse: SettingParser<T>, fallback: string): SettingParser<T> =>
+  (raw) =>
+    parse(raw === undefined ? fallback : raw);
+/** serverless.yml passes unset optional settings as '': an empty value means "not configured". */
+const optional =
+  <T>(parse: SettingParser<T>): SettingParser<T | undefined> =>
+  (raw) =>
+    raw === undefined || raw === '' ? undefined : parse(raw);
+const flag = (fallback: 'true' | 'false') => withDefault(oneOf(['true', 'false']), fallback);
+
+/** Every setting, with its one default (no default = required). */
+export const settingsSpec = {
+  // Tables and buckets (names from serverless.yml's resources).
+  USERS_TABLE: name(),
+  GAMES_TABLE: name(),
+  EPHEMERAL_TABLE: name(),
+  LAUNCHER_TABLE: name(),
+  PLAY_TABLE: name(),
+  REWARDS_TABLE: name(),
+  SNAPSHOTS_TABLE: name(),
+  IMAGES_BUCKET: name(),
+  SNAPSHOTS_BUCKET: name(),
+  // Resources only some functions are given (function-level environment in serverless.yml).
+  LAUNCH_STATE_MACHINE_ARN: optional(name()),
+  // A URL or nothing: an unresolved CloudFormation reference ("[object Object]") fails here, not as a missing queue.
+  SNAPSHOT_QUEUE_URL: optional(httpUrl()),
+  SNAPSHOT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-snapshots'),
+  // Secrets and the identity provider.
+  SECRETS_ENCRYPTION_KEY: base64Key32(),
+  IDP_ISSUER: trimmed(),
+  IDP_AUDIENCE: trimmed(),
+  IDP_JWKS_URL: httpUrl(),
+  IDENTITY_DIRECTORY: withDefault(oneOf(['local', 'remote']), 'remote'),
+  IDP_API_URL: optional(url()),
+  IDP_APP_ID: optional(name()),
+  IDP_APP_SECRET: optional(name()),
+  WALLET_SIGNER: withDefault(oneOf(['local', 'idp']), 'local'),
+  IDP_WALLET_API_URL: optional(url()),
+  // The public API and outbound fetches.
+  PUBLIC_API_URL: httpUrl(),
+  IMAGES_BASE_URL: optional((raw) => raw ?? ''),
+  SAFE_FETCH_ALLOW_LOOPBACK: flag('false'),
+  // AWS (the runtime sets AWS_REGION; endpoints only locally).
+  AWS_REGION: withDefault(name(), 'us-east-1'),
+  AWS_ENDPOINT_URL: optional((raw) => raw ?? ''),
+  AWS_ENDPOINT_URL_S3: optional((raw) => raw ?? ''),
+  S3_FORCE_PATH_STYLE: flag('false'),
+  // The chain and the SOL price.
+  SOLANA_RPC_URL: httpUrl(),
+  SOLANA_RPC_TIMEOUT_MS: withDefault(positiveNumber(true), '10000'),
+  SOL_USD_PRICE_SOURCE: withDefault(oneOf(['fixed', 'http']), 'fixed'),
+  SOL_USD_PRICE: withDefault(positiveNumber(false), '150'),
+  SOL_USD_PRICE_URL: optional(httpUrl()),
+  SOL_USD_PRICE_JSON_PATH: withDefault(name(), 'solana.usd'),
+  // Rate limits (SPEC §8).
+  RATE_LIMIT_IP_PER_MINUTE: withDefault(positiveNumber(true), '60'),
+  RATE_LIMIT_USER_PER_MINUTE: withDefault(positiveNumber(true), '600'),
+} satisfies Record<string, SettingParser<unknown>>;
+
+type Parsed = { [K in keyof typeof settingsSpec]: ReturnType<(typeof settingsSpec)[K]> };
+type OptionalKey = { [K in keyof Parsed]: undefined extends Parsed[K] ? K : never }[keyof Parsed];
+/** The parsed settings; an optional one may be absent. */
+export type Settings = { [K in Exclude<keyof Parsed, OptionalKey>]: Parsed[K] } & {
+  [K in OptionalKey]?: Parsed[K];
+};
+type Key = keyof Parsed;
+
+/** What a chosen adapter needs besides its own setting. */
+const dependentRules = (s: Partial<Settings>): Array<[string, Key[]]> => [
+  ...(s.IDENTITY_DIRECTORY === 'remote'
+    ? [['IDENTITY_DIRECTORY=remote', ['IDP_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']] as [string, Key[]]]
+    : []),
+  ...(s.WALLET_SIGNER === 'idp'
+    ? [['WALLET_SIGNER=idp', ['IDP_WALLET_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']] as [string, Key[]]]
+    : []),
+  ...(s.SOL_USD_PRICE_SOURCE === 'http'
+    ? [['SOL_USD_PRICE_SOURCE=http', ['SOL_USD_PRICE_URL']] as [string, Key[]]]
+    : []),
+];
+
+/** One setting parsed, or the problem with it. */
+export const parseSetting = <K extends Key>(
+  key: K,
+  raw: string | undefined,
+): { ok: true; value: Parsed[K] } | { ok: false; problem: string } => {
+  try {
+    return { ok: true, value: settingsSpec[key](raw) as Parsed[K] };
+  } catch (error) {
+    if (error instanceof SettingProblem) return { ok: false, problem: error.message };
+    throw error;
+  }
+};
+
+/** Every setting parsed from `env`, or every problem as "NAME: problem". */
+export const parseSettings = (
+  env: Record<string, string | undefined>,
+): { ok: true; settings: Settings } | { ok: false; problems: string[] } => {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const key of Object.keys(settingsSpec) as Key[]) {
+    const result = parseSetting(key, env[key]);
+    if (result.ok) values[key] = result.value;
+    else problems.push(`${key}: ${result.problem}`);
+  }
+  for (const [when, keys] of dependentRules(values as Partial<Settings>))
+    for (const key of keys)
+      if (values[key] === undefined && !problems.some((p) => p.startsWith(`${key}:`)))
+        problems.push(`${key}: required when ${when}`);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: values as Settings };
+};
+
+let cached: Settings | undefined;
+
+/**
+ * The settings of this container, parsed from the environment on the first call (every handler makes it at cold
+ * start); missing or malformed settings fail with every problem listed by name.
+ */
+export const settings = (): Settings => {
+  if (cached) return cached;
+  const parsed = parseSettings(process.env);
+  if (!parsed.ok) throw new Error(`Invalid configuration: ${parsed.problems.join('; ')}`);
+  cached = parsed.settings;
+  return cached;
+};
 
 /**
  * A setting only some functions are given (a resource reference in their own environment) or only some
  * configurations need, read from the environment when used; fails naming it when absent or malformed.
  */
-export const requireSetting = <K extends keyof Settings>(key: K): NonNullable<Settings[K]> => {
-  const parsed = z.safeParse(settingsSchema.def.shape[key], process.env[key]);
-  if (!parsed.success || parsed.data === undefined || parsed.data === null)
+export const requireSetting = <K extends Key>(key: K): NonNullable<Parsed[K]> => {
+  const parsed = parseSetting(key, process.env[key]);
+  if (!parsed.ok || parsed.value === undefined || parsed.value === null)
     throw new Error(`Invalid configuration: ${key} is not set or invalid`);
-  return parsed.data as NonNullable<Settings[K]>;
+  return parsed.value as NonNullable<Parsed[K]>;
 };
