@@ -17,6 +17,9 @@ const run = promisify(execFile);
 // `--runs N` takes more samples per function (default 5, as issue 10 asks).
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 5) : 5;
+// `--only a,b` measures those functions only (the baselines always), e.g. to re-measure rows that moved.
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = onlyArg > 0 ? new Set((process.argv[onlyArg + 1] ?? '').split(',')) : undefined;
 const LIMIT = 1.2;
 
 const median = (values: number[]) => {
@@ -264,7 +267,7 @@ async function main() {
       baselines.push({ name, bytes: statSync(out).size, ...measure(out, env), libs: '' });
     }
     const zips = readdirSync(pkgDir)
-      .filter((f) => f.endsWith('.zip'))
+      .filter((f) => f.endsWith('.zip') && (!ONLY || ONLY.has(f.replace(/\.zip$/, ''))))
       .sort();
     for (const zip of zips) {
       const name = zip.replace(/\.zip$/, '');
