@@ -30,6 +30,8 @@ import {
 
 /** Wallet updates per chunk: a transaction holds 100 items, one of them the chunk's marker. */
 export const CHUNK_WALLETS = 99;
+/** Chunk transactions in flight at once (a 100 000-player day is ~1 000 chunks). */
+const PARALLEL_CHUNKS = 4;
 
 /** A game's current coin, as its emission needs it. */
 export interface EmittingCoin {
@@ -129,8 +131,12 @@ export const settleCoinEmission = async (
         `The players given for ${input.day} differ from the emission frozen for it (${record.digest}); ` +
           'a settlement retry must pass the same frozen inputs',
       );
+    // Chunks are independent (each has its own marker): a few at a time, in order.
     const chunks = chunksOf(shares, CHUNK_WALLETS);
-    for (const [i, chunk] of chunks.entries()) await applyEmissionChunk(record, i, chunk);
+    for (let i = 0; i < chunks.length; i += PARALLEL_CHUNKS) {
+      const batch = chunks.slice(i, i + PARALLEL_CHUNKS);
+      await Promise.all(batch.map((chunk, j) => applyEmissionChunk(record, i + j, chunk)));
+    }
     await markEmissionDaySettled(record, deps.now().toISOString());
   }
   const isLast = input.day === lastDay;

@@ -21,7 +21,7 @@ export {
 } from './contracts.js';
 export type { CoinEmissionDeps, EmissionOutcome } from './emission.js';
 export { coinEmissionDeps, settleCoinEmission } from './emission.js';
-export { EMISSION_POOL } from './emission-math.js';
+export { allocationDigest, EMISSION_POOL, splitByPoints } from './emission-math.js';
 export {
   type ByteRange,
   loadSnapshotIndex,
