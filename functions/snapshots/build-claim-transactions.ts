@@ -5,9 +5,9 @@ import {
   buildClaimTransactions,
   buildClaimTransactionsContract,
   type ClaimDeps,
-  getClaimRecord,
   getSnapshotObject,
   getSummary,
+  listClaimRecords,
   loadDistributionVault,
   recordClaim,
 } from '../../lib/snapshots/index.js';
@@ -17,7 +17,7 @@ export const sideEffects: ClaimDeps = {
   getSummary,
   getObject: getSnapshotObject,
   loadVault: loadDistributionVault,
-  getClaimRecord,
+  listClaimRecords,
   recordClaim,
   now,
 };

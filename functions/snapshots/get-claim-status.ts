@@ -3,12 +3,13 @@ import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
 import {
   type ClaimStatusDeps,
+  findEmissionSchedule,
   findVaultAddress,
-  getClaimRecord,
   getClaimStatus,
   getClaimStatusContract,
   getSnapshotObject,
   getSummary,
+  listClaimRecords,
   recordClaim,
 } from '../../lib/snapshots/index.js';
 
@@ -18,8 +19,9 @@ export const sideEffects: ClaimStatusDeps = {
   getSummary,
   getObject: getSnapshotObject,
   findVaultAddress,
-  getClaimRecord,
+  listClaimRecords,
   recordClaim,
+  findEmissionSchedule,
   now,
 };
 

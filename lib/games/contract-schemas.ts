@@ -175,9 +175,15 @@ const tokenInfo = withMeta(
         gtokenAddress: z.string(),
         gameCoinSymbol: z.nullable(z.string()),
         emissionDays: z.int(),
-        status: z.string(),
+        status: described(
+          z.string(),
+          '`active` until its last emission day is settled, then `ended` (48-hour creator grace, then open)',
+        ),
         emissionStartAt: z.nullable(z.string()),
-        emissionEndAt: z.nullable(z.string()),
+        emissionEndAt: described(
+          z.nullable(z.string()),
+          'Active: the midnight after the last emission day. Ended: when the last day settled',
+        ),
       }),
     ),
     airdropTokenAddress: z.nullable(z.string()),

@@ -21,6 +21,7 @@ export { claimOwnership } from './ownership.js';
 export { gamesByCoinMints, gamesByIds, gamesByToken, listGames, listMyGames } from './queries.js';
 export { isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
 export {
+  endCoinWrite,
   gameUnchangedCheck,
   getCoinGameIds,
   getGame,

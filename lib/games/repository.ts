@@ -177,6 +177,29 @@ export const recordCoinWrites = (
   },
 ];
 
+/**
+ * The write that ends a game's coin (the launcher's lifecycle, when its last emission day settles): status
+ * `ended`, `emissionEndAt` = when it ended, version bumped so that a save decided on the older record retries.
+ * Conditional on the game's coin still being this active coin, so a second call changes nothing.
+ */
+export const endCoinWrite = (gameId: string, coinMint: string, endedAt: string) => ({
+  Update: {
+    TableName: table(),
+    Key: gameKeys.game(gameId),
+    UpdateExpression:
+      'SET coin.#status = :ended, coin.emissionEndAt = :at, version = version + :one, updatedAt = :at',
+    ConditionExpression: 'coin.coinMint = :mint AND coin.#status = :active',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':ended': 'ended',
+      ':active': 'active',
+      ':at': endedAt,
+      ':one': 1,
+      ':mint': coinMint,
+    },
+  },
+});
+
 /** A transaction condition that the game is still at the version read (for writes decided from it). */
 export const gameUnchangedCheck = (game: Pick<GameRecord, 'id' | 'version'>) => ({
   ConditionCheck: {

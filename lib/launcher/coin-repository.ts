@@ -49,7 +49,9 @@ export const completeJob = async (args: {
           ':completed': 'completed',
           ':p': 100,
           ':stage': 'complete',
-          ':message': `Launched ${coin.gameCoinSymbol}: emission runs until ${coin.emissionEndAt}`,
+          ':message':
+            `Launched ${coin.gameCoinSymbol}: ${coin.emissionDays} daily emissions to the players of each UTC ` +
+            `day from ${coin.emissionStartAt.slice(0, 10)}, each paid when that day is settled`,
           ':null': null,
           ':tx': coin.bundleTx,
           ':now': now,

@@ -24,8 +24,10 @@ const LAUNCH_RULES =
   '3. A launch already in progress for this game (by anyone) answers **200 with that job** and ' +
   '`alreadyInProgress: true`; no second job is created. Concurrent calls for one game create exactly one job ' +
   '(conditional write on a per-game launch lock).\n' +
-  '4. One game coin may be active per game: while its emission has not ended, 400 ACTIVE_GAME_COIN.\n' +
-  '5. **Grace period**: for 48 hours after the previous coin’s emission end, only the game’s creator or ' +
+  '4. One game coin may be active per game: while its status is `active` (until its last emission day is ' +
+  'settled), 400 ACTIVE_GAME_COIN.\n' +
+  '5. **Grace period**: for 48 hours after the previous coin ended (status `ended`; its `emissionEndAt` is then ' +
+  'when its last emission day settled), only the game’s creator or ' +
   'verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any ' +
   'authenticated user may launch.\n' +
   '6. **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent ' +
@@ -37,8 +39,13 @@ const LAUNCH_RULES =
   'alternative is taken when it is used (e.g. SPAINV, then SPAIN2…).\n\n' +
   '**The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s public ' +
   'record), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held ' +
-  'by the platform**, mint and metadata authorities revoked. Emission starts when the launch completes and ' +
-  'ends `emissionDays` later.\n\n' +
+  'by the platform**, mint and metadata authorities revoked.\n\n' +
+  '**Emission**: of the 206 900 000 tokens the curve does not sell, 100 000 000 are the airdrop pool (holders of ' +
+  'the game’s `airdropTokenAddress`, by snapshot) and 106 900 000 the emission pool, emitted evenly over ' +
+  '`emissionDays` UTC days from the launch day: each day’s share goes, at that day’s settlement, to the day’s ' +
+  'players pro rata to their counted points (a day without players rolls its share into the next). Players ' +
+  'claim their cumulative allocation through `POST /token-launcher/exercise-claim/build-transactions`. The ' +
+  'coin’s `status` is `active` until its last emission day is settled, then `ended`.\n\n' +
   '**Bonding curve**: constant product over virtual reserves (pump.fun’s public parameters): virtual SOL ' +
   '30 SOL, virtual tokens 1 073 000 000, real (sellable) tokens 793 100 000, fee 1 % of the SOL side rounded ' +
   'up. A buy of L lamports yields `vT − ⌈vS·vT / (vS + L − fee)⌉` token base units; every rounding favours the ' +
@@ -185,8 +192,9 @@ export const completeLaunchContract = defineContract({
     'Token-2022, carries the launch’s metadata (pointer to itself), holds exactly the fixed supply with the mint ' +
     'authority revoked, and — when the launch asked for one — that the initial buy landed. Then, in one ' +
     'transaction, it creates the coin record, links the coin to its game, sets the game’s coin summary (status ' +
-    '`active`, emission from now for `emissionDays`), marks the job completed and frees the game for its next ' +
-    'launch after the emission.\n\n' +
+    '`active`; emission days are the `emissionDays` UTC days from today, `emissionEndAt` the midnight after the ' +
+    'last), marks the job completed and frees the game for its next launch once the coin has ended (its last ' +
+    'emission day settled) and the grace period allows.\n\n' +
     'Outcomes: **success** (200, `alreadyCompleted: false`); **already completed** (200, `alreadyCompleted: ' +
     'true`, same body: the call is idempotent); **failure** (400 VALIDATION_ERROR whose `details` list every ' +
     'reason, e.g. not a mint launched here, supply not minted, initial buy missing).',
@@ -204,9 +212,15 @@ export const completeLaunchContract = defineContract({
           gtokenAddress: z.string(),
           gameCoinSymbol: z.string(),
           emissionDays: z.int(),
-          status: z.string(),
+          status: described(
+            z.string(),
+            '`active` until its last emission day is settled, then `ended` (48-hour creator grace follows)',
+          ),
           emissionStartAt: z.string(),
-          emissionEndAt: z.string(),
+          emissionEndAt: described(
+            z.string(),
+            'Active: the midnight after the last emission day. Ended: when the last day settled',
+          ),
         }),
         { id: 'GameCoin' },
       ),

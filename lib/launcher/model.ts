@@ -62,6 +62,9 @@ export const jobRecordSchema = z.object({
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
+/** A coin's lifecycle: `active` until its last emission day settles, then `ended` (docs/game-coin.md). */
+export const COIN_STATUSES = ['active', 'ended'] as const;
+
 /** A coin record (one per mint), created by complete-launch. */
 export const coinRecordSchema = z.object({
   coinMint: z.string(),
@@ -77,6 +80,8 @@ export const coinRecordSchema = z.object({
   launchedBy: z.uuid(),
   bundleTx: z.string(),
   createdAt: z.string(),
+  /** When its last emission day settled (status `ended`; `emissionEndAt` is then the same instant). */
+  endedAt: z.optional(z.nullable(z.string())),
 });
 export type CoinRecord = z.infer<typeof coinRecordSchema>;
 

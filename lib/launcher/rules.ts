@@ -11,15 +11,15 @@ export type CoinPhase =
   | { phase: 'grace'; coin: CoinSummary; graceEndsAt: Date };
 
 /**
- * `active` while the game's coin is active and its emission has not ended; `grace` for 48 hours after the
- * emission end; `open` otherwise (no coin yet, or the grace period is over).
+ * The coin's stored lifecycle decides (docs/game-coin.md): `active` until its last emission day settles (whatever
+ * the clock says: an unsettled emission is still running); once `ended`, `grace` for 48 hours after the end
+ * (`emissionEndAt` is then when it ended), then `open`. No coin: `open`.
  */
 export const coinPhase = (coin: CoinSummary | null, now: Date): CoinPhase => {
-  if (coin?.status !== 'active') return { phase: 'open' };
-  if (coin.emissionEndAt === null) return { phase: 'active', coin };
-  const end = Date.parse(coin.emissionEndAt);
-  if (now.getTime() < end) return { phase: 'active', coin };
-  const graceEndsAt = new Date(end + GRACE_PERIOD_MS);
+  if (!coin) return { phase: 'open' };
+  if (coin.status === 'active') return { phase: 'active', coin };
+  if (coin.status !== 'ended' || coin.emissionEndAt === null) return { phase: 'open' };
+  const graceEndsAt = new Date(Date.parse(coin.emissionEndAt) + GRACE_PERIOD_MS);
   if (now.getTime() < graceEndsAt.getTime()) return { phase: 'grace', coin, graceEndsAt };
   return { phase: 'open' };
 };
@@ -35,7 +35,7 @@ export const assertMayLaunch = (coin: CoinSummary | null, isCreatorOrOwner: bool
     throw new AppError(
       'ACTIVE_GAME_COIN',
       `This game already has an active game coin (${state.coin.gameCoinSymbol ?? state.coin.coinMint}, ` +
-        `emitting${until}); wait until its emission completes`,
+        `emitting daily${until}); wait until its last emission day is settled`,
     );
   }
   if (state.phase === 'grace' && !isCreatorOrOwner) {
@@ -79,8 +79,16 @@ export const assertBalance = (balance: bigint, buyAmount: bigint, wallet: string
   );
 };
 
-/** The emission window of a coin launched at `start`. */
-export const emissionWindow = (start: Date, emissionDays: number) => ({
-  emissionStartAt: start.toISOString(),
-  emissionEndAt: new Date(start.getTime() + emissionDays * 24 * 60 * 60 * 1000).toISOString(),
-});
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The emission window of a coin launched at `start`: its emission days are the `emissionDays` UTC days from the
+ * launch day on, so the emission ends at the midnight after the last one (then its settlement ends the coin).
+ */
+export const emissionWindow = (start: Date, emissionDays: number) => {
+  const firstDay = Date.parse(`${start.toISOString().slice(0, 10)}T00:00:00.000Z`);
+  return {
+    emissionStartAt: start.toISOString(),
+    emissionEndAt: new Date(firstDay + emissionDays * DAY_MS).toISOString(),
+  };
+};

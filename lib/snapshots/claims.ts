@@ -1,8 +1,8 @@
 // Exercise-claim use cases: the claim transaction (participant pays, the custodial distribution vault co-signs)
-// and the claim status. One claim per wallet per coin, enforced on chain: the transaction creates a receipt
-// account at createWithSeed(vault, seed(coin, wallet)); System `CreateAccountWithSeed` fails when it exists.
-import { createHash } from 'node:crypto';
-import { createAddressWithSeed, type KeyPairSigner } from '@solana/kit';
+// and the claim status. A claim pays the wallet's whole unclaimed allocation of the coin (airdrop by the current
+// snapshot + emission by settled days); claims are numbered receipts on chain (claim-ledger.ts), so a wallet can
+// claim again as its allocation grows and never more than it.
+import type { KeyPairSigner } from '@solana/kit';
 import { getCreateAccountWithSeedInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
@@ -18,12 +18,18 @@ import {
   wireTransaction,
 } from '../chain/index.js';
 import { AppError, errors } from '../core/errors.js';
-import { decodeAddress } from './allocation.js';
-import { leafHash, verifyProof } from './merkle.js';
-import type { ClaimRecord } from './repository.js';
-import { findProof, type ReadDeps, requireSummary } from './service.js';
+import {
+  CLAIM_MEMO,
+  claimableAmount,
+  claimReceiptAddress,
+  claimReceiptSeed,
+  type LedgerDeps,
+  readLedger,
+  walletAllocation,
+} from './claim-ledger.js';
+import type { ReadDeps } from './service.js';
 
-export interface ClaimDeps extends ReadDeps {
+export interface ClaimDeps extends ReadDeps, LedgerDeps {
   chain: Pick<
     ChainReader,
     | 'getAccountInfo'
@@ -34,27 +40,10 @@ export interface ClaimDeps extends ReadDeps {
     | 'getLatestBlockhash'
   >;
   loadVault(coinMint: string): Promise<KeyPairSigner | undefined>;
-  getClaimRecord(coinMint: string, wallet: string): Promise<ClaimRecord | undefined>;
-  recordClaim(claim: ClaimRecord): Promise<ClaimRecord>;
-  now(): Date;
 }
 
-/** Memo prefix of claim transactions (the status reads the claimed amount back from it). */
-export const CLAIM_MEMO = 'arcadia:claim';
 /** A blockhash stays valid for this many blocks after its own (Solana's MAX_PROCESSING_AGE). */
 const BLOCKHASH_VALIDITY = 150;
-
-/** Seed (32 chars, the System program's limit) of a wallet's claim receipt for a coin. */
-export const claimReceiptSeed = (coinMint: string, wallet: string): string =>
-  `c${createHash('sha256').update(`arcadia-claim:${coinMint}:${wallet}`).digest('hex').slice(0, 31)}`;
-
-/** Address of a wallet's claim receipt: System-owned, 0 bytes, created with seed from the vault. */
-export const claimReceiptAddress = (vault: string, coinMint: string, wallet: string) =>
-  createAddressWithSeed({
-    baseAddress: address(vault),
-    seed: claimReceiptSeed(coinMint, wallet),
-    programAddress: SYSTEM_PROGRAM_ADDRESS,
-  });
 
 const requireVault = async (deps: ClaimDeps, coinMint: string) => {
   const vault = await deps.loadVault(coinMint);
@@ -62,32 +51,35 @@ const requireVault = async (deps: ClaimDeps, coinMint: string) => {
   return vault;
 };
 
-/** POST /token-launcher/exercise-claim/build-transactions. */
+/** POST /token-launcher/exercise-claim/build-transactions: one transaction paying the whole unclaimed allocation. */
 export const buildClaimTransactions = async (
   input: { gtokenAddress: string; participant: string; referrer?: string; blockhash?: string },
   deps: ClaimDeps,
 ) => {
   const { gtokenAddress: coinMint, participant } = input;
-  const summary = await requireSummary(coinMint, deps);
-  const proof = await findProof(summary, participant, deps);
-  if (!proof)
-    throw new AppError('NOT_FOUND', `${participant} has no allocation in the snapshot of ${coinMint}`);
-  const claimant = Buffer.alloc(32);
-  decodeAddress(participant, claimant);
-  const amount = BigInt(proof.amount);
-  const leaf = leafHash(claimant, amount, BigInt(proof.amountLocked));
-  const siblings = proof.proof.map((hex) => Buffer.from(hex, 'hex'));
-  if (!verifyProof(leaf, siblings, Buffer.from(summary.merkleRoot, 'hex')))
-    throw new Error(`Stored proof of ${participant} does not verify against ${summary.merkleRoot}`);
-
+  const allocation = await walletAllocation(coinMint, participant, deps);
+  if (allocation.total === 0n)
+    throw new AppError('NOT_FOUND', `${participant} has no allocation of ${coinMint} (airdrop or emission)`);
   const vault = await requireVault(deps, coinMint);
-  const receipt = await claimReceiptAddress(vault.address, coinMint, participant);
+  const ledger = await readLedger(coinMint, participant, vault.address, deps);
+  if (ledger.claimed === null)
+    throw new Error(`A landed claim of ${participant} for ${coinMint} has no readable amount; retry later`);
+  const amount = claimableAmount(allocation.total, ledger.claimed);
+  if (amount === 0n)
+    throw new AppError(
+      'CONFLICT',
+      `${participant} has already claimed its whole allocation of ${coinMint} (${ledger.claimed} base units); ` +
+        'the next settled emission day adds to it',
+    );
+  const claimNumber = ledger.next;
+  const receipt = await claimReceiptAddress(vault.address, coinMint, participant, claimNumber);
   const [existing, coin, receiptLamports] = await Promise.all([
     deps.chain.getAccountInfo(receipt),
     deps.chain.getMint(coinMint),
     deps.chain.getMinimumBalanceForRentExemption(0),
   ]);
-  if (existing) throw new AppError('CONFLICT', `${participant} has already claimed ${coinMint}`);
+  // Landed between the walk and now: the caller asks again and gets the next number.
+  if (existing) throw new AppError('CONFLICT', `A claim of ${participant} just landed; build again`);
   if (!coin) throw errors.notFound(`Game coin ${coinMint}`);
 
   let blockhash: string;
@@ -107,12 +99,14 @@ export const buildClaimTransactions = async (
     findAssociatedTokenPda({ mint, owner: vault.address, tokenProgram }),
     findAssociatedTokenPda({ mint, owner: payer.address, tokenProgram }),
   ]);
+  const { airdrop, summary } = allocation;
   const memo = [
     CLAIM_MEMO,
     `mint=${coinMint}`,
-    `version=${summary.version}`,
-    `index=${proof.index}`,
+    `claim=${claimNumber}`,
+    ...(airdrop ? [`version=${airdrop.summary.version}`, `index=${airdrop.index}`] : []),
     `amount=${amount}`,
+    `allocated=${allocation.total}`,
     ...(input.referrer ? [`referrer=${input.referrer}`] : []),
   ].join(' ');
   const tx = await signPlan(
@@ -124,7 +118,7 @@ export const buildClaimTransactions = async (
           newAccount: receipt,
           baseAccount: vault,
           base: vault.address,
-          seed: claimReceiptSeed(coinMint, participant),
+          seed: claimReceiptSeed(coinMint, participant, claimNumber),
           amount: receiptLamports,
           space: 0,
           programAddress: SYSTEM_PROGRAM_ADDRESS,
@@ -155,58 +149,84 @@ export const buildClaimTransactions = async (
   return {
     transactions: [wireTransaction(tx)],
     amount: amount.toString(),
-    index: proof.index,
-    merkleRoot: summary.merkleRoot,
-    snapshotVersion: summary.version,
+    claimNumber,
+    allocated: allocation.total.toString(),
+    airdropAllocation: allocation.airdropAmount.toString(),
+    emissionAllocation: allocation.emissionAmount.toString(),
+    claimedBefore: ledger.claimed.toString(),
+    index: airdrop?.index ?? null,
+    merkleRoot: airdrop ? airdrop.summary.merkleRoot : null,
+    snapshotVersion: summary?.version ?? null,
     receiptAddress: receipt,
     blockhash,
     lastValidBlockHeight,
   };
 };
 
-const memoAmount = (memo: string | null) => /\bamount=(\d+)/.exec(memo ?? '')?.[1] ?? null;
+/** A coin's emission schedule as the status reports it (from the game's coin summary and the emission state). */
+export interface EmissionSchedule {
+  status: string;
+  emissionDays: number;
+  emissionStartAt: string | null;
+  lastSettledDay: string | null;
+}
 
 /** What the claim status reads: no vault key, nothing that signs. */
 export type ClaimStatusDeps = ReadDeps &
-  Pick<ClaimDeps, 'getClaimRecord' | 'recordClaim' | 'now'> & {
-    chain: Pick<ChainReader, 'getAccountInfo' | 'findSignatures'>;
+  LedgerDeps & {
     /** The distribution vault's address, its key left sealed (undefined when the coin was not launched here). */
     findVaultAddress(coinMint: string): Promise<string | undefined>;
+    /** The coin's emission schedule (undefined for a mint that is no game coin). */
+    findEmissionSchedule(coinMint: string): Promise<EmissionSchedule | undefined>;
   };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The next emission day to settle and when it can (the end of that UTC day; the settlement delay follows). */
+export const nextSettlement = (schedule: EmissionSchedule | undefined) => {
+  if (!schedule?.emissionStartAt || schedule.status !== 'active') return null;
+  const first = Date.parse(`${schedule.emissionStartAt.slice(0, 10)}T00:00:00.000Z`);
+  const last = first + (schedule.emissionDays - 1) * DAY_MS;
+  const after = schedule.lastSettledDay
+    ? Date.parse(`${schedule.lastSettledDay}T00:00:00.000Z`) + DAY_MS
+    : first;
+  const day = Math.min(Math.max(after, first), last);
+  return {
+    day: new Date(day).toISOString().slice(0, 10),
+    notBefore: new Date(day + DAY_MS).toISOString(),
+    lastDay: new Date(last).toISOString().slice(0, 10),
+  };
+};
 
 /** GET /token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}. */
 export const getClaimStatus = async (coinMint: string, wallet: string, deps: ClaimStatusDeps) => {
-  const summary = await deps.getSummary(coinMint);
-  const vault = summary ? await deps.findVaultAddress(coinMint) : undefined;
-  const base = { gtokenAddress: coinMint, wallet, snapshotVersion: summary?.version ?? null };
-  if (!summary || !vault)
-    return { ...base, canClaim: false, state: 'not_eligible' as const, amount: null, claimedAt: null };
-  const receipt = await claimReceiptAddress(vault, coinMint, wallet);
-  const recorded = await deps.getClaimRecord(coinMint, wallet);
-  if (recorded || (await deps.chain.getAccountInfo(receipt))) {
-    let claim = recorded;
-    if (!claim) {
-      const landed = (await deps.chain.findSignatures(receipt, 10)).filter((s) => s.err === null);
-      const first = landed.at(-1); // newest first: the oldest created the receipt
-      claim = await deps.recordClaim({
-        coinMint,
-        wallet,
-        amount: memoAmount(first?.memo ?? null),
-        signature: first?.signature ?? null,
-        claimedAt: (first?.blockTime ? new Date(first.blockTime * 1000) : deps.now()).toISOString(),
-      });
-    }
-    return {
-      ...base,
-      canClaim: false,
-      state: 'claimed' as const,
-      amount: claim.amount,
-      claimedAt: claim.claimedAt,
-      signature: claim.signature,
-    };
-  }
-  const proof = await findProof(summary, wallet, deps);
-  if (!proof)
-    return { ...base, canClaim: false, state: 'not_eligible' as const, amount: null, claimedAt: null };
-  return { ...base, canClaim: true, state: 'claimable' as const, amount: proof.amount, claimedAt: null };
+  const [allocation, vault, schedule] = await Promise.all([
+    walletAllocation(coinMint, wallet, deps),
+    deps.findVaultAddress(coinMint),
+    deps.findEmissionSchedule(coinMint),
+  ]);
+  const ledger = vault ? await readLedger(coinMint, wallet, vault, deps) : undefined;
+  const claimed = ledger?.claimed ?? 0n;
+  const claimable = vault && ledger?.claimed !== null ? claimableAmount(allocation.total, claimed) : 0n;
+  const last = ledger?.claims.at(-1);
+  const state: 'claimable' | 'claimed' | 'not_eligible' =
+    claimable > 0n ? 'claimable' : last ? 'claimed' : 'not_eligible';
+  const claimedView = ledger?.claimed === null ? null : claimed.toString();
+  return {
+    gtokenAddress: coinMint,
+    wallet,
+    canClaim: claimable > 0n,
+    state,
+    amount: state === 'claimable' ? claimable.toString() : state === 'claimed' ? claimedView : null,
+    allocated: allocation.total.toString(),
+    airdropAllocation: allocation.airdropAmount.toString(),
+    emissionAllocation: allocation.emissionAmount.toString(),
+    claimed: claimedView,
+    claimable: claimable.toString(),
+    claims: ledger?.claims.length ?? 0,
+    claimedAt: last?.claimedAt ?? null,
+    signature: last?.signature ?? null,
+    snapshotVersion: allocation.summary?.version ?? null,
+    nextSettlement: nextSettlement(schedule),
+  };
 };

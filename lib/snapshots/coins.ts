@@ -4,6 +4,8 @@ import type { KeyPairSigner } from '@solana/kit';
 import { getCoinGameIds, getGame } from '../games/index.js';
 import { getCoin, getJob, getMintJobId, openLaunchKeys } from '../launcher/index.js';
 import type { AirdropCoin } from './builder.js';
+import type { EmissionSchedule } from './claims.js';
+import { getEmissionState } from './emission-repository.js';
 
 /** The launch job of a coin (the mint → job index written at reserve time, else the coin record's job). */
 const jobOf = async (coinMint: string) => {
@@ -44,3 +46,17 @@ export const loadDistributionVault = async (coinMint: string): Promise<KeyPairSi
 
 /** The distribution vault's address, for reads: the key stays sealed. */
 export const findVaultAddress = async (coinMint: string) => (await launchedHere(coinMint))?.vaultAddress;
+
+/** A coin's emission schedule for the claim status: its game's coin summary and the last settled day. */
+export const findEmissionSchedule = async (coinMint: string): Promise<EmissionSchedule | undefined> => {
+  const gameId = (await getCoinGameIds([coinMint])).get(coinMint);
+  const coin = gameId ? (await getGame(gameId))?.coin : undefined;
+  if (!coin || coin.coinMint !== coinMint) return undefined;
+  const state = await getEmissionState(coinMint);
+  return {
+    status: coin.status,
+    emissionDays: coin.emissionDays,
+    emissionStartAt: coin.emissionStartAt,
+    lastSettledDay: state?.lastSettledDay ?? null,
+  };
+};

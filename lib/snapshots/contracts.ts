@@ -135,26 +135,39 @@ export const listSnapshotHoldersContract = defineContract({
   },
 });
 
+/** The allocation rules every claim answer follows (also docs/game-coin.md). */
+const ALLOCATION_RULES =
+  'A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop ' +
+  'pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the ' +
+  'emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each ' +
+  'day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim ' +
+  'pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can ' +
+  'never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once ' +
+  'claims 0 … n−1 have landed or none has, and each receipt can be created once.';
+
 export const buildClaimTransactionsContract = defineContract({
   operationId: 'buildClaimTransactions',
   method: 'POST',
   path: '/token-launcher/exercise-claim/build-transactions',
   tags: TAGS,
-  summary: 'Build the claim transaction of an airdrop allocation',
+  summary: 'Build the claim transaction of a wallet’s unclaimed allocation (airdrop and emission)',
   description:
-    'Checks that `participant` is in the coin’s current snapshot and that its proof verifies against the root, ' +
+    `${ALLOCATION_RULES}\n\n` +
+    'Reads the allocation (an airdrop proof is verified against the stored root) and the wallet’s landed claims, ' +
     'then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, ' +
     '**partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:\n' +
-    '1. creates the wallet’s **claim receipt** (`SystemProgram.createAccountWithSeed`, base = vault, seed = ' +
-    '`c` + hex(sha256("arcadia-claim:<coin>:<wallet>"))[0..31], 0 bytes, rent paid by the participant): one ' +
-    'claim per wallet per coin, enforced on chain — a second claim fails because the account exists;\n' +
+    '1. creates the wallet’s claim receipt number `claimNumber` (`SystemProgram.createAccountWithSeed`, base = ' +
+    'vault, seed = `c` + hex(sha256("arcadia-claim:<coin>:<wallet>" + (n > 0 ? ":<n>" : "")))[0..31], 0 bytes, ' +
+    'rent paid by the participant): of two transactions built for the same number only one can land;\n' +
     '2. creates the participant’s associated token account idempotently;\n' +
-    '3. transfers `amount` from the vault’s token account (`TransferChecked`);\n' +
-    '4. a Memo `arcadia:claim mint=… version=… index=… amount=… [referrer=…]` (referral tracking).\n\n' +
+    '3. transfers `amount` (= `allocated` − `claimedBefore`) from the vault’s token account (`TransferChecked`);\n' +
+    '4. a Memo `arcadia:claim mint=… claim=<n> [version=… index=…] amount=… allocated=… [referrer=…]` (the ' +
+    'claim’s amount is read back from it; referral tracking).\n\n' +
     'Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay ' +
     'the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an ' +
-    'upper bound: current height + 150), else the latest. 404 NOT_FOUND: no snapshot or no allocation; 409 ' +
-    'CONFLICT: already claimed.',
+    'upper bound: current height + 150), else the latest. 404 NOT_FOUND: no allocation (not in the snapshot and ' +
+    'no settled emission); 409 CONFLICT: the whole allocation is already claimed (or a claim landed meanwhile: ' +
+    'build again).',
   auth: PUBLIC,
   body: z.object({
     gtokenAddress: address('Game coin mint address'),
@@ -172,10 +185,15 @@ export const buildClaimTransactionsContract = defineContract({
           z.array(z.string()),
           'Base64 serialized transactions, to sign and send in order',
         ),
-        amount: described(amount, 'Claimed game coin base units'),
-        index: z.int(),
-        merkleRoot: z.string(),
-        snapshotVersion: z.int(),
+        amount: described(amount, 'Game coin base units this claim pays: allocated − claimedBefore'),
+        claimNumber: described(z.int(), 'The wallet’s claim number for this coin (0 = first)'),
+        allocated: described(amount, 'Cumulative allocation: airdropAllocation + emissionAllocation'),
+        airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
+        emissionAllocation: described(amount, 'Σ of the wallet’s emission over the settled days'),
+        claimedBefore: described(amount, 'Σ of the wallet’s landed claims'),
+        index: described(z.nullable(z.int()), 'Leaf index in the snapshot; null without airdrop share'),
+        merkleRoot: described(z.nullable(z.string()), 'Root the airdrop share was verified against'),
+        snapshotVersion: z.nullable(z.int()),
         receiptAddress: described(z.string(), 'Claim receipt account the transaction creates'),
         blockhash: z.string(),
         lastValidBlockHeight: described(z.int(), 'The transaction expires after this block height'),
@@ -197,12 +215,14 @@ export const getClaimStatusContract = defineContract({
   method: 'GET',
   path: '/token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}',
   tags: TAGS,
-  summary: 'Whether a wallet may claim, and its claim state',
+  summary: 'A wallet’s allocation of a coin: claimable, claimed, and the next settlement',
   description:
-    '`state`: `claimed` when the wallet’s claim receipt exists on chain (`amount` and `signature` read from the ' +
-    'claim transaction’s memo; `claimedAt` its block time, else when first observed, then recorded), ' +
-    '`claimable` when the wallet is in the current snapshot (`amount` = its allocation), else `not_eligible` ' +
-    '(also for a coin without snapshot). `canClaim` = state is `claimable`. Public.',
+    `${ALLOCATION_RULES}\n\n` +
+    '`state`: `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet has landed ' +
+    'claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, block time else first observed); ' +
+    'else `not_eligible`. `canClaim` = state is `claimable`. `claimed` is null when a landed claim’s amount ' +
+    'cannot be read yet. `nextSettlement`: the next emission day to settle (`day`), settled after `notBefore` ' +
+    '(the end of that UTC day) plus the settlement delay; null once the coin’s emission has ended. Public.',
   auth: PUBLIC,
   params: z.object({
     gtokenAddress: address('Game coin mint address'),
@@ -217,11 +237,21 @@ export const getClaimStatusContract = defineContract({
         state: z.enum(['not_eligible', 'claimable', 'claimed']),
         amount: described(
           z.nullable(amount),
-          'Allocation (claimable) or claimed amount; null when not eligible',
+          'Claimable amount (claimable) or claimed amount (claimed); null when not eligible',
         ),
+        allocated: described(amount, 'Cumulative allocation: airdrop + emission'),
+        airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
+        emissionAllocation: described(amount, 'Σ emission of the settled days'),
+        claimed: described(z.nullable(amount), 'Σ of the landed claims'),
+        claimable: described(amount, 'What a claim built now pays'),
+        claims: described(z.int(), 'Landed claims'),
         claimedAt: z.nullable(z.string()),
-        signature: described(z.optional(z.nullable(z.string())), 'Claim transaction, when claimed'),
+        signature: described(z.optional(z.nullable(z.string())), 'Last claim transaction, when claimed'),
         snapshotVersion: z.nullable(z.int()),
+        nextSettlement: described(
+          z.nullable(z.object({ day: z.string(), notBefore: z.string(), lastDay: z.string() })),
+          'Next emission day to settle, the earliest it settles, and the coin’s last emission day',
+        ),
       }),
       { id: 'ClaimStatus' },
     ),

@@ -1,10 +1,17 @@
 // Public surface of the snapshots domain: code outside lib/snapshots imports it from here only.
 export { computeAllocations, encodeAddress } from './allocation.js';
+export type { AllocationDeps, CoinAllocation } from './allocations.js';
+export { claimableCoinAllocations, coinAllocationDeps } from './allocations.js';
 export type { BuilderDeps } from './builder.js';
 export { buildSnapshot, processSnapshotBatch } from './builder.js';
 export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
 export { buildClaimTransactions, getClaimStatus } from './claims.js';
-export { findAirdropCoin, findVaultAddress, loadDistributionVault } from './coins.js';
+export {
+  findAirdropCoin,
+  findEmissionSchedule,
+  findVaultAddress,
+  loadDistributionVault,
+} from './coins.js';
 export {
   buildClaimTransactionsContract,
   getClaimStatusContract,
@@ -12,6 +19,9 @@ export {
   getSnapshotProofContract,
   listSnapshotHoldersContract,
 } from './contracts.js';
+export type { CoinEmissionDeps, EmissionOutcome } from './emission.js';
+export { coinEmissionDeps, settleCoinEmission } from './emission.js';
+export { allocationDigest, EMISSION_POOL, splitByPoints } from './emission-math.js';
 export {
   type ByteRange,
   loadSnapshotIndex,
@@ -32,7 +42,13 @@ export {
   treeDepth,
   verifyProof,
 } from './merkle.js';
-export { getClaimRecord, getSummary, putSummaryIfNewer, recordClaim } from './repository.js';
+export {
+  getClaimRecord,
+  getSummary,
+  listClaimRecords,
+  putSummaryIfNewer,
+  recordClaim,
+} from './repository.js';
 export { scheduleSnapshots } from './schedule.js';
 export type { ReadDeps } from './service.js';
 export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';

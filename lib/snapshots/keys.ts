@@ -4,14 +4,29 @@
  * - current snapshot summary of a game coin: pk=SNAPSHOT#<coinMint>  sk=SUMMARY
  *   (points at the immutable S3 objects of one version; switched by a conditional Put: newer slot and version
  *   only, so an older or concurrent build can never replace a newer one)
- * - observed claim of a wallet:              pk=SNAPSHOT#<coinMint>  sk=CLAIM#<wallet>
- *   (written once, attribute_not_exists, the first time the claim receipt is seen on chain: keeps the claim time)
+ * - observed claim n of a wallet:            pk=SNAPSHOT#<coinMint>  sk=CLAIM#<wallet> (n = 0), CLAIM#<wallet>#<n>
+ *   (written once, attribute_not_exists, the first time claim receipt n is seen on chain: keeps amount and time)
+ * - a coin's emission state:                 pk=EMISSION#<coinMint>  sk=STATE       (emitted total, last day)
+ * - one emission day (intent, then settled): pk=EMISSION#<coinMint>  sk=DAY#<yyyy-mm-dd>
+ * - a day's applied allocation chunk:        pk=EMISSION#<coinMint>  sk=DAY#<yyyy-mm-dd>#CHUNK#<i>
+ * - a wallet's cumulative emission of a coin: pk=WALLET#<wallet>     sk=COIN#<coinMint>
+ *   (Query by pk: every coin a wallet has an allocation of)
  * S3 (SnapshotsBucket): snapshots/<coinMint>/v<version>-<root[0..16]>/{holders.bin,index.bin,manifest.json}
  * (lib/snapshots/layout.ts). The root in the prefix keeps two concurrent builds of one version apart.
  */
 export const snapshotKeys = {
   summary: (coinMint: string) => ({ pk: `SNAPSHOT#${coinMint}`, sk: 'SUMMARY' }),
-  claim: (coinMint: string, wallet: string) => ({ pk: `SNAPSHOT#${coinMint}`, sk: `CLAIM#${wallet}` }),
+  claim: (coinMint: string, wallet: string, claimNumber = 0) => ({
+    pk: `SNAPSHOT#${coinMint}`,
+    sk: claimNumber === 0 ? `CLAIM#${wallet}` : `CLAIM#${wallet}#${claimNumber}`,
+  }),
+  emissionState: (coinMint: string) => ({ pk: `EMISSION#${coinMint}`, sk: 'STATE' }),
+  emissionDay: (coinMint: string, day: string) => ({ pk: `EMISSION#${coinMint}`, sk: `DAY#${day}` }),
+  emissionChunk: (coinMint: string, day: string, chunk: number) => ({
+    pk: `EMISSION#${coinMint}`,
+    sk: `DAY#${day}#CHUNK#${chunk}`,
+  }),
+  walletEmission: (wallet: string, coinMint: string) => ({ pk: `WALLET#${wallet}`, sk: `COIN#${coinMint}` }),
   objectPrefix: (coinMint: string, version: number, rootHex: string) =>
     `snapshots/${coinMint}/v${version}-${rootHex.slice(0, 16)}/`,
 };

@@ -242,8 +242,9 @@ describe('a whole launch through the state machine', () => {
       emissionDays: 7,
       status: 'active',
     });
-    const start = Date.parse(coin?.emissionStartAt ?? '');
-    expect(Date.parse(coin?.emissionEndAt ?? '') - start).toBe(7 * 24 * HOUR);
+    // Emission days are the 7 UTC days from the launch day: it ends at the midnight after the last one.
+    const firstDay = Date.parse(`${coin?.emissionStartAt?.slice(0, 10)}T00:00:00.000Z`);
+    expect(Date.parse(coin?.emissionEndAt ?? '') - firstDay).toBe(7 * 24 * HOUR);
     expect((await getUser(alice.arcId))?.stats.gameCoinsLaunched).toBe(1);
     // The coin is linked to its game for the token lookups of /games.
     const mint = final.job.gtokenAddress ?? '';
@@ -422,8 +423,9 @@ describe('POST /token-launcher/launch rules (SPEC §4.1)', () => {
     const verifiedOwner = await newLauncher();
     const graceGame = await registerGame(owner);
     await setOwner(graceGame.id, verifiedOwner.arcId);
+    // An ended coin (its last emission day settled `ms` ago: emissionEndAt is then when it ended).
     const endedAgo = (ms: number) =>
-      setCoin(graceGame.id, { emissionEndAt: new Date(Date.now() - ms).toISOString() });
+      setCoin(graceGame.id, { status: 'ended', emissionEndAt: new Date(Date.now() - ms).toISOString() });
     // The callers below hold no SOL: INSUFFICIENT_BALANCE proves the grace rule let them through.
     await endedAgo(48 * HOUR - 60_000);
     const strangerEarly = await launch(stranger.token, { gameId: graceGame.id, emissionDays: 7 });

@@ -36,34 +36,41 @@ const codeOf = (fn: () => void) => {
   }
 };
 
+/** The coin once its last emission day settled at END (emissionEndAt is then when it ended). */
+const ended = () => coin({ status: 'ended' });
+
 describe('coin phases and who may launch', () => {
-  it('is open without a coin and active until the emission ends', () => {
+  it('is open without a coin, and active while the coin is active, whatever the clock says', () => {
     expect(coinPhase(null, at(0)).phase).toBe('open');
     expect(coinPhase(coin(), at(-1)).phase).toBe('active');
     expect(coinPhase(coin({ emissionEndAt: null }), at(100 * HOUR)).phase).toBe('active');
-    expect(coinPhase(coin(), at(0)).phase).toBe('grace');
+    // Past the planned end but its last day not settled: the emission is still running.
+    expect(coinPhase(coin(), at(100 * HOUR)).phase).toBe('active');
+    expect(coinPhase(ended(), at(0)).phase).toBe('grace');
   });
 
-  it('keeps the grace period for exactly 48 hours after the emission end', () => {
-    expect(coinPhase(coin(), at(48 * HOUR - 60_000)).phase).toBe('grace'); // 47:59
-    expect(coinPhase(coin(), at(48 * HOUR - 1)).phase).toBe('grace');
-    expect(coinPhase(coin(), at(48 * HOUR)).phase).toBe('open');
-    expect(coinPhase(coin(), at(48 * HOUR + 60_000)).phase).toBe('open'); // 48:01
+  it('keeps the grace period for exactly 48 hours after the coin ended', () => {
+    expect(coinPhase(ended(), at(48 * HOUR - 60_000)).phase).toBe('grace'); // 47:59
+    expect(coinPhase(ended(), at(48 * HOUR - 1)).phase).toBe('grace');
+    expect(coinPhase(ended(), at(48 * HOUR)).phase).toBe('open');
+    expect(coinPhase(ended(), at(48 * HOUR + 60_000)).phase).toBe('open'); // 48:01
   });
 
   it('answers ACTIVE_GAME_COIN to anyone during the emission, and GRACE_PERIOD_RESTRICTED to others after it', () => {
-    for (const creator of [true, false])
+    for (const creator of [true, false]) {
       expect(codeOf(() => assertMayLaunch(coin(), creator, at(-HOUR)))).toBe('ACTIVE_GAME_COIN');
-    expect(codeOf(() => assertMayLaunch(coin(), true, at(47 * HOUR + 59 * 60_000)))).toBe('ok');
-    expect(codeOf(() => assertMayLaunch(coin(), false, at(47 * HOUR + 59 * 60_000)))).toBe(
+      expect(codeOf(() => assertMayLaunch(coin(), creator, at(HOUR)))).toBe('ACTIVE_GAME_COIN');
+    }
+    expect(codeOf(() => assertMayLaunch(ended(), true, at(47 * HOUR + 59 * 60_000)))).toBe('ok');
+    expect(codeOf(() => assertMayLaunch(ended(), false, at(47 * HOUR + 59 * 60_000)))).toBe(
       'GRACE_PERIOD_RESTRICTED',
     );
-    expect(codeOf(() => assertMayLaunch(coin(), false, at(48 * HOUR + 60_000)))).toBe('ok');
+    expect(codeOf(() => assertMayLaunch(ended(), false, at(48 * HOUR + 60_000)))).toBe('ok');
     expect(codeOf(() => assertMayLaunch(null, false, at(0)))).toBe('ok');
   });
 
   it('names the end of the grace period in the 403', () => {
-    expect(() => assertMayLaunch(coin(), false, at(HOUR))).toThrow(/until 2030-01-12T00:00:00.000Z/);
+    expect(() => assertMayLaunch(ended(), false, at(HOUR))).toThrow(/until 2030-01-12T00:00:00.000Z/);
   });
 });
 
@@ -83,10 +90,10 @@ describe('launch inputs and the fee reserve', () => {
     );
   });
 
-  it('runs the emission for emissionDays from the completion', () => {
+  it('emits over emissionDays UTC days from the launch day', () => {
     expect(emissionWindow(new Date('2030-01-01T12:00:00Z'), 30)).toEqual({
       emissionStartAt: '2030-01-01T12:00:00.000Z',
-      emissionEndAt: '2030-01-31T12:00:00.000Z',
+      emissionEndAt: '2030-01-31T00:00:00.000Z', // the midnight after the 30th UTC day from the launch day
     });
   });
 });
