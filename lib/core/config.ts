@@ -28,6 +28,7 @@ export const settingsSchema = z
     PLAY_TABLE: name(),
     REWARDS_TABLE: name(),
     SNAPSHOTS_TABLE: name(),
+    SETTLEMENT_TABLE: name(),
     IMAGES_BUCKET: name(),
     SNAPSHOTS_BUCKET: name(),
     // Resources only some functions are given (function-level environment in serverless.yml).
@@ -35,6 +36,7 @@ export const settingsSchema = z
     // A URL or nothing: an unresolved CloudFormation reference ("[object Object]") fails here, not as a missing queue.
     SNAPSHOT_QUEUE_URL: unsetWhenEmpty(httpUrl()),
     SNAPSHOT_QUEUE_NAME: z._default(z.string(), 'arcadia-dev-snapshots'),
+    SETTLEMENT_QUEUE_URL: unsetWhenEmpty(httpUrl()),
     // Secrets and the identity provider.
     SECRETS_ENCRYPTION_KEY: z
       .string()
@@ -64,6 +66,8 @@ export const settingsSchema = z
     SOL_USD_PRICE: z._default(z.coerce.number().check(z.positive()), 150),
     SOL_USD_PRICE_URL: unsetWhenEmpty(httpUrl()),
     SOL_USD_PRICE_JSON_PATH: z._default(name(), 'solana.usd'),
+    // The daily settlement: hours after a UTC day ends before it settles (developers invalidate fraud meanwhile).
+    SETTLEMENT_DELAY_HOURS: z._default(z.coerce.number().check(z.gte(0), z.lte(72)), 6),
     // Rate limits (SPEC §8).
     RATE_LIMIT_IP_PER_MINUTE: positiveInt(60),
     RATE_LIMIT_USER_PER_MINUTE: positiveInt(600),

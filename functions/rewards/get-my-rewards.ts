@@ -1,0 +1,17 @@
+import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { route } from '../../lib/http/route.js';
+import { getMyRewardsContract, type MyRewardsDeps, myRewards } from '../../lib/rewards/index.js';
+import { payoutsOf } from '../../lib/settlement/index.js';
+import { loadWallet } from '../../lib/user/index.js';
+
+export const sideEffects: MyRewardsDeps = {
+  payouts: payoutsOf,
+  walletOf: async (arcId) => (await loadWallet(arcId))?.address ?? null,
+  // TODO(merge: emission): claimableCoinAllocations: the emission's claimableCoinAllocations (launcher/snapshots).
+};
+
+export const handler = route(
+  getMyRewardsContract,
+  ({ auth, query }) => myRewards(auth, { limit: query.limit, offset: query.offset }, sideEffects),
+  { bearer: bearerAuthenticator, session: sessionAuthenticator },
+);
