@@ -1,6 +1,7 @@
 // Freezing a (game, day): the day's board (invalidated sessions already taken out by the play domain), the
 // players' wallets, the pool and the recipients' carries and balances are read once, the allocation computed
 // (./allocation.ts) and the whole persisted as the intent, with the pool's allocation, before anything is sent.
+import { randomUUID } from 'node:crypto';
 import type { ChainReader } from '../chain/index.js';
 import { effectiveSplit, getGame } from '../games/index.js';
 import { type DayStanding, dayStandings, type StandingsCursor } from '../play/index.js';
@@ -74,12 +75,14 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
     rule: distributionRule,
   });
   const now = deps.now().toISOString();
-  const chunks = await putPlayerChunks(gameId, day, players);
+  const freezeId = randomUUID();
+  const chunks = await putPlayerChunks(gameId, day, freezeId, players);
   const settlement: Settlement = {
     gameId,
     day,
     status: 'paying',
     players: players.length,
+    freezeId,
     chunks,
     undistributedBefore: (books?.undistributed ?? 0n).toString(),
     allocated: allocation.allocated.toString(),

@@ -8,7 +8,8 @@ import { settings } from '../core/config.js';
  * - a game's open settlement:                    pk=GAME#<gameId>            sk=OPEN
  *     the day being paid; a game's days settle one at a time, so a day's carries are read after the last one's
  *     were written.
- * - a settlement's frozen players, in chunks:    pk=SETTLE#<gameId>#<day>    sk=PLAYERS#<nnnnn>
+ * - a settlement's frozen players, in chunks:    pk=SETTLE#<gameId>#<day>    sk=PLAYERS#<freezeId>#<nnnnn>
+ *     each freeze attempt writes its own chunks; the intent names the attempt it was computed from.
  * - a settlement's payout to one recipient:      pk=SETTLE#<gameId>#<day>    sk=PAY#<arcId>
  *     the transfer record (its signature and blockhash expiry recorded before it is sent); GSI byRecipient
  *     (recipient = <arcId>, recipientSort = <day>#<gameId>) lists a user's payouts, newest first.
@@ -22,9 +23,9 @@ export const settlementKeys = {
   DAY_PREFIX: 'DAY#',
   open: (gameId: string) => ({ pk: `GAME#${gameId}`, sk: 'OPEN' }),
   dayPartition: (gameId: string, day: string) => `SETTLE#${gameId}#${day}`,
-  players: (gameId: string, day: string, chunk: number) => ({
+  players: (gameId: string, day: string, freezeId: string, chunk: number) => ({
     pk: `SETTLE#${gameId}#${day}`,
-    sk: `PLAYERS#${String(chunk).padStart(5, '0')}`,
+    sk: `PLAYERS#${freezeId}#${String(chunk).padStart(5, '0')}`,
   }),
   payout: (gameId: string, day: string, arcId: string) => ({
     pk: `SETTLE#${gameId}#${day}`,

@@ -40,6 +40,8 @@ export interface Settlement {
   status: SettlementStatus;
   /** Players with counted points that day (frozen in the PLAYERS chunks). */
   players: number;
+  /** The freeze attempt whose player chunks this intent was computed from. */
+  freezeId: string;
   chunks: number;
   /** The pool before this day: inflow − allocated (lamports), and the share of it this day allocated. */
   undistributedBefore: string;

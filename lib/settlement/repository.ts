@@ -52,12 +52,13 @@ export const carriedOf = async (gameId: string, arcIds: string[]): Promise<Map<s
 export const PLAYERS_PER_CHUNK = 2_000;
 
 /**
- * Write the frozen players in chunks (BatchWriteItem). Not conditional: chunks are trusted only once the intent
- * naming their count exists, and a retry before that freezes and writes them again.
+ * Write the frozen players of one freeze attempt in chunks (BatchWriteItem). Chunks are trusted only through the
+ * intent naming their attempt and count; a concurrent or crashed attempt's chunks are never read.
  */
 export const putPlayerChunks = async (
   gameId: string,
   day: string,
+  freezeId: string,
   players: FrozenPlayer[],
 ): Promise<number> => {
   const items: Item[] = [];
@@ -65,7 +66,7 @@ export const putPlayerChunks = async (
     const rows = players
       .slice(i * PLAYERS_PER_CHUNK, (i + 1) * PLAYERS_PER_CHUNK)
       .map((p) => `${p.userId},${p.wallet ?? ''},${p.points}`);
-    items.push({ ...settlementKeys.players(gameId, day, i), rows: rows.join('\n') });
+    items.push({ ...settlementKeys.players(gameId, day, freezeId, i), rows: rows.join('\n') });
   }
   for (let i = 0; i < items.length; i += 25) {
     let request: Record<string, Array<{ PutRequest: { Item: Item } }>> | undefined = {
@@ -81,9 +82,14 @@ export const putPlayerChunks = async (
 };
 
 /** The frozen players of a persisted settlement, in board order. */
-export const readPlayers = async (gameId: string, day: string, chunks: number): Promise<FrozenPlayer[]> => {
+export const readPlayers = async (
+  settlement: Pick<Settlement, 'gameId' | 'day' | 'freezeId' | 'chunks'>,
+): Promise<FrozenPlayer[]> => {
+  const { gameId, day, freezeId } = settlement;
   const parts = await Promise.all(
-    Array.from({ length: chunks }, (_, i) => get(settlementKeys.players(gameId, day, i))),
+    Array.from({ length: settlement.chunks }, (_, i) =>
+      get(settlementKeys.players(gameId, day, freezeId, i)),
+    ),
   );
   return parts.flatMap((item) => {
     if (!item) throw new Error(`Settlement ${gameId} ${day}: a frozen players chunk is missing`);

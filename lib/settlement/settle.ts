@@ -68,7 +68,7 @@ const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Set
   const { gameId, day } = settlement;
   if (settlement.status === 'settled') return settlement;
   if (deps.settleCoinEmission && !settlement.emissionNotified) {
-    const players: FrozenPlayer[] = await readPlayers(gameId, day, settlement.chunks);
+    const players: FrozenPlayer[] = await readPlayers(settlement);
     await deps.settleCoinEmission({ gameId, day, players });
     await markEmissionNotified(gameId, day, deps.now().toISOString());
   }
