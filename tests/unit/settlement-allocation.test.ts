@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allocateDay } from '../../lib/settlement/allocation.js';
+import type { PayoutLine } from '../../lib/settlement/model.js';
 
 const RULE = {
   payoutHorizonDays: 30,
@@ -35,6 +36,29 @@ const splitOf = (creators: number[], cut: number): Record<string, number> => {
     left -= bps;
   });
   return split;
+};
+
+/** Check one line and apply it to the simulated chain and carries: what it paid and the fee. */
+const applyLine = (line: PayoutLine, balances: Map<string, bigint>, carried: Map<string, bigint>) => {
+  const due = BigInt(line.due);
+  const send = BigInt(line.send);
+  const fee = BigInt(line.fee);
+  expect(due).toBe(BigInt(line.share) + BigInt(line.carriedIn));
+  expect(BigInt(line.carriedIn)).toBe(carried.get(line.arcId) ?? 0n);
+  expect(send + fee + BigInt(line.carryOut)).toBe(due);
+  if (send === 0n) {
+    expect(fee).toBe(0n);
+    carried.set(line.arcId, BigInt(line.carryOut));
+    return { paid: 0n, fee: 0n };
+  }
+  // Only what can land is sent: a wallet, the fee covered, an empty account reaching rent exemption.
+  const balance = balances.get(line.arcId);
+  expect(balance).toBeDefined();
+  expect(fee).toBe(FEE);
+  if (balance === 0n) expect(send >= RENT).toBe(true);
+  balances.set(line.arcId, (balance ?? 0n) + send);
+  carried.delete(line.arcId);
+  return { paid: send, fee };
 };
 
 describe('allocateDay over 30 random days', () => {
@@ -76,26 +100,9 @@ describe('allocateDay over 30 random days', () => {
             expect(result.creatorPart + result.playerPart <= cap).toBe(true);
             allocated += result.allocated;
             for (const line of result.lines) {
-              const due = BigInt(line.due);
-              const send = BigInt(line.send);
-              const fee = BigInt(line.fee);
-              expect(due).toBe(BigInt(line.share) + BigInt(line.carriedIn));
-              expect(BigInt(line.carriedIn)).toBe(carried.get(line.arcId) ?? 0n);
-              expect(send + fee + BigInt(line.carryOut)).toBe(due);
-              if (send > 0n) {
-                // Only what can land is sent: a wallet, the fee covered, an empty account reaching rent exemption.
-                const balance = balances.get(line.arcId);
-                expect(balance).toBeDefined();
-                expect(fee).toBe(FEE);
-                if (balance === 0n) expect(send >= RENT).toBe(true);
-                balances.set(line.arcId, (balance ?? 0n) + send);
-                paid += send;
-                fees += fee;
-                carried.delete(line.arcId);
-              } else {
-                expect(fee).toBe(0n);
-                carried.set(line.arcId, BigInt(line.carryOut));
-              }
+              const out = applyLine(line, balances, carried);
+              paid += out.paid;
+              fees += out.fee;
             }
             const carriedTotal = [...carried.values()].reduce((s, v) => s + v, 0n);
             // pool in = paid + fees + carried + undistributed, every day.
