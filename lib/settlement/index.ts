@@ -3,7 +3,13 @@ export { type Allocation, type AllocationInput, allocateDay } from './allocation
 export type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
 export { payoutsOf, recentSettlements } from './queries.js';
 export { processSettlementBatch, sendSettlementMessages } from './queue.js';
-export { dueDays, type ScheduleDeps, type SettlementMessage, scheduleSettlements } from './schedule.js';
+export {
+  dueDays,
+  gamesWithPlayers,
+  type ScheduleDeps,
+  type SettlementMessage,
+  scheduleSettlements,
+} from './schedule.js';
 export {
   type SettleCoinEmission,
   type SettlementDeps,

@@ -29,6 +29,13 @@ export const hasPlayers = async (gameId: string, day: string): Promise<boolean> 
 const dayBefore = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) - n * 86_400_000).toISOString().slice(0, 10);
 
+/** The games with players on a UTC day (one projected Scan, then one Limit-1 Query per game). */
+export const gamesWithPlayers = async (day: string): Promise<string[]> => {
+  const ids = await listGameIds();
+  const active = await Promise.all(ids.map(async (id) => ((await hasPlayers(id, day)) ? id : undefined)));
+  return active.filter((id): id is string => id !== undefined);
+};
+
 /** The UTC days due now: the last two days whose settlement delay has passed. */
 export const dueDays = (now: Date): string[] => {
   const today = now.toISOString().slice(0, 10);
