@@ -47,6 +47,14 @@ const positiveNumber =
       return refuse(`must be a positive ${integer ? 'integer' : 'number'}`);
     return value;
   };
+const numberBetween =
+  (min: number, max: number): SettingParser<number> =>
+  (raw) => {
+    const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+    return Number.isFinite(value) && value >= min && value <= max
+      ? value
+      : refuse(`must be a number from ${min} to ${max}`);
+  };
 const base64Key32 = (): SettingParser<string> => (raw) =>
   raw !== undefined && Buffer.from(raw, 'base64').length === 32
     ? raw
@@ -73,6 +81,7 @@ export const settingsSpec = {
   PLAY_TABLE: name(),
   REWARDS_TABLE: name(),
   SNAPSHOTS_TABLE: name(),
+  SETTLEMENT_TABLE: name(),
   IMAGES_BUCKET: name(),
   SNAPSHOTS_BUCKET: name(),
   // Resources only some functions are given (function-level environment in serverless.yml).
@@ -80,6 +89,7 @@ export const settingsSpec = {
   // A URL or nothing: an unresolved CloudFormation reference ("[object Object]") fails here, not as a missing queue.
   SNAPSHOT_QUEUE_URL: optional(httpUrl()),
   SNAPSHOT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-snapshots'),
+  SETTLEMENT_QUEUE_URL: optional(httpUrl()),
   // Secrets and the identity provider.
   SECRETS_ENCRYPTION_KEY: base64Key32(),
   IDP_ISSUER: trimmed(),
@@ -107,6 +117,8 @@ export const settingsSpec = {
   SOL_USD_PRICE: withDefault(positiveNumber(false), '150'),
   SOL_USD_PRICE_URL: optional(httpUrl()),
   SOL_USD_PRICE_JSON_PATH: withDefault(name(), 'solana.usd'),
+  // The daily settlement: hours after a UTC day ends before it settles (developers invalidate fraud meanwhile).
+  SETTLEMENT_DELAY_HOURS: withDefault(numberBetween(0, 72), '6'),
   // Rate limits (SPEC §8).
   RATE_LIMIT_IP_PER_MINUTE: withDefault(positiveNumber(true), '60'),
   RATE_LIMIT_USER_PER_MINUTE: withDefault(positiveNumber(true), '600'),

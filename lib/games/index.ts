@@ -14,7 +14,7 @@ export {
   toggleVisibilityContract,
   updateGameContract,
 } from './contracts.js';
-export { listAirdropCoins } from './listings.js';
+export { listAirdropCoins, listGameIds } from './listings.js';
 export { type CoinSummary, effectiveSplit, type GameRecord } from './model.js';
 export type { OwnershipDeps } from './ownership.js';
 export { claimOwnership } from './ownership.js';

@@ -120,3 +120,23 @@ export const listAirdropCoins = async (): Promise<Array<{ coinMint: string; game
   } while (ExclusiveStartKey);
   return coins;
 };
+
+/** Every game's id: the daily settlement's work list (a projected Scan, once per schedule tick). */
+export const listGameIds = async (): Promise<string[]> => {
+  const ids: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression: 'sk = :game',
+        ProjectionExpression: 'id',
+        ExpressionAttributeValues: { ':game': 'GAME' },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) ids.push(String(item.id));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return ids;
+};

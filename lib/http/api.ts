@@ -31,6 +31,7 @@ import {
   getGameRewardsPoolContract,
   getMultiplierCostContract,
   getMultiplierCostForPlacementContract,
+  getMyRewardsContract,
   purchaseMultiplierContract,
 } from '../rewards/index.js';
 import {
@@ -91,4 +92,5 @@ export const contracts: readonly Contract[] = [
   getMultiplierCostForPlacementContract,
   purchaseMultiplierContract,
   getGameRewardsPoolContract,
+  getMyRewardsContract,
 ];

@@ -9,6 +9,7 @@ export {
   listRiskySessionsContract,
 } from './contracts.js';
 export { dayBoard } from './day-board.js';
+export { type DayStanding, dayStandings, type StandingsCursor } from './day-standings.js';
 export { invalidateSessions } from './invalidate.js';
 export { playKeys, utcDay } from './keys.js';
 export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';

@@ -1,33 +1,54 @@
-// A game's listing figures from its rewards pool (totalRewardsPoolValueUsd, estimatedDailyRewardsUsd), synced
-// after every purchase.
+// A game's listing figures from its rewards pool, synced after every purchase and every settlement (DESIGN §7):
+// totalRewardsPoolValueUsd (the vault's balance at the current price), estimatedDailyRewardsUsd (the next
+// settlement's payout) and totalRewardsAllocatedUsd (what settlements paid, in USD at payout time).
+
 import { isConditionFailure } from '../adapters/dynamodb.js';
+import type { ChainReader } from '../chain/index.js';
 import { logger } from '../core/logger.js';
 import { getGame, saveGame } from '../games/index.js';
-import { DISTRIBUTION } from './model.js';
+import { DISTRIBUTION, VAULT_RESERVE } from './model.js';
 import { getPool } from './pool-repository.js';
 import type { PriceSource } from './price.js';
 import { usdOf } from './pricing.js';
-import { round2 } from './quotes.js';
 
 const GAME_SYNC_ATTEMPTS = 5;
 
+/** What the figures read: the price, and the vault's balance on chain. */
+export interface FiguresDeps {
+  price: PriceSource;
+  chain: Pick<ChainReader, 'getBalance'>;
+}
+
+/** The next settlement's pool payout: 1/horizon of the undistributed lamports above the vault's reserve. */
+export const nextDailyPayout = (undistributed: bigint): bigint =>
+  undistributed > VAULT_RESERVE
+    ? (undistributed - VAULT_RESERVE) / BigInt(DISTRIBUTION.payoutHorizonDays)
+    : 0n;
+
 /**
- * Keep the game's listing figures current from its pool (absolute values, so re-running is harmless):
- * totalRewardsPoolValueUsd = (inflows − allocations) at the current SOL price; estimatedDailyRewardsUsd =
- * that / payoutHorizonDays. Written through saveGame (optimistic on version) so the listing indexes follow.
+ * Keep the game's listing figures current from its pool and vault (absolute values, so re-running is harmless).
+ * Written through saveGame (optimistic on version) so the listing indexes follow.
  */
-export const syncGameFigures = async (gameId: string, deps: { price: PriceSource }) => {
+export const syncGameFigures = async (gameId: string, deps: FiguresDeps) => {
   for (let attempt = 0; attempt < GAME_SYNC_ATTEMPTS; attempt++) {
-    // The game first, then the pool: a save that succeeds saw every activation before its game read.
+    // The game first, then the pool: a save that succeeds saw every activation and payout before its game read.
     const game = await getGame(gameId);
     const pool = game ? await getPool(gameId) : undefined;
     if (!game || !pool) return;
-    const value = usdOf(
-      BigInt(pool.totalInflowLamports) - BigInt(pool.totalAllocatedLamports),
-      await deps.price.solUsd(),
-    );
-    const daily = round2(value / DISTRIBUTION.payoutHorizonDays);
-    if (game.totalRewardsPoolValueUsd === value && game.estimatedDailyRewardsUsd === daily) return;
+    const [solUsd, balance] = await Promise.all([
+      deps.price.solUsd(),
+      deps.chain.getBalance(pool.vaultAddress),
+    ]);
+    const value = usdOf(balance, solUsd);
+    const undistributed = BigInt(pool.totalInflowLamports) - BigInt(pool.totalAllocatedLamports);
+    const daily = usdOf(nextDailyPayout(undistributed), solUsd);
+    const allocated = pool.totalPaidUsdCents / 100;
+    if (
+      game.totalRewardsPoolValueUsd === value &&
+      game.estimatedDailyRewardsUsd === daily &&
+      game.totalRewardsAllocatedUsd === allocated
+    )
+      return;
     try {
       await saveGame(
         {
@@ -35,6 +56,7 @@ export const syncGameFigures = async (gameId: string, deps: { price: PriceSource
           version: game.version + 1,
           totalRewardsPoolValueUsd: value,
           estimatedDailyRewardsUsd: daily,
+          totalRewardsAllocatedUsd: allocated,
         },
         game,
       );
@@ -43,5 +65,5 @@ export const syncGameFigures = async (gameId: string, deps: { price: PriceSource
       if (!isConditionFailure(error)) throw error;
     }
   }
-  logger.warn('game reward figures not synced; the next purchase syncs them', { gameId });
+  logger.warn('game reward figures not synced; the next purchase or settlement syncs them', { gameId });
 };

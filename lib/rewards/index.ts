@@ -4,11 +4,30 @@ export {
   getMultiplierCostContract,
   getMultiplierCostForPlacementContract,
 } from './contracts.js';
+export { type FiguresDeps, nextDailyPayout, syncGameFigures } from './figures.js';
+export {
+  type ClaimableCoinAllocations,
+  type CoinAllocation,
+  type MyRewardsDeps,
+  myRewards,
+  type PayoutEntry,
+  type PayoutHistory,
+} from './me.js';
+export { getMyRewardsContract } from './me-contracts.js';
 export { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from './multiplier.js';
-export type { PoolDeps } from './pool.js';
+export {
+  buildPayoutTransfer,
+  distributionRule,
+  poolAllocationWrite,
+  poolBooks,
+  poolPayoutWrite,
+  vaultSigner,
+} from './payout.js';
+export type { PoolDeps, RecentSettlements, SettlementSummary } from './pool.js';
 export { gameRewardsPool } from './pool.js';
 export { getGameRewardsPoolContract } from './pool-contracts.js';
-export { priceFromConfig } from './price.js';
+export { type PriceSource, priceFromConfig } from './price.js';
+export { usdOf } from './pricing.js';
 export { purchaseMultiplier } from './purchase.js';
 export { purchaseMultiplierContract } from './purchase-contracts.js';
 export type { RewardsDeps } from './purchase-transfer.js';

@@ -23,8 +23,8 @@ export const LAMPORTS_PER_SOL = 1_000_000_000n;
 export const PURCHASE_FEE_RESERVE = 1_000_000n;
 
 /**
- * Distribution rule of a game's pool (published by GET /rewards/game-rewards-pool; the distribution job itself
- * is not built yet). Each day 1/30 of the undistributed pool is paid out: 20 % to the game's creators, split per
+ * Distribution rule of a game's pool (published by GET /rewards/game-rewards-pool; paid by the daily settlement,
+ * lib/settlement). Each day 1/30 of the undistributed pool is paid out: 20 % to the game's creators, split per
  * the game's effective orgRewardsSplit, and 80 % to the players of that UTC day's leaderboard top 10, by rank.
  */
 export const DISTRIBUTION = {
@@ -86,6 +86,17 @@ export interface Pool {
   vaultSealedKey: string;
   totalInflowLamports: string;
   totalAllocatedLamports: string;
+  /** What settlements paid out of the vault: lamports received, fees the vault paid, USD at payout (cents). */
+  totalPaidLamports: string;
+  totalFeesLamports: string;
+  totalPaidUsdCents: number;
+  payouts: number;
   purchases: number;
   createdAt: string;
 }
+
+/**
+ * Lamports of a vault never distributed: the rent-exempt minimum of a system account (890 880), so that a payout
+ * never leaves the vault below it (the settlement reads the chain's value; the estimate uses this one).
+ */
+export const VAULT_RESERVE = 890_880n;

@@ -1,7 +1,7 @@
 // GET /rewards/game-rewards-pool/{gameId}: its contract, with the distribution rule of the pool.
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
-import { dataEnvelope, described } from '../core/schemas.js';
+import { dataEnvelope, described, withMeta } from '../core/schemas.js';
 import { EXAMPLE_GAME, gameId, lamports, TAGS, tier, usd } from './contracts.js';
 import { DISTRIBUTION } from './model.js';
 
@@ -12,6 +12,45 @@ const DISTRIBUTION_RULE =
   `${DISTRIBUTION.playerShareBps / 100} % to the top 10 players of that day's leaderboard, by rank: ` +
   `${DISTRIBUTION.playerShareByRankBps.map((b) => `${b / 100} %`).join(', ')} of the player part.`;
 
+const SETTLEMENT_TEXT =
+  '**Daily settlement.** Each UTC day settles once per game, a few hours after it ends ' +
+  '(`SETTLEMENT_DELAY_HOURS`, default 6: developers invalidate fraudulent sessions meanwhile; invalidated ' +
+  'points are not counted). The board, the wallets and the pool are frozen and the allocation persisted before ' +
+  'anything is sent; each transfer is recorded before it is sent, so a settlement pays exactly once. The vault ' +
+  'keeps its rent-exempt minimum (890 880 lamports), never distributed. Each share is rounded down (the remainder ' +
+  "stays in the pool); the vault pays each transfer's fee (5 000 lamports) out of the recipient's amount. An " +
+  'amount that cannot land — the recipient has no wallet, it does not cover the fee, or it is below the ' +
+  "rent-exempt minimum for an account that does not exist yet — carries over to the recipient's next payout " +
+  'from this game: nothing is lost (inflow = paid + fees + carried + undistributed).';
+
+const settlementSummary = withMeta(
+  z.object({
+    day: described(z.string(), 'The settled UTC day (YYYY-MM-DD)'),
+    status: described(z.enum(['paying', 'settled']), '`paying` until every line is confirmed or carried'),
+    undistributedBeforeLamports: lamports,
+    allocatedLamports: described(lamports, "The day's share of the pool (creators + players)"),
+    creatorPartLamports: lamports,
+    playerPartLamports: lamports,
+    players: described(z.int(), 'Players with counted points that day'),
+    settledAt: z.nullable(z.string()),
+    recipients: z.array(
+      z.object({
+        wallet: z.nullable(z.string()),
+        roles: z.array(z.enum(['creator', 'player'])),
+        rank: described(z.nullable(z.int()), "Rank on the day's board (players)"),
+        shareLamports: described(lamports, "This day's share"),
+        carriedInLamports: described(lamports, 'Carried over from earlier payouts'),
+        sentLamports: described(lamports, 'Received by the wallet'),
+        feeLamports: lamports,
+        carriedOutLamports: described(lamports, 'Carried over to the next payout'),
+        status: z.enum(['pending', 'confirmed', 'carried']),
+        signature: z.nullable(z.string()),
+      }),
+    ),
+  }),
+  { id: 'SettlementSummary' },
+);
+
 export const getGameRewardsPoolContract = defineContract({
   operationId: 'getGameRewardsPool',
   method: 'GET',
@@ -21,10 +60,12 @@ export const getGameRewardsPoolContract = defineContract({
   description:
     "A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first " +
     'multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL ' +
-    'price), what purchases paid in, the last 20 inflows (newest first), and the listing figures of the game: ' +
-    'totalRewardsPoolValueUsd = (inflows − allocations) valued at the SOL price of the latest purchase, ' +
-    `estimatedDailyRewardsUsd = that ÷ ${DISTRIBUTION.payoutHorizonDays}, totalRewardsAllocatedUsd = what ` +
-    `distributions allocated. ${DISTRIBUTION_RULE} Public.`,
+    'price), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily ' +
+    'settlements (newest first), and the listing figures of the game, refreshed by every purchase and ' +
+    "settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, " +
+    "estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), " +
+    `totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. ${DISTRIBUTION_RULE}\n\n` +
+    `${SETTLEMENT_TEXT} Public.`,
   auth: [],
   params: z.object({ gameId }),
   response: dataEnvelope(
@@ -37,7 +78,10 @@ export const getGameRewardsPoolContract = defineContract({
       solUsdPrice: z.number(),
       priceSource: z.string(),
       totalInflowLamports: lamports,
-      totalAllocatedLamports: lamports,
+      totalAllocatedLamports: described(lamports, 'Allocated by settlements: paid, fees and carried over'),
+      totalPaidLamports: described(lamports, 'Received by recipients (confirmed transfers)'),
+      totalFeesLamports: described(lamports, 'Transaction fees the vault paid for the payouts'),
+      nextDailyPayoutLamports: described(lamports, "The next settlement's pool payout, at today's pool"),
       purchases: z.int(),
       totalRewardsPoolValueUsd: usd,
       totalRewardsAllocatedUsd: usd,
@@ -65,6 +109,7 @@ export const getGameRewardsPoolContract = defineContract({
           at: z.string(),
         }),
       ),
+      recentSettlements: z.array(settlementSummary),
     }),
   ),
   errors: ['NOT_FOUND'],

@@ -2,24 +2,54 @@
 // purchases paid in, the recent inflows) with the game's listing figures and the distribution rule.
 import type { ChainReader } from '../chain/index.js';
 import { effectiveSplit, requireGame } from '../games/index.js';
+import { nextDailyPayout } from './figures.js';
 import { DISTRIBUTION, type Tier, tierMultiplier } from './model.js';
 import { getPool, recentInflows } from './pool-repository.js';
 import type { PriceSource } from './price.js';
 import { usdOf } from './pricing.js';
 
-/** The pool read: the vault's balance and the price, nothing that signs. */
+/** A settled day of the pool as the pool view lists it (the settlement domain provides them through this port). */
+export interface SettlementSummary {
+  day: string;
+  status: 'paying' | 'settled';
+  undistributedBeforeLamports: string;
+  allocatedLamports: string;
+  creatorPartLamports: string;
+  playerPartLamports: string;
+  players: number;
+  settledAt: string | null;
+  recipients: Array<{
+    wallet: string | null;
+    roles: Array<'creator' | 'player'>;
+    rank: number | null;
+    shareLamports: string;
+    carriedInLamports: string;
+    sentLamports: string;
+    feeLamports: string;
+    carriedOutLamports: string;
+    status: 'pending' | 'confirmed' | 'carried';
+    signature: string | null;
+  }>;
+}
+
+/** A game's most recent settlements, newest first (port: the function passes the settlement domain's). */
+export type RecentSettlements = (gameId: string, limit: number) => Promise<SettlementSummary[]>;
+
+/** The pool read: the vault's balance and the price, nothing that signs; the settlements when wired. */
 export interface PoolDeps {
   chain: Pick<ChainReader, 'getBalance'>;
   price: PriceSource;
+  recentSettlements?: RecentSettlements | undefined;
 }
 
 /** GET /rewards/game-rewards-pool/{gameId}. */
 export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
   const game = await requireGame(gameId);
-  const [pool, solUsd, inflows] = await Promise.all([
+  const [pool, solUsd, inflows, settlements] = await Promise.all([
     getPool(game.id),
     deps.price.solUsd(),
     recentInflows(game.id, 20),
+    deps.recentSettlements ? deps.recentSettlements(game.id, 10) : Promise.resolve([]),
   ]);
   const balance = pool ? await deps.chain.getBalance(pool.vaultAddress) : 0n;
   const totalInflow = BigInt(pool?.totalInflowLamports ?? '0');
@@ -33,6 +63,11 @@ export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
     priceSource: deps.price.name,
     totalInflowLamports: totalInflow.toString(),
     totalAllocatedLamports: pool?.totalAllocatedLamports ?? '0',
+    totalPaidLamports: pool?.totalPaidLamports ?? '0',
+    totalFeesLamports: pool?.totalFeesLamports ?? '0',
+    nextDailyPayoutLamports: nextDailyPayout(
+      totalInflow - BigInt(pool?.totalAllocatedLamports ?? '0'),
+    ).toString(),
     purchases: pool?.purchases ?? 0,
     totalRewardsPoolValueUsd: game.totalRewardsPoolValueUsd,
     totalRewardsAllocatedUsd: game.totalRewardsAllocatedUsd,
@@ -55,5 +90,6 @@ export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
       signature: String(item.signature),
       at: String(item.at),
     })),
+    recentSettlements: settlements,
   };
 };

@@ -28,6 +28,10 @@ const ensurePool = async (gameId: string, now: string) =>
     ...(await newVault()),
     totalInflowLamports: '0',
     totalAllocatedLamports: '0',
+    totalPaidLamports: '0',
+    totalFeesLamports: '0',
+    totalPaidUsdCents: 0,
+    payouts: 0,
     purchases: 0,
     createdAt: now,
   });

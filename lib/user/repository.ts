@@ -60,6 +60,16 @@ export const existingUsers = async (arcIds: string[]): Promise<Set<string>> => {
   return new Set(items.map((item) => String(item.arcId)));
 };
 
+/** The embedded wallet addresses of these users (Arc ID → address; users without one are absent), BatchGetItem. */
+export const walletAddresses = async (arcIds: string[]): Promise<Map<string, string>> => {
+  const items = await batchGet([...new Set(arcIds)].map(userKeys.profile));
+  return new Map(
+    items.flatMap((item) =>
+      typeof item.walletAddress === 'string' ? [[String(item.arcId), item.walletAddress]] : [],
+    ),
+  );
+};
+
 /**
  * Create a user with its identifier (and API key) items in one transaction. Every item is conditional on not
  * existing, so concurrent creations of the same identifier produce exactly one user; the loser gets a

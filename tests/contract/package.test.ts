@@ -326,7 +326,7 @@ const reachableFrom = async (name: string, fn: Resource) => {
 describe('a stack that survives deployment (issue 20)', () => {
   it('keeps the data: Retain on every data table and bucket, point-in-time recovery on every table, versioned buckets', () => {
     const tables = ofType('AWS::DynamoDB::Table');
-    expect(tables.length).toBe(7);
+    expect(tables.length).toBe(8);
     for (const [name, table] of tables) {
       expect(table.Properties.PointInTimeRecoverySpecification, name).toEqual({
         PointInTimeRecoveryEnabled: true,

@@ -29,6 +29,7 @@ const valid: Record<string, string> = {
   PLAY_TABLE: 'p',
   REWARDS_TABLE: 'r',
   SNAPSHOTS_TABLE: 'st',
+  SETTLEMENT_TABLE: 'se',
   IMAGES_BUCKET: 'i',
   SNAPSHOTS_BUCKET: 's',
   SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),

@@ -1,0 +1,27 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { chainFromConfig } from '../../lib/chain/index.js';
+import { settings } from '../../lib/core/config.js';
+import { now } from '../../lib/core/time.js';
+import { priceFromConfig } from '../../lib/rewards/index.js';
+import { processSettlementBatch, type SettlementDeps, settleGameDay } from '../../lib/settlement/index.js';
+import { coinEmissionDeps, settleCoinEmission } from '../../lib/snapshots/index.js';
+
+settings(); // parsed at cold start: a misconfigured container fails here, naming the setting
+
+export const sideEffects: SettlementDeps = {
+  chain: chainFromConfig(),
+  price: priceFromConfig(),
+  now,
+};
+const emissionDeps = coinEmissionDeps();
+// The day's game coin emission, to the same frozen players (idempotent per game and day on its side).
+// Players without a wallet cannot receive coins: the day's emission is shared among those who can.
+sideEffects.settleCoinEmission = ({ gameId, day, players }) =>
+  settleCoinEmission(
+    { gameId, day, players: players.flatMap((p) => (p.wallet ? [{ ...p, wallet: p.wallet }] : [])) },
+    emissionDeps,
+  );
+
+/** SettlementQueue consumer: one (game, day) per message, failures reported per item (ReportBatchItemFailures). */
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  processSettlementBatch(event.Records, (gameId, day) => settleGameDay(gameId, day, sideEffects));

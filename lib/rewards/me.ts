@@ -1,0 +1,75 @@
+// GET /rewards/me: what the caller earned across games — settlement payouts of rewards pools (SOL) and claimable
+// game-coin allocations — through two ports the function file wires (the settlement domain's payouts, the
+// emission's claimable allocations), so that rewards imports neither.
+import type { AuthContext } from '../core/auth.js';
+
+/** One settlement payout of a rewards pool to the caller (the settlement domain's `payoutsOf`). */
+export interface PayoutEntry {
+  gameId: string;
+  day: string;
+  roles: Array<'creator' | 'player'>;
+  rank: number | null;
+  shareLamports: string;
+  carriedInLamports: string;
+  sentLamports: string;
+  feeLamports: string;
+  carriedOutLamports: string;
+  status: 'pending' | 'confirmed' | 'carried';
+  wallet: string | null;
+  signature: string | null;
+  usd: number | null;
+  paidAt: string | null;
+}
+
+/** Port: a user's payouts, newest day first, `limit` from `offset`, and how many there are. */
+export type PayoutHistory = (
+  arcId: string,
+  page: { limit: number; offset: number },
+) => Promise<{ payouts: PayoutEntry[]; total: number }>;
+
+/** One claimable game-coin allocation of a wallet (airdrop and emission, cumulative). */
+export interface CoinAllocation {
+  gameId: string;
+  gtokenAddress: string;
+  allocated: string;
+  claimed: string;
+  claimable: string;
+}
+
+/**
+ * Port: a wallet's claimable coin allocations across games (the emission's `claimableCoinAllocations`, wired when
+ * that domain provides it). Amounts in the coin's base units.
+ */
+export type ClaimableCoinAllocations = (wallet: string) => Promise<CoinAllocation[]>;
+
+export interface MyRewardsDeps {
+  payouts: PayoutHistory;
+  /** The caller's embedded wallet (the user domain's). */
+  walletOf: (arcId: string) => Promise<string | null>;
+  claimableCoinAllocations?: ClaimableCoinAllocations | undefined;
+}
+
+/** GET /rewards/me: the caller's payouts (paged) and, when the emission is wired, claimable coin allocations. */
+export const myRewards = async (
+  auth: AuthContext,
+  page: { limit: number; offset: number },
+  deps: MyRewardsDeps,
+) => {
+  const [history, wallet] = await Promise.all([deps.payouts(auth.userId, page), deps.walletOf(auth.userId)]);
+  const coins = wallet && deps.claimableCoinAllocations ? await deps.claimableCoinAllocations(wallet) : [];
+  const confirmed = history.payouts.filter((p) => p.status === 'confirmed');
+  return {
+    data: {
+      arcId: auth.userId,
+      wallet,
+      payouts: history.payouts,
+      claimableCoins: coins,
+      coinAllocationsAvailable: deps.claimableCoinAllocations !== undefined,
+      pageTotals: {
+        receivedLamports: confirmed.reduce((sum, p) => sum + BigInt(p.sentLamports), 0n).toString(),
+        receivedUsd: Math.round(confirmed.reduce((sum, p) => sum + (p.usd ?? 0), 0) * 100) / 100,
+      },
+    },
+    meta: { limit: page.limit, offset: page.offset, total: history.total },
+  };
+};

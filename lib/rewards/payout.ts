@@ -1,0 +1,96 @@
+// The pool's side of the daily settlement (lib/settlement): what a day may allocate, the vault that pays, and the
+// pool's books, written as transaction items the settlement commits with its own records (the pool's owner
+// decides the keys and the conditions).
+import { getTransferSolInstruction } from '@solana-program/system';
+import type { TransactItem } from '../adapters/dynamodb.js';
+import { openSecret } from '../adapters/secrets.js';
+import {
+  address,
+  type KeyPairSigner,
+  keypairFromSecret,
+  memoInstruction,
+  type TransactionPlan,
+} from '../chain/index.js';
+import { rewardsKeys, rewardsTable } from './keys.js';
+import { DISTRIBUTION } from './model.js';
+import { getPool } from './pool-repository.js';
+
+/** The published distribution rule (GET /rewards/game-rewards-pool shows it). */
+export const distributionRule = DISTRIBUTION;
+
+/** A game's pool as the settlement reads it: the vault and the lamports not yet allocated. */
+export const poolBooks = async (gameId: string) => {
+  const pool = await getPool(gameId);
+  if (!pool) return undefined;
+  const inflow = BigInt(pool.totalInflowLamports);
+  const allocated = BigInt(pool.totalAllocatedLamports);
+  return { vaultAddress: pool.vaultAddress, inflow, allocated, undistributed: inflow - allocated };
+};
+
+/**
+ * The day's allocation on the pool's books, conditional on the allocated total the allocation was computed from:
+ * two settlements can never allocate from the same undistributed lamports.
+ */
+export const poolAllocationWrite = (
+  gameId: string,
+  allocatedBefore: bigint,
+  lamports: bigint,
+  now: string,
+): TransactItem => ({
+  Update: {
+    TableName: rewardsTable(),
+    Key: rewardsKeys.pool(gameId),
+    UpdateExpression: 'SET totalAllocatedLamports = :after, updatedAt = :now',
+    ConditionExpression:
+      'attribute_exists(pk) AND (totalAllocatedLamports = :before OR (attribute_not_exists(totalAllocatedLamports) AND :before = :zero))',
+    ExpressionAttributeValues: {
+      ':before': Number(allocatedBefore),
+      ':after': Number(allocatedBefore + lamports),
+      ':zero': 0,
+      ':now': now,
+    },
+  },
+});
+
+/** A confirmed payout on the pool's books: lamports received, the fee the vault paid, USD at payout (cents). */
+export const poolPayoutWrite = (
+  gameId: string,
+  paid: { lamports: bigint; fee: bigint; usdCents: number },
+  now: string,
+): TransactItem => ({
+  Update: {
+    TableName: rewardsTable(),
+    Key: rewardsKeys.pool(gameId),
+    UpdateExpression:
+      'ADD totalPaidLamports :l, totalFeesLamports :f, totalPaidUsdCents :c, payouts :one SET updatedAt = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: {
+      ':l': Number(paid.lamports),
+      ':f': Number(paid.fee),
+      ':c': paid.usdCents,
+      ':one': 1,
+      ':now': now,
+    },
+  },
+});
+
+/** The game's custodial vault as a signer (its sealed key opened), to pay out of it. */
+export const vaultSigner = async (gameId: string): Promise<KeyPairSigner> => {
+  const pool = await getPool(gameId);
+  if (!pool) throw new Error(`Game ${gameId} has no rewards pool`);
+  return keypairFromSecret(new Uint8Array(openSecret(pool.vaultSealedKey)));
+};
+
+/** A System transfer out of the vault (fee payer and signer) with a memo tying it to its settlement line. */
+export const buildPayoutTransfer = (args: {
+  vault: KeyPairSigner;
+  to: string;
+  lamports: bigint;
+  memo: string;
+}): TransactionPlan => ({
+  feePayer: args.vault.address,
+  instructions: [
+    getTransferSolInstruction({ source: args.vault, destination: address(args.to), amount: args.lamports }),
+    memoInstruction(args.memo),
+  ],
+});

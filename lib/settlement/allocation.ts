@@ -1,0 +1,90 @@
+// The allocation of a day's rewards-pool payout: a pure function of frozen inputs (docs/settlement.md).
+import type { PayoutLine, PayoutRule } from './model.js';
+
+export interface AllocationInput {
+  /** The pool's undistributed lamports before this day: inflow − everything allocated on earlier days. */
+  undistributed: bigint;
+  /** Lamports never distributed: the vault's own rent-exempt minimum, so a payout can never close it. */
+  vaultReserve: bigint;
+  /** The game's effective orgRewardsSplit: Arc ID → basis points (sums to 10 000). */
+  creatorSplit: Readonly<Record<string, number>>;
+  /** The day's board in rank order (points > 0); only the first ranks of the rule are paid. */
+  ranked: ReadonlyArray<{ arcId: string; points: number }>;
+  /** Each recipient's carry from earlier payouts. */
+  carried: ReadonlyMap<string, bigint>;
+  /** Each recipient's wallet (absent: none) and its balance on chain (0: the account does not exist). */
+  wallets: ReadonlyMap<string, { address: string; balance: bigint }>;
+  /** The rent-exempt minimum of a system account: a transfer to an empty account must reach it. */
+  rentExemptMinimum: bigint;
+  /** The fee of one transfer (one signature), paid by the vault out of the recipient's due. */
+  fee: bigint;
+  rule: PayoutRule;
+}
+
+export interface Allocation {
+  /** Lamports allocated this day (the sum of the shares); the rest stays undistributed. */
+  allocated: bigint;
+  creatorPart: bigint;
+  playerPart: bigint;
+  lines: PayoutLine[];
+}
+
+const BPS = 10_000n;
+
+/**
+ * The day's payout: 1/horizon of the distributable pool (undistributed − vaultReserve), creators' part split by
+ * basis points, players' part by rank; every share rounded down, the remainders stay undistributed. A line whose
+ * due (share + carry) cannot land — no wallet, less than the fee, or below the rent-exempt minimum for an empty
+ * account — carries over entirely; otherwise the recipient receives due − fee.
+ */
+export const allocateDay = (input: AllocationInput): Allocation => {
+  const { rule } = input;
+  const distributable =
+    input.undistributed > input.vaultReserve ? input.undistributed - input.vaultReserve : 0n;
+  const budget = distributable / BigInt(rule.payoutHorizonDays);
+  const creatorPart = (budget * BigInt(rule.creatorShareBps)) / BPS;
+  const playerPart = (budget * BigInt(rule.playerShareBps)) / BPS;
+  const shares = new Map<string, { share: bigint; roles: Set<'creator' | 'player'>; rank: number | null }>();
+  const add = (arcId: string, share: bigint, role: 'creator' | 'player', rank: number | null) => {
+    const entry = shares.get(arcId) ?? { share: 0n, roles: new Set(), rank: null };
+    entry.share += share;
+    entry.roles.add(role);
+    if (rank !== null) entry.rank = rank;
+    shares.set(arcId, entry);
+  };
+  for (const [arcId, bps] of Object.entries(input.creatorSplit).sort(([a], [b]) => a.localeCompare(b)))
+    add(arcId, (creatorPart * BigInt(bps)) / BPS, 'creator', null);
+  input.ranked.slice(0, rule.playerShareByRankBps.length).forEach((standing, i) => {
+    add(standing.arcId, (playerPart * BigInt(rule.playerShareByRankBps[i] ?? 0)) / BPS, 'player', i + 1);
+  });
+  let allocated = 0n;
+  const lines: PayoutLine[] = [];
+  for (const [arcId, { share, roles, rank }] of shares) {
+    allocated += share;
+    const carriedIn = input.carried.get(arcId) ?? 0n;
+    const due = share + carriedIn;
+    if (due === 0n) continue;
+    const wallet = input.wallets.get(arcId);
+    const net = due - input.fee;
+    const lands = wallet !== undefined && net > 0n && (wallet.balance > 0n || net >= input.rentExemptMinimum);
+    lines.push({
+      arcId,
+      wallet: wallet?.address ?? null,
+      roles: [...roles].sort(),
+      rank,
+      share: share.toString(),
+      carriedIn: carriedIn.toString(),
+      due: due.toString(),
+      send: lands ? net.toString() : '0',
+      fee: lands ? input.fee.toString() : '0',
+      carryOut: lands ? '0' : due.toString(),
+    });
+  }
+  return { allocated, creatorPart, playerPart, lines };
+};
+
+/** Leaderboard order: points desc, then who reached the score first, then Arc ID (as the play domain ranks). */
+export const byRank = (
+  a: { arcId: string; points: number; reachedAt: string },
+  b: { arcId: string; points: number; reachedAt: string },
+) => b.points - a.points || a.reachedAt.localeCompare(b.reachedAt) || a.arcId.localeCompare(b.arcId);

@@ -1,0 +1,100 @@
+// Freezing a (game, day): the day's board (invalidated sessions already taken out by the play domain), the
+// players' wallets, the pool and the recipients' carries and balances are read once, the allocation computed
+// (./allocation.ts) and the whole persisted as the intent, with the pool's allocation, before anything is sent.
+import { randomUUID } from 'node:crypto';
+import type { ChainReader } from '../chain/index.js';
+import { effectiveSplit, getGame } from '../games/index.js';
+import { type DayStanding, dayStandings, type StandingsCursor } from '../play/index.js';
+import { distributionRule, poolAllocationWrite, poolBooks } from '../rewards/index.js';
+import { walletAddresses } from '../user/index.js';
+import { allocateDay, byRank } from './allocation.js';
+import type { FrozenPlayer, Settlement } from './model.js';
+import { carriedOf, persistIntent, putPlayerChunks } from './repository.js';
+
+/** The fee of a one-signature transaction (lamports per signature), paid by the vault. */
+export const TRANSFER_FEE = 5_000n;
+
+/** What freezing reads besides the tables: balances and the rent-exempt minimum on chain. */
+export interface FreezeDeps {
+  chain: Pick<ChainReader, 'getBalance' | 'getMinimumBalanceForRentExemption'>;
+  now: () => Date;
+}
+
+const BOARD_PAGE = 1_000;
+
+/** Every standing of the day, in rank order. */
+export const readBoard = async (gameId: string, day: string): Promise<DayStanding[]> => {
+  const all: DayStanding[] = [];
+  let start: StandingsCursor | undefined;
+  do {
+    const page = await dayStandings(gameId, day, { limit: BOARD_PAGE, start });
+    all.push(...page.standings);
+    start = page.next;
+  } while (start);
+  return all.sort(byRank);
+};
+
+/**
+ * Freeze and persist the settlement of (game, day). Returns false when the intent could not be written because
+ * another run persisted this day first, or another day of the game is open (the caller re-reads and resumes).
+ */
+export const freezeSettlement = async (gameId: string, day: string, deps: FreezeDeps): Promise<boolean> => {
+  const game = await getGame(gameId);
+  if (!game) throw new Error(`Game ${gameId} not found`);
+  const board = await readBoard(gameId, day);
+  const wallets = await walletAddresses(board.map((s) => s.arcId));
+  const players: FrozenPlayer[] = board.map((s) => ({
+    userId: s.arcId,
+    wallet: wallets.get(s.arcId) ?? null,
+    points: s.points,
+  }));
+  const split = effectiveSplit(game);
+  const books = await poolBooks(gameId);
+  const ranked = board.slice(0, distributionRule.playerShareByRankBps.length);
+  const recipients = [...new Set([...Object.keys(split), ...ranked.map((s) => s.arcId)])];
+  const recipientWallets = await walletAddresses(recipients.filter((id) => !wallets.has(id)));
+  for (const [id, address] of wallets) if (recipients.includes(id)) recipientWallets.set(id, address);
+  const [carried, rentExemptMinimum, balances] = await Promise.all([
+    carriedOf(gameId, recipients),
+    deps.chain.getMinimumBalanceForRentExemption(0),
+    Promise.all(
+      [...recipientWallets].map(
+        async ([id, address]) => [id, { address, balance: await deps.chain.getBalance(address) }] as const,
+      ),
+    ),
+  ]);
+  const allocation = allocateDay({
+    undistributed: books?.undistributed ?? 0n,
+    vaultReserve: rentExemptMinimum,
+    creatorSplit: split,
+    ranked,
+    carried,
+    wallets: new Map(balances),
+    rentExemptMinimum,
+    fee: TRANSFER_FEE,
+    rule: distributionRule,
+  });
+  const now = deps.now().toISOString();
+  const freezeId = randomUUID();
+  const chunks = await putPlayerChunks(gameId, day, freezeId, players);
+  const settlement: Settlement = {
+    gameId,
+    day,
+    status: 'paying',
+    players: players.length,
+    freezeId,
+    chunks,
+    undistributedBefore: (books?.undistributed ?? 0n).toString(),
+    allocated: allocation.allocated.toString(),
+    creatorPart: allocation.creatorPart.toString(),
+    playerPart: allocation.playerPart.toString(),
+    vaultAddress: books?.vaultAddress ?? null,
+    lines: allocation.lines,
+    emissionNotified: false,
+    frozenAt: now,
+  };
+  return persistIntent(
+    settlement,
+    books ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now)] : [],
+  );
+};

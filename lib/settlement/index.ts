@@ -1,0 +1,20 @@
+// Public surface of the settlement domain: code outside lib/settlement imports it from here only.
+export { type Allocation, type AllocationInput, allocateDay } from './allocation.js';
+export type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
+export { payoutsOf, recentSettlements } from './queries.js';
+export { processSettlementBatch, sendSettlementMessages } from './queue.js';
+export {
+  dueDays,
+  gamesWithPlayers,
+  type ScheduleDeps,
+  type SettlementMessage,
+  scheduleSettlements,
+} from './schedule.js';
+export {
+  type SettleCoinEmission,
+  type SettlementDeps,
+  type SettleOptions,
+  type SettleOutcome,
+  settleGameDay,
+  settlesAt,
+} from './settle.js';

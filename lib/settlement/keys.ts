@@ -1,0 +1,40 @@
+import { settings } from '../core/config.js';
+
+/**
+ * SettlementTable (SETTLEMENT_TABLE) keys. Access patterns:
+ * - a settlement (game, UTC day), its intent:   pk=GAME#<gameId>            sk=DAY#<yyyy-mm-dd>
+ *     the frozen inputs' digest and the allocation, written once (conditional) before anything is sent; a game's
+ *     recent settlements: Query pk, begins_with(sk, 'DAY#'), descending.
+ * - a game's open settlement:                    pk=GAME#<gameId>            sk=OPEN
+ *     the day being paid; a game's days settle one at a time, so a day's carries are read after the last one's
+ *     were written.
+ * - a settlement's frozen players, in chunks:    pk=SETTLE#<gameId>#<day>    sk=PLAYERS#<freezeId>#<nnnnn>
+ *     each freeze attempt writes its own chunks; the intent names the attempt it was computed from.
+ * - a settlement's payout to one recipient:      pk=SETTLE#<gameId>#<day>    sk=PAY#<arcId>
+ *     the transfer record (its signature and blockhash expiry recorded before it is sent); GSI byRecipient
+ *     (recipient = <arcId>, recipientSort = <day>#<gameId>) lists a user's payouts, newest first.
+ * - a recipient's carry in a game:               pk=CARRY#<gameId>           sk=USER#<arcId>
+ *     lamports owed that could not land yet (N).
+ * No TTL: financial records are kept.
+ */
+export const settlementKeys = {
+  settlement: (gameId: string, day: string) => ({ pk: `GAME#${gameId}`, sk: `DAY#${day}` }),
+  gamePartition: (gameId: string) => `GAME#${gameId}`,
+  DAY_PREFIX: 'DAY#',
+  open: (gameId: string) => ({ pk: `GAME#${gameId}`, sk: 'OPEN' }),
+  dayPartition: (gameId: string, day: string) => `SETTLE#${gameId}#${day}`,
+  players: (gameId: string, day: string, freezeId: string, chunk: number) => ({
+    pk: `SETTLE#${gameId}#${day}`,
+    sk: `PLAYERS#${freezeId}#${String(chunk).padStart(5, '0')}`,
+  }),
+  payout: (gameId: string, day: string, arcId: string) => ({
+    pk: `SETTLE#${gameId}#${day}`,
+    sk: `PAY#${arcId}`,
+  }),
+  PAY_PREFIX: 'PAY#',
+  carry: (gameId: string, arcId: string) => ({ pk: `CARRY#${gameId}`, sk: `USER#${arcId}` }),
+  recipientSort: (day: string, gameId: string) => `${day}#${gameId}`,
+};
+
+/** The settlement table's name. */
+export const settlementTable = (): string => settings().SETTLEMENT_TABLE;

@@ -1,0 +1,63 @@
+// The daily settlement's model (docs/settlement.md). Pure data: no I/O.
+
+/** The rule of the rewards pool's daily payout, as published (lib/rewards DISTRIBUTION has the same numbers). */
+export interface PayoutRule {
+  payoutHorizonDays: number;
+  creatorShareBps: number;
+  playerShareBps: number;
+  playerShareByRankBps: readonly number[];
+}
+
+/** A settled (game, day): `paying` once its intent is persisted, `settled` when every line is paid or carried. */
+export type SettlementStatus = 'paying' | 'settled';
+
+/** One recipient's line of a day's payout (a creator and a top player can be the same user: one line). */
+export interface PayoutLine {
+  arcId: string;
+  /** Where the SOL goes; null when the user has no embedded wallet (the line carries over). */
+  wallet: string | null;
+  roles: Array<'creator' | 'player'>;
+  /** Rank on the day's board (players), else null. */
+  rank: number | null;
+  /** This day's share (lamports). */
+  share: string;
+  /** Carried over from this recipient's earlier payouts that could not land. */
+  carriedIn: string;
+  /** share + carriedIn: what leaves the pool's books for this recipient today (paid, or carried on). */
+  due: string;
+  /** Lamports the recipient receives (due − fee), 0 when the line carries over. */
+  send: string;
+  /** The transaction fee the vault pays for the transfer (part of due), 0 when nothing is sent. */
+  fee: string;
+  /** What carries over to the recipient's next payout: due when nothing is sent, else 0. */
+  carryOut: string;
+}
+
+/** A settlement intent as stored: the frozen inputs' digest and the allocation, written before anything is sent. */
+export interface Settlement {
+  gameId: string;
+  day: string;
+  status: SettlementStatus;
+  /** Players with counted points that day (frozen in the PLAYERS chunks). */
+  players: number;
+  /** The freeze attempt whose player chunks this intent was computed from. */
+  freezeId: string;
+  chunks: number;
+  /** The pool before this day: inflow − allocated (lamports), and the share of it this day allocated. */
+  undistributedBefore: string;
+  allocated: string;
+  creatorPart: string;
+  playerPart: string;
+  vaultAddress: string | null;
+  lines: PayoutLine[];
+  emissionNotified: boolean;
+  frozenAt: string;
+  settledAt?: string;
+}
+
+/** One player of a settled day, as frozen (the emission port's input). */
+export interface FrozenPlayer {
+  userId: string;
+  wallet: string | null;
+  points: number;
+}

@@ -1,0 +1,136 @@
+// A settlement line's transfer record (./repository.ts PayoutRecord): created once, its signature recorded
+// before the transfer is sent, completed with the recipient's carry and the pool's books in one transaction.
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, isConditionFailure, type TransactItem, transact } from '../adapters/dynamodb.js';
+import { settlementKeys, settlementTable } from './keys.js';
+import type { PayoutLine } from './model.js';
+import type { PayoutRecord } from './repository.js';
+
+/** The line's transfer record, created on first use (a concurrent creator's record is returned). */
+export const ensurePayoutRecord = async (
+  gameId: string,
+  day: string,
+  line: PayoutLine,
+  now: string,
+): Promise<PayoutRecord> => {
+  const key = settlementKeys.payout(gameId, day, line.arcId);
+  const record: PayoutRecord = { ...line, gameId, day, status: 'pending', createdAt: now };
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: settlementTable(),
+        Item: {
+          ...key,
+          ...record,
+          recipient: line.arcId,
+          recipientSort: settlementKeys.recipientSort(day, gameId),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return record;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: settlementTable(), Key: key, ConsistentRead: true }),
+    );
+    return Item as PayoutRecord;
+  }
+};
+
+/**
+ * Record the signature of a transfer about to be sent, before sending: conditional on the record still pending
+ * with the signature the caller saw, so of two concurrent senders only one sends. False when lost.
+ */
+export const recordPayoutSignature = async (
+  record: Pick<PayoutRecord, 'gameId' | 'day' | 'arcId'>,
+  previous: string | undefined,
+  sent: { signature: string; lastValidBlockHeight: number },
+  now: string,
+): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: settlementTable(),
+        Key: settlementKeys.payout(record.gameId, record.day, record.arcId),
+        UpdateExpression:
+          'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)',
+        ConditionExpression: `#status = :pending AND ${previous ? 'signature = :old' : 'attribute_not_exists(signature)'}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':sig': sent.signature,
+          ':h': sent.lastValidBlockHeight,
+          ':now': now,
+          ':empty': [],
+          ':prev': previous ? [previous] : [],
+          ':pending': 'pending',
+          ...(previous ? { ':old': previous } : {}),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * Complete a line, in one transaction: the record leaves `pending` (confirmed with its signature, or carried),
+ * the recipient's carry becomes what is still owed (conditional on the carry the allocation consumed), and the
+ * pool's books record a confirmed payout (`poolWrite`). False when a concurrent run completed it.
+ */
+export const completePayout = async (
+  record: PayoutRecord,
+  outcome:
+    | { status: 'confirmed'; signature: string; usd: number; solUsdPrice: number }
+    | { status: 'carried'; reason: string },
+  carryAfter: bigint,
+  poolWrite: TransactItem | undefined,
+  now: string,
+): Promise<boolean> => {
+  const TableName = settlementTable();
+  const carriedIn = Number(record.carriedIn);
+  const set =
+    outcome.status === 'confirmed'
+      ? { ':sig': outcome.signature, ':usd': outcome.usd, ':price': outcome.solUsdPrice }
+      : { ':reason': outcome.reason, ':carry': carryAfter.toString(), ':zero': '0' };
+  try {
+    await transact([
+      {
+        Update: {
+          TableName,
+          Key: settlementKeys.payout(record.gameId, record.day, record.arcId),
+          UpdateExpression:
+            outcome.status === 'confirmed'
+              ? 'SET #status = :done, signature = :sig, usd = :usd, solUsdPrice = :price, completedAt = :now'
+              : 'SET #status = :done, carryReason = :reason, carryOut = :carry, send = :zero, fee = :zero, completedAt = :now',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':done': outcome.status, ':pending': 'pending', ':now': now, ...set },
+        },
+      },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...settlementKeys.carry(record.gameId, record.arcId),
+            lamports: Number(carryAfter),
+            gameId: record.gameId,
+            arcId: record.arcId,
+            updatedAt: now,
+            lastDay: record.day,
+          },
+          ConditionExpression:
+            carriedIn === 0 ? 'attribute_not_exists(pk) OR lamports = :c' : 'lamports = :c',
+          ExpressionAttributeValues: { ':c': carriedIn },
+        },
+      },
+      ...(poolWrite ? [poolWrite] : []),
+    ]);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};

@@ -1,0 +1,130 @@
+// Paying a persisted settlement's lines from the game's vault, exactly once: each transfer's signature is
+// recorded before it is sent; a re-run checks the chain for a recorded signature (landed → completes it, failed
+// or expired unlanded → sends again over it, still valid → waits for it) and never sends twice.
+import { type Chain, ChainError } from '../chain/index.js';
+import { logger } from '../core/logger.js';
+import {
+  buildPayoutTransfer,
+  type PriceSource,
+  poolPayoutWrite,
+  usdOf,
+  vaultSigner,
+} from '../rewards/index.js';
+import type { PayoutLine, Settlement } from './model.js';
+import { completePayout, ensurePayoutRecord, recordPayoutSignature } from './payout-repository.js';
+import type { PayoutRecord } from './repository.js';
+
+export interface PayoutDeps {
+  chain: Pick<Chain, 'sendAndConfirm' | 'confirm' | 'getSignatureStatus' | 'getBlockHeight'>;
+  price: PriceSource;
+  now: () => Date;
+  /** Budget to send and confirm one transfer (ms). Default 20 000. */
+  confirmTimeoutMs?: number;
+}
+
+/** Another run holds this line's transfer: the settlement is retried later (SQS redelivers). */
+export class PayoutInProgress extends Error {
+  override readonly name = 'PayoutInProgress';
+}
+
+/** The memo of a payout transfer, tying it to its settlement line on chain. */
+export const payoutMemo = (gameId: string, day: string, arcId: string) =>
+  `arcadia:payout:${gameId}:${day}:${arcId}`;
+
+const confirmed = async (record: PayoutRecord, signature: string, deps: PayoutDeps) => {
+  const solUsdPrice = await deps.price.solUsd();
+  const lamports = BigInt(record.send);
+  const usd = usdOf(lamports, solUsdPrice);
+  const now = deps.now().toISOString();
+  await completePayout(
+    record,
+    { status: 'confirmed', signature, usd, solUsdPrice },
+    0n,
+    poolPayoutWrite(
+      record.gameId,
+      { lamports, fee: BigInt(record.fee), usdCents: Math.round(usd * 100) },
+      now,
+    ),
+    now,
+  );
+};
+
+const carried = (record: PayoutRecord, reason: string, deps: PayoutDeps) =>
+  completePayout(
+    record,
+    { status: 'carried', reason },
+    BigInt(record.due),
+    undefined,
+    deps.now().toISOString(),
+  );
+
+/** Where a recorded transfer stands: landed, never landing (send again), or still able to land. */
+const fate = async (record: PayoutRecord & { signature: string }, deps: PayoutDeps) => {
+  const state = await deps.chain.getSignatureStatus(record.signature);
+  if (state.status === 'confirmed' || state.status === 'finalized') return 'landed' as const;
+  if (state.status === 'failed') return 'dead' as const;
+  if (state.status === 'unknown' && (await deps.chain.getBlockHeight()) > (record.lastValidBlockHeight ?? 0))
+    return 'dead' as const;
+  return 'inflight' as const;
+};
+
+/** Send the line's transfer over `previous` (the signature recorded, if any), and complete it once confirmed. */
+const send = async (record: PayoutRecord, previous: string | undefined, deps: PayoutDeps) => {
+  const vault = await vaultSigner(record.gameId);
+  let sentSignature: string | undefined;
+  try {
+    const signature = await deps.chain.sendAndConfirm(
+      buildPayoutTransfer({
+        vault,
+        to: String(record.wallet),
+        lamports: BigInt(record.send),
+        memo: payoutMemo(record.gameId, record.day, record.arcId),
+      }),
+      {
+        timeoutMs: deps.confirmTimeoutMs ?? 20_000,
+        onSent: async (sent) => {
+          if (!(await recordPayoutSignature(record, previous, sent, deps.now().toISOString())))
+            throw new PayoutInProgress(
+              `Another run is paying ${record.arcId} for ${record.gameId} ${record.day}`,
+            );
+          sentSignature = sent.signature;
+        },
+      },
+    );
+    await confirmed(record, signature, deps);
+  } catch (error) {
+    // Refused before it was sent (preflight): it never landed and never will, so what it owed carries over.
+    if (error instanceof ChainError && error.code === 'SIMULATION_FAILED' && sentSignature === undefined) {
+      logger.warn('payout refused by the chain; carried over', {
+        arcId: record.arcId,
+        message: error.message,
+      });
+      await carried(record, `refused: ${error.message}`.slice(0, 500), deps);
+      return;
+    }
+    throw error;
+  }
+};
+
+/** Pay (or carry) one line exactly once; throws while its transfer may still land or another run holds it. */
+export const payLine = async (settlement: Settlement, line: PayoutLine, deps: PayoutDeps): Promise<void> => {
+  const record = await ensurePayoutRecord(settlement.gameId, settlement.day, line, deps.now().toISOString());
+  if (record.status !== 'pending') return;
+  if (BigInt(record.send) === 0n) {
+    await carried(record, record.wallet ? 'below what can land' : 'no wallet', deps);
+    return;
+  }
+  const { signature } = record;
+  if (signature) {
+    const where = await fate({ ...record, signature }, deps);
+    if (where === 'landed') return confirmed(record, signature, deps);
+    if (where === 'inflight') {
+      const done = await deps.chain.confirm(
+        { signature, lastValidBlockHeight: record.lastValidBlockHeight ?? 0 },
+        { timeoutMs: deps.confirmTimeoutMs ?? 20_000 },
+      );
+      return confirmed(record, done, deps);
+    }
+  }
+  await send(record, signature, deps);
+};

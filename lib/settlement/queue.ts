@@ -1,0 +1,58 @@
+// The settlement queue: the schedule's producer side (SQS, URL from SETTLEMENT_QUEUE_URL = `Ref: SettlementQueue`)
+// and the consumer's batch, one (game, day) per message, failures reported per item (ReportBatchItemFailures).
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { requireSetting } from '../core/config.js';
+import { logger } from '../core/logger.js';
+import { errorFields } from '../core/original-stack.js';
+import { settlementMessage } from './schedule.js';
+
+let client: SQSClient | undefined;
+// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (DESIGN §6).
+const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
+
+/** Send message bodies to the settlement queue, 10 per request; throws when any entry was not accepted. */
+export const sendSettlementMessages = async (bodies: readonly string[]): Promise<number> => {
+  const QueueUrl = requireSetting('SETTLEMENT_QUEUE_URL');
+  for (let i = 0; i < bodies.length; i += 10) {
+    const result = await sqs().send(
+      new SendMessageBatchCommand({
+        QueueUrl,
+        Entries: bodies.slice(i, i + 10).map((MessageBody, j) => ({ Id: String(j), MessageBody })),
+      }),
+    );
+    if (result.Failed && result.Failed.length > 0)
+      throw new Error(
+        `SQS refused ${result.Failed.length} settlement message(s): ${result.Failed[0]?.Message}`,
+      );
+  }
+  return bodies.length;
+};
+
+/** Settle each message's (game, day); a failed or malformed one is reported for redelivery (then the DLQ). */
+export const processSettlementBatch = async (
+  records: ReadonlyArray<{ messageId: string; body: string }>,
+  settle: (gameId: string, day: string) => Promise<unknown>,
+): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> => {
+  const batchItemFailures: Array<{ itemIdentifier: string }> = [];
+  for (const record of records) {
+    let body: unknown;
+    try {
+      body = JSON.parse(record.body);
+    } catch {
+      body = undefined;
+    }
+    const message = settlementMessage.safeParse(body);
+    if (!message.success) {
+      logger.error('malformed settlement message', { messageId: record.messageId });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+      continue;
+    }
+    try {
+      await settle(message.data.gameId, message.data.day);
+    } catch (error) {
+      logger.error('settlement failed', { ...message.data, ...errorFields(error) });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+};

@@ -1,0 +1,259 @@
+// The settlement's records in the SettlementTable (keys and access patterns in ./keys.ts). Every state change
+// that guards money is conditional or transactional: an intent is written once, a game has one open settlement,
+// a transfer's signature is recorded before it is sent and only over the one the writer saw.
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { dynamo, isConditionFailure, type TransactItem, transact } from '../adapters/dynamodb.js';
+import { settlementKeys, settlementTable } from './keys.js';
+import type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
+
+type Item = Record<string, NativeAttributeValue>;
+
+/** A recipient's transfer record: `pending` (maybe sent: signature recorded), then `confirmed` or `carried`. */
+export interface PayoutRecord extends PayoutLine {
+  gameId: string;
+  day: string;
+  status: 'pending' | 'confirmed' | 'carried';
+  signature?: string;
+  lastValidBlockHeight?: number;
+  previousSignatures?: string[];
+  usd?: number;
+  solUsdPrice?: number;
+  completedAt?: string;
+  createdAt: string;
+}
+
+const get = async (key: { pk: string; sk: string }): Promise<Item | undefined> =>
+  (await dynamo().send(new GetCommand({ TableName: settlementTable(), Key: key, ConsistentRead: true })))
+    .Item;
+
+/** A settlement's intent, if it was persisted. */
+export const getSettlement = async (gameId: string, day: string): Promise<Settlement | undefined> =>
+  (await get(settlementKeys.settlement(gameId, day))) as Settlement | undefined;
+
+/** The day a game's open settlement pays, if one is open. */
+export const openDay = async (gameId: string): Promise<string | undefined> => {
+  const item = await get(settlementKeys.open(gameId));
+  return item ? String(item.day) : undefined;
+};
+
+/** What a recipient is owed from earlier payouts that could not land (lamports). */
+export const carriedOf = async (gameId: string, arcIds: string[]): Promise<Map<string, bigint>> => {
+  const entries = await Promise.all(
+    arcIds.map(
+      async (arcId) =>
+        [arcId, BigInt((await get(settlementKeys.carry(gameId, arcId)))?.lamports ?? 0)] as const,
+    ),
+  );
+  return new Map(entries.filter(([, lamports]) => lamports > 0n));
+};
+
+/** Compact chunk encoding: `arcId,wallet,points` lines (an item holds at most 400 KB). */
+export const PLAYERS_PER_CHUNK = 2_000;
+
+/**
+ * Write the frozen players of one freeze attempt in chunks (BatchWriteItem). Chunks are trusted only through the
+ * intent naming their attempt and count; a concurrent or crashed attempt's chunks are never read.
+ */
+export const putPlayerChunks = async (
+  gameId: string,
+  day: string,
+  freezeId: string,
+  players: FrozenPlayer[],
+): Promise<number> => {
+  const items: Item[] = [];
+  for (let i = 0; i * PLAYERS_PER_CHUNK < players.length; i++) {
+    const rows = players
+      .slice(i * PLAYERS_PER_CHUNK, (i + 1) * PLAYERS_PER_CHUNK)
+      .map((p) => `${p.userId},${p.wallet ?? ''},${p.points}`);
+    items.push({ ...settlementKeys.players(gameId, day, freezeId, i), rows: rows.join('\n') });
+  }
+  for (let i = 0; i < items.length; i += 25) {
+    let request: Record<string, Array<{ PutRequest: { Item: Item } }>> | undefined = {
+      [settlementTable()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+    };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: request }));
+      request = out.UnprocessedItems as typeof request;
+    }
+  }
+  return items.length;
+};
+
+/** The frozen players of a persisted settlement, in board order. */
+export const readPlayers = async (
+  settlement: Pick<Settlement, 'gameId' | 'day' | 'freezeId' | 'chunks'>,
+): Promise<FrozenPlayer[]> => {
+  const { gameId, day, freezeId } = settlement;
+  const parts = await Promise.all(
+    Array.from({ length: settlement.chunks }, (_, i) =>
+      get(settlementKeys.players(gameId, day, freezeId, i)),
+    ),
+  );
+  return parts.flatMap((item) => {
+    if (!item) throw new Error(`Settlement ${gameId} ${day}: a frozen players chunk is missing`);
+    return String(item.rows)
+      .split('\n')
+      .filter(Boolean)
+      .map((row) => {
+        const [userId = '', wallet = '', points = '0'] = row.split(',');
+        return { userId, wallet: wallet || null, points: Number(points) };
+      });
+  });
+};
+
+/**
+ * Persist the intent, open it as the game's one open settlement, and commit the pool's allocation (the rewards
+ * domain's item) in one transaction. False when another run persisted it first or another day is open.
+ */
+export const persistIntent = async (settlement: Settlement, extra: TransactItem[]): Promise<boolean> => {
+  const TableName = settlementTable();
+  try {
+    await transact([
+      {
+        Put: {
+          TableName,
+          Item: { ...settlementKeys.settlement(settlement.gameId, settlement.day), ...settlement },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...settlementKeys.open(settlement.gameId),
+            day: settlement.day,
+            openedAt: settlement.frozenAt,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...extra,
+    ]);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** Record that the emission port received this day's players (it is idempotent; this saves calling it again). */
+export const markEmissionNotified = async (gameId: string, day: string, now: string): Promise<void> => {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: settlementTable(),
+      Key: settlementKeys.settlement(gameId, day),
+      UpdateExpression: 'SET emissionNotified = :t, emissionNotifiedAt = :now',
+      ExpressionAttributeValues: { ':t': true, ':now': now },
+    }),
+  );
+};
+
+/** Close a settlement whose every line is confirmed or carried, and free the game for its next day. */
+export const closeSettlement = async (gameId: string, day: string, now: string): Promise<void> => {
+  const TableName = settlementTable();
+  try {
+    await transact([
+      {
+        Update: {
+          TableName,
+          Key: settlementKeys.settlement(gameId, day),
+          UpdateExpression: 'SET #status = :settled, settledAt = :now',
+          ConditionExpression: '#status = :paying',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':settled': 'settled', ':paying': 'paying', ':now': now },
+        },
+      },
+      {
+        Delete: {
+          TableName,
+          Key: settlementKeys.open(gameId),
+          ConditionExpression: '#day = :day',
+          ExpressionAttributeNames: { '#day': 'day' },
+          ExpressionAttributeValues: { ':day': day },
+        },
+      },
+    ]);
+  } catch (error) {
+    // Closed by a concurrent run meanwhile.
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
+/** A game's settlements, newest day first (one Query). */
+export const recentSettlementItems = async (gameId: string, limit: number): Promise<Settlement[]> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: settlementTable(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': settlementKeys.gamePartition(gameId),
+        ':prefix': settlementKeys.DAY_PREFIX,
+      },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return Items as Settlement[];
+};
+
+/** Every payout record of a settlement (one Query; a day pays at most the top ranks and the creators). */
+export const payoutRecords = async (gameId: string, day: string): Promise<PayoutRecord[]> => {
+  const records: PayoutRecord[] = [];
+  let ExclusiveStartKey: Item | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: settlementTable(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': settlementKeys.dayPartition(gameId, day),
+          ':prefix': settlementKeys.PAY_PREFIX,
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    records.push(...((page.Items ?? []) as PayoutRecord[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return records;
+};
+
+/** A user's first `wanted` payouts across games, newest first, and how many there are (GSI byRecipient). */
+export const payoutsOfRecipient = async (
+  arcId: string,
+  wanted: number,
+): Promise<{ records: PayoutRecord[]; total: number }> => {
+  const base = {
+    TableName: settlementTable(),
+    IndexName: 'byRecipient',
+    KeyConditionExpression: 'recipient = :r',
+    ExpressionAttributeValues: { ':r': arcId },
+  };
+  const records: PayoutRecord[] = [];
+  let total = 0;
+  let start: Item | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({ ...base, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
+    total += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  for (let more = wanted > 0; more; ) {
+    const page: { Items?: Item[]; LastEvaluatedKey?: Item } = await dynamo().send(
+      new QueryCommand({
+        ...base,
+        ScanIndexForward: false,
+        Limit: wanted - records.length,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    records.push(...((page.Items ?? []) as PayoutRecord[]));
+    start = page.LastEvaluatedKey;
+    more = start !== undefined && records.length < wanted;
+  }
+  return { records, total };
+};

@@ -1,0 +1,62 @@
+// The schedule's fan-out (docs/settlement.md): EventBridge runs scheduleSettlements hourly; it picks the UTC days
+// whose settlement delay has passed (the last two, so a missed run is caught up), finds the games with players on
+// each, and queues one message per (game, day) for settleGameDays (SQS, with a DLQ). Queueing a settled day
+// again is harmless: settleGameDay replays it.
+import * as z from 'zod/mini';
+import { logger } from '../core/logger.js';
+import { listGameIds } from '../games/index.js';
+import { dayStandings } from '../play/index.js';
+import { settlesAt } from './settle.js';
+
+/** One (game, day) to settle: the queue's message body. */
+export const settlementMessage = z.object({
+  gameId: z.string().check(z.minLength(1)),
+  day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
+});
+export type SettlementMessage = z.infer<typeof settlementMessage>;
+
+export interface ScheduleDeps {
+  listGameIds: () => Promise<string[]>;
+  hasPlayers: (gameId: string, day: string) => Promise<boolean>;
+  send: (bodies: readonly string[]) => Promise<number>;
+  now: () => Date;
+}
+
+/** Whether anyone has counted points on a game's board of the day (one Query, Limit 1). */
+export const hasPlayers = async (gameId: string, day: string): Promise<boolean> =>
+  (await dayStandings(gameId, day, { limit: 1 })).standings.length > 0;
+
+const dayBefore = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) - n * 86_400_000).toISOString().slice(0, 10);
+
+/** The games with players on a UTC day (one projected Scan, then one Limit-1 Query per game). */
+export const gamesWithPlayers = async (day: string): Promise<string[]> => {
+  const ids = await listGameIds();
+  const active = await Promise.all(ids.map(async (id) => ((await hasPlayers(id, day)) ? id : undefined)));
+  return active.filter((id): id is string => id !== undefined);
+};
+
+/** The UTC days due now: the last two days whose settlement delay has passed. */
+export const dueDays = (now: Date): string[] => {
+  const today = now.toISOString().slice(0, 10);
+  return [1, 2, 3]
+    .map((n) => dayBefore(today, n))
+    .filter((day) => settlesAt(day) <= now)
+    .slice(0, 2);
+};
+
+/** Queue one settlement per game with players on each due day; returns how many were queued. */
+export const scheduleSettlements = async (
+  deps: Partial<ScheduleDeps> & Pick<ScheduleDeps, 'send'>,
+): Promise<{ queued: number; days: string[] }> => {
+  const { now = () => new Date(), hasPlayers: active = hasPlayers } = deps;
+  const days = dueDays(now());
+  const gameIds = await (deps.listGameIds ?? listGameIds)();
+  const bodies: string[] = [];
+  for (const day of days)
+    for (const gameId of gameIds)
+      if (await active(gameId, day)) bodies.push(JSON.stringify({ gameId, day } satisfies SettlementMessage));
+  const queued = await deps.send(bodies);
+  logger.info('settlements queued', { queued, days });
+  return { queued, days };
+};

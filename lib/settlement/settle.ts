@@ -1,0 +1,104 @@
+// The daily settlement of one (game, UTC day) (docs/settlement.md): freeze and persist the intent once, hand
+// the frozen players to the coin emission, pay every line exactly once, close it and refresh the game's figures.
+// Any step may crash: a re-run finds the intent and finishes or replays it.
+import { settings } from '../core/config.js';
+import { logger } from '../core/logger.js';
+import { type PriceSource, syncGameFigures } from '../rewards/index.js';
+import { type FreezeDeps, freezeSettlement } from './freeze.js';
+import type { FrozenPlayer, Settlement } from './model.js';
+import { type PayoutDeps, payLine } from './payout.js';
+import { closeSettlement, getSettlement, markEmissionNotified, openDay, readPlayers } from './repository.js';
+
+/**
+ * The coin emission's port (the launcher/snapshots domains implement it): one call per settled (game, day) with
+ * the frozen players of that day, after the intent is persisted. Idempotent on its side.
+ */
+export type SettleCoinEmission = (input: {
+  gameId: string;
+  day: string;
+  players: Array<{ userId: string; wallet: string | null; points: number }>;
+}) => Promise<unknown>;
+
+export interface SettlementDeps extends FreezeDeps, PayoutDeps {
+  chain: FreezeDeps['chain'] & PayoutDeps['chain'] & { getBalance: FreezeDeps['chain']['getBalance'] };
+  price: PriceSource;
+  /** The coin emission, when wired (optional until the emission domain provides it). */
+  settleCoinEmission?: SettleCoinEmission | undefined;
+}
+
+export interface SettleOptions {
+  /** Settle even before the day's settlement delay has passed (local trials: `npm run settle`). */
+  force?: boolean;
+}
+
+/** When a UTC day may settle: its end plus SETTLEMENT_DELAY_HOURS. */
+export const settlesAt = (day: string, delayHours = settings().SETTLEMENT_DELAY_HOURS): Date =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000 + delayHours * 3_600_000);
+
+export type SettleOutcome =
+  | { status: 'notDue'; settlesAt: string }
+  | { status: 'settled'; replayed: boolean; settlement: Settlement };
+
+const MAX_FREEZES = 4;
+
+/** The persisted intent of (game, day), freezing it first if needed (another open day of the game first). */
+const intentOf = async (gameId: string, day: string, deps: SettlementDeps): Promise<Settlement> => {
+  for (let attempt = 0; attempt < MAX_FREEZES; attempt++) {
+    const existing = await getSettlement(gameId, day);
+    if (existing) return existing;
+    const open = await openDay(gameId);
+    if (open && open !== day) {
+      // A game's days settle one at a time: finish the open one, whose carries this day reads.
+      await finish(await required(gameId, open), deps);
+      continue;
+    }
+    if (await freezeSettlement(gameId, day, deps)) continue;
+  }
+  return required(gameId, day);
+};
+
+const required = async (gameId: string, day: string): Promise<Settlement> => {
+  const settlement = await getSettlement(gameId, day);
+  if (!settlement) throw new Error(`Settlement ${gameId} ${day} could not be persisted`);
+  return settlement;
+};
+
+/** Emission, payouts and closing of a persisted settlement (each step idempotent). */
+const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Settlement> => {
+  const { gameId, day } = settlement;
+  if (settlement.status === 'settled') return settlement;
+  if (deps.settleCoinEmission && !settlement.emissionNotified) {
+    const players: FrozenPlayer[] = await readPlayers(settlement);
+    await deps.settleCoinEmission({ gameId, day, players });
+    await markEmissionNotified(gameId, day, deps.now().toISOString());
+  }
+  for (const line of settlement.lines) await payLine(settlement, line, deps);
+  await closeSettlement(gameId, day, deps.now().toISOString());
+  await syncGameFigures(gameId, deps);
+  logger.info('settlement closed', {
+    gameId,
+    day,
+    lines: settlement.lines.length,
+    allocated: settlement.allocated,
+  });
+  return required(gameId, day);
+};
+
+/**
+ * Settle (game, day) exactly once: the inputs are frozen and the allocation persisted before anything is sent,
+ * each transfer recorded before it is sent; a re-run finishes what a crash left, or replays a settled day.
+ */
+export const settleGameDay = async (
+  gameId: string,
+  day: string,
+  deps: SettlementDeps,
+  options: SettleOptions = {},
+): Promise<SettleOutcome> => {
+  const existing = await getSettlement(gameId, day);
+  if (existing?.status === 'settled') return { status: 'settled', replayed: true, settlement: existing };
+  const due = settlesAt(day);
+  if (!existing && !options.force && deps.now().getTime() < due.getTime())
+    return { status: 'notDue', settlesAt: due.toISOString() };
+  const settlement = await finish(existing ?? (await intentOf(gameId, day, deps)), deps);
+  return { status: 'settled', replayed: false, settlement };
+};

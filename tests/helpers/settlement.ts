@@ -1,0 +1,114 @@
+// Seeding a settled-able game day against the local stack: a game whose creators have wallets, a pool filled by
+// a real multiplier purchase on the local chain, and players with counted points on one UTC day.
+import { randomUUID } from 'node:crypto';
+import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
+import { makeChain } from '../../lib/chain/index.js';
+import type { AuthContext } from '../../lib/core/auth.js';
+import { getGame, saveGame } from '../../lib/games/repository.js';
+import { batchSavePoints } from '../../lib/play/save-points.js';
+import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
+import { localDirectory } from '../../lib/user/directory.js';
+import { getUser } from '../../lib/user/repository.js';
+import { ensureUserForSubject } from '../../lib/user/service.js';
+import { registerGame } from './games.js';
+import { createDeveloper, type Developer } from './users.js';
+
+export const SOL = 1_000_000_000n;
+export const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
+
+export interface Member {
+  arcId: string;
+  wallet: string;
+  auth: AuthContext;
+}
+
+/** An IdP user with its embedded wallet, funded when asked. */
+export const newMember = async (lamports = 0n): Promise<Member> => {
+  const subject = `did:local:st-${randomUUID().slice(0, 8)}`;
+  const arcId = await ensureUserForSubject(subject);
+  const wallet = (await getUser(arcId))?.walletAddress;
+  if (!wallet) throw new Error('expected an embedded wallet');
+  if (lamports > 0n) await chain.airdrop(wallet, lamports);
+  return { arcId, wallet, auth: { scheme: 'bearer', userId: arcId, subject } };
+};
+
+export interface SeededDay {
+  dev: Developer;
+  gameId: string;
+  day: string;
+  /** The creators of the verified split (dev first), funded so their payouts land. */
+  creators: Member[];
+  /** The day's players, best first (points descending). */
+  players: Member[];
+  points: number[];
+  vaultAddress: string;
+  /** When the day's settlement delay has passed. */
+  after: Date;
+}
+
+/**
+ * A game with a verified 60/40 split between its developer and a co-creator, a 3x/24 h multiplier bought on
+ * the local chain (the pool), and `playerCount` players scoring on `day` (every second one funded: the others'
+ * accounts do not exist, so small payouts to them carry over).
+ */
+export const seedDay = async (options: {
+  day: string;
+  playerCount: number;
+  split?: boolean;
+}): Promise<SeededDay> => {
+  const dev = await createDeveloper();
+  const devWallet = (await getUser(dev.arcId))?.walletAddress ?? '';
+  await chain.airdrop(devWallet, SOL / 100n);
+  const coCreator = await newMember(SOL / 100n);
+  const game = await registerGame(dev);
+  if (options.split !== false) {
+    const record = await getGame(game.id);
+    if (!record) throw new Error('game vanished');
+    await saveGame(
+      {
+        ...record,
+        version: record.version + 1,
+        ownershipVerified: true,
+        requestedOrgRewardsSplit: { [dev.arcId]: 6_000, [coCreator.arcId]: 4_000 },
+      },
+      record,
+    );
+  }
+  const buyer = await newMember(SOL);
+  const bought = await purchaseMultiplier(
+    buyer.auth,
+    { gameId: game.id, tier: '3x', durationSeconds: 86_400, idempotencyKey: randomUUID() },
+    rewardsDeps,
+  );
+  if (bought.status !== 'completed') throw new Error(`purchase ${bought.status}`);
+  const players = await Promise.all(
+    Array.from({ length: options.playerCount }, (_, i) => newMember(i % 2 === 1 ? SOL / 100n : 0n)),
+  );
+  const points = players.map((_, i) => 1_000 - i * 50);
+  await batchSavePoints(
+    { scheme: 'hmac', userId: dev.arcId, apiKey: dev.apiKey },
+    { gameId: game.id, entries: players.map((p, i) => ({ playerId: p.arcId, points: points[i] ?? 1 })) },
+    { directory: localDirectory, now: () => new Date(`${options.day}T12:00:00.000Z`) },
+  );
+  return {
+    dev,
+    gameId: game.id,
+    day: options.day,
+    creators: [
+      {
+        arcId: dev.arcId,
+        wallet: devWallet,
+        auth: { scheme: 'hmac', userId: dev.arcId, apiKey: dev.apiKey },
+      },
+      coCreator,
+    ],
+    players,
+    points,
+    vaultAddress: bought.vaultAddress,
+    after: new Date(Date.parse(`${options.day}T00:00:00.000Z`) + 86_400_000 + 7 * 3_600_000),
+  };
+};
+
+/** A random past UTC day, so that tests never share a board. */
+export const randomDay = () =>
+  new Date(Date.UTC(2020, 0, 1) + Math.floor(Math.random() * 3_000) * 86_400_000).toISOString().slice(0, 10);
