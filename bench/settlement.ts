@@ -37,8 +37,7 @@ const stack = await startStack({
 Object.assign(process.env, stack.functionEnv, stack.env, { POWERTOOLS_LOG_LEVEL: 'SILENT' });
 
 try {
-  const { allocateDay, byRank } = await import('../lib/settlement/allocation.js');
-  const { putPlayerChunks, readPlayers } = await import('../lib/settlement/repository.js');
+  const { allocateDay, byRank, putPlayerChunks, readPlayers } = await import('../lib/settlement/index.js');
   const { distributionRule } = await import('../lib/rewards/index.js');
 
   // The board as the play domain pages it (points descending, ties unordered), with wallets.
