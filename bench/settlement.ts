@@ -34,7 +34,9 @@ const stack = await startStack({
   offline: false,
   log: { info: () => {}, warn: () => {}, error: console.error, debug: () => {} },
 });
+// No serverless offline here: a placeholder public URL satisfies the settings (nothing links to it).
 Object.assign(process.env, stack.functionEnv, stack.env, { POWERTOOLS_LOG_LEVEL: 'SILENT' });
+process.env.PUBLIC_API_URL ||= 'http://127.0.0.1:3000';
 
 try {
   const { allocateDay, byRank, putPlayerChunks, readPlayers } = await import('../lib/settlement/index.js');
