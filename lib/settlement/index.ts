@@ -1,8 +1,9 @@
 // Public surface of the settlement domain: code outside lib/settlement imports it from here only.
-export { type Allocation, type AllocationInput, allocateDay } from './allocation.js';
+export { type Allocation, type AllocationInput, allocateDay, byRank } from './allocation.js';
 export type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
 export { payoutsOf, recentSettlements } from './queries.js';
 export { processSettlementBatch, sendSettlementMessages } from './queue.js';
+export { putPlayerChunks, readPlayers } from './repository.js';
 export {
   dueDays,
   gamesWithPlayers,

@@ -11,6 +11,10 @@ import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-s
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { getGame, saveGame } from '../../lib/games/repository.js';
+import { batchSavePoints } from '../../lib/play/save-points.js';
+import { getSettlement } from '../../lib/settlement/repository.js';
+import { dueDays } from '../../lib/settlement/schedule.js';
+import { localDirectory } from '../../lib/user/directory.js';
 import { loadServerlessConfig } from '../../scripts/stack/config.js';
 import { registerGame } from '../helpers/games.js';
 import { createDeveloper } from '../helpers/users.js';
@@ -104,6 +108,27 @@ const effects: Record<string, () => Promise<(result: unknown) => Promise<void>>>
       const { queued } = result as { queued: number };
       expect(queued).toBeGreaterThanOrEqual(1);
       expect((await messagesIn(queueName)) - before).toBeGreaterThanOrEqual(queued);
+    };
+  },
+  scheduleSettlements: async () => {
+    // A game with a player on the latest day due: the schedule queues it, the stack's event source mapping hands
+    // the message to settleGameDays, and the day ends up settled.
+    const dev = await createDeveloper();
+    const view = await registerGame(dev);
+    const [day] = dueDays(new Date());
+    if (!day) throw new Error('no due day');
+    await batchSavePoints(
+      { scheme: 'hmac', userId: dev.arcId, apiKey: dev.apiKey },
+      { gameId: view.id, entries: [{ playerId: `x:sched${randomUUID().slice(0, 6)}`, points: 5 }] },
+      { directory: localDirectory, now: () => new Date(`${day}T12:00:00.000Z`) },
+    );
+    return async (result) => {
+      expect(result).toMatchObject({ queued: expect.any(Number), days: expect.arrayContaining([day]) });
+      expect((result as { queued: number }).queued).toBeGreaterThanOrEqual(1);
+      const deadline = Date.now() + 45_000;
+      while ((await getSettlement(view.id, day))?.status !== 'settled' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 500));
+      expect((await getSettlement(view.id, day))?.status).toBe('settled');
     };
   },
 };

@@ -369,7 +369,8 @@ describe('POST /multiplier/purchase', () => {
       totalInflowLamports: price.toString(),
       purchases: 1,
       totalRewardsPoolValueUsd: usdOf(price, 150),
-      estimatedDailyRewardsUsd: Math.round((usdOf(price, 150) / 30) * 100) / 100,
+      // The next settlement's payout: 1/30 of the pool above the vault's rent-exempt reserve.
+      estimatedDailyRewardsUsd: usdOf((price - 890_880n) / 30n, 150),
       distribution: { creatorShareBps: 2000, playerShareBps: 8000, creatorSplit: { [dev.arcId]: 10_000 } },
     });
     expect(pool.body.data.recentInflows).toEqual([
@@ -695,7 +696,7 @@ describe('GET /games sorted by totalRewardsPoolValueUsd', () => {
     const betaValue = usdOf(BigInt(big.body.data.lamports), 150);
     expect(games[0]).toMatchObject({
       totalRewardsPoolValueUsd: betaValue,
-      estimatedDailyRewardsUsd: Math.round((betaValue / 30) * 100) / 100,
+      estimatedDailyRewardsUsd: usdOf((BigInt(big.body.data.lamports) - 890_880n) / 30n, 150),
     });
     expect(games[1]?.totalRewardsPoolValueUsd).toBe(usdOf(BigInt(small.body.data.lamports), 150));
 
