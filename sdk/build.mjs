@@ -1,0 +1,32 @@
+// Builds dist/: ESM modules for bundlers and Node (openapi-fetch stays a dependency), a self-contained browser
+// module of the play client (dist/arcadia-play.js, for a plain <script type="module">), and the .d.ts files.
+// The `types: []` of tsconfig.json keeps Node's globals out, so a Node-only API in src/ fails the build.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+rmSync(dist, { recursive: true, force: true });
+const common = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' };
+await build({
+  ...common,
+  entryPoints: { index: join(here, 'src/index.ts'), browser: join(here, 'src/browser.ts') },
+  outdir: dist,
+  external: ['openapi-fetch'],
+});
+await build({
+  ...common,
+  entryPoints: { 'arcadia-play': join(here, 'src/browser.ts') },
+  outdir: dist,
+  minify: true,
+});
+execFileSync(
+  process.execPath,
+  [join(here, '../node_modules/typescript/bin/tsc'), '-p', join(here, 'tsconfig.json')],
+  {
+    stdio: 'inherit',
+  },
+);
