@@ -2,12 +2,13 @@
 // game that plays through the SDK's browser play client (sdk/dist/arcadia-play.js), and stands in for the
 // game studio's backend: it signs players in with the local identity provider, registers the demo game once,
 // and reads a player's rank from the leaderboard with the studio's API key (never sent to the page).
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ArcadiaError, createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { fetchLocalToken } from '../token.js';
 
@@ -75,7 +76,7 @@ const readJson = async (req: IncomingMessage): Promise<Record<string, unknown>> 
 
 export const startDemoServer = async (options: DemoServerOptions): Promise<DemoServer> => {
   // The page loads the SDK as built for browsers: one self-contained module.
-  execFileSync(process.execPath, [join(sdkDir, 'build.mjs'), '--play-only'], { stdio: 'inherit' });
+  await promisify(execFile)(process.execPath, [join(sdkDir, 'build.mjs'), '--play-only']);
   const files: Record<string, [Buffer, string]> = {
     '/demo': [readFileSync(join(here, 'index.html')), 'text/html; charset=utf-8'],
     '/demo/game.js': [readFileSync(join(here, 'game.js')), 'text/javascript; charset=utf-8'],
