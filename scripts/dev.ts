@@ -67,6 +67,7 @@ if (stack && !stopping) {
       `  API                ${urls.api}`,
       `  API reference      ${urls.apiReference}`,
       `  OpenAPI document   ${urls.api}/api-reference-json`,
+      `  Demo game          ${urls.demo} (SDK: sdk/README.md)`,
       `  DynamoDB           ${urls.dynamodb}`,
       `  S3 + SQS           ${urls.s3}`,
       `  Step Functions     ${urls.stepFunctions}`,

@@ -1,5 +1,4 @@
 // Public surface of the play domain: code outside lib/play imports it from here only.
-export { fetchTransport, PlayClient } from './client.js';
 export {
   batchSavePointsContract,
   getDevLeaderboardContract,

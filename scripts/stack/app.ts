@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { startLocalChain } from '../chain/rpc-server.js';
+import { startDemoServer } from '../demo/server.js';
 import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
 import type { StackService } from './types.js';
 
@@ -58,5 +59,22 @@ export const localChainService: StackService = {
       ...(ctx.persist ? { dataDir: ctx.dataDir } : {}),
     });
     return { urls: { solana: chain.url }, stop: () => chain.stop() };
+  },
+};
+
+/**
+ * The demo game (/demo) and the studio backend it needs (sign-in, its game, ranks). It reaches the API only when
+ * a page asks, so it starts beside serverless offline.
+ */
+export const demoService: StackService = {
+  name: 'demo',
+  env: (ports) => ({ DEMO_URL: `${local(ports.demo)}/demo` }),
+  async start(ctx) {
+    const demo = await startDemoServer({
+      port: ctx.ports.demo,
+      apiUrl: local(ctx.ports.api),
+      idpUrl: local(ctx.ports.idp),
+    });
+    return { urls: { demo: `${demo.url}/demo` }, stop: () => demo.stop() };
   },
 };

@@ -13,6 +13,7 @@ export const FIXED_PORTS: Readonly<StackPorts> = {
   sfn: 8083,
   idp: 8090,
   solana: 8899,
+  demo: 8091,
 };
 
 /** Fixed ports (after checking they are free), or a distinct OS-assigned free port per service. */

@@ -29,6 +29,8 @@ export interface StackPorts {
   idp: number;
   /** Local Solana JSON-RPC over litesvm. */
   solana: number;
+  /** The demo game's web server (/demo). */
+  demo: number;
 }
 
 /** Environment variables the stack hands to handlers, tests and tools (`AWS_REGION`, endpoint URLs, ...). */

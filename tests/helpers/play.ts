@@ -3,7 +3,7 @@ import { handler as flush } from '../../functions/play/flush-points.js';
 import { handler as getPoints } from '../../functions/play/get-player-points.js';
 import { handler as state } from '../../functions/play/get-session-state.js';
 import { handler as sessionToken } from '../../functions/play/get-session-token.js';
-import type { Transport } from '../../lib/play/client.js';
+import { PlayClient, type PlayClientOptions } from '../../sdk/src/index.js';
 import { type Handler, invoke } from './http.js';
 
 const routes: Record<string, Handler> = {
@@ -14,16 +14,21 @@ const routes: Record<string, Handler> = {
   'GET /play/get-points': getPoints,
 };
 
-/** The reference client's transport over the real handlers, in-process. */
-export const inProcess: Transport = async ({ method, path, token, query, body }) => {
-  const handler = routes[`${method} ${path}`];
-  if (!handler) throw new Error(`no handler for ${method} ${path}`);
+/** A fetch over the real play handlers, in-process: the SDK's requests as API Gateway would deliver them. */
+export const inProcessFetch = async (request: Request): Promise<Response> => {
+  const url = new URL(request.url);
+  const handler = routes[`${request.method} ${url.pathname}`];
+  if (!handler) throw new Error(`no handler for ${request.method} ${url.pathname}`);
   const res = await invoke(handler, {
-    method,
-    path,
-    headers: { authorization: `Bearer ${token}` },
-    ...(query ? { query } : {}),
-    ...(body === undefined ? {} : { body }),
+    method: request.method,
+    path: url.pathname,
+    headers: Object.fromEntries(request.headers),
+    query: Object.fromEntries(url.searchParams),
+    ...(request.body === null ? {} : { rawBody: await request.text() }),
   });
-  return { status: res.status, body: res.body };
+  return new Response(res.text, { status: res.status, headers: res.headers });
 };
+
+/** The SDK's play client over the in-process handlers. */
+export const inProcessPlayClient = (options: Partial<PlayClientOptions> = {}) =>
+  new PlayClient({ baseUrl: 'http://in-process', fetch: inProcessFetch, ...options });

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { contracts } from '../../lib/http/api.js';
 import { OPENAPI_JSON } from '../../lib/http/reference/openapi-json.generated.js';
 import { png } from '../fixtures/images/build.js';
+import { launchBrowser } from '../helpers/browser.js';
 import { gameBody } from '../helpers/games.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
@@ -14,7 +13,6 @@ const base = () => {
   if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
   return url;
 };
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('serverless offline', () => {
   it('serves the OpenAPI document at /api-reference-json with every operation', async () => {
@@ -110,38 +108,24 @@ describe('serverless offline', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND', requestId: expect.any(String) } });
   });
 
-  // Runs wherever Debian's chromium is installed, and always in CI (.ci/run installs it).
-  it.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
-    'renders the interactive reference offline, listing the operations',
-    async () => {
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-        ],
+  // In Debian's Chromium or, without it, the one npm installs (tests/helpers/browser.ts): never skipped.
+  it('renders the interactive reference offline, listing the operations', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const external: string[] = [];
+      page.on('request', (r) => {
+        if (!r.url().startsWith(base())) external.push(r.url());
       });
-      try {
-        const page = await browser.newPage();
-        const external: string[] = [];
-        page.on('request', (r) => {
-          if (!r.url().startsWith(base())) external.push(r.url());
-        });
-        await page.goto(`${base()}/api-reference`);
-        await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
-        const paths = await page.$$eval('.opblock-summary-path', (els) =>
-          els.map((e) => e.getAttribute('data-path') ?? e.textContent),
-        );
-        for (const contract of contracts) expect(paths).toContain(contract.path);
-        expect(external).toEqual([]);
-      } finally {
-        await browser.close();
-      }
-    },
-    60_000,
-  );
+      await page.goto(`${base()}/api-reference`);
+      await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
+      const paths = await page.$$eval('.opblock-summary-path', (els) =>
+        els.map((e) => e.getAttribute('data-path') ?? e.textContent),
+      );
+      for (const contract of contracts) expect(paths).toContain(contract.path);
+      expect(external).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });

@@ -8,14 +8,14 @@ import { handler as flushHandler } from '../../functions/play/flush-points.js';
 import { handler as sessionTokenHandler } from '../../functions/play/get-session-token.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import type { GameView } from '../../lib/games/contracts.js';
-import { PlayClient, PlayProtocolError } from '../../lib/play/client.js';
 import { flushHash } from '../../lib/play/protocol.js';
 import { commit, flush, openSession, playerPoints, sessionState } from '../../lib/play/sdk.js';
 import { issueSessionToken } from '../../lib/play/session-token.js';
+import { ArcadiaError } from '../../sdk/src/index.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
-import { inProcess } from '../helpers/play.js';
+import { inProcessFetch, inProcessPlayClient } from '../helpers/play.js';
 import { createDeveloper, type Developer } from '../helpers/users.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -60,30 +60,50 @@ const linkFor = (
 };
 
 describe('a session through the HTTP handlers', () => {
-  it('opens with a platform token, flushes, commits and reports the points', async () => {
-    const client = new PlayClient(inProcess);
+  it('opens with a platform token, flushes, commits and reports the points, paced within the limits', async () => {
+    const client = inProcessPlayClient();
     const started = await client.start(game.id, await idpToken(`player-${randomUUID().slice(0, 8)}`));
     expect(started.chainSeed).toMatch(/^[0-9a-f]{64}$/);
     expect(Date.parse(started.expiresAt)).toBeGreaterThan(Date.now());
+    const t0 = Date.now();
     expect((await client.flush(30)).accepted).toBe(30);
-    await sleep(1050);
+    // Sent at once: the client waits out the 1/s limit instead of drawing a 429.
     expect((await client.flush(12)).pendingPoints).toBe(42);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
     expect(await client.commit()).toEqual({ status: 'committed', committedPoints: 42, clipped: false });
     expect(await client.points()).toMatchObject({ today: 42, allTime: 42 });
   });
 
   it('answers 429 to a second flush within a second and a second commit within five', async () => {
-    const client = new PlayClient(inProcess);
+    const client = inProcessPlayClient({ pace: false, maxRetries: 0 });
     await client.start(game.id, await idpToken(`rl-${randomUUID().slice(0, 8)}`));
     await client.flush(1);
     const second = await client.flush(1).catch((error: unknown) => error);
-    expect(second).toBeInstanceOf(PlayProtocolError);
-    expect(second).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect(second).toBeInstanceOf(ArcadiaError);
+    expect(second).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
     await sleep(1050);
     await client.resync();
     await client.commit();
     expect(await codeOf(client.commit())).toBe('RATE_LIMITED');
   });
+
+  it('waits out a 429 for its Retry-After and sends again', async () => {
+    const client = inProcessPlayClient({ pace: false });
+    await client.start(game.id, await idpToken(`ra-${randomUUID().slice(0, 8)}`));
+    await client.flush(3);
+    expect(await client.flush(4)).toMatchObject({ seq: 2, pendingPoints: 7 });
+  });
+
+  it('commits again after 5 s when asked twice: the same answer, counted once', async () => {
+    const client = inProcessPlayClient();
+    await client.start(game.id, await idpToken(`cc-${randomUUID().slice(0, 8)}`));
+    await client.flush(9);
+    const first = await client.commit();
+    const t0 = Date.now();
+    expect(await client.commit()).toEqual(first);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(4900);
+    expect(await client.points()).toMatchObject({ today: 9, allTime: 9 });
+  }, 20_000);
 
   it.each([
     ['no token', {}],
@@ -321,19 +341,36 @@ describe('the hash chain', () => {
     expect(await playerPoints(auth)).toMatchObject({ today: 12, allTime: 12 });
   });
 
-  it('resyncs after a lost response', async () => {
-    const client = new PlayClient(inProcess);
+  it('resyncs by itself when another flush moved the chain', async () => {
+    const client = inProcessPlayClient();
     await client.start(game.id, await idpToken(`resync-${randomUUID().slice(0, 8)}`));
     const auth = { scheme: 'session' as const, userId: '', sessionId: client.sessionId, gameId: game.id };
-    // The server applies a flush whose response never reaches the client.
-    await flush(auth, client.link(25));
+    // The server applies a flush the client never heard of (e.g. sent before a crash).
+    await flush(auth, await client.link(25));
     await sleep(1050);
-    expect(await codeOf(client.flush(5))).toBe('FLUSH_OUT_OF_ORDER');
-    const state = await client.resync();
-    expect(state).toMatchObject({ seq: 1, pendingPoints: 25, claimedTotal: 25 });
-    await sleep(1050);
-    await client.flush(5);
+    expect(await client.flush(5)).toMatchObject({ seq: 2, pendingPoints: 30 });
+    expect(await client.resync()).toMatchObject({ seq: 2, claimedTotal: 30 });
     expect((await client.commit()).committedPoints).toBe(30);
+  });
+
+  it('resyncs after its own flush lost its answer, without sending it twice', async () => {
+    let lose = false;
+    const client = inProcessPlayClient({
+      fetch: async (request) => {
+        const response = await inProcessFetch(request);
+        if (lose && new URL(request.url).pathname === '/play/flush') {
+          lose = false;
+          throw new TypeError('fetch failed: connection reset');
+        }
+        return response;
+      },
+    });
+    await client.start(game.id, await idpToken(`lost-${randomUUID().slice(0, 8)}`));
+    await client.flush(10);
+    lose = true;
+    expect(await client.flush(25)).toMatchObject({ seq: 2, accepted: 25, pendingPoints: 35 });
+    expect(client.total).toBe(35);
+    expect((await client.commit()).committedPoints).toBe(35);
   });
 
   it('never double-counts concurrent flushes of one session', async () => {

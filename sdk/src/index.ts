@@ -1,0 +1,8 @@
+// @arcadia/sdk: the server client (typed from openapi.yaml) and the browser play client. WebCrypto and fetch
+// only: every export runs in browsers, Node 20+, Deno and workers.
+export { type ArcadiaClient, type ArcadiaClientOptions, createArcadiaClient, unwrap } from './client.js';
+export { ArcadiaError, retryAfterSeconds } from './errors.js';
+export { canonicalString, type SignInput, sha256Hex, signRequest } from './hmac.js';
+export type { components, operations, paths } from './openapi.generated.js';
+export * from './play.js';
+export { createTransport, type Fetch, type TransportOptions } from './transport.js';

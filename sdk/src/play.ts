@@ -1,0 +1,225 @@
+// The browser play client (docs/play-protocol.md): opens a session, keeps the hash chain, paces flushes and
+// commits within the per-session limits (1 flush per second, 1 commit per 5 seconds), and resyncs by itself
+// after a lost answer. WebCrypto and fetch only, so it runs in browsers as in Node.
+import createClient, { type Client } from 'openapi-fetch';
+import { unwrap } from './client.js';
+import { ArcadiaError } from './errors.js';
+import type { operations, paths } from './openapi.generated.js';
+import { createTransport, type Fetch } from './transport.js';
+
+/** The `data` of an operation's 200 answer, from the generated types. */
+type Ok<Op extends keyof operations> = operations[Op]['responses'] extends {
+  200: { content: { 'application/json': { data: infer D } } };
+}
+  ? D
+  : never;
+export type SessionStart = Ok<'getSessionToken'>;
+export type SessionState = Ok<'getSessionState'>;
+export type CommitResult = Ok<'commitSession'>;
+export type PlayerPoints = Ok<'getPlayerPoints'>;
+export interface FlushLink {
+  seq: number;
+  delta: number;
+  clientTime: number;
+  prevHash: string;
+  hash: string;
+}
+export type FlushResult = Ok<'flushPoints'>;
+
+export interface PlayClientOptions {
+  /** The API's base URL. */
+  baseUrl: string;
+  /** Keep within the per-session limits by waiting (default true); false sends at once (a 429 may follow). */
+  pace?: boolean;
+  /** Retries of one request (see TransportOptions.maxRetries; default 2). */
+  maxRetries?: number;
+  fetch?: Fetch;
+}
+
+/** Milliseconds between two flushes and two commits: the limits plus a margin for clock granularity. */
+export const FLUSH_INTERVAL_MS = 1050;
+export const COMMIT_INTERVAL_MS = 5050;
+
+const encoder = new TextEncoder();
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** h(n) = hex sha256("arcadia-flush-v1|sessionId|seq|delta|clientTime|prevHash") (play protocol §2). */
+export const flushHash = async (sessionId: string, link: Omit<FlushLink, 'hash'>): Promise<string> => {
+  const text = `arcadia-flush-v1|${sessionId}|${link.seq}|${link.delta}|${link.clientTime}|${link.prevHash}`;
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+};
+
+/** The answer was lost or the chains diverged: the server's state decides. */
+const needsResync = (error: unknown) =>
+  error instanceof ArcadiaError &&
+  (error.status === 0 || error.code === 'FLUSH_OUT_OF_ORDER' || error.code === 'CHAIN_BROKEN');
+
+export class PlayClient {
+  sessionId = '';
+  sessionToken = '';
+  seq = 0;
+  head = '';
+  /** Sum of every delta the server holds for this session (the commit's `total`). */
+  total = 0;
+  /** Points of `add` not flushed yet. */
+  buffered = 0;
+  private token = '';
+  private pendingPoints = 0;
+  private readonly api: Client<paths>;
+  private readonly pace: boolean;
+  private lastFlushAt = 0;
+  private lastCommitAt = 0;
+  // One request at a time: the chain advances strictly in order.
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: PlayClientOptions) {
+    this.pace = options.pace !== false;
+    const baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.api = createClient<paths>({
+      baseUrl,
+      fetch: createTransport({
+        baseUrl,
+        bearerToken: () => this.token,
+        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      }),
+    });
+  }
+
+  private run<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async wait(last: number, interval: number) {
+    const due = last + interval - Date.now();
+    if (this.pace && last > 0 && due > 0) await sleep(due);
+  }
+
+  /** Open a session with a player token (platform identity or the game's own auth); retries reuse one key. */
+  start(gameId: string, playerToken: string, idempotencyKey?: string): Promise<SessionStart> {
+    return this.run(async () => {
+      this.token = playerToken;
+      const data = unwrap(
+        await this.api.GET('/play/session-token', {
+          params: { query: { gameId, ...(idempotencyKey ? { idempotencyKey } : {}) } },
+        }),
+      );
+      Object.assign(this, {
+        sessionId: data.sessionId,
+        sessionToken: data.sessionToken,
+        token: data.sessionToken,
+        head: data.chainSeed,
+        seq: 0,
+        total: 0,
+        buffered: 0,
+        pendingPoints: 0,
+        lastFlushAt: 0,
+        lastCommitAt: 0,
+      });
+      return data;
+    });
+  }
+
+  /** The next link of the chain for a delta (does not send it). */
+  async link(delta: number, clientTime = Date.now()): Promise<FlushLink> {
+    const link = { seq: this.seq + 1, delta, clientTime, prevHash: this.head };
+    return { ...link, hash: await flushHash(this.sessionId, link) };
+  }
+
+  private async send(delta: number, clientTime?: number): Promise<FlushResult> {
+    await this.wait(this.lastFlushAt, FLUSH_INTERVAL_MS);
+    const link = await this.link(delta, clientTime);
+    this.lastFlushAt = Date.now();
+    const data: FlushResult = unwrap(await this.api.POST('/play/flush', { body: link }));
+    Object.assign(this, { seq: link.seq, head: link.hash, total: this.total + delta });
+    this.pendingPoints = data.pendingPoints;
+    return data;
+  }
+
+  /**
+   * Send `delta` points. After a lost answer or a diverged chain it resyncs: if the server already holds this
+   * flush it answers from the server's state (accepted = growth of the pending points), else it sends the
+   * delta again on the server's head.
+   */
+  flush(delta: number, clientTime?: number): Promise<FlushResult> {
+    return this.run(async () => {
+      const before = this.pendingPoints;
+      const expected = await this.link(delta, clientTime ?? Date.now());
+      try {
+        return await this.send(delta, expected.clientTime);
+      } catch (error) {
+        if (!needsResync(error)) throw error;
+      }
+      const state = await this.state();
+      if (state.seq === expected.seq && state.head === expected.hash)
+        return {
+          seq: state.seq,
+          head: state.head,
+          accepted: state.pendingPoints - before,
+          pendingPoints: state.pendingPoints,
+          reason: null,
+        };
+      return this.send(delta);
+    });
+  }
+
+  /** Collect points; `flushPending` sends them. */
+  add(points: number) {
+    this.buffered += points;
+  }
+
+  /** Flush what `add` collected (nothing when empty); a game calls it on a timer or at the end. */
+  flushPending(): Promise<FlushResult | null> {
+    if (this.buffered === 0) return Promise.resolve(null);
+    const delta = this.buffered;
+    this.buffered = 0;
+    return this.flush(delta).catch((error: unknown) => {
+      this.buffered += delta;
+      throw error;
+    });
+  }
+
+  private async state() {
+    const data = unwrap(await this.api.GET('/play/session-state'));
+    Object.assign(this, {
+      seq: data.seq,
+      head: data.head,
+      total: data.claimedTotal,
+      pendingPoints: data.pendingPoints,
+    });
+    return data;
+  }
+
+  /** Adopt the server's view of the session (after a crash or a lost answer). */
+  resync(): Promise<SessionState> {
+    return this.run(() => this.state());
+  }
+
+  /** Seal the session and count its points; a lost answer is asked again (the server replays it). */
+  commit(): Promise<CommitResult> {
+    return this.run(async () => {
+      for (let attempt = 0; ; attempt++) {
+        await this.wait(this.lastCommitAt, COMMIT_INTERVAL_MS);
+        this.lastCommitAt = Date.now();
+        try {
+          return unwrap(
+            await this.api.POST('/play/commit', {
+              body: { seq: this.seq, head: this.head, total: this.total },
+            }),
+          );
+        } catch (error) {
+          if (attempt > 0 || !needsResync(error)) throw error;
+          if ((error as ArcadiaError).status !== 0) await this.state();
+        }
+      }
+    });
+  }
+
+  /** The player's committed points in this game: today (UTC) and all time. */
+  points(): Promise<PlayerPoints> {
+    return this.run(async () => unwrap(await this.api.GET('/play/get-points')));
+  }
+}

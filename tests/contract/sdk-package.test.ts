@@ -1,0 +1,55 @@
+// The SDK package (sdk/): its generated types follow openapi.yaml, it builds, and `npm pack` ships exactly the
+// built modules, their types and the README, with no Node-only API in what a browser loads.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderSdkTypes, SDK_TYPES_MODULE } from '../../scripts/sdk-types.js';
+
+const root = new URL('../../', import.meta.url);
+
+describe('the SDK package', () => {
+  it('has types generated from the committed openapi.yaml (npm run generate)', async () => {
+    expect(readFileSync(new URL(SDK_TYPES_MODULE, root), 'utf8')).toBe(await renderSdkTypes());
+  });
+
+  it('packs the built ESM modules, their types and the README, and nothing else', () => {
+    // prepack builds dist/ (esbuild, then tsc for the .d.ts files under a tsconfig without Node's types).
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--workspace', 'sdk'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const [pack] = JSON.parse(out) as { name: string; files: { path: string }[] }[];
+    expect(pack?.name).toBe('@arcadia/sdk');
+    const files = (pack?.files ?? []).map((f) => f.path).sort();
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/browser.js',
+        'dist/browser.d.ts',
+        'dist/arcadia-play.js',
+        'dist/openapi.generated.d.ts',
+      ]),
+    );
+    for (const file of files) expect(file).toMatch(/^(README\.md|package\.json|dist\/[\w.-]+\.(js|d\.ts))$/);
+
+    const manifest = JSON.parse(readFileSync(new URL('sdk/package.json', root), 'utf8')) as {
+      exports: Record<string, { import?: string; types?: string }>;
+    };
+    for (const entry of Object.values(manifest.exports).filter((e) => typeof e === 'object'))
+      for (const target of [entry.import, entry.types]) expect(files).toContain(target?.replace(/^\.\//, ''));
+  }, 60_000);
+
+  it('builds browser modules without Node-only APIs', () => {
+    for (const file of ['dist/browser.js', 'dist/arcadia-play.js', 'dist/index.js']) {
+      const code = readFileSync(new URL(`sdk/${file}`, root), 'utf8');
+      // openapi-fetch feature-detects `process` behind a typeof check; modules and Buffer would break a page.
+      expect(code, file).not.toMatch(/(from|import\()\s*["']node:|\brequire\(|\bBuffer\./);
+    }
+    // The play module a page loads directly carries its only dependency (openapi-fetch) inside.
+    expect(readFileSync(new URL('sdk/dist/arcadia-play.js', root), 'utf8')).not.toMatch(/from\s*["'][^./]/);
+  });
+});

@@ -1,0 +1,78 @@
+// The demo game (/demo on the demo server the stack starts) played end to end in Chromium: sign in with the local
+// identity provider, catch stars, commit; the page shows the points and rank the leaderboard holds.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { devLeaderboard } from '../../lib/play/index.js';
+import { flushHash } from '../../lib/play/protocol.js';
+import { ensureUserForSubject } from '../../lib/user/service.js';
+import { launchBrowser, launchNpmChromium } from '../helpers/browser.js';
+
+const demoUrl = () => {
+  const url = process.env.DEMO_URL;
+  if (!url) throw new Error('DEMO_URL is not set: the test stack did not start the demo server');
+  return url;
+};
+
+describe('the demo game', () => {
+  it('is played in Chromium: the points and rank it shows are those of the leaderboard', async () => {
+    const name = `demo-${randomUUID().slice(0, 8)}`;
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(demoUrl());
+      await page.fill('#name', name);
+      await page.click('#sign-in-button');
+      await page.waitForSelector('#start:not([disabled])', { state: 'visible' });
+      expect(await page.textContent('#subject')).toBe(`did:local:${name}`);
+      await page.click('#start');
+      await page.waitForSelector('#star', { state: 'visible' });
+      // Six catches over ~2.5 s: several paced flushes, then the rest at the end.
+      for (let i = 0; i < 6; i++) {
+        await page.click('#star');
+        await page.waitForTimeout(400);
+      }
+      expect(await page.textContent('#score')).toBe('60');
+      await page.click('#end');
+      await page.waitForFunction("document.querySelector('#rank').textContent !== '–'", null, {
+        timeout: 30_000,
+      });
+      expect(await page.textContent('#log')).toBe('Run saved: 60 points.');
+      expect(await page.textContent('#points')).toBe('60');
+      const shownRank = Number((await page.textContent('#rank'))?.replace('#', ''));
+      expect(errors).toEqual([]);
+
+      const { gameId } = (await (await fetch(`${demoUrl()}/config`)).json()) as { gameId: string };
+      const owner = await ensureUserForSubject('did:local:demo-studio');
+      const board = await devLeaderboard({ scheme: 'hmac', userId: owner }, gameId, {
+        period: 'daily',
+        limit: 100,
+        offset: 0,
+        player: `did:local:${name}`,
+      });
+      expect(board.player).toMatchObject({ points: 60, rank: shownRank });
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+
+  it("runs the SDK's browser module in the npm-installed Chromium, hashing the chain as the server does", async () => {
+    const browser = await launchNpmChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(demoUrl());
+      const link = { seq: 3, delta: 42, clientTime: 1_700_000_000_123, prevHash: 'ab'.repeat(32) };
+      const hash = await page.evaluate(async (l) => {
+        const sdk = await import('/demo/arcadia-play.js' as string);
+        return (sdk as { flushHash: (id: string, link: unknown) => Promise<string> }).flushHash(
+          'session-1',
+          l,
+        );
+      }, link);
+      expect(hash).toBe(flushHash('session-1', link));
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+});
