@@ -13,6 +13,8 @@ declare module 'vitest' {
     stackEnv: StackEnv;
     /** serverless.yml's resolved provider.environment (table and bucket names, ...), as handlers get it. */
     functionEnv: Record<string, string>;
+    /** The file serverless offline (and so every function it runs) writes its output to. */
+    offlineLog: string;
   }
 }
 
@@ -38,6 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('stackEnv', stack.env);
   project.provide('functionEnv', stack.functionEnv);
+  project.provide('offlineLog', join(dataDir, 'logs', 'offline.log'));
   return async () => {
     await stack.stop();
     if (!keep) rmSync(dataDir, { recursive: true, force: true });

@@ -40,6 +40,8 @@ export interface Contract<
   bodyMediaTypes?: Array<'application/json' | 'multipart/form-data'>;
   response: TResponse;
   successStatus?: 200 | 201 | 202;
+  /** Other success statuses the operation answers with the same body (documented in OpenAPI). */
+  alsoAnswers?: Array<{ status: 200 | 201 | 202; description: string }>;
   /** Response media type when not JSON (the interactive reference page). */
   responseMediaType?: string;
   /** Error codes this operation documents, beyond the ones every operation can answer. */

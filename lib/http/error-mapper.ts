@@ -4,9 +4,17 @@ import { AppError, type ErrorCode, type ErrorDetail } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { errorFields } from '../core/original-stack.js';
 
-/** The request id echoed as `x-request-id`: API Gateway's own, else the Lambda invocation's. */
-export const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
-  event.requestContext?.requestId ?? context.awsRequestId;
+/** What serverless offline puts in every event's `requestContext.requestId`: the same string for all requests. */
+const OFFLINE_PLACEHOLDER = 'offlineContext_';
+
+/**
+ * The request id echoed as `x-request-id` and logged with the request: API Gateway's own, else (no API Gateway
+ * id, or serverless offline's constant placeholder) the Lambda invocation's, which is unique per request there too.
+ */
+export const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string => {
+  const id = event.requestContext?.requestId;
+  return id && !id.startsWith(OFFLINE_PLACEHOLDER) ? id : context.awsRequestId;
+};
 
 interface PublicError {
   status: number;
@@ -74,6 +82,8 @@ export const errorMapper = (): middy.MiddlewareObj<
   return {
     before: (request) => {
       started.set(request, Date.now());
+      // Every line logged while handling the request carries its id (injectLambdaContext resets the keys).
+      logger.appendKeys({ requestId: requestIdOf(request.event, request.context) });
     },
     after: finish,
     onError: (request) => {

@@ -58,6 +58,12 @@ export const purchaseMultiplierContract = defineContract({
   summary: 'Purchase a multiplier',
   description: PURCHASE_RULES,
   auth: PLAYER,
+  alsoAnswers: [
+    {
+      status: 202,
+      description: 'Sent, not confirmed yet (`status: pending`): retry with the same idempotencyKey',
+    },
+  ],
   body: z.object({
     gameId,
     tier,

@@ -1,5 +1,7 @@
 // `serverless offline start` in its own process group, ready once the HTTP API answers.
 
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { serverlessBin } from './config.js';
 import { type GroupProcess, spawnGroup } from './process.js';
 import type { StackPorts } from './types.js';
@@ -28,6 +30,13 @@ export interface LocalOffline {
   stop(): Promise<void>;
 }
 
+/**
+ * Where this serverless offline bundles the functions (serverless.yml custom.esbuild.outputWorkFolder): its own
+ * folder per HTTP port, so that neither `npm run package` (which removes .esbuild) nor another stack (tests next to
+ * `npm run dev`) deletes or rewrites the bundles it serves. Removed when the stack stops.
+ */
+export const offlineBuildFolder = (apiPort: number): string => `.esbuild-offline/${apiPort}`;
+
 /** Starts serverless-offline (which builds every function with esbuild first) and waits until it serves HTTP. */
 export async function startOffline(options: OfflineOptions): Promise<LocalOffline> {
   const { ports } = options;
@@ -40,10 +49,17 @@ export async function startOffline(options: OfflineOptions): Promise<LocalOfflin
     ...(options.stage ? ['--stage', options.stage] : []),
   ];
   const colour = options.console && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {};
+  const buildFolder = offlineBuildFolder(ports.api);
   const child = spawnGroup(process.execPath, args, {
     name: 'offline',
     cwd: options.cwd,
-    env: { ...options.env, ...colour, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+    env: {
+      ...options.env,
+      ...colour,
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+      ARCADIA_ESBUILD_FOLDER: buildFolder,
+    },
     logFile: options.logFile,
     console: options.console,
   });
@@ -73,6 +89,9 @@ export async function startOffline(options: OfflineOptions): Promise<LocalOfflin
     url,
     lambdaUrl: `http://127.0.0.1:${ports.lambda}`,
     process: child,
-    stop: () => child.stop(10_000),
+    stop: async () => {
+      await child.stop(10_000);
+      rmSync(join(options.cwd, buildFolder), { recursive: true, force: true });
+    },
   };
 }

@@ -553,9 +553,31 @@ export type paths = {
         };
         /**
          * Game rewards pool information
-         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL price), what purchases paid in, the last 20 inflows (newest first), and the listing figures of the game: totalRewardsPoolValueUsd = (inflows − allocations) valued at the SOL price of the latest purchase, estimatedDailyRewardsUsd = that ÷ 30, totalRewardsAllocatedUsd = what distributions allocated. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the creator until ownership is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part. Public.
+         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL price), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily settlements (newest first), and the listing figures of the game, refreshed by every purchase and settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the creator until ownership is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part.
+         *
+         *     **Daily settlement.** Each UTC day settles once per game, a few hours after it ends (`SETTLEMENT_DELAY_HOURS`, default 6: developers invalidate fraudulent sessions meanwhile; invalidated points are not counted). The board, the wallets and the pool are frozen and the allocation persisted before anything is sent; each transfer is recorded before it is sent, so a settlement pays exactly once. The vault keeps its rent-exempt minimum (890 880 lamports), never distributed. Each share is rounded down (the remainder stays in the pool); the vault pays each transfer's fee (5 000 lamports) out of the recipient's amount. An amount that cannot land — the recipient has no wallet, it does not cover the fee, or it is below the rent-exempt minimum for an account that does not exist yet — carries over to the recipient's next payout from this game: nothing is lost (inflow = paid + fees + carried + undistributed). Public.
          */
         get: operations["getGameRewardsPool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rewards/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What I earned
+         * @description The caller's earnings across games: the daily settlements' rewards-pool payouts in SOL (as a creator per the game's effective orgRewardsSplit, or as a top-10 player of the day), newest day first and paginated (`meta.total` counts payouts), and the claimable game-coin allocations of the caller's embedded wallet (airdrop and emission; claim them with the exercise-claim endpoints). A payout that could not land (no wallet, below the fee or the rent-exempt minimum of a new account) is `carried` and added to the next one. Authenticate with an identity-provider token or a player session token.
+         */
+        get: operations["getMyRewards"];
         put?: never;
         post?: never;
         delete?: never;
@@ -575,7 +597,7 @@ export type paths = {
         put?: never;
         /**
          * Verify a launched coin on chain and record it
-         * @description The launch job calls this use case as its last stage; it may be retried manually by any authenticated user (it only records what the chain proves). It checks on chain that the mint exists, belongs to Token-2022, carries the launch’s metadata (pointer to itself), holds exactly the fixed supply with the mint authority revoked, and — when the launch asked for one — that the initial buy landed. Then, in one transaction, it creates the coin record, links the coin to its game, sets the game’s coin summary (status `active`, emission from now for `emissionDays`), marks the job completed and frees the game for its next launch after the emission.
+         * @description The launch job calls this use case as its last stage; it may be retried manually by any authenticated user (it only records what the chain proves). It checks on chain that the mint exists, belongs to Token-2022, carries the launch’s metadata (pointer to itself), holds exactly the fixed supply with the mint authority revoked, and — when the launch asked for one — that the initial buy landed. Then, in one transaction, it creates the coin record, links the coin to its game, sets the game’s coin summary (status `active`; emission days are the `emissionDays` UTC days from today, `emissionEndAt` the midnight after the last), marks the job completed and frees the game for its next launch once the coin has ended (its last emission day settled) and the grace period allows.
          *
          *     Outcomes: **success** (200, `alreadyCompleted: false`); **already completed** (200, `alreadyCompleted: true`, same body: the call is idempotent); **failure** (400 VALIDATION_ERROR whose `details` list every reason, e.g. not a mint launched here, supply not minted, initial buy missing).
          */
@@ -594,8 +616,10 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Whether a wallet may claim, and its claim state
-         * @description `state`: `claimed` when the wallet’s claim receipt exists on chain (`amount` and `signature` read from the claim transaction’s memo; `claimedAt` its block time, else when first observed, then recorded), `claimable` when the wallet is in the current snapshot (`amount` = its allocation), else `not_eligible` (also for a coin without snapshot). `canClaim` = state is `claimable`. Public.
+         * A wallet’s allocation of a coin: claimable, claimed, and the next settlement
+         * @description A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once claims 0 … n−1 have landed or none has, and each receipt can be created once.
+         *
+         *     `state`: `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet has landed claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, block time else first observed); else `not_eligible`. `canClaim` = state is `claimable`. `claimed` is null when a landed claim’s amount cannot be read yet. `nextSettlement`: the next emission day to settle (`day`), settled after `notBefore` (the end of that UTC day) plus the settlement delay; null once the coin’s emission has ended. Public.
          */
         get: operations["getClaimStatus"];
         put?: never;
@@ -616,14 +640,16 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Build the claim transaction of an airdrop allocation
-         * @description Checks that `participant` is in the coin’s current snapshot and that its proof verifies against the root, then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, **partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:
-         *     1. creates the wallet’s **claim receipt** (`SystemProgram.createAccountWithSeed`, base = vault, seed = `c` + hex(sha256("arcadia-claim:<coin>:<wallet>"))[0..31], 0 bytes, rent paid by the participant): one claim per wallet per coin, enforced on chain — a second claim fails because the account exists;
-         *     2. creates the participant’s associated token account idempotently;
-         *     3. transfers `amount` from the vault’s token account (`TransferChecked`);
-         *     4. a Memo `arcadia:claim mint=… version=… index=… amount=… [referrer=…]` (referral tracking).
+         * Build the claim transaction of a wallet’s unclaimed allocation (airdrop and emission)
+         * @description A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once claims 0 … n−1 have landed or none has, and each receipt can be created once.
          *
-         *     Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an upper bound: current height + 150), else the latest. 404 NOT_FOUND: no snapshot or no allocation; 409 CONFLICT: already claimed.
+         *     Reads the allocation (an airdrop proof is verified against the stored root) and the wallet’s landed claims, then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, **partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:
+         *     1. creates the wallet’s claim receipt number `claimNumber` (`SystemProgram.createAccountWithSeed`, base = vault, seed = `c` + hex(sha256("arcadia-claim:<coin>:<wallet>" + (n > 0 ? ":<n>" : "")))[0..31], 0 bytes, rent paid by the participant): of two transactions built for the same number only one can land;
+         *     2. creates the participant’s associated token account idempotently;
+         *     3. transfers `amount` (= `allocated` − `claimedBefore`) from the vault’s token account (`TransferChecked`);
+         *     4. a Memo `arcadia:claim mint=… claim=<n> [version=… index=…] amount=… allocated=… [referrer=…]` (the claim’s amount is read back from it; referral tracking).
+         *
+         *     Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an upper bound: current height + 150), else the latest. 404 NOT_FOUND: no allocation (not in the snapshot and no settled emission); 409 CONFLICT: the whole allocation is already claimed (or a claim landed meanwhile: build again).
          */
         post: operations["buildClaimTransactions"];
         delete?: never;
@@ -649,12 +675,14 @@ export type paths = {
          *     1. `emissionDays` must be 7 or 30 (else 400 VALIDATION_ERROR naming the allowed values 7, 30); `buyAmount` is a string of integer lamports (1 SOL = 1 000 000 000) large enough to buy at least one token base unit; `gameCoinSymbol`, when given, is 2–10 characters A–Z 0–9 after trimming and upper-casing (400 VALIDATION_ERROR).
          *     2. The game must exist (404 NOT_FOUND).
          *     3. A launch already in progress for this game (by anyone) answers **200 with that job** and `alreadyInProgress: true`; no second job is created. Concurrent calls for one game create exactly one job (conditional write on a per-game launch lock).
-         *     4. One game coin may be active per game: while its emission has not ended, 400 ACTIVE_GAME_COIN.
-         *     5. **Grace period**: for 48 hours after the previous coin’s emission end, only the game’s creator or verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any authenticated user may launch.
+         *     4. One game coin may be active per game: while its status is `active` (until its last emission day is settled), 400 ACTIVE_GAME_COIN.
+         *     5. **Grace period**: for 48 hours after the previous coin ended (status `ended`; its `emissionEndAt` is then when its last emission day settled), only the game’s creator or verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any authenticated user may launch.
          *     6. **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent and fees plus `buyAmount` (else 400 INSUFFICIENT_BALANCE). A launch actually spends about 0.0095 SOL plus `buyAmount`; the rest stays in the wallet.
          *     7. The symbol must be unique across the platform: a custom `gameCoinSymbol` already reserved or used by another coin is 400 **VALIDATION_ERROR** (detail path `gameCoinSymbol`; 409 CONFLICT is reserved for concurrent-update races). Without a custom symbol one is generated from the game name and the next free alternative is taken when it is used (e.g. SPAINV, then SPAIN2…).
          *
-         *     **The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s public record), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held by the platform**, mint and metadata authorities revoked. Emission starts when the launch completes and ends `emissionDays` later.
+         *     **The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s public record), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held by the platform**, mint and metadata authorities revoked.
+         *
+         *     **Emission**: of the 206 900 000 tokens the curve does not sell, 100 000 000 are the airdrop pool (holders of the game’s `airdropTokenAddress`, by snapshot) and 106 900 000 the emission pool, emitted evenly over `emissionDays` UTC days from the launch day: each day’s share goes, at that day’s settlement, to the day’s players pro rata to their counted points (a day without players rolls its share into the next). Players claim their cumulative allocation through `POST /token-launcher/exercise-claim/build-transactions`. The coin’s `status` is `active` until its last emission day is settled, then `ended`.
          *
          *     **Bonding curve**: constant product over virtual reserves (pump.fun’s public parameters): virtual SOL 30 SOL, virtual tokens 1 073 000 000, real (sellable) tokens 793 100 000, fee 1 % of the SOL side rounded up. A buy of L lamports yields `vT − ⌈vS·vT / (vS + L − fee)⌉` token base units; every rounding favours the pool. The optional initial buy moves `buyAmount` lamports from the caller’s wallet to the vault and the quoted tokens to the caller in one atomic transaction (e.g. 1 SOL buys 34 277 831.558567 tokens).
          */
@@ -903,8 +931,10 @@ export type components = {
                 gtokenAddress: string;
                 gameCoinSymbol: string | null;
                 emissionDays: number;
+                /** @description `active` until its last emission day is settled, then `ended` (48-hour creator grace, then open) */
                 status: string;
                 emissionStartAt: string | null;
+                /** @description Active: the midnight after the last emission day. Ended: when the last day settled */
                 emissionEndAt: string | null;
             } | null;
             airdropTokenAddress: string | null;
@@ -947,12 +977,122 @@ export type components = {
             updatedAt: string;
             invalidatedPoints: number | null;
         };
+        SettlementSummary: {
+            /** @description The settled UTC day (YYYY-MM-DD) */
+            day: string;
+            /**
+             * @description `paying` until every line is confirmed or carried
+             * @enum {string}
+             */
+            status: "paying" | "settled";
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            undistributedBeforeLamports: string;
+            /** @description The day's share of the pool (creators + players) */
+            allocatedLamports: string;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            creatorPartLamports: string;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            playerPartLamports: string;
+            /** @description Players with counted points that day */
+            players: number;
+            settledAt: string | null;
+            recipients: {
+                wallet: string | null;
+                roles: ("creator" | "player")[];
+                /** @description Rank on the day's board (players) */
+                rank: number | null;
+                /** @description This day's share */
+                shareLamports: string;
+                /** @description Carried over from earlier payouts */
+                carriedInLamports: string;
+                /** @description Received by the wallet */
+                sentLamports: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                feeLamports: string;
+                /** @description Carried over to the next payout */
+                carriedOutLamports: string;
+                /** @enum {string} */
+                status: "pending" | "confirmed" | "carried";
+                signature: string | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+         *       "day": "2026-11-24",
+         *       "roles": [
+         *         "player"
+         *       ],
+         *       "rank": 1,
+         *       "shareLamports": "5333333",
+         *       "carriedInLamports": "0",
+         *       "sentLamports": "5328333",
+         *       "feeLamports": "5000",
+         *       "carriedOutLamports": "0",
+         *       "status": "confirmed",
+         *       "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *       "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+         *       "usd": 0.8,
+         *       "paidAt": "2026-11-25T06:00:41.000Z"
+         *     }
+         * @example {
+         *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+         *       "day": "2026-11-23",
+         *       "roles": [
+         *         "player"
+         *       ],
+         *       "rank": 9,
+         *       "shareLamports": "120000",
+         *       "carriedInLamports": "0",
+         *       "sentLamports": "0",
+         *       "feeLamports": "0",
+         *       "carriedOutLamports": "120000",
+         *       "status": "carried",
+         *       "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *       "signature": null,
+         *       "usd": null,
+         *       "paidAt": "2026-11-24T06:00:12.000Z"
+         *     }
+         */
+        RewardPayout: {
+            /** Format: uuid */
+            gameId: string;
+            /** @description The settled UTC day (YYYY-MM-DD) */
+            day: string;
+            /** @description Why you were paid: creator split, top-10 rank */
+            roles: ("creator" | "player")[];
+            /** @description Your rank on that day's board, when paid as a player */
+            rank: number | null;
+            /** @description That day's share */
+            shareLamports: string;
+            /** @description Carried over from your earlier payouts of this game */
+            carriedInLamports: string;
+            /** @description Received by your wallet */
+            sentLamports: string;
+            /** @description The transfer fee the vault paid out of your amount */
+            feeLamports: string;
+            /** @description Carried over to your next payout (could not land) */
+            carriedOutLamports: string;
+            /**
+             * @description `confirmed` (on chain), `carried` (owed at your next payout), `pending` (being paid)
+             * @enum {string}
+             */
+            status: "pending" | "confirmed" | "carried";
+            wallet: string | null;
+            /** @description The transfer on chain, once confirmed */
+            signature: string | null;
+            /** @description USD value at payout time */
+            usd: number | null;
+            paidAt: string | null;
+        };
         GameCoin: {
             gtokenAddress: string;
             gameCoinSymbol: string;
             emissionDays: number;
+            /** @description `active` until its last emission day is settled, then `ended` (48-hour creator grace follows) */
             status: string;
             emissionStartAt: string;
+            /** @description Active: the midnight after the last emission day. Ended: when the last day settled */
             emissionEndAt: string;
         };
         ClaimStatus: {
@@ -961,21 +1101,51 @@ export type components = {
             canClaim: boolean;
             /** @enum {string} */
             state: "not_eligible" | "claimable" | "claimed";
-            /** @description Allocation (claimable) or claimed amount; null when not eligible */
+            /** @description Claimable amount (claimable) or claimed amount (claimed); null when not eligible */
             amount: string | null;
+            /** @description Cumulative allocation: airdrop + emission */
+            allocated: string;
+            /** @description Share in the current snapshot (0 when none) */
+            airdropAllocation: string;
+            /** @description Σ emission of the settled days */
+            emissionAllocation: string;
+            /** @description Σ of the landed claims */
+            claimed: string | null;
+            /** @description What a claim built now pays */
+            claimable: string;
+            /** @description Landed claims */
+            claims: number;
             claimedAt: string | null;
-            /** @description Claim transaction, when claimed */
+            /** @description Last claim transaction, when claimed */
             signature?: string | null;
             snapshotVersion: number | null;
+            /** @description Next emission day to settle, the earliest it settles, and the coin’s last emission day */
+            nextSettlement: {
+                day: string;
+                notBefore: string;
+                lastDay: string;
+            } | null;
         };
         ClaimTransactions: {
             /** @description Base64 serialized transactions, to sign and send in order */
             transactions: string[];
-            /** @description Claimed game coin base units */
+            /** @description Game coin base units this claim pays: allocated − claimedBefore */
             amount: string;
-            index: number;
-            merkleRoot: string;
-            snapshotVersion: number;
+            /** @description The wallet’s claim number for this coin (0 = first) */
+            claimNumber: number;
+            /** @description Cumulative allocation: airdropAllocation + emissionAllocation */
+            allocated: string;
+            /** @description Share in the current snapshot (0 when none) */
+            airdropAllocation: string;
+            /** @description Σ of the wallet’s emission over the settled days */
+            emissionAllocation: string;
+            /** @description Σ of the wallet’s landed claims */
+            claimedBefore: string;
+            /** @description Leaf index in the snapshot; null without airdrop share */
+            index: number | null;
+            /** @description Root the airdrop share was verified against */
+            merkleRoot: string | null;
+            snapshotVersion: number | null;
             /** @description Claim receipt account the transaction creates */
             receiptAddress: string;
             blockhash: string;
@@ -1091,7 +1261,33 @@ export type components = {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description Unique id of this request, also in `error.requestId` and on the request’s log line.
+         * @example 0c6d1f8e-3f5a-4e55-9a4c-2b1e7d0f9a31
+         */
+        RequestId: string;
+        /**
+         * @description Requests allowed in the current window of the tightest budget this request spent.
+         * @example 60
+         */
+        RateLimitLimit: number;
+        /**
+         * @description Requests left in that window.
+         * @example 59
+         */
+        RateLimitRemaining: number;
+        /**
+         * @description Seconds until that window resets.
+         * @example 42
+         */
+        RateLimitReset: number;
+        /**
+         * @description Seconds to wait before sending the request again.
+         * @example 42
+         */
+        RetryAfter: number;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -1108,15 +1304,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example string */
                     "text/html; charset=utf-8": string;
                 };
             };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1126,6 +1332,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1146,9 +1353,19 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "property1": null,
+                     *       "property2": null
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -1157,6 +1374,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1166,6 +1388,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1177,12 +1400,20 @@ export interface operations {
     listGames: {
         parameters: {
             query?: {
+                /** @example 10 */
                 limit?: number;
+                /** @example 0 */
                 offset?: number;
+                /** @example asc */
                 sort?: "asc" | "desc";
+                /** @example createdAt */
                 sortBy?: "totalRewardsPoolValueUsd" | "totalRewardsAllocatedUsd" | "name" | "createdAt" | "estimatedDailyRewardsUsd";
+                /** @example string */
                 query?: string;
-                /** @description Include token association information */
+                /**
+                 * @description Include token association information
+                 * @example 0
+                 */
                 include_extra?: ("0" | "1" | "true" | "false") | boolean;
             };
             header?: never;
@@ -1194,9 +1425,70 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "name": "string",
+                     *           "description": "string",
+                     *           "gameUrl": "string",
+                     *           "platform": "WEB",
+                     *           "isHTMLGame": true,
+                     *           "iframable": true,
+                     *           "imageUrl": "string",
+                     *           "coverImageUrl": "string",
+                     *           "twitter": "string",
+                     *           "discord": "string",
+                     *           "telegram": "string",
+                     *           "maxScorePerSession": 0,
+                     *           "maxSessionsPerDay": 0,
+                     *           "maxCumulativePointsPerDay": 0,
+                     *           "hidden": true,
+                     *           "orgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "requestedOrgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "jwksUrl": "string",
+                     *           "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *           "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *           "ownershipVerified": true,
+                     *           "totalRewardsAllocatedUsd": 0,
+                     *           "estimatedDailyRewardsUsd": 0,
+                     *           "totalRewardsPoolValueUsd": 0,
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "tokens": {
+                     *             "gameCoin": {
+                     *               "gtokenAddress": "string",
+                     *               "gameCoinSymbol": "string",
+                     *               "emissionDays": 0,
+                     *               "status": "string",
+                     *               "emissionStartAt": "string",
+                     *               "emissionEndAt": "string"
+                     *             },
+                     *             "airdropTokenAddress": "string"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "offset": 0,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Game"][];
                         meta: {
@@ -1210,6 +1502,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1219,6 +1512,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1228,6 +1526,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1245,6 +1544,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Space Miner",
+                 *       "description": "Mine asteroids",
+                 *       "gameUrl": "https://spaceminer.example",
+                 *       "platform": "WEB",
+                 *       "base64Image": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     description: string;
@@ -1298,6 +1606,15 @@ export interface operations {
                     /** @description Makes a retried registration safe: the same key from the same developer answers the game the first request created (201, same id) instead of registering a second one. Keys do not expire; the body of a retry is not compared with the first. */
                     idempotencyKey?: string;
                 };
+                /**
+                 * @example {
+                 *       "name": "Space Miner",
+                 *       "description": "Mine asteroids",
+                 *       "gameUrl": "https://spaceminer.example",
+                 *       "platform": "WEB",
+                 *       "base64Image": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+                 *     }
+                 */
                 "multipart/form-data": {
                     name: string;
                     description: string;
@@ -1357,9 +1674,69 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "game": {
+                     *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "name": "string",
+                     *           "description": "string",
+                     *           "gameUrl": "string",
+                     *           "platform": "WEB",
+                     *           "isHTMLGame": true,
+                     *           "iframable": true,
+                     *           "imageUrl": "string",
+                     *           "coverImageUrl": "string",
+                     *           "twitter": "string",
+                     *           "discord": "string",
+                     *           "telegram": "string",
+                     *           "maxScorePerSession": 0,
+                     *           "maxSessionsPerDay": 0,
+                     *           "maxCumulativePointsPerDay": 0,
+                     *           "hidden": true,
+                     *           "orgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "requestedOrgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "jwksUrl": "string",
+                     *           "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *           "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *           "ownershipVerified": true,
+                     *           "totalRewardsAllocatedUsd": 0,
+                     *           "estimatedDailyRewardsUsd": 0,
+                     *           "totalRewardsPoolValueUsd": 0,
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "tokens": {
+                     *             "gameCoin": {
+                     *               "gtokenAddress": "string",
+                     *               "gameCoinSymbol": "string",
+                     *               "emissionDays": 0,
+                     *               "status": "string",
+                     *               "emissionStartAt": "string",
+                     *               "emissionEndAt": "string"
+                     *             },
+                     *             "airdropTokenAddress": "string"
+                     *           }
+                     *         },
+                     *         "playerIdToArcId": {
+                     *           "property1": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "property2": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             game: components["schemas"]["Game"];
@@ -1374,6 +1751,7 @@ export interface operations {
             /** @description Error: IMAGE_TOO_LARGE, INVALID_IMAGE_FORMAT, INVALID_REWARDS_SPLIT, MISSING_IMAGE, UNSUPPORTED_IMAGE_FORMAT, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1383,6 +1761,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1392,6 +1771,17 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1401,6 +1791,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1410,6 +1805,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1427,6 +1823,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     ids: string[];
                 };
@@ -1436,9 +1839,70 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "games": [
+                     *           {
+                     *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *             "name": "string",
+                     *             "description": "string",
+                     *             "gameUrl": "string",
+                     *             "platform": "WEB",
+                     *             "isHTMLGame": true,
+                     *             "iframable": true,
+                     *             "imageUrl": "string",
+                     *             "coverImageUrl": "string",
+                     *             "twitter": "string",
+                     *             "discord": "string",
+                     *             "telegram": "string",
+                     *             "maxScorePerSession": 0,
+                     *             "maxSessionsPerDay": 0,
+                     *             "maxCumulativePointsPerDay": 0,
+                     *             "hidden": true,
+                     *             "orgRewardsSplit": {
+                     *               "property1": 0,
+                     *               "property2": 0
+                     *             },
+                     *             "requestedOrgRewardsSplit": {
+                     *               "property1": 0,
+                     *               "property2": 0
+                     *             },
+                     *             "jwksUrl": "string",
+                     *             "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *             "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *             "ownershipVerified": true,
+                     *             "totalRewardsAllocatedUsd": 0,
+                     *             "estimatedDailyRewardsUsd": 0,
+                     *             "totalRewardsPoolValueUsd": 0,
+                     *             "createdAt": "string",
+                     *             "updatedAt": "string",
+                     *             "tokens": {
+                     *               "gameCoin": {
+                     *                 "gtokenAddress": "string",
+                     *                 "gameCoinSymbol": "string",
+                     *                 "emissionDays": 0,
+                     *                 "status": "string",
+                     *                 "emissionStartAt": "string",
+                     *                 "emissionEndAt": "string"
+                     *               },
+                     *               "airdropTokenAddress": "string"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "missing": [
+                     *           "string"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             games: components["schemas"]["Game"][];
@@ -1451,6 +1915,27 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1460,6 +1945,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1469,6 +1959,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,6 +1977,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tokenIds": [
+                 *         "So11111111111111111111111111111111111111112"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     tokenIds: string[];
                 };
@@ -1495,9 +1993,70 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "games": [
+                     *           {
+                     *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *             "name": "string",
+                     *             "description": "string",
+                     *             "gameUrl": "string",
+                     *             "platform": "WEB",
+                     *             "isHTMLGame": true,
+                     *             "iframable": true,
+                     *             "imageUrl": "string",
+                     *             "coverImageUrl": "string",
+                     *             "twitter": "string",
+                     *             "discord": "string",
+                     *             "telegram": "string",
+                     *             "maxScorePerSession": 0,
+                     *             "maxSessionsPerDay": 0,
+                     *             "maxCumulativePointsPerDay": 0,
+                     *             "hidden": true,
+                     *             "orgRewardsSplit": {
+                     *               "property1": 0,
+                     *               "property2": 0
+                     *             },
+                     *             "requestedOrgRewardsSplit": {
+                     *               "property1": 0,
+                     *               "property2": 0
+                     *             },
+                     *             "jwksUrl": "string",
+                     *             "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *             "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *             "ownershipVerified": true,
+                     *             "totalRewardsAllocatedUsd": 0,
+                     *             "estimatedDailyRewardsUsd": 0,
+                     *             "totalRewardsPoolValueUsd": 0,
+                     *             "createdAt": "string",
+                     *             "updatedAt": "string",
+                     *             "tokens": {
+                     *               "gameCoin": {
+                     *                 "gtokenAddress": "string",
+                     *                 "gameCoinSymbol": "string",
+                     *                 "emissionDays": 0,
+                     *                 "status": "string",
+                     *                 "emissionStartAt": "string",
+                     *                 "emissionEndAt": "string"
+                     *               },
+                     *               "airdropTokenAddress": "string"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "missing": [
+                     *           "string"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             games: components["schemas"]["Game"][];
@@ -1510,6 +2069,27 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1519,6 +2099,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1528,6 +2113,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1541,6 +2127,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 gameId: string;
             };
             cookie?: never;
@@ -1550,9 +2137,63 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *         "name": "string",
+                     *         "description": "string",
+                     *         "gameUrl": "string",
+                     *         "platform": "WEB",
+                     *         "isHTMLGame": true,
+                     *         "iframable": true,
+                     *         "imageUrl": "string",
+                     *         "coverImageUrl": "string",
+                     *         "twitter": "string",
+                     *         "discord": "string",
+                     *         "telegram": "string",
+                     *         "maxScorePerSession": 0,
+                     *         "maxSessionsPerDay": 0,
+                     *         "maxCumulativePointsPerDay": 0,
+                     *         "hidden": true,
+                     *         "orgRewardsSplit": {
+                     *           "property1": 0,
+                     *           "property2": 0
+                     *         },
+                     *         "requestedOrgRewardsSplit": {
+                     *           "property1": 0,
+                     *           "property2": 0
+                     *         },
+                     *         "jwksUrl": "string",
+                     *         "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *         "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *         "ownershipVerified": true,
+                     *         "totalRewardsAllocatedUsd": 0,
+                     *         "estimatedDailyRewardsUsd": 0,
+                     *         "totalRewardsPoolValueUsd": 0,
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "tokens": {
+                     *           "gameCoin": {
+                     *             "gtokenAddress": "string",
+                     *             "gameCoinSymbol": "string",
+                     *             "emissionDays": 0,
+                     *             "status": "string",
+                     *             "emissionStartAt": "string",
+                     *             "emissionEndAt": "string"
+                     *           },
+                     *           "airdropTokenAddress": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Game"];
                     };
@@ -1561,6 +2202,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1570,6 +2212,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,6 +2222,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1588,6 +2232,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1597,6 +2242,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1606,6 +2256,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,11 +2268,15 @@ export interface operations {
     getGame: {
         parameters: {
             query?: {
-                /** @description Include associated token information */
+                /**
+                 * @description Include associated token information
+                 * @example 0
+                 */
                 include_tokens?: ("0" | "1" | "true" | "false") | boolean;
             };
             header?: never;
             path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 id: string;
             };
             cookie?: never;
@@ -1631,9 +2286,63 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *         "name": "string",
+                     *         "description": "string",
+                     *         "gameUrl": "string",
+                     *         "platform": "WEB",
+                     *         "isHTMLGame": true,
+                     *         "iframable": true,
+                     *         "imageUrl": "string",
+                     *         "coverImageUrl": "string",
+                     *         "twitter": "string",
+                     *         "discord": "string",
+                     *         "telegram": "string",
+                     *         "maxScorePerSession": 0,
+                     *         "maxSessionsPerDay": 0,
+                     *         "maxCumulativePointsPerDay": 0,
+                     *         "hidden": true,
+                     *         "orgRewardsSplit": {
+                     *           "property1": 0,
+                     *           "property2": 0
+                     *         },
+                     *         "requestedOrgRewardsSplit": {
+                     *           "property1": 0,
+                     *           "property2": 0
+                     *         },
+                     *         "jwksUrl": "string",
+                     *         "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *         "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *         "ownershipVerified": true,
+                     *         "totalRewardsAllocatedUsd": 0,
+                     *         "estimatedDailyRewardsUsd": 0,
+                     *         "totalRewardsPoolValueUsd": 0,
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "tokens": {
+                     *           "gameCoin": {
+                     *             "gtokenAddress": "string",
+                     *             "gameCoinSymbol": "string",
+                     *             "emissionDays": 0,
+                     *             "status": "string",
+                     *             "emissionStartAt": "string",
+                     *             "emissionEndAt": "string"
+                     *           },
+                     *           "airdropTokenAddress": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Game"];
                     };
@@ -1642,6 +2351,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1651,6 +2361,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1660,6 +2371,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,6 +2385,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1686,6 +2403,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contentType": "image/png",
+                 *       "contentLength": 4800000
+                 *     }
+                 */
                 "application/json": {
                     /** @description Type of the image to upload: image/jpeg, image/png, image/gif, image/webp */
                     contentType: string;
@@ -1698,9 +2421,28 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "imageKey": "string",
+                     *         "uploadUrl": "http://example.com",
+                     *         "method": "PUT",
+                     *         "headers": {
+                     *           "property1": "string",
+                     *           "property2": "string"
+                     *         },
+                     *         "expiresAt": "string",
+                     *         "maxBytes": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Send as imageKey or coverImageKey */
@@ -1727,6 +2469,7 @@ export interface operations {
             /** @description Error: IMAGE_TOO_LARGE, UNSUPPORTED_IMAGE_FORMAT, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1736,6 +2479,27 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1745,6 +2509,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1754,6 +2523,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1765,9 +2535,13 @@ export interface operations {
     listMyGames: {
         parameters: {
             query?: {
+                /** @example 50 */
                 limit?: number;
+                /** @example 0 */
                 offset?: number;
+                /** @example asc */
                 sort?: "asc" | "desc";
+                /** @example 0 */
                 include_extra?: ("0" | "1" | "true" | "false") | boolean;
             };
             header?: never;
@@ -1779,9 +2553,70 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "name": "string",
+                     *           "description": "string",
+                     *           "gameUrl": "string",
+                     *           "platform": "WEB",
+                     *           "isHTMLGame": true,
+                     *           "iframable": true,
+                     *           "imageUrl": "string",
+                     *           "coverImageUrl": "string",
+                     *           "twitter": "string",
+                     *           "discord": "string",
+                     *           "telegram": "string",
+                     *           "maxScorePerSession": 0,
+                     *           "maxSessionsPerDay": 0,
+                     *           "maxCumulativePointsPerDay": 0,
+                     *           "hidden": true,
+                     *           "orgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "requestedOrgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "jwksUrl": "string",
+                     *           "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *           "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *           "ownershipVerified": true,
+                     *           "totalRewardsAllocatedUsd": 0,
+                     *           "estimatedDailyRewardsUsd": 0,
+                     *           "totalRewardsPoolValueUsd": 0,
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "tokens": {
+                     *             "gameCoin": {
+                     *               "gtokenAddress": "string",
+                     *               "gameCoinSymbol": "string",
+                     *               "emissionDays": 0,
+                     *               "status": "string",
+                     *               "emissionStartAt": "string",
+                     *               "emissionEndAt": "string"
+                     *             },
+                     *             "airdropTokenAddress": "string"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "offset": 0,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Game"][];
                         meta: {
@@ -1795,6 +2630,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1804,6 +2640,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1813,6 +2650,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1822,6 +2664,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1835,6 +2678,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 id: string;
             };
             cookie?: never;
@@ -1844,9 +2688,63 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *         "name": "string",
+                     *         "description": "string",
+                     *         "gameUrl": "string",
+                     *         "platform": "WEB",
+                     *         "isHTMLGame": true,
+                     *         "iframable": true,
+                     *         "imageUrl": "string",
+                     *         "coverImageUrl": "string",
+                     *         "twitter": "string",
+                     *         "discord": "string",
+                     *         "telegram": "string",
+                     *         "maxScorePerSession": 0,
+                     *         "maxSessionsPerDay": 0,
+                     *         "maxCumulativePointsPerDay": 0,
+                     *         "hidden": true,
+                     *         "orgRewardsSplit": {
+                     *           "property1": 0,
+                     *           "property2": 0
+                     *         },
+                     *         "requestedOrgRewardsSplit": {
+                     *           "property1": 0,
+                     *           "property2": 0
+                     *         },
+                     *         "jwksUrl": "string",
+                     *         "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *         "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *         "ownershipVerified": true,
+                     *         "totalRewardsAllocatedUsd": 0,
+                     *         "estimatedDailyRewardsUsd": 0,
+                     *         "totalRewardsPoolValueUsd": 0,
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "tokens": {
+                     *           "gameCoin": {
+                     *             "gtokenAddress": "string",
+                     *             "gameCoinSymbol": "string",
+                     *             "emissionDays": 0,
+                     *             "status": "string",
+                     *             "emissionStartAt": "string",
+                     *             "emissionEndAt": "string"
+                     *           },
+                     *           "airdropTokenAddress": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Game"];
                     };
@@ -1855,6 +2753,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1864,6 +2763,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,6 +2773,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1882,6 +2783,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +2793,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +2807,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1913,7 +2821,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Solana mint address */
+                /**
+                 * @description Solana mint address
+                 * @example So11111111111111111111111111111111111111112
+                 */
                 tokenId: string;
             };
             cookie?: never;
@@ -1923,9 +2834,65 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "name": "string",
+                     *           "description": "string",
+                     *           "gameUrl": "string",
+                     *           "platform": "WEB",
+                     *           "isHTMLGame": true,
+                     *           "iframable": true,
+                     *           "imageUrl": "string",
+                     *           "coverImageUrl": "string",
+                     *           "twitter": "string",
+                     *           "discord": "string",
+                     *           "telegram": "string",
+                     *           "maxScorePerSession": 0,
+                     *           "maxSessionsPerDay": 0,
+                     *           "maxCumulativePointsPerDay": 0,
+                     *           "hidden": true,
+                     *           "orgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "requestedOrgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "jwksUrl": "string",
+                     *           "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *           "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *           "ownershipVerified": true,
+                     *           "totalRewardsAllocatedUsd": 0,
+                     *           "estimatedDailyRewardsUsd": 0,
+                     *           "totalRewardsPoolValueUsd": 0,
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "tokens": {
+                     *             "gameCoin": {
+                     *               "gtokenAddress": "string",
+                     *               "gameCoinSymbol": "string",
+                     *               "emissionDays": 0,
+                     *               "status": "string",
+                     *               "emissionStartAt": "string",
+                     *               "emissionEndAt": "string"
+                     *             },
+                     *             "airdropTokenAddress": "string"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Game"][];
                     };
@@ -1934,6 +2901,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1943,6 +2911,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1952,6 +2925,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1965,12 +2939,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 gameId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "hidden": true
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     description?: string;
@@ -2024,6 +3004,11 @@ export interface operations {
                     /** @description Airdrop token mint enabling snapshots and claims */
                     airdropTokenAddress?: string | null;
                 };
+                /**
+                 * @example {
+                 *       "hidden": true
+                 *     }
+                 */
                 "multipart/form-data": {
                     name?: string;
                     description?: string;
@@ -2083,9 +3068,69 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "game": {
+                     *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "name": "string",
+                     *           "description": "string",
+                     *           "gameUrl": "string",
+                     *           "platform": "WEB",
+                     *           "isHTMLGame": true,
+                     *           "iframable": true,
+                     *           "imageUrl": "string",
+                     *           "coverImageUrl": "string",
+                     *           "twitter": "string",
+                     *           "discord": "string",
+                     *           "telegram": "string",
+                     *           "maxScorePerSession": 0,
+                     *           "maxSessionsPerDay": 0,
+                     *           "maxCumulativePointsPerDay": 0,
+                     *           "hidden": true,
+                     *           "orgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "requestedOrgRewardsSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "jwksUrl": "string",
+                     *           "creatorId": "688ebf54-d343-4104-8711-82c2feac534a",
+                     *           "ownerId": "4d206909-730f-409a-88f6-dcfaa8fc28cc",
+                     *           "ownershipVerified": true,
+                     *           "totalRewardsAllocatedUsd": 0,
+                     *           "estimatedDailyRewardsUsd": 0,
+                     *           "totalRewardsPoolValueUsd": 0,
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "tokens": {
+                     *             "gameCoin": {
+                     *               "gtokenAddress": "string",
+                     *               "gameCoinSymbol": "string",
+                     *               "emissionDays": 0,
+                     *               "status": "string",
+                     *               "emissionStartAt": "string",
+                     *               "emissionEndAt": "string"
+                     *             },
+                     *             "airdropTokenAddress": "string"
+                     *           }
+                     *         },
+                     *         "playerIdToArcId": {
+                     *           "property1": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "property2": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             game: components["schemas"]["Game"];
@@ -2100,6 +3145,7 @@ export interface operations {
             /** @description Error: IMAGE_TOO_LARGE, INVALID_IMAGE_FORMAT, INVALID_REWARDS_SPLIT, MISSING_IMAGE, UNSUPPORTED_IMAGE_FORMAT, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,6 +3155,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,6 +3165,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2127,6 +3175,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2136,6 +3185,17 @@ export interface operations {
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,6 +3205,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2154,6 +3219,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,11 +3231,20 @@ export interface operations {
     getMultiplierCost: {
         parameters: {
             query: {
-                /** @description The game */
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
                 gameId: string;
-                /** @description Multiplier tier: 1.5x, 2x or 3x */
+                /**
+                 * @description Multiplier tier: 1.5x, 2x or 3x
+                 * @example 2x
+                 */
                 tier: "1.5x" | "2x" | "3x";
-                /** @description Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h) */
+                /**
+                 * @description Window length in seconds: 3600 (1 h), 21600 (6 h) or 86400 (24 h)
+                 * @example 3600
+                 */
                 durationSeconds: "3600" | "21600" | "86400";
             };
             header?: never;
@@ -2181,9 +3256,30 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "tier": "1.5x",
+                     *         "multiplier": 0,
+                     *         "durationSeconds": 0,
+                     *         "lamports": "1500000",
+                     *         "usd": 0,
+                     *         "solUsdPrice": 0,
+                     *         "priceSource": "string",
+                     *         "competitors": 0,
+                     *         "feeReserveLamports": "1500000",
+                     *         "quotedAt": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -2216,6 +3312,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +3322,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,6 +3332,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,6 +3346,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2254,13 +3358,25 @@ export interface operations {
     getMultiplierCostForPlacement: {
         parameters: {
             query: {
-                /** @description The game */
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
                 gameId: string;
-                /** @description 1 = first place (at most 1000) */
+                /**
+                 * @description 1 = first place (at most 1000)
+                 * @example 3
+                 */
                 targetRank: number;
-                /** @description Today's (UTC) leaderboard */
+                /**
+                 * @description Today's (UTC) leaderboard
+                 * @example daily
+                 */
                 period?: "daily";
-                /** @description Earning rate to assume; defaults to the caller's average today */
+                /**
+                 * @description Earning rate to assume; defaults to the caller's average today
+                 * @example 1
+                 */
                 pointsPerHour?: number;
             };
             header?: never;
@@ -2272,9 +3388,43 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "period": "daily",
+                     *         "day": "string",
+                     *         "targetRank": 0,
+                     *         "currentPoints": 0,
+                     *         "currentRank": 0,
+                     *         "neededPoints": 0,
+                     *         "pointsGap": 0,
+                     *         "assumedPointsPerHour": 0,
+                     *         "rateSource": "query",
+                     *         "hoursLeftToday": 0,
+                     *         "competitors": 0,
+                     *         "solUsdPrice": 0,
+                     *         "reachable": true,
+                     *         "alreadyThere": true,
+                     *         "reason": "no_earning_rate",
+                     *         "option": {
+                     *           "tier": "1.5x",
+                     *           "multiplier": 0,
+                     *           "durationSeconds": 0,
+                     *           "lamports": "1500000",
+                     *           "usd": 0,
+                     *           "projectedPoints": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -2319,6 +3469,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2328,6 +3479,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2337,6 +3489,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +3499,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2355,6 +3513,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,7 +3525,10 @@ export interface operations {
     getCurrentMultiplier: {
         parameters: {
             query: {
-                /** @description The game */
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
                 gameId: string;
             };
             header?: never;
@@ -2378,9 +3540,30 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "active": true,
+                     *         "multiplier": {
+                     *           "purchaseId": "e9b59bb6-ba5b-48ce-918b-5f842e450f10",
+                     *           "tier": "1.5x",
+                     *           "multiplier": 0,
+                     *           "startsAt": "string",
+                     *           "expiresAt": "string",
+                     *           "remainingSeconds": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -2396,6 +3579,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2405,6 +3589,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2414,6 +3599,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2423,6 +3609,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2432,6 +3623,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,6 +3641,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                 *       "tier": "2x",
+                 *       "durationSeconds": 3600,
+                 *       "idempotencyKey": "0c4f2a8e-5b1d-4e7a-9c3f-2d6b8a1e4f70",
+                 *       "maxLamports": "10000000"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -2476,9 +3677,99 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "purchaseId": "e9b59bb6-ba5b-48ce-918b-5f842e450f10",
+                     *         "status": "completed",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "tier": "1.5x",
+                     *         "multiplier": 0,
+                     *         "durationSeconds": 0,
+                     *         "lamports": "1500000",
+                     *         "usd": 0,
+                     *         "solUsdPrice": 0,
+                     *         "fromWallet": "string",
+                     *         "vaultAddress": "string",
+                     *         "signature": "string",
+                     *         "startsAt": "string",
+                     *         "expiresAt": "string",
+                     *         "replayed": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            purchaseId: string;
+                            /** @enum {string} */
+                            status: "completed" | "pending";
+                            /** Format: uuid */
+                            gameId: string;
+                            /**
+                             * @description Multiplier tier: 1.5x, 2x or 3x
+                             * @enum {string}
+                             */
+                            tier: "1.5x" | "2x" | "3x";
+                            multiplier: number;
+                            durationSeconds: number;
+                            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                            lamports: string;
+                            /** @description US dollars, cents precision */
+                            usd: number;
+                            solUsdPrice: number;
+                            /** @description The player's embedded wallet */
+                            fromWallet: string;
+                            /** @description The game's custodial pool vault */
+                            vaultAddress: string;
+                            /** @description Transfer signature */
+                            signature: string | null;
+                            startsAt: string | null;
+                            expiresAt: string | null;
+                            /** @description True when this answers a retry of an earlier request with the same key */
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Sent, not confirmed yet (`status: pending`): retry with the same idempotencyKey */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "purchaseId": "e9b59bb6-ba5b-48ce-918b-5f842e450f10",
+                     *         "status": "completed",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "tier": "1.5x",
+                     *         "multiplier": 0,
+                     *         "durationSeconds": 0,
+                     *         "lamports": "1500000",
+                     *         "usd": 0,
+                     *         "solUsdPrice": 0,
+                     *         "fromWallet": "string",
+                     *         "vaultAddress": "string",
+                     *         "signature": "string",
+                     *         "startsAt": "string",
+                     *         "expiresAt": "string",
+                     *         "replayed": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -2516,6 +3807,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_BALANCE, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2525,6 +3817,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2534,6 +3827,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2543,6 +3837,27 @@ export interface operations {
             /** @description Error: CONFLICT */
             409: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2552,6 +3867,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2561,6 +3881,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2578,6 +3899,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "seq": 0,
+                 *       "head": "0000000000000000000000000000000000000000000000000000000000000000",
+                 *       "total": 0
+                 *     }
+                 */
                 "application/json": {
                     seq: number;
                     head: string;
@@ -2589,9 +3917,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "status": "committed",
+                     *         "committedPoints": 0,
+                     *         "clipped": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @constant */
@@ -2605,6 +3946,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2614,6 +3956,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2623,6 +3966,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,6 +3976,27 @@ export interface operations {
             /** @description Error: CHAIN_BROKEN, CONFLICT, SESSION_CLOSED */
             409: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2641,6 +4006,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,6 +4020,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2667,6 +4038,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                 *       "entries": [
+                 *         {
+                 *           "playerId": "x:player_one",
+                 *           "points": 120
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     gameId: string;
@@ -2684,9 +4066,35 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "playerIdToArcId": {
+                     *           "property1": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "property2": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+                     *         },
+                     *         "results": [
+                     *           {
+                     *             "index": 0,
+                     *             "playerId": "string",
+                     *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *             "sessionId": "string",
+                     *             "requested": 0,
+                     *             "accepted": 0,
+                     *             "status": "accepted",
+                     *             "reason": "max_score_per_session"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Supplied identifiers → Arc IDs; cache it */
@@ -2713,6 +4121,7 @@ export interface operations {
             /** @description Error: INVALID_IDENTIFIER, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,6 +4131,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2731,6 +4141,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2740,6 +4151,27 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2749,6 +4181,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2758,6 +4195,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2775,6 +4213,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                 *       "sessionIds": [
+                 *         "match-42"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     gameId: string;
@@ -2786,9 +4232,32 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "invalidated": [
+                     *           {
+                     *             "sessionId": "string",
+                     *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *             "pointsRemoved": 0
+                     *           }
+                     *         ],
+                     *         "alreadyInvalidated": [
+                     *           "string"
+                     *         ],
+                     *         "notFound": [
+                     *           "string"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             invalidated: {
@@ -2806,6 +4275,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2815,6 +4285,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2824,6 +4295,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2833,6 +4305,27 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,6 +4335,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2851,6 +4349,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,16 +4361,26 @@ export interface operations {
     getDevLeaderboard: {
         parameters: {
             query?: {
+                /** @example alltime */
                 period?: "daily" | "alltime";
-                /** @description For period=daily; defaults to today (UTC) */
+                /**
+                 * @description For period=daily; defaults to today (UTC)
+                 * @example 2026-01-31
+                 */
                 day?: string;
+                /** @example 50 */
                 limit?: number;
+                /** @example 0 */
                 offset?: number;
-                /** @description Player identifier: Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email: */
+                /**
+                 * @description Player identifier: Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:
+                 * @example string
+                 */
                 player?: string;
             };
             header?: never;
             path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 gameId: string;
             };
             cookie?: never;
@@ -2881,9 +4390,41 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "period": "daily",
+                     *         "day": "string",
+                     *         "entries": [
+                     *           {
+                     *             "rank": 0,
+                     *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *             "points": 0
+                     *           }
+                     *         ],
+                     *         "player": {
+                     *           "playerId": "string",
+                     *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "rank": 0,
+                     *           "points": 0,
+                     *           "neighbours": [
+                     *             {
+                     *               "rank": 0,
+                     *               "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *               "points": 0
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @enum {string} */
@@ -2914,6 +4455,7 @@ export interface operations {
             /** @description Error: INVALID_IDENTIFIER, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2923,6 +4465,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2932,6 +4475,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,6 +4485,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2950,6 +4495,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2959,6 +4509,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2970,8 +4521,12 @@ export interface operations {
     getDevPoints: {
         parameters: {
             query: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 gameId: string;
-                /** @description Comma-separated player identifiers (≤ 100) */
+                /**
+                 * @description Comma-separated player identifiers (≤ 100)
+                 * @example x:player_one
+                 */
                 playerIds: string;
             };
             header?: never;
@@ -2983,9 +4538,32 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "day": "string",
+                     *         "playerIdToArcId": {
+                     *           "property1": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "property2": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+                     *         },
+                     *         "points": [
+                     *           {
+                     *             "playerId": "string",
+                     *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *             "today": 0,
+                     *             "allTime": 0
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             day: string;
@@ -3005,6 +4583,7 @@ export interface operations {
             /** @description Error: INVALID_IDENTIFIER, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3014,6 +4593,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3023,6 +4603,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3032,6 +4613,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,6 +4623,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +4637,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3061,12 +4649,17 @@ export interface operations {
     listRiskySessions: {
         parameters: {
             query?: {
+                /** @example 50 */
                 limit?: number;
-                /** @description Opaque cursor from the previous page */
+                /**
+                 * @description Opaque cursor from the previous page
+                 * @example string
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 gameId: string;
             };
             cookie?: never;
@@ -3076,9 +4669,42 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "sessionId": "string",
+                     *           "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "source": "backend",
+                     *           "status": "active",
+                     *           "day": "string",
+                     *           "points": 0,
+                     *           "pendingPoints": 0,
+                     *           "saves": 0,
+                     *           "capHits": 0,
+                     *           "riskScore": 0,
+                     *           "riskReasons": [
+                     *             "string"
+                     *           ],
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "invalidatedPoints": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlaySession"][];
                         meta: {
@@ -3091,6 +4717,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3100,6 +4727,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3109,6 +4737,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3118,6 +4747,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3127,6 +4757,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3136,6 +4771,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,15 +4783,24 @@ export interface operations {
     listDevSessions: {
         parameters: {
             query?: {
+                /** @example 50 */
                 limit?: number;
-                /** @description Opaque cursor from the previous page */
+                /**
+                 * @description Opaque cursor from the previous page
+                 * @example string
+                 */
                 cursor?: string;
-                /** @description Player identifier: Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email: */
+                /**
+                 * @description Player identifier: Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:
+                 * @example string
+                 */
                 player?: string;
+                /** @example active */
                 status?: "active" | "committed" | "invalidated";
             };
             header?: never;
             path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 gameId: string;
             };
             cookie?: never;
@@ -3165,9 +4810,42 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "sessionId": "string",
+                     *           "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "source": "backend",
+                     *           "status": "active",
+                     *           "day": "string",
+                     *           "points": 0,
+                     *           "pendingPoints": 0,
+                     *           "saves": 0,
+                     *           "capHits": 0,
+                     *           "riskScore": 0,
+                     *           "riskReasons": [
+                     *             "string"
+                     *           ],
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "invalidatedPoints": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlaySession"][];
                         meta: {
@@ -3180,6 +4858,7 @@ export interface operations {
             /** @description Error: INVALID_IDENTIFIER, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3189,6 +4868,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3198,6 +4878,7 @@ export interface operations {
             /** @description Error: FORBIDDEN */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3207,6 +4888,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3216,6 +4898,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3225,6 +4912,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +4930,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "seq": 1,
+                 *       "delta": 0,
+                 *       "clientTime": 0,
+                 *       "prevHash": "0000000000000000000000000000000000000000000000000000000000000000",
+                 *       "hash": "0000000000000000000000000000000000000000000000000000000000000000"
+                 *     }
+                 */
                 "application/json": {
                     seq: number;
                     delta: number;
@@ -3256,9 +4953,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "seq": 0,
+                     *         "head": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *         "accepted": 0,
+                     *         "pendingPoints": 0,
+                     *         "reason": "max_score_per_session"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             seq: number;
@@ -3273,6 +4985,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,6 +4995,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3291,6 +5005,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +5015,27 @@ export interface operations {
             /** @description Error: CHAIN_BROKEN, FLUSH_OUT_OF_ORDER, SESSION_CLOSED */
             409: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,6 +5045,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3318,6 +5059,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,9 +5080,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "day": "string",
+                     *         "today": 0,
+                     *         "allTime": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -3357,6 +5114,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3366,6 +5124,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3375,6 +5138,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,9 +5159,28 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "status": "active",
+                     *         "seq": 0,
+                     *         "head": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *         "pendingPoints": 0,
+                     *         "committedPoints": 0,
+                     *         "claimedTotal": 0,
+                     *         "expiresAt": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -3419,6 +5202,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3428,6 +5212,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3437,6 +5222,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3446,6 +5236,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3457,8 +5248,12 @@ export interface operations {
     getSessionToken: {
         parameters: {
             query: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
                 gameId: string;
-                /** @description Makes a retried request safe: the same key from the same player for the same game answers the session the first request opened (same sessionId and chainSeed, a fresh token), not counted again against maxSessionsPerDay; 409 SESSION_CLOSED once that session has been committed, invalidated or has expired. */
+                /**
+                 * @description Makes a retried request safe: the same key from the same player for the same game answers the session the first request opened (same sessionId and chainSeed, a fresh token), not counted again against maxSessionsPerDay; 409 SESSION_CLOSED once that session has been committed, invalidated or has expired.
+                 * @example x
+                 */
                 idempotencyKey?: string;
             };
             header?: never;
@@ -3470,9 +5265,23 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "sessionToken": "string",
+                     *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+                     *         "expiresAt": "string",
+                     *         "chainSeed": "0000000000000000000000000000000000000000000000000000000000000000"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             sessionToken: string;
@@ -3487,6 +5296,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,6 +5306,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3505,6 +5316,7 @@ export interface operations {
             /** @description Error: SESSION_LIMIT_REACHED */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,6 +5326,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,6 +5336,7 @@ export interface operations {
             /** @description Error: SESSION_CLOSED */
             409: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,6 +5346,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,6 +5360,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,7 +5374,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The game */
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
                 gameId: string;
             };
             cookie?: never;
@@ -3564,9 +5387,88 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "custodial": true,
+                     *         "vaultAddress": "string",
+                     *         "balanceLamports": "1500000",
+                     *         "balanceUsd": 0,
+                     *         "solUsdPrice": 0,
+                     *         "priceSource": "string",
+                     *         "totalInflowLamports": "1500000",
+                     *         "totalAllocatedLamports": "1500000",
+                     *         "totalPaidLamports": "1500000",
+                     *         "totalFeesLamports": "1500000",
+                     *         "nextDailyPayoutLamports": "1500000",
+                     *         "purchases": 0,
+                     *         "totalRewardsPoolValueUsd": 0,
+                     *         "totalRewardsAllocatedUsd": 0,
+                     *         "estimatedDailyRewardsUsd": 0,
+                     *         "distribution": {
+                     *           "payoutHorizonDays": 0,
+                     *           "creatorShareBps": 0,
+                     *           "playerShareBps": 0,
+                     *           "creatorSplit": {
+                     *             "property1": 0,
+                     *             "property2": 0
+                     *           },
+                     *           "playerShareByRankBps": [
+                     *             0
+                     *           ]
+                     *         },
+                     *         "recentInflows": [
+                     *           {
+                     *             "purchaseId": "e9b59bb6-ba5b-48ce-918b-5f842e450f10",
+                     *             "tier": "1.5x",
+                     *             "multiplier": 0,
+                     *             "durationSeconds": 0,
+                     *             "lamports": "1500000",
+                     *             "usd": 0,
+                     *             "fromWallet": "string",
+                     *             "signature": "string",
+                     *             "at": "string"
+                     *           }
+                     *         ],
+                     *         "recentSettlements": [
+                     *           {
+                     *             "day": "string",
+                     *             "status": "paying",
+                     *             "undistributedBeforeLamports": "1500000",
+                     *             "allocatedLamports": "1500000",
+                     *             "creatorPartLamports": "1500000",
+                     *             "playerPartLamports": "1500000",
+                     *             "players": 0,
+                     *             "settledAt": "string",
+                     *             "recipients": [
+                     *               {
+                     *                 "wallet": "string",
+                     *                 "roles": [
+                     *                   "creator"
+                     *                 ],
+                     *                 "rank": 0,
+                     *                 "shareLamports": "1500000",
+                     *                 "carriedInLamports": "1500000",
+                     *                 "sentLamports": "1500000",
+                     *                 "feeLamports": "1500000",
+                     *                 "carriedOutLamports": "1500000",
+                     *                 "status": "pending",
+                     *                 "signature": "string"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -3582,8 +5484,14 @@ export interface operations {
                             priceSource: string;
                             /** @description Lamports (1 SOL = 1 000 000 000), as a string */
                             totalInflowLamports: string;
-                            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                            /** @description Allocated by settlements: paid, fees and carried over */
                             totalAllocatedLamports: string;
+                            /** @description Received by recipients (confirmed transfers) */
+                            totalPaidLamports: string;
+                            /** @description Transaction fees the vault paid for the payouts */
+                            totalFeesLamports: string;
+                            /** @description The next settlement's pool payout, at today's pool */
+                            nextDailyPayoutLamports: string;
                             purchases: number;
                             /** @description US dollars, cents precision */
                             totalRewardsPoolValueUsd: number;
@@ -3620,6 +5528,7 @@ export interface operations {
                                 signature: string;
                                 at: string;
                             }[];
+                            recentSettlements: components["schemas"]["SettlementSummary"][];
                         };
                     };
                 };
@@ -3627,6 +5536,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3636,6 +5546,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3645,6 +5556,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3654,6 +5570,160 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyRewards: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "wallet": "string",
+                     *         "payouts": [
+                     *           {
+                     *             "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                     *             "day": "2026-11-24",
+                     *             "roles": [
+                     *               "player"
+                     *             ],
+                     *             "rank": 1,
+                     *             "shareLamports": "5333333",
+                     *             "carriedInLamports": "0",
+                     *             "sentLamports": "5328333",
+                     *             "feeLamports": "5000",
+                     *             "carriedOutLamports": "0",
+                     *             "status": "confirmed",
+                     *             "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *             "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *             "usd": 0.8,
+                     *             "paidAt": "2026-11-25T06:00:41.000Z"
+                     *           }
+                     *         ],
+                     *         "claimableCoins": [
+                     *           {
+                     *             "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *             "gtokenAddress": "string",
+                     *             "allocated": "string",
+                     *             "claimed": "string",
+                     *             "claimable": "string"
+                     *           }
+                     *         ],
+                     *         "coinAllocationsAvailable": true,
+                     *         "pageTotals": {
+                     *           "receivedLamports": "1500000",
+                     *           "receivedUsd": 0
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "offset": 0,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            arcId: string;
+                            /** @description Your embedded wallet, where payouts go */
+                            wallet: string | null;
+                            payouts: components["schemas"]["RewardPayout"][];
+                            claimableCoins: {
+                                /** Format: uuid */
+                                gameId: string;
+                                /** @description The game coin */
+                                gtokenAddress: string;
+                                /** @description Cumulative allocation (airdrop and emission), base units */
+                                allocated: string;
+                                /** @description Already claimed, base units */
+                                claimed: string;
+                                /** @description allocated − claimed: what POST /token-launcher/exercise-claim/build-transactions pays */
+                                claimable: string;
+                            }[];
+                            /** @description False while the coin emission is not deployed: claimableCoins is then empty */
+                            coinAllocationsAvailable: boolean;
+                            pageTotals: {
+                                /** @description Sum of the confirmed payouts on this page */
+                                receivedLamports: string;
+                                /** @description US dollars, cents precision */
+                                receivedUsd: number;
+                            };
+                        };
+                        meta: {
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3671,6 +5741,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gtokenAddress": "So11111111111111111111111111111111111111112"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Game coin mint address (base58) */
                     gtokenAddress: string;
@@ -3681,9 +5756,32 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "alreadyCompleted": true,
+                     *         "jobId": "9d222c6d-893e-4e79-8201-3c9ca16a0f39",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "gtokenAddress": "string",
+                     *         "bundleTx": "string",
+                     *         "coin": {
+                     *           "gtokenAddress": "string",
+                     *           "gameCoinSymbol": "string",
+                     *           "emissionDays": 0,
+                     *           "status": "string",
+                     *           "emissionStartAt": "string",
+                     *           "emissionEndAt": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             alreadyCompleted: boolean;
@@ -3701,6 +5799,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3710,6 +5809,27 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3719,6 +5839,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,6 +5853,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3741,9 +5867,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Game coin mint address */
+                /**
+                 * @description Game coin mint address
+                 * @example So11111111111111111111111111111111111111112
+                 */
                 gtokenAddress: string;
-                /** @description Wallet address */
+                /**
+                 * @description Wallet address
+                 * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+                 */
                 wallet: string;
             };
             cookie?: never;
@@ -3753,9 +5885,38 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gtokenAddress": "string",
+                     *         "wallet": "string",
+                     *         "canClaim": true,
+                     *         "state": "not_eligible",
+                     *         "amount": "0",
+                     *         "allocated": "0",
+                     *         "airdropAllocation": "0",
+                     *         "emissionAllocation": "0",
+                     *         "claimed": "0",
+                     *         "claimable": "0",
+                     *         "claims": 0,
+                     *         "claimedAt": "string",
+                     *         "signature": "string",
+                     *         "snapshotVersion": 0,
+                     *         "nextSettlement": {
+                     *           "day": "string",
+                     *           "notBefore": "string",
+                     *           "lastDay": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ClaimStatus"];
                     };
@@ -3764,6 +5925,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +5935,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +5949,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3799,6 +5967,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gtokenAddress": "So11111111111111111111111111111111111111112",
+                 *       "participant": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Game coin mint address */
                     gtokenAddress: string;
@@ -3815,9 +5989,34 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transactions": [
+                     *           "string"
+                     *         ],
+                     *         "amount": "0",
+                     *         "claimNumber": 0,
+                     *         "allocated": "0",
+                     *         "airdropAllocation": "0",
+                     *         "emissionAllocation": "0",
+                     *         "claimedBefore": "0",
+                     *         "index": 0,
+                     *         "merkleRoot": "string",
+                     *         "snapshotVersion": 0,
+                     *         "receiptAddress": "string",
+                     *         "blockhash": "string",
+                     *         "lastValidBlockHeight": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ClaimTransactions"];
                     };
@@ -3826,6 +6025,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,6 +6035,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +6045,27 @@ export interface operations {
             /** @description Error: CONFLICT */
             409: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3853,6 +6075,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +6089,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3879,6 +6107,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                 *       "emissionDays": 7,
+                 *       "buyAmount": "100000000",
+                 *       "gameCoinSymbol": "SPAINV"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -3901,9 +6137,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "jobId": "9d222c6d-893e-4e79-8201-3c9ca16a0f39",
+                     *         "status": "waiting",
+                     *         "progress": 0,
+                     *         "message": "string",
+                     *         "alreadyInProgress": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /**
@@ -3924,6 +6175,7 @@ export interface operations {
             /** @description Error: ACTIVE_GAME_COIN, INSUFFICIENT_BALANCE, VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,6 +6185,7 @@ export interface operations {
             /** @description Error: UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3942,6 +6195,7 @@ export interface operations {
             /** @description Error: GRACE_PERIOD_RESTRICTED */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3951,6 +6205,27 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3960,6 +6235,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3969,6 +6249,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3982,6 +6263,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 0d9e4f0a-3b7c-4c1e-9a55-7f3b2d1c6e8a */
                 jobId: string;
             };
             cookie?: never;
@@ -3991,9 +6273,26 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "jobId": "9d222c6d-893e-4e79-8201-3c9ca16a0f39",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "message": "string",
+                     *         "status": "completed",
+                     *         "progress": 100,
+                     *         "bundleTx": "string",
+                     *         "gtokenAddress": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["LaunchJob"];
                     };
@@ -4002,6 +6301,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +6311,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4020,6 +6321,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4029,6 +6335,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,7 +6349,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Game coin mint address (base58) */
+                /**
+                 * @description Game coin mint address (base58)
+                 * @example So11111111111111111111111111111111111111112
+                 */
                 tokenMint: string;
             };
             cookie?: never;
@@ -4052,9 +6362,28 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tokenMint": "string",
+                     *         "airdropTokenAddress": "string",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "merkleRoot": "string",
+                     *         "holderCount": 0,
+                     *         "totalAllocation": "0",
+                     *         "version": 0,
+                     *         "slot": 0,
+                     *         "createdAt": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SnapshotSummary"];
                     };
@@ -4063,6 +6392,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4072,6 +6402,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +6412,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4090,6 +6426,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4101,12 +6438,17 @@ export interface operations {
     listSnapshotHolders: {
         parameters: {
             query?: {
+                /** @example 100 */
                 limit?: number;
+                /** @example 0 */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description Game coin mint address (base58) */
+                /**
+                 * @description Game coin mint address (base58)
+                 * @example So11111111111111111111111111111111111111112
+                 */
                 tokenMint: string;
             };
             cookie?: never;
@@ -4116,9 +6458,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 0,
+                     *           "address": "string",
+                     *           "amount": "0"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "offset": 0,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SnapshotHolder"][];
                         meta: {
@@ -4132,6 +6494,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4141,6 +6504,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4150,6 +6514,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4159,6 +6528,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4172,9 +6542,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Game coin mint address (base58) */
+                /**
+                 * @description Game coin mint address (base58)
+                 * @example So11111111111111111111111111111111111111112
+                 */
                 tokenMint: string;
-                /** @description Wallet address (base58) */
+                /**
+                 * @description Wallet address (base58)
+                 * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+                 */
                 userAddress: string;
             };
             cookie?: never;
@@ -4184,9 +6560,29 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tokenMint": "string",
+                     *         "userAddress": "string",
+                     *         "index": 0,
+                     *         "amount": "0",
+                     *         "amountLocked": "0",
+                     *         "proof": [
+                     *           "string"
+                     *         ],
+                     *         "merkleRoot": "string",
+                     *         "version": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SnapshotProof"];
                     };
@@ -4195,6 +6591,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4204,6 +6601,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4213,6 +6611,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4222,6 +6625,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4239,6 +6643,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "secretKey": "sk_test_secret",
+                 *       "method": "POST",
+                 *       "path": "/games",
+                 *       "apiKey": "0b6f1a52-4c1e-4c8f-9a37-2f0d6c9e8b11"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Your secret key */
                     secretKey: string;
@@ -4262,9 +6674,21 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "signature": "string",
+                     *         "timestamp": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The Authorization header value */
@@ -4278,6 +6702,27 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4287,6 +6732,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4296,6 +6746,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4316,9 +6767,28 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "subject": "string",
+                     *         "apiKey": "43845a17-01cb-476b-8c02-27c26965e86a",
+                     *         "identifiers": [
+                     *           "string"
+                     *         ],
+                     *         "walletAddress": "string",
+                     *         "createdAt": "string",
+                     *         "secretKey": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["UserProfile"];
                     };
@@ -4327,6 +6797,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +6807,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,6 +6821,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,9 +6842,22 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gamesRegistered": 0,
+                     *         "pointsSaved": 0,
+                     *         "gameCoinsLaunched": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["UserStats"];
                     };
@@ -4376,6 +6866,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +6876,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4394,6 +6890,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,9 +6911,21 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "apiKey": "43845a17-01cb-476b-8c02-27c26965e86a",
+                     *         "secretKey": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: uuid */
@@ -4429,6 +6938,7 @@ export interface operations {
             /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4438,6 +6948,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4447,6 +6958,11 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,6 +6972,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

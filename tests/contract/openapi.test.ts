@@ -52,3 +52,75 @@ describe('openapi.yaml', () => {
     }
   });
 });
+
+describe('the document for integrators', () => {
+  interface Media {
+    example?: unknown;
+    examples?: Record<string, unknown>;
+  }
+  interface Response {
+    headers?: Record<string, unknown>;
+    content?: Record<string, Media>;
+  }
+  interface Operation {
+    operationId: string;
+    tags: string[];
+    parameters: Array<{ name: string; example?: unknown }>;
+    requestBody?: { content: Record<string, Media> };
+    responses: Record<string, Response>;
+  }
+  const doc = openApiDocument() as {
+    info: { license?: { name: string } };
+    servers?: Array<{ url: string }>;
+    tags?: Array<{ name: string; description?: string }>;
+    paths: Record<string, Record<string, Operation>>;
+    components: { headers?: Record<string, unknown> };
+  };
+  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+
+  it('names its servers, licence and tags, each tag described', () => {
+    expect(doc.servers?.length).toBeGreaterThan(0);
+    expect(doc.info.license?.name).toBeTruthy();
+    const declared = new Map((doc.tags ?? []).map((t) => [t.name, t.description]));
+    for (const op of operations) for (const tag of op.tags) expect(declared.get(tag), tag).toBeTruthy();
+  });
+
+  it('has an example for every parameter, request body and response', () => {
+    for (const op of operations) {
+      for (const param of op.parameters)
+        expect(param.example, `${op.operationId} ${param.name}`).toBeDefined();
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
+        expect(media.example ?? media.examples, `${op.operationId} request ${type}`).toBeDefined();
+      for (const [status, response] of Object.entries(op.responses))
+        for (const media of Object.values(response.content ?? {}))
+          expect(media.example ?? media.examples, `${op.operationId} ${status}`).toBeDefined();
+    }
+  });
+
+  it('declares x-request-id on every response, RateLimit-* on successes and Retry-After on 429', () => {
+    for (const op of operations) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const headers = Object.keys(response.headers ?? {});
+        expect(headers, `${op.operationId} ${status}`).toContain('x-request-id');
+        if (status.startsWith('2') || status === '429')
+          expect(headers).toEqual(
+            expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+          );
+        if (status === '429') expect(headers).toContain('Retry-After');
+      }
+      expect(Object.keys(op.responses), op.operationId).toContain('429');
+    }
+  });
+
+  it('documents 413 and 415 on every operation that takes a body, and purchaseMultiplier’s 202', () => {
+    for (const contract of contracts.filter((c) => c.body)) {
+      const op = operations.find((o) => o.operationId === contract.operationId);
+      expect(Object.keys(op?.responses ?? {}), contract.operationId).toEqual(
+        expect.arrayContaining(['413', '415']),
+      );
+    }
+    expect(
+      Object.keys(operations.find((o) => o.operationId === 'purchaseMultiplier')?.responses ?? {}),
+    ).toEqual(expect.arrayContaining(['200', '202']));
+  });
+});

@@ -6,14 +6,11 @@ import {
 } from 'openapi3-ts/oas31';
 import * as z from 'zod/mini';
 import type { Contract } from '../../core/contract.js';
-import { ERROR_STATUS, type ErrorCode } from '../../core/errors.js';
 import { errorBodySchema } from '../../core/schemas.js';
+import { addExamples } from './examples.js';
+import { errorExamples, errorResponses, HEADERS, successResponses } from './responses.js';
 
 type JsonSchema = Record<string, unknown>;
-
-/** Codes any operation can answer, whatever it documents itself. */
-const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR'];
-const AUTH_ERRORS: ErrorCode[] = ['UNAUTHORIZED'];
 
 const SECURITY_SCHEMES = {
   hmac: {
@@ -44,6 +41,21 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
+/** Relative: the deployment (or `npm run dev`'s http://localhost:3000) that serves this document. */
+const SERVERS = [{ url: '/', description: 'The deployment serving this document' }];
+
+/** Top-level tags, in the order the reference page lists them; every contract's tag must be here. */
+const TAGS = [
+  { name: 'User', description: 'The caller: profile, stats, API keys and HMAC signatures' },
+  { name: 'Games', description: 'Register, update and look up games' },
+  { name: 'Play (developer)', description: "A game's server: save points, leaderboards, sessions (HMAC)" },
+  { name: 'Play', description: "A player's client: signed sessions, hash-chained flushes and commits" },
+  { name: 'Rewards', description: 'Multipliers and rewards pools' },
+  { name: 'Launcher', description: "Launch a game's coin on Solana" },
+  { name: 'Snapshots', description: 'Airdrop snapshots, merkle proofs and claims' },
+  { name: 'Reference', description: 'This document and the interactive page' },
+];
+
 /** Convert a zod schema, hoisting named (`.meta({ id })`) schemas into components. */
 const toSchema = (
   schema: z.core.$ZodType,
@@ -73,40 +85,20 @@ const parameters = (contract: Contract, components: Record<string, JsonSchema>):
     Object.entries(objectShape(schema)).map(([name, field]) => {
       const json = toSchema(field, 'input', components);
       const description = typeof json.description === 'string' ? json.description : undefined;
+      const example = contract.example?.[where === 'path' ? 'params' : 'query']?.[name];
       return {
         name,
         in: where,
         required: where === 'path' || !z.safeParse(field, undefined).success,
         ...(description ? { description } : {}),
         schema: json,
+        ...(example !== undefined ? { example } : {}),
       } satisfies ParameterObject;
     });
   return [...build('path', contract.params), ...build('query', contract.query)];
 };
 
-const errorResponses = (contract: Contract) => {
-  const codes = [...contract.errors, ...(contract.auth.length ? AUTH_ERRORS : []), ...ALWAYS];
-  if (contract.body || contract.query || contract.params) codes.push('VALIDATION_ERROR');
-  const byStatus = new Map<number, Set<ErrorCode>>();
-  for (const code of codes) {
-    const status = ERROR_STATUS[code];
-    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
-  }
-  return Object.fromEntries(
-    [...byStatus.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([status, set]) => [
-        String(status),
-        {
-          description: `Error: ${[...set].sort().join(', ')}`,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-        },
-      ]),
-  );
-};
-
 const operation = (contract: Contract, components: Record<string, JsonSchema>): OperationObject => {
-  const success = String(contract.successStatus ?? 200);
   const op: OperationObject = {
     operationId: contract.operationId,
     tags: contract.tags,
@@ -115,12 +107,12 @@ const operation = (contract: Contract, components: Record<string, JsonSchema>): 
     parameters: parameters(contract, components),
     security: contract.auth.map((scheme) => ({ [scheme]: [] })),
     responses: {
-      [success]: {
-        description: 'Success',
-        content: contract.responseMediaType
+      ...successResponses(
+        contract,
+        contract.responseMediaType
           ? { [contract.responseMediaType]: { schema: { type: 'string' } } }
           : { 'application/json': { schema: toSchema(contract.response, 'output', components) } },
-      },
+      ),
       ...errorResponses(contract),
     },
   };
@@ -130,7 +122,11 @@ const operation = (contract: Contract, components: Record<string, JsonSchema>): 
   if (contract.body) {
     const schema = toSchema(contract.body, 'input', components);
     const types = contract.bodyMediaTypes ?? ['application/json'];
-    op.requestBody = { required: true, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
+    const example = contract.example?.body;
+    op.requestBody = {
+      required: true,
+      content: Object.fromEntries(types.map((t) => [t, { schema, ...(example ? { example } : {}) }])),
+    };
   }
   return op;
 };
@@ -147,8 +143,12 @@ export const buildOpenApi = (contracts: readonly Contract[]): OpenAPIObject => {
         'Game platform API: games, player points, multipliers, rewards pools and the game coin launcher. ' +
         'Success bodies are `{"data": …}` (lists add `meta`); errors are `{"error": {code, message, details, ' +
         'requestId}}`. Every response carries `x-request-id`; rate-limited routes carry `RateLimit-Limit`, ' +
-        '`RateLimit-Remaining`, `RateLimit-Reset`, and a 429 also `Retry-After`.',
+        '`RateLimit-Remaining`, `RateLimit-Reset`, and a 429 also `Retry-After`. HMAC requests can be signed ' +
+        'and sent from the reference page (`/api-reference`) with an API key and secret entered there.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
+    servers: SERVERS,
+    tags: TAGS,
     paths: {},
   });
   toSchema(errorBodySchema, 'output', components); // registers components.schemas.Error
@@ -165,5 +165,10 @@ export const buildOpenApi = (contracts: readonly Contract[]): OpenAPIObject => {
     });
   }
   for (const [name, schema] of Object.entries(components)) builder.addSchema(name, schema);
-  return builder.getSpec();
+  for (const [name, header] of Object.entries(HEADERS)) builder.addHeader(name, header);
+  for (const [name, example] of Object.entries(errorExamples())) builder.addExample(name, example);
+  const used = new Set(contracts.flatMap((c) => c.tags));
+  const undeclared = [...used].filter((tag) => !TAGS.some((t) => t.name === tag));
+  if (undeclared.length) throw new Error(`tags without a description in TAGS: ${undeclared.join(', ')}`);
+  return addExamples(builder.getSpec());
 };

@@ -19,8 +19,49 @@ const readAsset = (specifier: string) =>
 // A `</script` inside inlined JavaScript would end the script element early.
 const inlineScript = (source: string) => source.replaceAll('</script', '<\\/script');
 
+/**
+ * Runs in the page: "Try it out" requests are signed with the API key and secret typed into the page (HMAC, SPEC
+ * §5), with WebCrypto, and bound to their JSON body (`x-content-sha256`). The credentials stay in the two inputs:
+ * never stored, never sent. A request that already carries an Authorization header (a bearer token entered in
+ * Swagger UI's Authorize dialog) is left as it is; the document itself (`loadSpec`) is fetched unsigned.
+ */
+const SIGNER = String.raw`
+const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+const utf8 = (text) => new TextEncoder().encode(text);
+const typed = (id) => document.getElementById(id).value.trim();
+const signHmac = async (request) => {
+  const apiKey = typed('hmac-api-key');
+  const secret = typed('hmac-secret');
+  if (request.loadSpec || !apiKey || !secret) return request;
+  const headers = request.headers || (request.headers = {});
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return request;
+  if (!crypto.subtle) throw new Error('WebCrypto needs https or localhost to sign requests');
+  const timestamp = Date.now();
+  const parts = [request.method.toLowerCase(), new URL(request.url, location.href).pathname.toLowerCase(), String(timestamp)];
+  if (typeof request.body === 'string' && request.body !== '') {
+    const bodySha256 = hex(await crypto.subtle.digest('SHA-256', utf8(request.body)));
+    headers['x-content-sha256'] = bodySha256;
+    parts.push(bodySha256);
+  }
+  const key = await crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const signature = hex(await crypto.subtle.sign('HMAC', key, utf8(parts.join('\n'))));
+  headers.Authorization = 'HMAC-SHA256 apiKey=' + apiKey + ' signature=' + signature + ' timestamp=' + timestamp;
+  headers['x-auth-provider'] = 'hmac';
+  return request;
+};
+`;
+
 const initScript = (specUrl: string) =>
-  `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: true });`;
+  `${SIGNER}window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: true, requestInterceptor: signHmac });`;
+
+/** Where the integrator types the credentials the page signs with. */
+const CREDENTIALS = `<section id="hmac-credentials" style="max-width:1460px;margin:16px auto;padding:0 20px;font-family:sans-serif;font-size:14px">
+<strong>HMAC requests</strong>: enter an API key and its secret key (from <code>GET /user/me</code>); "Try it out"
+signs each request in this page with them (WebCrypto) and binds it to its JSON body. They stay in this page: never
+stored, never sent.
+<label style="margin-left:12px">API key <input id="hmac-api-key" size="38" autocomplete="off" spellcheck="false"></label>
+<label style="margin-left:12px">Secret key <input id="hmac-secret" type="password" size="40" autocomplete="off"></label>
+</section>`;
 
 const hash = (source: string) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
 
@@ -59,6 +100,7 @@ export const referencePage = (specUrl: string): ReferencePage => {
 <style>${readAsset(SWAGGER_ASSETS.style)}</style>
 </head>
 <body>
+${CREDENTIALS}
 <div id="swagger-ui"></div>
 <script>${script}</script>
 <script>${init}</script>
