@@ -13,7 +13,13 @@ const getJson = async (path, init) => {
   return body;
 };
 
-const config = await getJson('/demo/config');
+// Without the demo game's config nothing can be played: say why on the page instead of failing silently.
+const config = await getJson('/demo/config').catch((error) => {
+  log(`The demo is not ready: ${error.message}`);
+  throw error;
+});
+// Signing in needs the game's config (above): until then the form would submit as a plain page reload.
+$('sign-in-button').disabled = false;
 let player;
 let client;
 let score = 0;

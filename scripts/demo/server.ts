@@ -30,6 +30,9 @@ export interface DemoServerOptions {
   idpUrl: string;
 }
 
+const DEMO_THUMBNAIL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
 interface Studio {
   gameId: string;
   studio: ReturnType<typeof createArcadiaClient>;
@@ -51,6 +54,8 @@ const setUpStudio = async (apiUrl: string, idpUrl: string): Promise<Studio> => {
         platform: 'WEB',
         idempotencyKey: GAME_KEY,
         maxScorePerSession: 10_000,
+        // A game needs an image: a 1×1 PNG stands in for the demo's thumbnail.
+        base64Image: DEMO_THUMBNAIL,
       },
     }),
   );

@@ -22,9 +22,15 @@ describe('the demo game', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(demoUrl());
+      // The page enables sign-in once it has the demo game's config (the first visit registers the game).
+      await page.waitForSelector('#sign-in-button:not([disabled])', { timeout: 30_000 });
       await page.fill('#name', name);
       await page.click('#sign-in-button');
-      await page.waitForSelector('#start:not([disabled])', { state: 'visible' });
+      await page
+        .waitForSelector('#start:not([disabled])', { state: 'visible', timeout: 30_000 })
+        .catch(async (error: Error) => {
+          throw new Error(`${error.message}\npage log: ${await page.textContent('#log')}`);
+        });
       expect(await page.textContent('#subject')).toBe(`did:local:${name}`);
       await page.click('#start');
       await page.waitForSelector('#star', { state: 'visible' });
@@ -63,13 +69,10 @@ describe('the demo game', () => {
       const page = await browser.newPage();
       await page.goto(demoUrl());
       const link = { seq: 3, delta: 42, clientTime: 1_700_000_000_123, prevHash: 'ab'.repeat(32) };
-      const hash = await page.evaluate(async (l) => {
-        const sdk = await import('/demo/arcadia-play.js' as string);
-        return (sdk as { flushHash: (id: string, link: unknown) => Promise<string> }).flushHash(
-          'session-1',
-          l,
-        );
-      }, link);
+      // A string, not a function: vitest rewrites import() in this file's functions, which the page cannot run.
+      const hash = await page.evaluate(
+        `import('/demo/arcadia-play.js').then((sdk) => sdk.flushHash('session-1', ${JSON.stringify(link)}))`,
+      );
       expect(hash).toBe(flushHash('session-1', link));
     } finally {
       await browser.close();

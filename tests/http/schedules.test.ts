@@ -7,7 +7,13 @@
 // `npm run dev` with QueueDoesNotExist (an unresolved `Ref` as its queue URL) while every test passed.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { getGame, saveGame } from '../../lib/games/repository.js';
@@ -125,9 +131,33 @@ const effects: Record<string, () => Promise<(result: unknown) => Promise<void>>>
     return async (result) => {
       expect(result).toMatchObject({ queued: expect.any(Number), days: expect.arrayContaining([day]) });
       expect((result as { queued: number }).queued).toBeGreaterThanOrEqual(1);
-      const deadline = Date.now() + 45_000;
-      while ((await getSettlement(view.id, day))?.status !== 'settled' && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 500));
+      // The test stack runs no SQS pollers (tests drive consumers themselves): play the event source mapping's
+      // part, receiving this game's message from the queue the schedule sent it to and handing it to
+      // settleGameDays through serverless offline.
+      const queueName = config.resources?.Resources?.SettlementQueue?.Properties?.QueueName;
+      if (typeof queueName !== 'string') throw new Error('serverless.yml has no SettlementQueue name');
+      const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }));
+      const consumer = config.functions?.settleGameDays;
+      if (!consumer) throw new Error('serverless.yml has no settleGameDays');
+      const deadline = Date.now() + 30_000;
+      let mine: { MessageId?: string; Body?: string; ReceiptHandle?: string } | undefined;
+      while (!mine && Date.now() < deadline) {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            VisibilityTimeout: 5,
+          }),
+        );
+        mine = Messages.find((m) => m.Body?.includes(view.id) && m.Body.includes(day));
+      }
+      if (!mine) throw new Error(`no settlement message for ${view.id} ${day}`);
+      const outcome = await runOffline(consumer.name ?? 'settleGameDays', {
+        Records: [{ messageId: mine.MessageId, body: mine.Body, eventSource: 'aws:sqs', attributes: {} }],
+      });
+      expect(outcome).toEqual({ batchItemFailures: [] });
+      await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: mine.ReceiptHandle }));
       expect((await getSettlement(view.id, day))?.status).toBe('settled');
     };
   },
