@@ -1,10 +1,11 @@
 // The schedule's fan-out (docs/settlement.md): EventBridge runs scheduleSettlements hourly; it picks the UTC days
 // whose settlement delay has passed (the last two, so a missed run is caught up), finds the games with players on
-// each, and queues one message per (game, day) for settleGameDays (SQS, with a DLQ). Queueing a settled day
-// again is harmless: settleGameDay replays it.
+// each, and queues one message per (game, day) for settleGameDays (SQS, with a DLQ). A game whose coin is still
+// being emitted is queued on every due day, players or not: its emission must reach its last day for the coin to
+// end. Queueing a settled day again is harmless: settleGameDay replays it.
 import * as z from 'zod/mini';
 import { logger } from '../core/logger.js';
-import { listGameIds } from '../games/index.js';
+import { getGame, listGameIds } from '../games/index.js';
 import { dayStandings } from '../play/index.js';
 import { settlesAt } from './settle.js';
 
@@ -18,6 +19,8 @@ export type SettlementMessage = z.infer<typeof settlementMessage>;
 export interface ScheduleDeps {
   listGameIds: () => Promise<string[]>;
   hasPlayers: (gameId: string, day: string) => Promise<boolean>;
+  /** Whether the game's coin is still `active` (emitting): one GetItem. */
+  coinActive: (gameId: string) => Promise<boolean>;
   send: (bodies: readonly string[]) => Promise<number>;
   now: () => Date;
 }
@@ -25,6 +28,10 @@ export interface ScheduleDeps {
 /** Whether anyone has counted points on a game's board of the day (one Query, Limit 1). */
 export const hasPlayers = async (gameId: string, day: string): Promise<boolean> =>
   (await dayStandings(gameId, day, { limit: 1 })).standings.length > 0;
+
+/** Whether a game's coin is still being emitted (its last emission day has not settled). */
+export const coinActive = async (gameId: string): Promise<boolean> =>
+  (await getGame(gameId))?.coin?.status === 'active';
 
 const dayBefore = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) - n * 86_400_000).toISOString().slice(0, 10);
@@ -49,13 +56,16 @@ export const dueDays = (now: Date): string[] => {
 export const scheduleSettlements = async (
   deps: Partial<ScheduleDeps> & Pick<ScheduleDeps, 'send'>,
 ): Promise<{ queued: number; days: string[] }> => {
-  const { now = () => new Date(), hasPlayers: active = hasPlayers } = deps;
+  const { now = () => new Date(), hasPlayers: active = hasPlayers, coinActive: emitting = coinActive } = deps;
   const days = dueDays(now());
   const gameIds = await (deps.listGameIds ?? listGameIds)();
   const bodies: string[] = [];
+  const emittingGames = new Set<string>();
+  for (const gameId of gameIds) if (await emitting(gameId)) emittingGames.add(gameId);
   for (const day of days)
     for (const gameId of gameIds)
-      if (await active(gameId, day)) bodies.push(JSON.stringify({ gameId, day } satisfies SettlementMessage));
+      if (emittingGames.has(gameId) || (await active(gameId, day)))
+        bodies.push(JSON.stringify({ gameId, day } satisfies SettlementMessage));
   const queued = await deps.send(bodies);
   logger.info('settlements queued', { queued, days });
   return { queued, days };
