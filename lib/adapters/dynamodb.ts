@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 let client: DynamoDBDocumentClient | undefined;
@@ -42,4 +42,43 @@ export type TransactItem = TransactItems[number];
 /** Run one transaction (TransactWriteItems): all its writes, or none. */
 export const transact = async (items: TransactItem[]): Promise<void> => {
   await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+};
+
+/**
+ * Record the signature of a transfer about to be sent, before sending it (purchases, payouts): conditional on the
+ * item still `pending` with the signature the caller saw (none, or `previous`, which moves to
+ * `previousSignatures`), so of two concurrent senders only one sends. False when the caller lost.
+ */
+export const recordPendingSignature = async (
+  table: string,
+  key: Record<string, unknown>,
+  previous: string | undefined,
+  sent: { signature: string; lastValidBlockHeight: number },
+  now: string,
+): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression:
+          'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)',
+        ConditionExpression: `#status = :pending AND ${previous ? 'signature = :old' : 'attribute_not_exists(signature)'}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':sig': sent.signature,
+          ':h': sent.lastValidBlockHeight,
+          ':now': now,
+          ':empty': [],
+          ':prev': previous ? [previous] : [],
+          ':pending': 'pending',
+          ...(previous ? { ':old': previous } : {}),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 };

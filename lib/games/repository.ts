@@ -1,15 +1,9 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  QueryCommand,
-  ScanCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import { statIncrementWrite } from '../user/index.js';
-import { gameKeys, indexAttributes, SORT_INDEX, VISIBLE } from './keys.js';
+import { gameKeys, indexAttributes } from './keys.js';
 import { type CoinSummary, type GameRecord, gameRecordSchema } from './model.js';
 
 /** The games table's name. */

@@ -3,7 +3,13 @@
 // or a transaction.
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { cancellationReasons, dynamo, isConditionFailure, transact } from '../adapters/dynamodb.js';
+import {
+  cancellationReasons,
+  dynamo,
+  isConditionFailure,
+  recordPendingSignature,
+  transact,
+} from '../adapters/dynamodb.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Purchase, Slot } from './model.js';
 
@@ -82,31 +88,7 @@ export const recordSignature = async (
   sent: { signature: string; lastValidBlockHeight: number },
   now: string,
 ): Promise<boolean> => {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: rewardsTable(),
-        Key: { pk: purchase.pk, sk: purchase.sk },
-        UpdateExpression:
-          'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)',
-        ConditionExpression: `#status = :pending AND ${previous ? 'signature = :old' : 'attribute_not_exists(signature)'}`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':sig': sent.signature,
-          ':h': sent.lastValidBlockHeight,
-          ':now': now,
-          ':empty': [],
-          ':prev': previous ? [previous] : [],
-          ':pending': 'pending',
-          ...(previous ? { ':old': previous } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return recordPendingSignature(rewardsTable(), { pk: purchase.pk, sk: purchase.sk }, previous, sent, now);
 };
 
 /**

@@ -1,7 +1,13 @@
 // A settlement line's transfer record (./repository.ts PayoutRecord): created once, its signature recorded
 // before the transfer is sent, completed with the recipient's carry and the pool's books in one transaction.
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, isConditionFailure, type TransactItem, transact } from '../adapters/dynamodb.js';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  dynamo,
+  isConditionFailure,
+  recordPendingSignature,
+  type TransactItem,
+  transact,
+} from '../adapters/dynamodb.js';
 import { settlementKeys, settlementTable } from './keys.js';
 import type { PayoutLine } from './model.js';
 import type { PayoutRecord } from './repository.js';
@@ -48,31 +54,13 @@ export const recordPayoutSignature = async (
   sent: { signature: string; lastValidBlockHeight: number },
   now: string,
 ): Promise<boolean> => {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: settlementTable(),
-        Key: settlementKeys.payout(record.gameId, record.day, record.arcId),
-        UpdateExpression:
-          'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)',
-        ConditionExpression: `#status = :pending AND ${previous ? 'signature = :old' : 'attribute_not_exists(signature)'}`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':sig': sent.signature,
-          ':h': sent.lastValidBlockHeight,
-          ':now': now,
-          ':empty': [],
-          ':prev': previous ? [previous] : [],
-          ':pending': 'pending',
-          ...(previous ? { ':old': previous } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return recordPendingSignature(
+    settlementTable(),
+    settlementKeys.payout(record.gameId, record.day, record.arcId),
+    previous,
+    sent,
+    now,
+  );
 };
 
 /**
