@@ -176,6 +176,6 @@ describe('scheduled functions under serverless offline', () => {
         const check = await arrange();
         await check(await runOffline(name, event));
       }
-    }, 60_000);
+    }, 120_000);
   }
 });
