@@ -2,8 +2,7 @@
 // and the consumer's batch, one (game, day) per message, failures reported per item (ReportBatchItemFailures).
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { requireSetting } from '../core/config.js';
-import { logger } from '../core/logger.js';
-import { errorFields } from '../core/original-stack.js';
+import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
 import { settlementMessage } from './schedule.js';
 
 let client: SQSClient | undefined;
@@ -29,30 +28,8 @@ export const sendSettlementMessages = async (bodies: readonly string[]): Promise
 };
 
 /** Settle each message's (game, day); a failed or malformed one is reported for redelivery (then the DLQ). */
-export const processSettlementBatch = async (
-  records: ReadonlyArray<{ messageId: string; body: string }>,
+export const processSettlementBatch = (
+  records: readonly QueueRecord[],
   settle: (gameId: string, day: string) => Promise<unknown>,
-): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> => {
-  const batchItemFailures: Array<{ itemIdentifier: string }> = [];
-  for (const record of records) {
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      body = undefined;
-    }
-    const message = settlementMessage.safeParse(body);
-    if (!message.success) {
-      logger.error('malformed settlement message', { messageId: record.messageId });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-      continue;
-    }
-    try {
-      await settle(message.data.gameId, message.data.day);
-    } catch (error) {
-      logger.error('settlement failed', { ...message.data, ...errorFields(error) });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
-};
+): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> =>
+  processQueueBatch(records, settlementMessage, 'settlement', ({ gameId, day }) => settle(gameId, day));

@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import type { ChainReader } from '../chain/index.js';
 import { logger } from '../core/logger.js';
-import { errorFields } from '../core/original-stack.js';
+import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
 import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
 import { snapshotKeys } from './keys.js';
 import { type StoredObject, serializeSnapshot } from './layout.js';
@@ -108,41 +108,17 @@ export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promis
   return { status: 'superseded', summary: winner };
 };
 
-/** An SQS record as the consumer needs it. */
-export interface QueueRecord {
-  messageId: string;
-  body: string;
-}
+export type { QueueRecord };
 
 /**
  * Process a batch: each record independently; malformed bodies and failed builds are reported as batch item
  * failures (retried by SQS, then moved to the DLQ after 5 receives), the rest are deleted.
  */
-export const processSnapshotBatch = async (
+export const processSnapshotBatch = (
   records: readonly QueueRecord[],
   build: (coinMint: string) => Promise<BuildOutcome>,
-): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> => {
-  const batchItemFailures: Array<{ itemIdentifier: string }> = [];
-  for (const record of records) {
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      body = undefined;
-    }
-    const message = snapshotMessageSchema.safeParse(body);
-    if (!message.success) {
-      logger.error('malformed snapshot message', { messageId: record.messageId });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-      continue;
-    }
-    try {
-      const outcome = await build(message.data.coinMint);
-      logger.info('snapshot build', { coinMint: message.data.coinMint, status: outcome.status });
-    } catch (error) {
-      logger.error('snapshot build failed', { coinMint: message.data.coinMint, ...errorFields(error) });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
-};
+): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> =>
+  processQueueBatch(records, snapshotMessageSchema, 'snapshot build', async ({ coinMint }) => {
+    const outcome = await build(coinMint);
+    logger.info('snapshot build', { coinMint, status: outcome.status });
+  });
