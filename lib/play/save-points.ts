@@ -28,8 +28,11 @@ export interface SaveDeps {
  * level of the score tree) + sessions + idempotency records stay under 100 items.
  */
 const ENTRIES_PER_PLAN = 25;
-/** Attempts per player: a lost race (a failed condition or a conflict) re-reads and plans again. */
-const MAX_ATTEMPTS = 6;
+/**
+ * Attempts per player: a lost race (a failed condition or a conflict) re-reads and plans again. A total's board
+ * move is conditional on its exact points, so concurrent batches of one player serialize: one attempt each.
+ */
+const MAX_ATTEMPTS = 24;
 
 /** Up to ENTRIES_PER_PLAN entries of one player: planned, written and retried together. */
 interface Unit {
