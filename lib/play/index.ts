@@ -12,7 +12,17 @@ export { type DayStanding, dayStandings, type StandingsCursor } from './day-stan
 export { invalidateSessions } from './invalidate.js';
 export { playKeys, utcDay } from './keys.js';
 export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';
-export { cancellationReasons, countRange, getItem, playTable, queryIndex, transact } from './repository.js';
+export * as rankIndex from './rank-index.js';
+export * as rankReads from './rank-reads.js';
+export {
+  cancellationReasons,
+  countRange,
+  getItem,
+  getItems,
+  playTable,
+  queryIndex,
+  transact,
+} from './repository.js';
 export { batchSavePoints } from './save-points.js';
 export { commit, flush, openSession, playerPoints, sessionState } from './sdk.js';
 export {

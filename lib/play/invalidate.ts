@@ -3,7 +3,49 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { requireOwnedGame } from '../games/index.js';
 import { playKeys } from './keys.js';
-import { getItem, getItems, itemKey, playTable, transact } from './repository.js';
+import type { BoardRef } from './rank-index.js';
+import { boardMove } from './rank-writes.js';
+import {
+  getItem,
+  getItems,
+  itemKey,
+  playTable,
+  type TransactItem,
+  transact,
+  updateExpression,
+} from './repository.js';
+
+/**
+ * A total losing `points`, with its move down its board (it keeps when it reached its score; at 0 it leaves
+ * the board), conditional on the points read.
+ */
+const removeFrom = (
+  board: BoardRef,
+  key: { pk: string; sk: string },
+  arcId: string,
+  total: Record<string, unknown> | undefined,
+  points: number,
+  now: string,
+): TransactItem[] => {
+  const read = { arcId, points: Number(total?.points ?? 0), reachedAt: String(total?.reachedAt ?? now) };
+  const move = boardMove(board, read, { ...read, points: read.points - points });
+  return [
+    {
+      Update: {
+        TableName: playTable(),
+        Key: key,
+        UpdateExpression: updateExpression({
+          add: ['points :minus'],
+          set: ['updatedAt = :now', ...move.set],
+          remove: move.remove,
+        }),
+        ConditionExpression: move.condition,
+        ExpressionAttributeValues: { ':minus': -points, ':now': now, ...move.values },
+      },
+    },
+    ...move.counters,
+  ];
+};
 
 const MAX_ATTEMPTS = 6;
 
@@ -20,7 +62,11 @@ const invalidateOne = async (gameId: string, sessionId: string, now: string) => 
     const points = Number(session.points ?? 0);
     const pending = Number(session.pendingPoints ?? 0);
     const arcId = String(session.arcId);
+    const day = String(session.day);
     const TableName = playTable();
+    const dayKey = playKeys.day(gameId, arcId, day);
+    const allTimeKey = playKeys.allTime(gameId, arcId);
+    const totals = points > 0 ? await getItems([dayKey, allTimeKey]) : new Map();
     try {
       await transact([
         {
@@ -42,22 +88,22 @@ const invalidateOne = async (gameId: string, sessionId: string, now: string) => 
         },
         ...(points > 0
           ? [
-              {
-                Update: {
-                  TableName,
-                  Key: playKeys.day(gameId, arcId, String(session.day)),
-                  UpdateExpression: 'ADD points :minus SET updatedAt = :now',
-                  ExpressionAttributeValues: { ':minus': -points, ':now': now },
-                },
-              },
-              {
-                Update: {
-                  TableName,
-                  Key: playKeys.allTime(gameId, arcId),
-                  UpdateExpression: 'ADD points :minus SET updatedAt = :now',
-                  ExpressionAttributeValues: { ':minus': -points, ':now': now },
-                },
-              },
+              ...removeFrom(
+                { kind: 'day', gameId, day },
+                dayKey,
+                arcId,
+                totals.get(itemKey(dayKey)),
+                points,
+                now,
+              ),
+              ...removeFrom(
+                { kind: 'all', gameId },
+                allTimeKey,
+                arcId,
+                totals.get(itemKey(allTimeKey)),
+                points,
+                now,
+              ),
             ]
           : []),
       ]);

@@ -6,11 +6,13 @@ import type { RiskAssessment } from './risk.js';
  * - a player's day total in a game:   pk=TOTAL#<gameId>#<arcId>        sk=DAY#<yyyy-mm-dd>
  * - a player's all-time total:        pk=TOTAL#<gameId>#<arcId>        sk=ALL
  * - idempotency record of an entry:   pk=IDEM#<gameId>#<key>           sk=IDEM  (expires after a day)
- * - daily leaderboard:                GSI byDailyBoard    (boardDay = <gameId>#<day>, points N)
- * - all-time leaderboard:             GSI byAllTimeBoard  (boardAll = <gameId>, points N)
+ * - daily leaderboard:                GSI byDayRank       (rankDay = <gameId>#<day>#<shard>, rankKey S)
+ * - all-time leaderboard:             GSI byAllTimeRank   (rankAll = <gameId>#<shard>, rankKey S)
+ * - a board's score-tree counters:    pk=RANK#<board>#<level>#<node>#<copy>  sk=RANK
+ *   (rank-index.ts: the shards, the order key and the tree; docs/leaderboards.md)
  * - a game's sessions, newest first:  GSI byGameSessions  (sessionGame = <gameId>, sessionSort = <createdAt>#<id>)
  * - a game's risky sessions:          GSI byRiskySessions (riskyGame = <gameId> only when risk > 0.5, riskScore N)
- * Leaderboard ties (same points) are broken by who reached the score first, then by Arc ID.
+ * Leaderboard ties (same points) are broken by who reached the score first, then by Arc ID (the rank key's order).
  */
 export const playKeys = {
   session: (gameId: string, sessionId: string) => ({ pk: `SESSION#${gameId}#${sessionId}`, sk: 'SESSION' }),
@@ -28,13 +30,11 @@ export const defaultSessionId = (day: string, arcId: string) => `backend-${day}-
 export const RISKY_THRESHOLD = 0.5;
 
 /**
- * The index attributes of each kind of item (the GSIs above), for every writer to take from here so that no item
- * misses its boards or keeps a stale entry. `undefined` means removed: a session leaves the sparse risky index
+ * The index attributes of sessions (the GSIs above), for every writer to take from here so that no item misses
+ * its index or keeps a stale entry (a total's board attributes come with its move: rank-writes.ts). `undefined` means removed: a session leaves the sparse risky index
  * when its score drops.
  */
 export const playIndexes = {
-  day: (gameId: string, day: string) => ({ boardDay: playKeys.boardDay(gameId, day) }),
-  allTime: (gameId: string) => ({ boardAll: gameId }),
   session: (gameId: string, sessionId: string, createdAt: string) => ({
     sessionGame: gameId,
     sessionSort: `${createdAt}#${sessionId}`,

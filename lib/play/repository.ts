@@ -21,25 +21,29 @@ export interface ItemRef {
 type BatchRequest = Record<string, { Keys: Item[]; ConsistentRead: boolean }>;
 
 /** 100 keys (BatchGetItem's limit) as one request, grouped by table. */
-const batchRequest = (refs: ItemRef[]): BatchRequest => {
+const batchRequest = (refs: ItemRef[], consistent: boolean): BatchRequest => {
   const request: BatchRequest = {};
   for (const { pk, sk, table = playTable() } of refs) {
-    request[table] ??= { Keys: [], ConsistentRead: true };
+    request[table] ??= { Keys: [], ConsistentRead: consistent };
     request[table].Keys.push({ pk, sk });
   }
   return request;
 };
 
 /**
- * Items by key, strongly consistent, in one BatchGetItem per 100 keys (unprocessed keys retried). Keys of other
- * tables ride in the same call; results are keyed by `itemKey` (keys are unique across the tables' prefixes).
+ * Items by key, strongly consistent (unless told), in one BatchGetItem per 100 keys (unprocessed keys retried).
+ * Keys of other tables ride in the same call; results are keyed by `itemKey` (keys are unique across the
+ * tables' prefixes).
  */
-export const getItems = async (keys: ItemRef[]): Promise<Map<string, Item>> => {
+export const getItems = async (keys: ItemRef[], consistent = true): Promise<Map<string, Item>> => {
   const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   const found = new Map<string, Item>();
   await Promise.all(
     Array.from({ length: Math.ceil(unique.length / 100) }, async (_, chunk) => {
-      let request: BatchRequest | undefined = batchRequest(unique.slice(chunk * 100, chunk * 100 + 100));
+      let request: BatchRequest | undefined = batchRequest(
+        unique.slice(chunk * 100, chunk * 100 + 100),
+        consistent,
+      );
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
         const out = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
@@ -150,6 +154,45 @@ export const countRange = async (
     start = page.next;
   } while (start);
   return total;
+};
+
+/**
+ * One page of a board index partition in rank-key order: `after`/`before` exclusive bounds, `from` inclusive,
+ * `to` inclusive (BETWEEN with `from`). With `count`, only the number of entries in the range.
+ */
+export const queryRankRange = async (input: {
+  index: string;
+  key: string;
+  value: string;
+  range: { after: string } | { before: string } | { from: string; to?: string };
+  forward: boolean;
+  limit?: number;
+  count?: boolean;
+  start?: Item | undefined;
+}): Promise<QueryPage & { count: number }> => {
+  const { range } = input;
+  const [condition, values]: [string, Item] =
+    'after' in range
+      ? ['#r > :a', { ':a': range.after }]
+      : 'before' in range
+        ? ['#r < :b', { ':b': range.before }]
+        : range.to === undefined
+          ? ['#r >= :f', { ':f': range.from }]
+          : ['#r BETWEEN :f AND :t', { ':f': range.from, ':t': range.to }];
+  const out = await dynamo().send(
+    new QueryCommand({
+      TableName: playTable(),
+      IndexName: input.index,
+      KeyConditionExpression: `#k = :k AND ${condition}`,
+      ExpressionAttributeNames: { '#k': input.key, '#r': 'rankKey' },
+      ExpressionAttributeValues: { ':k': input.value, ...values },
+      ScanIndexForward: input.forward,
+      ...(input.limit ? { Limit: input.limit } : {}),
+      ...(input.start ? { ExclusiveStartKey: input.start } : {}),
+      ...(input.count ? { Select: 'COUNT' as const } : {}),
+    }),
+  );
+  return { items: out.Items ?? [], next: out.LastEvaluatedKey, count: out.Count ?? 0 };
 };
 
 export { playKeys };

@@ -33,6 +33,12 @@ export interface Indexed {
   entry: SaveEntry;
 }
 
+/** A total as read: its points and when it reached them (its place among ties on the board). */
+export interface TotalRead {
+  points: number;
+  reachedAt: string;
+}
+
 /**
  * Adds to a player's total of one UTC day (the daily board). Fails if, by the time it is written, the stored
  * points or sessions exceed the given bound (the cap minus what the write adds; null: not checked).
@@ -45,15 +51,21 @@ export interface AddToDay {
   points: number;
   /** Sessions the plan opens on this day. */
   sessions: number;
+  /** The total as read (undefined: none yet): the write moves it on the board, conditional on its points. */
+  read?: TotalRead | undefined;
   requires: { pointsAtMost: number | null; sessionsAtMost: number | null };
 }
 
-/** Adds to a player's all-time total (the all-time board); unconditional: the day totals hold the caps. */
+/**
+ * Adds to a player's all-time total (the all-time board). The day totals hold the caps; the only condition is
+ * that its points are still those read, which its move on the board starts from.
+ */
 export interface AddToAllTime {
   kind: 'addToAllTime';
   gameId: string;
   arcId: string;
   points: number;
+  read?: TotalRead | undefined;
 }
 
 /** A session's increments and its risk after them. */

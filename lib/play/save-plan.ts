@@ -17,6 +17,7 @@ import type {
   PlayerPlan,
   RecordIdempotency,
   SessionChange,
+  TotalRead,
 } from './save-model.js';
 
 /** The game settings a plan reads: its id and caps (null: no cap). */
@@ -29,6 +30,8 @@ export type PlanGame = Pick<
 export interface DayTotal {
   points: number;
   sessions: number;
+  /** When it reached its points (absent for a total that never had any). */
+  reachedAt?: string | undefined;
 }
 
 /** A session as read. Entries count towards it only while it is an active backend session of the player. */
@@ -53,6 +56,8 @@ export interface PlanInput {
   multiplierBps: number;
   /** Day totals by UTC day (absent: nothing yet). */
   days: ReadonlyMap<string, DayTotal>;
+  /** The all-time total (absent: nothing yet). */
+  allTime?: TotalRead | undefined;
   /** Sessions by id (absent: a new session). */
   sessions: ReadonlyMap<string, StoredSession>;
   /** What earlier requests accepted, by idempotency key. */
@@ -186,13 +191,18 @@ const planEntry = (p: Planning, { index, entry }: Indexed) => {
 /** A bound on a stored value: the cap less what the write adds, when there is a cap and the write adds. */
 const bound = (cap: number | null, add: number) => (cap !== null && add > 0 ? cap - add : null);
 
-const dayWrite = ({ game, arcId }: PlanInput, day: string, d: DayPlan): AddToDay => ({
+/** A total as its board move starts from: its points and when it reached them (none: not on the board). */
+const totalRead = (points: number, reachedAt: string | undefined): TotalRead | undefined =>
+  points !== 0 || reachedAt !== undefined ? { points, reachedAt: reachedAt ?? '' } : undefined;
+
+const dayWrite = ({ game, arcId, days }: PlanInput, day: string, d: DayPlan): AddToDay => ({
   kind: 'addToDay',
   gameId: game.id,
   arcId,
   day,
   points: d.add,
   sessions: d.newSessions,
+  read: totalRead(d.points, days.get(day)?.reachedAt),
   requires: {
     pointsAtMost: bound(game.maxCumulativePointsPerDay, d.add),
     sessionsAtMost: bound(game.maxSessionsPerDay, d.newSessions),
@@ -259,7 +269,15 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
   const writes: PlanWrite[] = [
     ...days.map(([day, d]) => dayWrite(input, day, d)),
     ...(total > 0
-      ? [{ kind: 'addToAllTime' as const, gameId: input.game.id, arcId: input.arcId, points: total }]
+      ? [
+          {
+            kind: 'addToAllTime' as const,
+            gameId: input.game.id,
+            arcId: input.arcId,
+            points: total,
+            read: input.allTime,
+          },
+        ]
       : []),
     ...[...p.sessions.values()].map((s) => sessionWrite(input, s)),
     ...p.idempotency.map((r) => idempotencyWrite(input, r)),

@@ -23,10 +23,16 @@ export interface SaveDeps {
   now?: () => Date;
 }
 
-/** Entries of one player planned together: 2 total items + sessions + idempotency records stay under 100. */
-const ENTRIES_PER_PLAN = 40;
-/** Attempts per player: a lost race (a failed condition or a conflict) re-reads and plans again. */
-const MAX_ATTEMPTS = 6;
+/**
+ * Entries of one player planned together: the totals with their board counters (a few each, at most 2 per
+ * level of the score tree) + sessions + idempotency records stay under 100 items.
+ */
+const ENTRIES_PER_PLAN = 25;
+/**
+ * Attempts per player: a lost race (a failed condition or a conflict) re-reads and plans again. A total's board
+ * move is conditional on its exact points, so concurrent batches of one player serialize: one attempt each.
+ */
+const MAX_ATTEMPTS = 24;
 
 /** Up to ENTRIES_PER_PLAN entries of one player: planned, written and retried together. */
 interface Unit {
@@ -52,9 +58,10 @@ const sessionIdsOf = ({ arcId, entries }: Unit, today: string) => [
   ...new Set(entries.map(({ entry }) => entry.sessionId ?? defaultSessionId(today, arcId))),
 ];
 
-/** Every item a unit's plan reads: today's total, multiplier slot, sessions and idempotency records. */
+/** Every item a unit's plan reads: today's and the all-time total, multiplier slot, sessions, idempotency records. */
 const stateKeys = (game: GameRecord, unit: Unit, today: string) => [
   playKeys.day(game.id, unit.arcId, today),
+  playKeys.allTime(game.id, unit.arcId),
   multiplierSlotKey(game.id, unit.arcId),
   ...sessionIdsOf(unit, today).map((sid) => playKeys.session(game.id, sid)),
   ...unit.entries.flatMap(({ entry }) =>
@@ -80,6 +87,13 @@ const readState = async (game: GameRecord, units: Unit[], today: string, prefetc
   return state;
 };
 
+/** A day total as read. */
+const dayTotal = (d: Item): DayTotal => ({
+  points: Number(d.points ?? 0),
+  sessions: Number(d.sessions ?? 0),
+  reachedAt: d.reachedAt === undefined ? undefined : String(d.reachedAt),
+});
+
 /** What a unit's plan reads, parsed from the items read (an item absent: absent from its map). */
 const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): PlanInput => {
   const today = utcDay(at);
@@ -102,8 +116,10 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
   const days = new Map<string, DayTotal>();
   for (const day of new Set([today, ...[...sessions.values()].map((s) => s.day)])) {
     const d = item(playKeys.day(game.id, unit.arcId, day));
-    if (d) days.set(day, { points: Number(d.points ?? 0), sessions: Number(d.sessions ?? 0) });
+    if (d) days.set(day, dayTotal(d));
   }
+  const all = item(playKeys.allTime(game.id, unit.arcId));
+  const allTime = all && { points: Number(all.points ?? 0), reachedAt: String(all.reachedAt ?? '') };
   const idempotency = new Map<string, { accepted: number }>();
   for (const { entry } of unit.entries) {
     const key = entry.idempotencyKey;
@@ -111,7 +127,7 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
     if (key && record) idempotency.set(key, { accepted: Number(record.accepted ?? 0) });
   }
   const multiplierBps = activeMultiplierBps(item(multiplierSlotKey(game.id, unit.arcId)), at);
-  return { game, arcId: unit.arcId, now: at, multiplierBps, days, sessions, idempotency };
+  return { game, arcId: unit.arcId, now: at, multiplierBps, days, allTime, sessions, idempotency };
 };
 
 const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): Planned => {

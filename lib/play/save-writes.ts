@@ -3,6 +3,8 @@
 // DynamoDB atomically with the write, whatever ran since the state was read. Used by save-points.ts.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { playIndexes, playKeys } from './keys.js';
+import type { BoardRef } from './rank-index.js';
+import { boardMove } from './rank-writes.js';
 import { indexUpdate, playTable, type TransactItem, updateExpression } from './repository.js';
 import type {
   AddToAllTime,
@@ -16,10 +18,47 @@ import type {
 
 type Item = Record<string, NativeAttributeValue>;
 
-const dayItem = (w: AddToDay, at: string): TransactItem => {
-  const index = indexUpdate(playIndexes.day(w.gameId, w.day));
+/** A total's update with its move on its board (the counters follow as items of the same transaction). */
+const totalItems = (
+  board: BoardRef,
+  key: { pk: string; sk: string },
+  w: AddToDay | AddToAllTime,
+  at: string,
+  extra: { add: string[]; conditions: string[]; values: Item },
+): TransactItem[] => {
+  const reached = w.points > 0 || !w.read?.reachedAt ? at : w.read.reachedAt;
+  const move = boardMove(board, w.read && { arcId: w.arcId, ...w.read }, {
+    arcId: w.arcId,
+    points: (w.read?.points ?? 0) + w.points,
+    reachedAt: reached,
+  });
+  return [
+    {
+      Update: {
+        TableName: playTable(),
+        Key: key,
+        UpdateExpression: updateExpression({
+          add: ['points :add', ...extra.add],
+          set: ['arcId = :a', 'updatedAt = :now', ...(w.points > 0 ? ['reachedAt = :now'] : []), ...move.set],
+          remove: move.remove,
+        }),
+        ConditionExpression: [move.condition, ...extra.conditions].join(' AND '),
+        ExpressionAttributeValues: {
+          ':add': w.points,
+          ':a': w.arcId,
+          ':now': at,
+          ...move.values,
+          ...extra.values,
+        },
+      },
+    },
+    ...move.counters,
+  ];
+};
+
+const dayItems = (w: AddToDay, at: string): TransactItem[] => {
   const conditions: string[] = [];
-  const values: Item = { ':add': w.points, ':ns': w.sessions, ':a': w.arcId, ':now': at, ...index.values };
+  const values: Item = { ':ns': w.sessions };
   if (w.requires.pointsAtMost !== null) {
     conditions.push('(attribute_not_exists(points) OR points <= :dayLimit)');
     values[':dayLimit'] = w.requires.pointsAtMost;
@@ -28,34 +67,20 @@ const dayItem = (w: AddToDay, at: string): TransactItem => {
     conditions.push('(attribute_not_exists(sessions) OR sessions <= :sessionLimit)');
     values[':sessionLimit'] = w.requires.sessionsAtMost;
   }
-  return {
-    Update: {
-      TableName: playTable(),
-      Key: playKeys.day(w.gameId, w.arcId, w.day),
-      UpdateExpression: updateExpression({
-        add: ['points :add', 'sessions :ns'],
-        set: ['arcId = :a', 'updatedAt = :now', ...(w.points > 0 ? ['reachedAt = :now'] : []), ...index.set],
-      }),
-      ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
-      ExpressionAttributeValues: values,
-    },
-  };
+  const board: BoardRef = { kind: 'day', gameId: w.gameId, day: w.day };
+  return totalItems(board, playKeys.day(w.gameId, w.arcId, w.day), w, at, {
+    add: ['sessions :ns'],
+    conditions,
+    values,
+  });
 };
 
-const allTimeItem = (w: AddToAllTime, at: string): TransactItem => {
-  const index = indexUpdate(playIndexes.allTime(w.gameId));
-  return {
-    Update: {
-      TableName: playTable(),
-      Key: playKeys.allTime(w.gameId, w.arcId),
-      UpdateExpression: updateExpression({
-        add: ['points :add'],
-        set: ['arcId = :a', 'updatedAt = :now', 'reachedAt = :now', ...index.set],
-      }),
-      ExpressionAttributeValues: { ':add': w.points, ':a': w.arcId, ':now': at, ...index.values },
-    },
-  };
-};
+const allTimeItems = (w: AddToAllTime, at: string): TransactItem[] =>
+  totalItems({ kind: 'all', gameId: w.gameId }, playKeys.allTime(w.gameId, w.arcId), w, at, {
+    add: [],
+    conditions: [],
+    values: {},
+  });
 
 /** What a session write adds to its update beyond the increments and the risk. */
 interface SessionGuard {
@@ -142,20 +167,23 @@ const idempotencyItem = (w: RecordIdempotency): TransactItem => ({
   },
 });
 
-const transactItem = (w: PlanWrite, at: string): TransactItem => {
+const transactItems = (w: PlanWrite, at: string): TransactItem[] => {
   switch (w.kind) {
     case 'addToDay':
-      return dayItem(w, at);
+      return dayItems(w, at);
     case 'addToAllTime':
-      return allTimeItem(w, at);
+      return allTimeItems(w, at);
     case 'openSession':
     case 'addToSession':
-      return sessionItem(w, at);
+      return [sessionItem(w, at)];
     case 'recordIdempotency':
-      return idempotencyItem(w);
+      return [idempotencyItem(w)];
   }
 };
 
-/** A plan's writes as the items of one transaction (all or nothing), in the plan's order. */
+/**
+ * A plan's writes as the items of one transaction (all or nothing), in the plan's order, the totals' board
+ * counters right after each total.
+ */
 export const planItems = (plan: PlayerPlan): TransactItem[] =>
-  plan.writes.map((w) => transactItem(w, plan.at));
+  plan.writes.flatMap((w) => transactItems(w, plan.at));

@@ -3,13 +3,15 @@
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
-import { playIndexes, playKeys } from './keys.js';
+import { playKeys } from './keys.js';
+import type { BoardRef } from './rank-index.js';
+import { boardMove } from './rank-writes.js';
 import {
   getItem,
   getItems,
-  indexUpdate,
   itemKey,
   playTable,
+  type TransactItem,
   transact,
   updateExpression,
 } from './repository.js';
@@ -70,47 +72,84 @@ const requireCommittable = async (
   return active;
 };
 
+/** A total as read, for its move on its board (undefined: none yet). */
+const readTotal = (item: Record<string, unknown> | undefined) =>
+  item ? { points: Number(item.points ?? 0), reachedAt: String(item.reachedAt ?? '') } : undefined;
+
+/** One total's update by `accepted` points with its board move (conditional on the points read). */
+const totalUpdate = (
+  board: BoardRef,
+  key: { pk: string; sk: string },
+  arcId: string,
+  read: { points: number; reachedAt: string } | undefined,
+  accepted: number,
+  at: string,
+  cap?: { condition: string; values: Record<string, number> },
+): TransactItem[] => {
+  const move = boardMove(board, read && { arcId, ...read }, {
+    arcId,
+    points: (read?.points ?? 0) + accepted,
+    reachedAt: at,
+  });
+  return [
+    {
+      Update: {
+        TableName: playTable(),
+        Key: key,
+        UpdateExpression: updateExpression({
+          add: ['points :acc'],
+          set: ['arcId = :a', 'updatedAt = :now', 'reachedAt = :now', ...move.set],
+          remove: move.remove,
+        }),
+        ConditionExpression: [move.condition, ...(cap ? [cap.condition] : [])].join(' AND '),
+        ExpressionAttributeValues: {
+          ':acc': accepted,
+          ':a': arcId,
+          ':now': at,
+          ...move.values,
+          ...(cap?.values ?? {}),
+        },
+      },
+    },
+    ...move.counters,
+  ];
+};
+
 /** The day and all-time totals' updates of a commit that moves `accepted` points (none when 0). */
 const totalsUpdates = (
   session: Session,
   accepted: number,
   dayCap: number | null,
   at: string,
-): NonNullable<Parameters<typeof transact>[0]> => {
+  totals: { day: Record<string, unknown> | undefined; allTime: Record<string, unknown> | undefined },
+): TransactItem[] => {
   if (accepted <= 0) return [];
   const gameId = String(session.gameId);
   const arcId = String(session.arcId);
   const day = String(session.day);
-  const TableName = playTable();
-  const dayIndex = indexUpdate(playIndexes.day(gameId, day));
-  const allTimeIndex = indexUpdate(playIndexes.allTime(gameId));
-  const set = ['arcId = :a', 'updatedAt = :now', 'reachedAt = :now'];
   return [
-    {
-      Update: {
-        TableName,
-        Key: playKeys.day(gameId, arcId, day),
-        UpdateExpression: updateExpression({ add: ['points :acc'], set: [...set, ...dayIndex.set] }),
-        ...(dayCap !== null
-          ? { ConditionExpression: 'attribute_not_exists(points) OR points <= :limit' }
-          : {}),
-        ExpressionAttributeValues: {
-          ':acc': accepted,
-          ':a': arcId,
-          ':now': at,
-          ...(dayCap !== null ? { ':limit': dayCap - accepted } : {}),
-          ...dayIndex.values,
-        },
-      },
-    },
-    {
-      Update: {
-        TableName,
-        Key: playKeys.allTime(gameId, arcId),
-        UpdateExpression: updateExpression({ add: ['points :acc'], set: [...set, ...allTimeIndex.set] }),
-        ExpressionAttributeValues: { ':acc': accepted, ':a': arcId, ':now': at, ...allTimeIndex.values },
-      },
-    },
+    ...totalUpdate(
+      { kind: 'day', gameId, day },
+      playKeys.day(gameId, arcId, day),
+      arcId,
+      readTotal(totals.day),
+      accepted,
+      at,
+      dayCap === null
+        ? undefined
+        : {
+            condition: '(attribute_not_exists(points) OR points <= :limit)',
+            values: { ':limit': dayCap - accepted },
+          },
+    ),
+    ...totalUpdate(
+      { kind: 'all', gameId },
+      playKeys.allTime(gameId, arcId),
+      arcId,
+      readTotal(totals.allTime),
+      accepted,
+      at,
+    ),
   ];
 };
 
@@ -137,7 +176,9 @@ export const commit = async (
     };
     const pending = Number(session.pendingPoints ?? 0);
     const dayKey = playKeys.day(gameId, arcId, day);
-    const dayItem = (await getItems([dayKey])).get(itemKey(dayKey));
+    const allTimeKey = playKeys.allTime(gameId, arcId);
+    const totals = await getItems([dayKey, allTimeKey]);
+    const dayItem = totals.get(itemKey(dayKey));
     const dayCap =
       session.maxCumulativePointsPerDay === null || session.maxCumulativePointsPerDay === undefined
         ? null
@@ -171,7 +212,10 @@ export const commit = async (
             },
           },
         },
-        ...totalsUpdates(session, accepted, dayCap, at),
+        ...totalsUpdates(session, accepted, dayCap, at, {
+          day: dayItem,
+          allTime: totals.get(itemKey(allTimeKey)),
+        }),
       ]);
       return { status: 'committed', committedPoints: accepted, clipped };
     } catch (error) {

@@ -6,14 +6,7 @@ import { AppError, errors } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
 import { requireGame } from '../games/index.js';
 import { playIndexes, playKeys, utcDay } from './keys.js';
-import {
-  cancellationReasons,
-  getItem,
-  indexUpdate,
-  playTable,
-  transact,
-  updateExpression,
-} from './repository.js';
+import { cancellationReasons, getItem, playTable, transact, updateExpression } from './repository.js';
 import { closed, requireActive } from './sdk-session.js';
 import { issueSessionToken } from './session-token.js';
 
@@ -54,7 +47,6 @@ export const openSession = async (
   const day = utcDay(now);
   const TableName = playTable();
   const sessionsCap = game.maxSessionsPerDay;
-  const dayIndex = indexUpdate(playIndexes.day(game.id, day));
   try {
     await transact([
       {
@@ -63,7 +55,7 @@ export const openSession = async (
           Key: playKeys.day(game.id, auth.userId, day),
           UpdateExpression: updateExpression({
             add: ['sessions :one', 'points :zero'],
-            set: ['arcId = :a', 'updatedAt = :now', ...dayIndex.set],
+            set: ['arcId = :a', 'updatedAt = :now'],
           }),
           ...(sessionsCap !== null
             ? { ConditionExpression: 'attribute_not_exists(sessions) OR sessions < :cap' }
@@ -74,7 +66,6 @@ export const openSession = async (
             ':a': auth.userId,
             ':now': at,
             ...(sessionsCap !== null ? { ':cap': sessionsCap } : {}),
-            ...dayIndex.values,
           },
         },
       },

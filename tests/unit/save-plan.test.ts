@@ -262,6 +262,8 @@ describe('planPlayer: caps', () => {
         day: TODAY,
         points: 25,
         sessions: 0,
+        // The total as read: its move on the board starts there (no reachedAt stored in this fixture).
+        read: { points: 30, reachedAt: '' },
         requires: { pointsAtMost: null, sessionsAtMost: null },
       },
       { kind: 'addToAllTime', ...who, points: 25 },
@@ -294,6 +296,7 @@ describe('planPlayer: caps', () => {
         day: TODAY,
         points: 0,
         sessions: 1,
+        read: { points: 100, reachedAt: '' },
         requires: { pointsAtMost: null, sessionsAtMost: 4 },
       },
       {
@@ -531,6 +534,7 @@ describe('planPlayer: UTC day boundaries', () => {
         day: '2026-03-10',
         points: 5,
         sessions: 0,
+        read: { points: 95, reachedAt: '' },
         requires: { pointsAtMost: 95, sessionsAtMost: null },
       },
       {

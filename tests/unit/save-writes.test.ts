@@ -1,7 +1,15 @@
 // A plan's typed writes as transaction items: each `requires` becomes the condition DynamoDB checks with the
-// write, and the index attributes come from playIndexes. No stack: the items are inspected, not sent.
+// write, and the index attributes come from playIndexes and the totals' board moves (rank-index.ts). No stack: the items are inspected, not sent.
 import { describe, expect, it } from 'vitest';
 import { playIndexes } from '../../lib/play/keys.js';
+import {
+  BOARD_SHARDS,
+  boardPartition,
+  counterKey,
+  rankKey,
+  shardOf,
+  TREE_SHARDS,
+} from '../../lib/play/rank-index.js';
 import { indexUpdate, playTable, updateExpression } from '../../lib/play/repository.js';
 import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
 import { planItems } from '../../lib/play/save-writes.js';
@@ -44,8 +52,8 @@ describe('playIndexes and indexUpdate', () => {
 });
 
 describe('planItems', () => {
-  it('guards a day total by both caps less what it adds, and puts it on the daily board', () => {
-    const [item] = itemsOf({
+  it('guards a day total by both caps less what it adds and by the points read, and moves it on the daily board', () => {
+    const [item, ...counters] = itemsOf({
       kind: 'addToDay',
       ...who,
       day: '2026-03-10',
@@ -53,29 +61,68 @@ describe('planItems', () => {
       sessions: 1,
       requires: { pointsAtMost: 40, sessionsAtMost: 2 },
     });
+    const board = { kind: 'day', gameId: 'g1', day: '2026-03-10' } as const;
     expect(item).toEqual({
       Update: {
         TableName: playTable(),
         Key: { pk: 'TOTAL#g1#arc-1', sk: 'DAY#2026-03-10' },
         UpdateExpression:
-          'ADD points :add, sessions :ns SET arcId = :a, updatedAt = :now, reachedAt = :now, boardDay = :ixboardDay',
+          'ADD points :add, sessions :ns SET arcId = :a, updatedAt = :now, reachedAt = :now, rankDay = :ixrankDay, rankKey = :ixrankKey',
         ConditionExpression:
-          '(attribute_not_exists(points) OR points <= :dayLimit) AND (attribute_not_exists(sessions) OR sessions <= :sessionLimit)',
+          '(attribute_not_exists(points) OR points = :fromPoints) AND (attribute_not_exists(points) OR points <= :dayLimit) AND (attribute_not_exists(sessions) OR sessions <= :sessionLimit)',
         ExpressionAttributeValues: {
           ':add': 60,
           ':ns': 1,
           ':a': 'arc-1',
           ':now': AT,
-          ':ixboardDay': 'g1#2026-03-10',
+          ':fromPoints': 0,
+          ':ixrankDay': boardPartition(board, shardOf('arc-1', BOARD_SHARDS)),
+          ':ixrankKey': rankKey({ arcId: 'arc-1', points: 60, reachedAt: AT }),
           ':dayLimit': 40,
           ':sessionLimit': 2,
         },
       },
     });
+    // 60 = digit 60 at level 0 of node 0: one counter, in the player's copy.
+    expect(counters).toEqual([
+      {
+        Update: {
+          TableName: playTable(),
+          Key: counterKey(board, { level: 0, node: 0 }, shardOf('arc-1', TREE_SHARDS)),
+          UpdateExpression: 'ADD c60 :d60',
+          ExpressionAttributeValues: { ':d60': 1 },
+        },
+      },
+    ]);
   });
 
-  it('leaves a day total without a bound unconditional', () => {
-    const [item] = itemsOf({
+  it('moves a total read at 70 points by 60 from digit 6·64+6 at two levels, conditional on the 70 read', () => {
+    const [item, ...counters] = itemsOf({
+      kind: 'addToAllTime',
+      ...who,
+      points: 60,
+      read: { points: 70, reachedAt: '2026-03-09T00:00:00.000Z' },
+    });
+    expect(item?.Update?.ConditionExpression).toBe('points = :fromPoints');
+    expect(item?.Update?.ExpressionAttributeValues?.[':fromPoints']).toBe(70);
+    // 70 = 1·64 + 6, 130 = 2·64 + 2: level 0 moves between nodes 1 and 2, level 1 (node 0) from digit 1 to 2.
+    expect(counters.map((c) => [c.Update?.Key, c.Update?.ExpressionAttributeValues])).toEqual(
+      [
+        [{ level: 0, node: 1 }, { ':d6': -1 }],
+        [
+          { level: 1, node: 0 },
+          { ':d1': -1, ':d2': 1 },
+        ],
+        [{ level: 0, node: 2 }, { ':d2': 1 }],
+      ].map(([n, v]) => [
+        counterKey({ kind: 'all', gameId: 'g1' }, n as never, shardOf('arc-1', TREE_SHARDS)),
+        v,
+      ]),
+    );
+  });
+
+  it('leaves a day total without a bound conditional only on the points read, off the board at 0 points', () => {
+    const items = itemsOf({
       kind: 'addToDay',
       ...who,
       day: '2026-03-10',
@@ -83,8 +130,12 @@ describe('planItems', () => {
       sessions: 1,
       requires: { pointsAtMost: null, sessionsAtMost: null },
     });
-    expect(item?.Update?.ConditionExpression).toBeUndefined();
-    expect(item?.Update?.UpdateExpression).not.toContain('reachedAt');
+    expect(items).toHaveLength(1);
+    expect(items[0]?.Update?.ConditionExpression).toBe(
+      '(attribute_not_exists(points) OR points = :fromPoints)',
+    );
+    expect(items[0]?.Update?.UpdateExpression).not.toContain('reachedAt');
+    expect(items[0]?.Update?.UpdateExpression).toContain('REMOVE rankDay, rankKey');
   });
 
   it('opens a session only where none exists, in the game sessions index and, when risky, the risky one', () => {

@@ -1,0 +1,133 @@
+// The rank index of a leaderboard (docs/leaderboards.md), pure: which boards a total is on, the order key of
+// a standing, and the score tree's counters a change of points moves. rank-writes.ts turns moves into
+// transaction items, rank-reads.ts answers ranks, pages and neighbours from them.
+import { createHash } from 'node:crypto';
+
+/** Children per node of the score tree: a node's counters fit one item under 1 KB (one write unit). */
+export const FANOUT = 64;
+/** Levels of the score tree: 64^9 = 2^54 covers every safe integer score. */
+export const LEVELS = 9;
+/**
+ * Copies of each counter item (a player always counts in the copy its Arc ID hashes to), so that no counter item
+ * takes every write of a busy board; a read sums the copies. docs/leaderboards.md §3 sizes it for 10,000
+ * updates a second.
+ */
+export const TREE_SHARDS = 32;
+/** Partitions of a board's index (GSI partition key `<board>#<shard>`), for the same reason. */
+export const BOARD_SHARDS = 32;
+
+const MAX_POINTS = Number.MAX_SAFE_INTEGER;
+const POINTS_WIDTH = String(MAX_POINTS).length;
+
+/** A leaderboard: a game's board of one UTC day, or its all-time board. */
+export type BoardRef = { kind: 'day'; gameId: string; day: string } | { kind: 'all'; gameId: string };
+
+/** Where a total stands on its board: points > 0, reached at (ISO) — ties go to who reached it first. */
+export interface Standing {
+  arcId: string;
+  points: number;
+  reachedAt: string;
+}
+
+/** The index a board's entries live in, and the partition attribute naming it. */
+export const boardIndex = (board: BoardRef) =>
+  board.kind === 'day'
+    ? ({ index: 'byDayRank', attribute: 'rankDay' } as const)
+    : ({ index: 'byAllTimeRank', attribute: 'rankAll' } as const);
+
+const boardId = (board: BoardRef) => (board.kind === 'day' ? `${board.gameId}#${board.day}` : board.gameId);
+
+const hash32 = (text: string) => createHash('sha256').update(text).digest().readUInt32BE(0);
+
+/** The shard of a player's entries (its index partition and its counter copies). */
+export const shardOf = (arcId: string, shards: number) => hash32(arcId) % shards;
+
+/** The index partition value of one shard of a board. */
+export const boardPartition = (board: BoardRef, shard: number) => `${boardId(board)}#${shard}`;
+
+/**
+ * A string whose ascending order is the leaderboard's: points descending (fixed-width complement), then who
+ * reached them first, then Arc ID. reachedAt is ISO 8601 with milliseconds (fixed width until year 10,000).
+ */
+export const rankKey = (s: Standing) =>
+  `${String(MAX_POINTS - s.points).padStart(POINTS_WIDTH, '0')}#${s.reachedAt}#${s.arcId}`;
+
+/** The lowest rank key of every standing with `points` (the start of their tie group). */
+export const tieStart = (points: number) => `${String(MAX_POINTS - points).padStart(POINTS_WIDTH, '0')}#`;
+
+/** The index attributes of a total: on its board (shard partition and order key) when points > 0, else off. */
+export const boardAttributes = (board: BoardRef, s: Standing) => {
+  const on = s.points > 0;
+  return {
+    [boardIndex(board).attribute]: on ? boardPartition(board, shardOf(s.arcId, BOARD_SHARDS)) : undefined,
+    rankKey: on ? rankKey(s) : undefined,
+  };
+};
+
+/** A node of the score tree: at level l, node n holds the counters of scores n·64^(l+1) … (n+1)·64^(l+1)−1. */
+export interface TreeNode {
+  level: number;
+  node: number;
+}
+
+/** The key of one copy of a node's counter item. */
+export const counterKey = (board: BoardRef, { level, node }: TreeNode, shard: number) => ({
+  pk: `RANK#${boardId(board)}#${level}#${node}#${shard}`,
+  sk: 'RANK',
+});
+
+const scale = (level: number) => FANOUT ** level;
+
+/** The node holding `points` at `level`, and its digit there (exact: divisions by powers of two). */
+export const pathAt = (points: number, level: number) => ({
+  node: Math.floor(points / scale(level + 1)),
+  digit: Math.floor(points / scale(level)) % FANOUT,
+});
+
+/**
+ * The counter changes of a total moving from `from` to `to` points (0: off the board): −1 on the old score's
+ * path, +1 on the new one's, by node. Digit 0 has no counter: `count(> v)` never reads it, and the select
+ * derives it from the node's total, so a low score touches only the levels where its digits are non-zero.
+ */
+export const counterMoves = (from: number, to: number): Array<TreeNode & { digits: Map<number, number> }> => {
+  const moves = new Map<string, TreeNode & { digits: Map<number, number> }>();
+  const add = (points: number, delta: number) => {
+    if (points <= 0) return;
+    for (let level = 0; level < LEVELS; level++) {
+      const { node, digit } = pathAt(points, level);
+      if (digit === 0) continue;
+      const id = `${level}#${node}`;
+      const move = moves.get(id) ?? { level, node, digits: new Map<number, number>() };
+      move.digits.set(digit, (move.digits.get(digit) ?? 0) + delta);
+      moves.set(id, move);
+    }
+  };
+  add(from, -1);
+  add(to, +1);
+  return [...moves.values()]
+    .map((m) => ({ ...m, digits: new Map([...m.digits].filter(([, d]) => d !== 0)) }))
+    .filter((m) => m.digits.size > 0);
+};
+
+/** The nodes whose counters answer `count(> points)`: the node on the score's path at every level. */
+export const countNodes = (points: number): TreeNode[] =>
+  Array.from({ length: LEVELS }, (_, level) => ({ level, node: pathAt(points, level).node }));
+
+/** Counters of a node (summed over its copies) by digit 1–63. */
+export type Counters = ReadonlyMap<number, number>;
+
+/** Standings with more than `points`, from the counters of `countNodes(points)` (keyed `level#node`). */
+export const countAbove = (points: number, counters: (n: TreeNode) => Counters): number => {
+  let above = 0;
+  for (const n of countNodes(points)) {
+    const { digit } = pathAt(points, n.level);
+    for (const [d, c] of counters(n)) if (d > digit) above += c;
+  }
+  return above;
+};
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Highest score first, then who reached it first, then Arc ID: the rank key's order (code units, as DynamoDB). */
+export const byRank = (a: Standing, b: Standing) =>
+  b.points - a.points || compare(a.reachedAt, b.reachedAt) || compare(a.arcId, b.arcId);

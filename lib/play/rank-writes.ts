@@ -1,0 +1,54 @@
+// A total's move on its board as DynamoDB writes: the index attributes of the total's own update, and the score
+// tree's counter updates that go in the same transaction, so that the counters always equal the totals
+// (docs/leaderboards.md §2). The writer conditions its update on the points it moved from.
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import {
+  type BoardRef,
+  boardAttributes,
+  counterKey,
+  counterMoves,
+  type Standing,
+  shardOf,
+  TREE_SHARDS,
+} from './rank-index.js';
+import { indexUpdate, playTable, type TransactItem } from './repository.js';
+
+type Item = Record<string, NativeAttributeValue>;
+
+/** The counter updates of a total moving from `from` to `to` points on a board. */
+export const counterWrites = (board: BoardRef, arcId: string, from: number, to: number): TransactItem[] => {
+  const shard = shardOf(arcId, TREE_SHARDS);
+  return counterMoves(from, to).map((move) => {
+    const values: Item = {};
+    const adds: string[] = [];
+    for (const [digit, delta] of move.digits) {
+      adds.push(`c${digit} :d${digit}`);
+      values[`:d${digit}`] = delta;
+    }
+    return {
+      Update: {
+        TableName: playTable(),
+        Key: counterKey(board, move, shard),
+        UpdateExpression: `ADD ${adds.join(', ')}`,
+        ExpressionAttributeValues: values,
+      },
+    };
+  });
+};
+
+/**
+ * What a total's update adds for its board: the index attributes of its new standing (SET, or REMOVE when it
+ * leaves the board), the condition that its points are still those moved from, and the counter updates.
+ */
+export const boardMove = (board: BoardRef, from: Standing | undefined, to: Standing) => {
+  const index = indexUpdate(boardAttributes(board, to));
+  const before = from?.points ?? 0;
+  return {
+    set: index.set,
+    remove: index.remove,
+    values: { ...index.values, ':fromPoints': before } as Item,
+    condition:
+      before === 0 ? '(attribute_not_exists(points) OR points = :fromPoints)' : 'points = :fromPoints',
+    counters: counterWrites(board, to.arcId, Math.max(0, before), Math.max(0, to.points)),
+  };
+};

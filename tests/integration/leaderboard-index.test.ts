@@ -1,0 +1,139 @@
+// The rank index against a full recount: concurrent batches (the same players in several at once, many ties)
+// and invalidations, then every player's rank, neighbours, the board's size and pages (shallow and through the
+// score tree) compared with the order recomputed from the totals themselves.
+import { randomBytes } from 'node:crypto';
+import bs58 from 'bs58';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GameView } from '../../lib/games/contracts.js';
+import { dayBoard, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
+import { devLeaderboard } from '../../lib/play/leaderboard.js';
+import { type BoardRef, byRank, type Standing } from '../../lib/play/rank-index.js';
+import { around, boardSize, pageOf, scoreAt } from '../../lib/play/rank-reads.js';
+import { getItems, itemKey } from '../../lib/play/repository.js';
+import { batchSavePoints, type SaveEntry } from '../../lib/play/save-points.js';
+import { localDirectory } from '../../lib/user/directory.js';
+import { registerGame } from '../helpers/games.js';
+import { createDeveloper, type Developer } from '../helpers/users.js';
+
+const PLAYERS = 130;
+const deps = { directory: localDirectory };
+
+let dev: Developer;
+let game: GameView;
+let arcIds: string[] = [];
+const auth = () => ({ scheme: 'hmac' as const, userId: dev.arcId });
+
+/** Every player's total on a board, read from the totals (the source of truth), in leaderboard order. */
+const recount = async (board: BoardRef): Promise<Standing[]> => {
+  const keys = arcIds.map((arcId) =>
+    board.kind === 'day' ? playKeys.day(game.id, arcId, board.day) : playKeys.allTime(game.id, arcId),
+  );
+  const items = await getItems(keys);
+  return keys
+    .flatMap((key, i) => {
+      const item = items.get(itemKey(key));
+      const points = Number(item?.points ?? 0);
+      return points > 0 ? [{ arcId: arcIds[i] as string, points, reachedAt: String(item?.reachedAt) }] : [];
+    })
+    .sort(byRank);
+};
+
+const random = (n: number) => Math.floor(Math.random() * n);
+
+beforeAll(async () => {
+  dev = await createDeveloper();
+  game = await registerGame(dev);
+  const wallets = Array.from({ length: PLAYERS }, () => `sol:${bs58.encode(randomBytes(32))}`);
+  // Everyone once (so every player exists), then waves of concurrent batches over overlapping players.
+  const first = await batchSavePoints(
+    auth(),
+    { gameId: game.id, entries: wallets.slice(0, 100).map((playerId) => ({ playerId, points: 10 })) },
+    deps,
+  );
+  const rest = await batchSavePoints(
+    auth(),
+    { gameId: game.id, entries: wallets.slice(100).map((playerId) => ({ playerId, points: 10 })) },
+    deps,
+  );
+  const mapping = { ...first.playerIdToArcId, ...rest.playerIdToArcId };
+  arcIds = wallets.map((w) => mapping[w] as string);
+  const batch = (wave: number, n: number): SaveEntry[] =>
+    Array.from({ length: 60 }, (_, i) => ({
+      playerId: wallets[random(PLAYERS)] as string,
+      // Few distinct values: many ties, broken by who reached them first.
+      points: 10 * (1 + random(4)) + (i % 7 === 0 ? 64 * random(3) : 0),
+      sessionId: `w${wave}-b${n}-${random(3)}`,
+    }));
+  for (let wave = 0; wave < 3; wave++) {
+    await Promise.all(
+      Array.from({ length: 4 }, (_, n) =>
+        batchSavePoints(auth(), { gameId: game.id, entries: batch(wave, n) }, deps),
+      ),
+    );
+  }
+  // Invalidations racing saves: points leave both boards exactly once.
+  await Promise.all([
+    invalidateSessions(auth(), { gameId: game.id, sessionIds: ['w0-b0-0', 'w1-b1-1', 'w2-b2-2'] }),
+    batchSavePoints(auth(), { gameId: game.id, entries: batch(3, 0) }, deps),
+    invalidateSessions(auth(), { gameId: game.id, sessionIds: ['w0-b1-0', 'w1-b2-1'] }),
+  ]);
+}, 120_000);
+
+describe.each([
+  ['daily', (): BoardRef => ({ kind: 'day', gameId: game.id, day: utcDay(new Date()) })],
+  ['all-time', (): BoardRef => ({ kind: 'all', gameId: game.id })],
+])('the %s board after concurrent saves and invalidations', (_, boardOf) => {
+  it('gives every player the rank and neighbours of a full recount', async () => {
+    const board = boardOf();
+    const expected = await recount(board);
+    expect(expected.length).toBeGreaterThan(100);
+    const ties = expected.length - new Set(expected.map((s) => s.points)).size;
+    expect(ties).toBeGreaterThan(50);
+    expect(await boardSize(board)).toBe(expected.length);
+    const answers = await Promise.all(expected.map((s) => around(board, s)));
+    answers.forEach((answer, i) => {
+      expect(answer.rank).toBe(i + 1);
+      const window = expected
+        .map((s, r) => ({ rank: r + 1, arcId: s.arcId, points: s.points }))
+        .slice(Math.max(0, i - 2), i + 3)
+        .filter((n) => n.rank !== i + 1);
+      expect(answer.neighbours).toEqual(window);
+    });
+  }, 120_000);
+
+  it('pages it from the top and from any offset through the score tree', async () => {
+    const board = boardOf();
+    const expected = (await recount(board)).map((s) => ({ ...s }));
+    expect(await pageOf(board, 0, 100)).toEqual(expected.slice(0, 100));
+    for (const offset of [0, 1, 37, 90, expected.length - 5, expected.length]) {
+      // offset + limit > 100 takes the tree's select; a page past the end is empty.
+      expect(await pageOf(board, offset, 60)).toEqual(expected.slice(offset, offset + 60));
+    }
+    for (const k of [1, 50, expected.length]) {
+      const at = await scoreAt(board, k);
+      const points = expected[k - 1]?.points ?? -1;
+      expect(at).toEqual({ points, above: expected.filter((s) => s.points > points).length });
+    }
+    expect(await scoreAt(board, expected.length + 1)).toBeUndefined();
+  }, 120_000);
+});
+
+describe('what the API and the rewards quotes read', () => {
+  it('answers GET /play/dev/leaderboard and the day board from the same index', async () => {
+    const day = utcDay(new Date());
+    const expected = await recount({ kind: 'day', gameId: game.id, day });
+    expect(await dayBoard.count(game.id, day)).toBe(expected.length);
+    expect(await dayBoard.top(game.id, day, 10)).toEqual(expected.slice(0, 10));
+    const last = expected[expected.length - 1] as Standing;
+    const res = await devLeaderboard(auth(), game.id, {
+      period: 'daily',
+      limit: 20,
+      offset: 100,
+      player: last.arcId,
+    });
+    expect(res.entries).toEqual(
+      expected.slice(100, 120).map((s, i) => ({ rank: 101 + i, arcId: s.arcId, points: s.points })),
+    );
+    expect(res.player).toMatchObject({ rank: expected.length, points: last.points });
+  }, 60_000);
+});
