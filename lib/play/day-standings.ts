@@ -1,8 +1,8 @@
 // Every standing of a game's board of one UTC day, page by page, for the daily settlement (lib/settlement). The
 // board already excludes invalidated sessions: invalidation takes their points out of the day totals.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { playKeys } from './keys.js';
-import { queryIndex } from './repository.js';
+import { BOARD_SHARDS, type BoardRef, boardIndex, boardPartition, tieStart } from './rank-index.js';
+import { queryRankRange } from './repository.js';
 
 /** One player's counted points of a day, and when the score was reached (the tie-break). */
 export interface DayStanding {
@@ -11,33 +11,47 @@ export interface DayStanding {
   reachedAt: string;
 }
 
-/** Opaque position in a board read by pages. */
+/** Opaque position in a board read by pages: the index shard being read and where in it. */
 export type StandingsCursor = Record<string, NativeAttributeValue>;
 
 /**
- * One page (points descending, at most `limit`) of a game's board of a UTC day, players with points > 0 only;
- * `next` continues it. Ties inside the index are unordered: the caller orders after reading the whole board.
+ * One page (at most `limit`) of a game's board of a UTC day, players with points > 0 only; `next` continues it.
+ * The board's index is sharded (rank-index.ts): a page reads one shard after another in leaderboard order
+ * within each shard, so the pages are not in rank order across shards; the caller orders the whole board.
  */
 export const dayStandings = async (
   gameId: string,
   day: string,
   page: { limit: number; start?: StandingsCursor | undefined },
 ): Promise<{ standings: DayStanding[]; next: StandingsCursor | undefined }> => {
-  const result = await queryIndex({
-    index: 'byDailyBoard',
-    key: 'boardDay',
-    value: playKeys.boardDay(gameId, day),
-    range: { op: '>', value: 0 },
-    forward: false,
-    limit: page.limit,
-    start: page.start,
-  });
+  const board: BoardRef = { kind: 'day', gameId, day };
+  const { index, attribute } = boardIndex(board);
+  const standings: DayStanding[] = [];
+  let shard = Number(page.start?.shard ?? 0);
+  let start = page.start?.key as Record<string, NativeAttributeValue> | undefined;
+  // Every entry on the board has points > 0 (a total at 0 is off the index), so the whole range is read.
+  while (shard < BOARD_SHARDS && standings.length < page.limit) {
+    const result = await queryRankRange({
+      index,
+      key: attribute,
+      value: boardPartition(board, shard),
+      range: { from: tieStart(Number.MAX_SAFE_INTEGER) },
+      forward: true,
+      limit: page.limit - standings.length,
+      start,
+    });
+    standings.push(
+      ...result.items.map((item) => ({
+        arcId: String(item.arcId),
+        points: Number(item.points ?? 0),
+        reachedAt: String(item.reachedAt ?? ''),
+      })),
+    );
+    start = result.next;
+    if (!start) shard += 1;
+  }
   return {
-    standings: result.items.map((item) => ({
-      arcId: String(item.arcId),
-      points: Number(item.points ?? 0),
-      reachedAt: String(item.reachedAt ?? item.updatedAt ?? ''),
-    })),
-    next: result.next,
+    standings,
+    next: shard < BOARD_SHARDS ? { shard, ...(start ? { key: start } : {}) } : undefined,
   };
 };

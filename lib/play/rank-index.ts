@@ -70,10 +70,13 @@ export interface TreeNode {
   node: number;
 }
 
+/** The sort key of every counter item (and of no other item of the play table). */
+export const COUNTER_SK = 'RANK';
+
 /** The key of one copy of a node's counter item. */
 export const counterKey = (board: BoardRef, { level, node }: TreeNode, shard: number) => ({
   pk: `RANK#${boardId(board)}#${level}#${node}#${shard}`,
-  sk: 'RANK',
+  sk: COUNTER_SK,
 });
 
 const scale = (level: number) => FANOUT ** level;

@@ -5,6 +5,7 @@ import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import {
   type BoardRef,
   boardAttributes,
+  COUNTER_SK,
   counterKey,
   counterMoves,
   type Standing,
@@ -15,25 +16,45 @@ import { indexUpdate, playTable, type TransactItem } from './repository.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
+/** One counter item's update: ADD each digit's delta (counters may go negative in one copy; reads sum copies). */
+export const counterItem = (
+  key: { pk: string; sk: string },
+  digits: ReadonlyMap<number, number>,
+): TransactItem => {
+  const values: Item = {};
+  const adds: string[] = [];
+  for (const [digit, delta] of digits) {
+    adds.push(`c${digit} :d${digit}`);
+    values[`:d${digit}`] = delta;
+  }
+  return {
+    Update: {
+      TableName: playTable(),
+      Key: key,
+      UpdateExpression: `ADD ${adds.join(', ')}`,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/**
+ * The key and deltas of a counter item made by `counterItem` (undefined for any other item): the ADDs of
+ * several players to one counter item in one transaction are merged into one item (save-groups.ts).
+ */
+export const counterDeltas = (item: TransactItem) => {
+  const update = item.Update;
+  const key = update?.Key as { pk?: unknown; sk?: unknown } | undefined;
+  if (!update || key?.sk !== COUNTER_SK || typeof key.pk !== 'string') return undefined;
+  const digits = new Map<number, number>();
+  for (const [name, value] of Object.entries(update.ExpressionAttributeValues ?? {}))
+    digits.set(Number(name.slice(2)), Number(value));
+  return { key: { pk: key.pk, sk: COUNTER_SK }, digits };
+};
+
 /** The counter updates of a total moving from `from` to `to` points on a board. */
 export const counterWrites = (board: BoardRef, arcId: string, from: number, to: number): TransactItem[] => {
   const shard = shardOf(arcId, TREE_SHARDS);
-  return counterMoves(from, to).map((move) => {
-    const values: Item = {};
-    const adds: string[] = [];
-    for (const [digit, delta] of move.digits) {
-      adds.push(`c${digit} :d${digit}`);
-      values[`:d${digit}`] = delta;
-    }
-    return {
-      Update: {
-        TableName: playTable(),
-        Key: counterKey(board, move, shard),
-        UpdateExpression: `ADD ${adds.join(', ')}`,
-        ExpressionAttributeValues: values,
-      },
-    };
-  });
+  return counterMoves(from, to).map((move) => counterItem(counterKey(board, move, shard), move.digits));
 };
 
 /**

@@ -1,5 +1,7 @@
 // Several players' writes share one TransactWriteItems (pure, no I/O): packing them within DynamoDB's limits,
-// and telling from a cancelled transaction which players' writes failed. Used by save-points.ts.
+// merging their score-tree counter ADDs to one item, and telling from a cancelled transaction which players'
+// writes failed. Used by save-points.ts.
+import { counterDeltas, counterItem } from './rank-writes.js';
 import type { TransactItem } from './repository.js';
 
 /** DynamoDB's limit of items per TransactWriteItems. */
@@ -37,6 +39,9 @@ export const writeKey = (item: TransactItem): string => {
 
 const itemCount = <T extends Writes>(units: T[]) => units.reduce((sum, u) => sum + u.items.length, 0);
 
+/** The keys a unit's writes may not share with another unit of its transaction (counter items merge). */
+const exclusiveKeys = (items: TransactItem[]) => items.filter((i) => !counterDeltas(i)).map(writeKey);
+
 /** Within the limits and no item twice (DynamoDB rejects that). An empty group takes any unit. */
 const fits = <T extends Writes>(group: Group<T>, s: Sized<T>) =>
   group.members.length === 0 ||
@@ -67,12 +72,12 @@ const packInto = <T extends Writes>(sized: Array<Sized<T>>, count: number): Arra
 /**
  * Packs units into as few transactions as the limits allow, balanced between them: at most 100 items, under
  * the byte budget, and no item twice in one transaction (two players of a batch can name the same session or
- * idempotency key). A unit larger than a transaction goes alone, as it always did.
+ * idempotency key; their counter ADDs to one score-tree item are merged instead, by `groupTransaction`). A unit larger than a transaction goes alone, as it always did.
  */
 export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
   const sized = units.map((unit) => ({
     unit,
-    keys: unit.items.map(writeKey),
+    keys: exclusiveKeys(unit.items),
     bytes: JSON.stringify(unit.items).length,
   }));
   const least = Math.max(1, Math.ceil(itemCount(units) / MAX_TRANSACTION_ITEMS));
@@ -83,18 +88,61 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
   return units.map((unit) => [unit]);
 };
 
+/** A group's transaction: its items, and for each item the units whose writes it carries. */
+export interface GroupTransaction<T> {
+  items: TransactItem[];
+  owners: T[][];
+}
+
 /**
- * The units whose writes a cancelled transaction of `units` (items in that order) names as failed: its
- * CancellationReasons hold one code per item (`ConditionalCheckFailed`, `TransactionConflict`, …, `None` for
- * an item that did not fail). When the reasons name none, or do not line up with the items, all units failed.
+ * The transaction of a group of units: every unit's items in order, except that the ADDs of several units to
+ * one score-tree counter item become one item with the deltas summed (DynamoDB refuses an item twice in a
+ * transaction, and two players of a batch often count in the same counter item). A merged item whose deltas
+ * cancel out is left out.
  */
-export const failedUnits = <T extends Writes>(units: T[], reasons: string[]): T[] => {
-  if (reasons.length !== itemCount(units)) return units;
-  let offset = 0;
-  const failed = units.filter((unit) => {
-    const own = reasons.slice(offset, offset + unit.items.length);
-    offset += unit.items.length;
-    return own.some((code) => code !== 'None');
-  });
-  return failed.length > 0 ? failed : units;
+export const groupTransaction = <T extends Writes>(units: T[]): GroupTransaction<T> => {
+  const slots: Array<{ item: TransactItem; owners: T[] }> = [];
+  const counters = new Map<
+    string,
+    { slot: number; key: { pk: string; sk: string }; sum: Map<number, number> }
+  >();
+  for (const unit of units) {
+    for (const item of unit.items) {
+      const deltas = counterDeltas(item);
+      if (!deltas) {
+        slots.push({ item, owners: [unit] });
+        continue;
+      }
+      const merged = counters.get(writeKey(item));
+      if (!merged) {
+        counters.set(writeKey(item), { slot: slots.length, key: deltas.key, sum: new Map(deltas.digits) });
+        slots.push({ item, owners: [unit] });
+        continue;
+      }
+      for (const [digit, delta] of deltas.digits) merged.sum.set(digit, (merged.sum.get(digit) ?? 0) + delta);
+      slots[merged.slot]?.owners.push(unit);
+    }
+  }
+  const dropped = new Set<number>();
+  for (const { slot, key, sum } of counters.values()) {
+    const nonZero = new Map([...sum].filter(([, d]) => d !== 0));
+    const at = slots[slot];
+    if (nonZero.size === 0) dropped.add(slot);
+    else if (at) at.item = counterItem(key, nonZero);
+  }
+  const kept = slots.filter((_, i) => !dropped.has(i));
+  return { items: kept.map((s) => s.item), owners: kept.map((s) => [...new Set(s.owners)]) };
+};
+
+/**
+ * The units whose writes a cancelled transaction names as failed: its CancellationReasons hold one code per
+ * item (`ConditionalCheckFailed`, `TransactionConflict`, …, `None` for an item that did not fail); a merged
+ * counter item fails every unit that wrote to it. When the reasons name none, or do not line up with the
+ * items, all units failed.
+ */
+export const failedUnits = <T>(tx: GroupTransaction<T>, reasons: string[]): T[] => {
+  const all = [...new Set(tx.owners.flat())];
+  if (reasons.length !== tx.items.length) return all;
+  const failed = new Set(tx.owners.filter((_, i) => reasons[i] !== 'None').flat());
+  return failed.size > 0 ? all.filter((u) => failed.has(u)) : all;
 };

@@ -9,7 +9,7 @@ import type { IdentityDirectory } from '../user/index.js';
 import { addToStat, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, utcDay } from './keys.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
-import { failedUnits, packTransactions } from './save-groups.js';
+import { failedUnits, groupTransaction, packTransactions } from './save-groups.js';
 import type { EntryResult, Indexed, SaveEntry } from './save-model.js';
 import { type DayTotal, type PlanInput, planPlayer, type StoredSession } from './save-plan.js';
 import { planItems } from './save-writes.js';
@@ -29,10 +29,18 @@ export interface SaveDeps {
  */
 const ENTRIES_PER_PLAN = 25;
 /**
- * Attempts per player: a lost race (a failed condition or a conflict) re-reads and plans again. A total's board
- * move is conditional on its exact points, so concurrent batches of one player serialize: one attempt each.
+ * Attempts per player that lose a race while the player's state stays as read (a conflict, or a condition that
+ * failed with nothing of the player committed since): after that many the save answers CONFLICT. A lost race
+ * after which the player's state moved is not counted: another save of the player committed, so the system
+ * progressed (a total's board move is conditional on its exact points, so concurrent saves of one player
+ * commit one at a time), and such losses are bounded by the number of saves racing for the player.
  */
-const MAX_ATTEMPTS = 24;
+const MAX_STALLED_ATTEMPTS = 6;
+/** A ceiling on rounds whatever happens (a player whose saves never stop racing). */
+const MAX_ROUNDS = 64;
+
+const tooManyRaces = () =>
+  new AppError('CONFLICT', 'Too many concurrent saves for one player; retry the batch');
 
 /** Up to ENTRIES_PER_PLAN entries of one player: planned, written and retried together. */
 interface Unit {
@@ -45,6 +53,8 @@ interface Planned {
   results: EntryResult[];
   total: number;
   items: TransactItem[];
+  /** The player's state the plan was made from (what a rival's commit changes). */
+  read: string;
 }
 
 /** State read for every player of a batch at once, used by each player's first attempt. */
@@ -131,8 +141,10 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
 };
 
 const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): Planned => {
-  const plan = planPlayer(planInput(game, unit, state, at), unit.entries);
-  return { results: plan.results, total: plan.total, items: planItems(plan) };
+  const input = planInput(game, unit, state, at);
+  const plan = planPlayer(input, unit.entries);
+  const read = JSON.stringify([[...input.days], input.allTime, [...input.sessions], [...input.idempotency]]);
+  return { results: plan.results, total: plan.total, items: planItems(plan), read };
 };
 
 /** A cancelled transaction or a conflict: the plans raced another write and may be retried. */
@@ -148,12 +160,13 @@ const commitGroup = async <T extends Planned>(group: T[]): Promise<T[]> => {
   const failed: T[] = [];
   let rest = group;
   while (rest.length > 0) {
+    const tx = groupTransaction(rest);
     try {
-      await transact(rest.flatMap((p) => p.items));
+      await transact(tx.items);
       break;
     } catch (error) {
       if (!lostRace(error)) throw error;
-      const lost = failedUnits(rest, cancellationReasons(error));
+      const lost = failedUnits(tx, cancellationReasons(error));
       failed.push(...lost);
       rest = rest.filter((p) => !lost.includes(p));
     }
@@ -163,20 +176,27 @@ const commitGroup = async <T extends Planned>(group: T[]): Promise<T[]> => {
 
 /**
  * Saves units (at most one per player): read, plan, write the plans grouped into shared transactions, in
- * parallel; the units that lost a race are read again and planned again, up to MAX_ATTEMPTS.
+ * parallel; the units that lost a race are read again and planned again (MAX_STALLED_ATTEMPTS).
  */
 const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefetched?: Prefetched) => {
   const results: EntryResult[] = [];
   let saved = 0;
   let todo = units;
-  for (let attempt = 0; todo.length > 0; attempt++) {
-    if (attempt === MAX_ATTEMPTS)
-      throw new AppError('CONFLICT', 'Too many concurrent saves for one player; retry the batch');
-    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
-    const first = attempt === 0 ? prefetched : undefined;
+  const stalled = new Map<Unit, number>();
+  const lastRead = new Map<Unit, string>();
+  for (let round = 0; todo.length > 0; round++) {
+    if (round === MAX_ROUNDS) throw tooManyRaces();
+    if (round > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * Math.min(round, 6)));
+    const first = round === 0 ? prefetched : undefined;
     const at = first?.at ?? deps.now?.() ?? new Date();
     const state = await readState(game, todo, utcDay(at), first?.state);
     const planned = todo.map((unit) => ({ unit, ...planUnit(game, unit, state, at) }));
+    for (const p of planned) {
+      // Read again after a loss and found as before: the race was lost without any save of the player committing.
+      if (lastRead.get(p.unit) === p.read) stalled.set(p.unit, (stalled.get(p.unit) ?? 0) + 1);
+      lastRead.set(p.unit, p.read);
+    }
+    if (todo.some((u) => (stalled.get(u) ?? 0) >= MAX_STALLED_ATTEMPTS)) throw tooManyRaces();
     const writing = planned.filter((p) => p.items.length > 0);
     const failed = new Set((await Promise.all(packTransactions(writing).map(commitGroup))).flat());
     for (const p of planned.filter((p) => !failed.has(p))) {

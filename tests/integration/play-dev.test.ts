@@ -494,16 +494,25 @@ describe('grouped transactions', () => {
     const lateId = res.playerIdToArcId[late] ?? '';
     const [grouped, rivalTx, rest, retry, ...more] = recorder.sent;
     expect(more).toEqual([]);
-    // One transaction for the five players, cancelled by the late player's day total only.
+    // One transaction for the five players, cancelled by the late player's totals only: its day total (the cap,
+    // and the points its board move starts from) and its all-time total (the points its move starts from), both
+    // moved by the rival.
     expect(playersOf(grouped ?? { keys: [] }).size).toBe(5);
     const failed = grouped?.keys.filter((_, i) => grouped.reasons?.[i] !== 'None');
-    expect(failed).toHaveLength(1);
-    expect(failed?.[0]).toContain(`TOTAL#${g.id}#${lateId}|DAY#`);
-    expect(grouped?.reasons?.[grouped.keys.indexOf(failed?.[0] ?? '')]).toBe('ConditionalCheckFailed');
+    expect(failed?.map((k) => k.replace(/^.*\|/, '')).sort()).toEqual([
+      'ALL',
+      expect.stringMatching(/^DAY#/),
+    ]);
+    for (const key of failed ?? []) {
+      expect(key).toContain(`TOTAL#${g.id}#${lateId}|`);
+      expect(grouped?.reasons?.[grouped.keys.indexOf(key)]).toBe('ConditionalCheckFailed');
+    }
     expect([...playersOf(rivalTx ?? { keys: [] })]).toEqual([lateId]);
-    // The other four written again without it, unchanged; then the late player read again and re-planned.
+    // The other four written again without it, unchanged (their score-tree counter items, which name no player,
+    // without the late player's ADDs); then the late player read again and re-planned.
+    const named = (keys: string[] | undefined) => keys?.filter((k) => !k.includes('|RANK#'));
     expect(rest?.reasons).toBeUndefined();
-    expect(rest?.keys).toEqual(grouped?.keys.filter((k) => !k.includes(lateId)));
+    expect(named(rest?.keys)).toEqual(named(grouped?.keys)?.filter((k) => !k.includes(lateId)));
     expect([...playersOf(rest ?? { keys: [] })].sort()).toEqual(
       players
         .filter((p) => p !== late)
@@ -518,6 +527,27 @@ describe('grouped transactions', () => {
     expect(totals.map((t) => [t.today, t.allTime])).toEqual(
       players.map((p) => (p === late ? [100, 100] : [30, 30])),
     );
+  });
+
+  it('gives up with CONFLICT after 6 attempts that lose a race while the player stays as read', async () => {
+    const d = await createDeveloper();
+    const g = await registerGame(d);
+    const auth = { scheme: 'hmac' as const, userId: d.arcId };
+    // Every transaction is cancelled by a conflict that commits nothing (fault path: no save of the player moves).
+    const recorder = recordTransactions(async () => {
+      throw Object.assign(new Error('Transaction cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: [{ Code: 'TransactionConflict' }],
+      });
+    });
+    try {
+      await expect(
+        batchSavePoints(auth, { gameId: g.id, entries: [{ playerId: wallet(), points: 5 }] }, deps),
+      ).rejects.toMatchObject({ code: 'CONFLICT' });
+    } finally {
+      recorder.restore();
+    }
+    expect(recorder.sent).toHaveLength(6);
   });
 
   it('holds caps, sessions and idempotency under 20 concurrent batches of grouped players', async () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { counterKey } from '../../lib/play/rank-index.js';
+import { counterItem } from '../../lib/play/rank-writes.js';
 import type { TransactItem } from '../../lib/play/repository.js';
 import {
   failedUnits,
+  groupTransaction,
   MAX_TRANSACTION_ITEMS,
   packTransactions,
   writeKey,
@@ -99,14 +102,54 @@ describe('failedUnits', () => {
       'None',
       'None',
     ];
-    expect(failedUnits(units, reasons).map((u) => u.name)).toEqual(['b']);
+    const tx = groupTransaction(units);
+    expect(failedUnits(tx, reasons).map((u) => u.name)).toEqual(['b']);
     reasons[0] = 'TransactionConflict';
-    expect(failedUnits(units, reasons).map((u) => u.name)).toEqual(['a', 'b']);
+    expect(failedUnits(tx, reasons).map((u) => u.name)).toEqual(['a', 'b']);
   });
 
   it('counts every player failed when the reasons name none or do not line up with the items', () => {
-    expect(failedUnits(units, Array(10).fill('None'))).toEqual(units);
-    expect(failedUnits(units, [])).toEqual(units);
-    expect(failedUnits(units, ['ConditionalCheckFailed'])).toEqual(units);
+    const tx = groupTransaction(units);
+    expect(failedUnits(tx, Array(10).fill('None'))).toEqual(units);
+    expect(failedUnits(tx, [])).toEqual(units);
+    expect(failedUnits(tx, ['ConditionalCheckFailed'])).toEqual(units);
+  });
+});
+
+describe('groupTransaction', () => {
+  const board = { kind: 'day' as const, gameId: 'g', day: '2026-01-01' };
+  const node = { level: 0, node: 0 };
+  /** A player with a counter ADD in copy `copy` of node 0 (+1 on digit `to`, -1 on digit `from` when set). */
+  const counting = (name: string, copy: number, to: number, from?: number) => ({
+    name,
+    items: [
+      update(`TOTAL#${name}`, 'DAY#2026-01-01'),
+      counterItem(
+        counterKey(board, node, copy),
+        new Map([[to, 1], ...(from === undefined ? [] : [[from, -1] as [number, number]])]),
+      ),
+      update(`S-${name}`, 'SESSION'),
+    ],
+  });
+
+  it('merges the counter ADDs of players who count in one item, and packs them together', () => {
+    const units = [counting('a', 3, 10), counting('b', 3, 10, 5), counting('c', 4, 10)];
+    expect(packTransactions(units)).toHaveLength(1);
+    const tx = groupTransaction(units);
+    expect(tx.items).toHaveLength(8);
+    const merged = tx.items.find(
+      (i) => writeKey(i) === writeKey(counting('a', 3, 1).items[1] as TransactItem),
+    );
+    expect(merged?.Update?.UpdateExpression).toBe('ADD c10 :d10, c5 :d5');
+    expect(merged?.Update?.ExpressionAttributeValues).toEqual({ ':d10': 2, ':d5': -1 });
+    // A merged item that fails fails every player that wrote to it, and only those.
+    const reasons = tx.items.map((i) => (i === merged ? 'TransactionConflict' : 'None'));
+    expect(failedUnits(tx, reasons).map((u) => u.name)).toEqual(['a', 'b']);
+  });
+
+  it('leaves out a merged counter item whose deltas cancel out', () => {
+    const tx = groupTransaction([counting('a', 3, 10, 7), counting('b', 3, 7, 10)]);
+    expect(tx.items.map(writeKey).filter((k) => k.includes('RANK'))).toEqual([]);
+    expect(tx.owners).toHaveLength(4);
   });
 });
