@@ -38,7 +38,7 @@ try {
   const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const { UpdateTableCommand, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
   const { dynamo } = await import('../lib/adapters/dynamodb.js');
-  const { playKeys, playTable, rankIndex, rankReads } = await import('../lib/play/index.js');
+  const { getItem, playKeys, playTable, rankIndex, rankReads } = await import('../lib/play/index.js');
   const table = playTable();
 
   // The old points-sorted index, as serverless.yml had it.
@@ -185,8 +185,15 @@ try {
       ['top 10', () => oldTop(value, 10), () => rankReads.topOf(board, 10)],
       [
         'rank of the lowest player',
-        () => oldAround(value, lowest.arcId, lowest.points),
-        () => rankReads.around(board, lowest),
+        async () => {
+          await getItem(playKeys.day(board.gameId, lowest.arcId, DAY));
+          return oldAround(value, lowest.arcId, lowest.points);
+        },
+        // As GET /play/dev/leaderboard?player= reads it: the player's total, then its rank and neighbours.
+        async () => {
+          await getItem(playKeys.day(board.gameId, lowest.arcId, DAY));
+          return rankReads.around(board, lowest);
+        },
       ],
       [
         `page of 50 at offset ${formatNumber(deep)}`,

@@ -8,13 +8,14 @@ export const FANOUT = 64;
 /** Levels of the score tree: 64^9 = 2^54 covers every safe integer score. */
 export const LEVELS = 9;
 /**
- * Copies of each counter item (a player always counts in the copy its Arc ID hashes to), so that no counter item
- * takes every write of a busy board; a read sums the copies. docs/leaderboards.md §3 sizes it for 10,000
- * updates a second.
+ * Copies of each counter item (a player counts in the copy its Arc ID hashes to), so that no counter item
+ * takes every write of a busy board; a read sums the copies. 22: at 10,000 updates a second on one board all in
+ * one tree node, a copy takes 909 transactional write units a second (under DynamoDB's 1,000 per partition),
+ * and a count's 9 levels × 22 copies = 198 keys fit two BatchGetItem calls (docs/leaderboards.md §3).
  */
-export const TREE_SHARDS = 32;
-/** Partitions of a board's index (GSI partition key `<board>#<shard>`), for the same reason. */
-export const BOARD_SHARDS = 32;
+export const TREE_SHARDS = 22;
+/** Partitions of a board's index (GSI partition key `<board>#<shard>`): 2 index writes per update, 909/s each. */
+export const BOARD_SHARDS = 22;
 
 const MAX_POINTS = Number.MAX_SAFE_INTEGER;
 const POINTS_WIDTH = String(MAX_POINTS).length;

@@ -75,30 +75,25 @@ const acrossShards = async (board: BoardRef, range: Range, forward: boolean, lim
   return pages.flatMap((p) => p.items.map(standing)).sort(byRank);
 };
 
-/** How many entries of a board's index partitions lie in a range (COUNT queries, paged). */
-const countAcrossShards = async (board: BoardRef, range: Range): Promise<number> => {
+/** How many entries of one index partition of a board lie in a range (COUNT queries, paged). */
+const countShard = async (board: BoardRef, value: string, range: Range): Promise<number> => {
   const { index, attribute } = boardIndex(board);
-  const counts = await Promise.all(
-    Array.from({ length: BOARD_SHARDS }, async (_, shard) => {
-      let total = 0;
-      let start: Item | undefined;
-      do {
-        const page = await queryRankRange({
-          index,
-          key: attribute,
-          value: boardPartition(board, shard),
-          range,
-          forward: true,
-          count: true,
-          start,
-        });
-        total += page.count;
-        start = page.next;
-      } while (start);
-      return total;
-    }),
-  );
-  return counts.reduce((a, b) => a + b, 0);
+  let total = 0;
+  let start: Item | undefined;
+  do {
+    const page = await queryRankRange({
+      index,
+      key: attribute,
+      value,
+      range,
+      forward: true,
+      count: true,
+      start,
+    });
+    total += page.count;
+    start = page.next;
+  } while (start);
+  return total;
 };
 
 /** The first `n` standings of a board. */
@@ -157,23 +152,56 @@ const justBelow = (key: string) =>
   `${key.slice(0, -1)}${String.fromCharCode(key.charCodeAt(key.length - 1) - 1)}`;
 
 /**
- * A standing's rank (1-based) and up to two neighbours each side: the counters above its score and at it
- * (`count(> p − 1)`, nodes mostly shared) and the nearest entries of every shard in one wave; only when others
- * share its score, a second wave counts those who reached it first.
+ * Entries read before a standing in each shard: its two neighbours, and the players tied with it who reached
+ * the score first, counted from the same page as long as a shard holds fewer than `BEFORE_PAGE - 2` of them.
+ */
+const BEFORE_PAGE = 10;
+
+/**
+ * A standing's rank (1-based) and up to two neighbours each side, in one wave: the counters above its score,
+ * and per shard the entries just before it (which also hold the ties ahead of it) and the two just after. Only
+ * a shard whose page before the standing is all ties (more than BEFORE_PAGE - 2 players reached the same score
+ * first there) is counted in a second wave (COUNT over the rest of its tie group).
  */
 export const around = async (board: BoardRef, me: Standing) => {
   const key = rankKey(me);
-  const [counters, before, after] = await Promise.all([
-    readCounters(board, [...countNodes(me.points), ...countNodes(me.points - 1)]),
-    acrossShards(board, { before: key }, false, 2),
+  const { index, attribute } = boardIndex(board);
+  const shards = Array.from({ length: BOARD_SHARDS }, (_, shard) => boardPartition(board, shard));
+  const [counters, befores, after] = await Promise.all([
+    readCounters(board, countNodes(me.points)),
+    Promise.all(
+      shards.map((value) =>
+        queryRankRange({
+          index,
+          key: attribute,
+          value,
+          range: { before: key },
+          forward: false,
+          limit: BEFORE_PAGE,
+        }),
+      ),
+    ),
     acrossShards(board, { after: key }, true, 2),
   ]);
   const above = countAbove(me.points, lookup(counters));
-  const others = countAbove(me.points - 1, lookup(counters)) - above - 1;
-  const tiedBefore =
-    others > 0 ? await countAcrossShards(board, { from: tieStart(me.points), to: justBelow(key) }) : 0;
-  const rank = above + tiedBefore + 1;
-  const closest = before.slice(-2);
+  const tieCounts = await Promise.all(
+    befores.map(async (page, shard) => {
+      const ties = page.items.filter((item) => Number(item.points) === me.points);
+      const last = ties[ties.length - 1];
+      // The page ended inside the tie group: count the rest of it, below the last tie read.
+      if (ties.length < page.items.length || !page.next || !last) return ties.length;
+      const rest = await countShard(board, shards[shard] as string, {
+        from: tieStart(me.points),
+        to: justBelow(String(last.rankKey)),
+      });
+      return ties.length + rest;
+    }),
+  );
+  const rank = above + tieCounts.reduce((a, b) => a + b, 0) + 1;
+  const closest = befores
+    .flatMap((p) => p.items.map(standing))
+    .sort(byRank)
+    .slice(-2);
   const entry = (s: Standing, r: number) => ({ rank: r, arcId: s.arcId, points: s.points });
   return {
     rank,

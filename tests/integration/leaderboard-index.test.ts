@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GameView } from '../../lib/games/contracts.js';
 import { dayBoard, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
 import { devLeaderboard } from '../../lib/play/leaderboard.js';
-import { type BoardRef, byRank, type Standing } from '../../lib/play/rank-index.js';
+import { BOARD_SHARDS, type BoardRef, byRank, type Standing, shardOf } from '../../lib/play/rank-index.js';
 import { around, boardSize, pageOf, scoreAt } from '../../lib/play/rank-reads.js';
 import { getItems, itemKey } from '../../lib/play/repository.js';
 import { batchSavePoints, type SaveEntry } from '../../lib/play/save-points.js';
@@ -136,4 +136,45 @@ describe('what the API and the rewards quotes read', () => {
     );
     expect(res.player).toMatchObject({ rank: expected.length, points: last.points });
   }, 60_000);
+});
+
+describe('a tie group larger than a page per shard', () => {
+  it('counts the ties ahead of a player beyond the 10 entries read before it in its shard', async () => {
+    const g = await registerGame(dev);
+    const board: BoardRef = { kind: 'day', gameId: g.id, day: utcDay(new Date()) };
+    const wallets = Array.from({ length: 300 }, () => `sol:${bs58.encode(randomBytes(32))}`);
+    // 300 players at one score, reached at three instants (one per batch), ~14 per index shard.
+    const ids: string[] = [];
+    for (let b = 0; b < 3; b++) {
+      const part = wallets.slice(b * 100, b * 100 + 100);
+      const res = await batchSavePoints(
+        auth(),
+        { gameId: g.id, entries: part.map((playerId) => ({ playerId, points: 5 })) },
+        deps,
+      );
+      ids.push(...part.map((w) => res.playerIdToArcId[w] as string));
+    }
+    const items = await getItems(ids.map((arcId) => playKeys.day(g.id, arcId, board.day)));
+    const expected = ids
+      .map((arcId) => ({
+        arcId,
+        points: 5,
+        reachedAt: String(items.get(itemKey(playKeys.day(g.id, arcId, board.day)))?.reachedAt),
+      }))
+      .sort(byRank);
+    // Some shard holds more than 9 of them: its last players have more than 8 ties ahead in the shard.
+    const perShard = Array.from({ length: BOARD_SHARDS }, (_, shard) =>
+      ids.filter((id) => shardOf(id, BOARD_SHARDS) === shard),
+    );
+    expect(Math.max(...perShard.map((p) => p.length))).toBeGreaterThan(9);
+    const probes = expected.flatMap((_s, i) => (i % 7 === 0 || i >= expected.length - 3 ? [i] : []));
+    const answers = await Promise.all(probes.map((i) => around(board, expected[i] as Standing)));
+    answers.forEach((answer, n) => {
+      const i = probes[n] as number;
+      expect(answer.rank).toBe(i + 1);
+      expect(answer.neighbours.map((x) => x.arcId)).toEqual(
+        expected.slice(Math.max(0, i - 2), i + 3).flatMap((x) => (x === expected[i] ? [] : [x.arcId])),
+      );
+    });
+  }, 120_000);
 });
