@@ -118,8 +118,8 @@ try {
   );
   await measure(
     'GET /play/dev/leaderboard (top 50, all tied)',
-    35,
-    'key lookup, budget, game, 1 Query per index shard (32, in parallel: docs/leaderboards.md)',
+    25,
+    'key lookup, budget, game, 1 Query per index shard (22, in parallel: docs/leaderboards.md)',
     () =>
       invoke(play.board, {
         method: 'GET',

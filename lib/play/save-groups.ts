@@ -19,7 +19,10 @@ export interface Writes {
 
 interface Sized<T> {
   unit: T;
+  /** Keys no other unit of its transaction may write. */
   keys: string[];
+  /** Score-tree counter items it ADDs to (merged with other units' ADDs to the same item). */
+  counters: string[];
   bytes: number;
 }
 
@@ -28,6 +31,7 @@ interface Group<T> {
   items: number;
   bytes: number;
   keys: Set<string>;
+  counters: Set<string>;
 }
 
 /** The table and key of a transaction item (the play table's keys are pk and sk). */
@@ -37,15 +41,14 @@ export const writeKey = (item: TransactItem): string => {
   return `${item.Put?.TableName ?? op?.TableName}|${key?.pk}|${key?.sk}`;
 };
 
-const itemCount = <T extends Writes>(units: T[]) => units.reduce((sum, u) => sum + u.items.length, 0);
-
-/** The keys a unit's writes may not share with another unit of its transaction (counter items merge). */
-const exclusiveKeys = (items: TransactItem[]) => items.filter((i) => !counterDeltas(i)).map(writeKey);
+/** The items a unit adds to a group: its own, and the counter items the group does not write yet. */
+const added = <T>(group: Group<T>, s: Sized<T>) =>
+  s.keys.length + s.counters.filter((k) => !group.counters.has(k)).length;
 
 /** Within the limits and no item twice (DynamoDB rejects that). An empty group takes any unit. */
 const fits = <T extends Writes>(group: Group<T>, s: Sized<T>) =>
   group.members.length === 0 ||
-  (group.items + s.unit.items.length <= MAX_TRANSACTION_ITEMS &&
+  (group.items + added(group, s) <= MAX_TRANSACTION_ITEMS &&
     group.bytes + s.bytes <= MAX_TRANSACTION_BYTES &&
     !s.keys.some((k) => group.keys.has(k)));
 
@@ -56,15 +59,20 @@ const packInto = <T extends Writes>(sized: Array<Sized<T>>, count: number): Arra
     items: 0,
     bytes: 0,
     keys: new Set(),
+    counters: new Set(),
   }));
   for (const s of sized) {
     const open = groups.filter((g) => fits(g, s));
     if (open.length === 0) return undefined;
-    const group = open.reduce((least, g) => (g.items < least.items ? g : least));
+    // The group it adds the fewest items to (players counting in the same copies go together), then the
+    // least loaded.
+    const cost = (g: Group<T>) => added(g, s) * MAX_TRANSACTION_ITEMS + g.items;
+    const group = open.reduce((best, g) => (cost(g) < cost(best) ? g : best));
     group.members.push(s);
-    group.items += s.unit.items.length;
+    group.items += added(group, s);
     group.bytes += s.bytes;
     for (const k of s.keys) group.keys.add(k);
+    for (const k of s.counters) group.counters.add(k);
   }
   return groups;
 };
@@ -77,10 +85,13 @@ const packInto = <T extends Writes>(sized: Array<Sized<T>>, count: number): Arra
 export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
   const sized = units.map((unit) => ({
     unit,
-    keys: exclusiveKeys(unit.items),
+    keys: unit.items.filter((i) => !counterDeltas(i)).map(writeKey),
+    counters: unit.items.filter((i) => counterDeltas(i)).map(writeKey),
     bytes: JSON.stringify(unit.items).length,
   }));
-  const least = Math.max(1, Math.ceil(itemCount(units) / MAX_TRANSACTION_ITEMS));
+  const counterItems = new Set(sized.flatMap((s) => s.counters)).size;
+  const own = sized.reduce((sum, s) => sum + s.keys.length, 0);
+  const least = Math.max(1, Math.ceil((own + counterItems) / MAX_TRANSACTION_ITEMS));
   for (let count = least; count < units.length; count++) {
     const groups = packInto(sized, count);
     if (groups) return groups.filter((g) => g.members.length > 0).map((g) => g.members.map((s) => s.unit));

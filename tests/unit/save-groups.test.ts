@@ -147,6 +147,21 @@ describe('groupTransaction', () => {
     expect(failedUnits(tx, reasons).map((u) => u.name)).toEqual(['a', 'b']);
   });
 
+  it('packs 100 players with their counter ADDs into 4 transactions, players of one copy together', () => {
+    const all = { kind: 'all' as const, gameId: 'g' };
+    // Like a batch of 100 players at one score: 3 own writes (day and all-time totals, session) and one counter
+    // ADD per board each, over 22 copies: 300 + 44 items, 5 per player before merging.
+    const units = Array.from({ length: 100 }, (_, i) => {
+      const unit = counting(`p${i}`, i % 22, 10);
+      unit.items.push(update(`TOTAL#p${i}`), counterItem(counterKey(all, node, i % 22), new Map([[10, 1]])));
+      return unit;
+    });
+    const groups = packTransactions(units);
+    expect(groups).toHaveLength(4);
+    for (const group of groups) expect(groupTransaction(group).items.length).toBeLessThanOrEqual(100);
+    expect(groups.flat()).toHaveLength(100);
+  });
+
   it('leaves out a merged counter item whose deltas cancel out', () => {
     const tx = groupTransaction([counting('a', 3, 10, 7), counting('b', 3, 7, 10)]);
     expect(tx.items.map(writeKey).filter((k) => k.includes('RANK'))).toEqual([]);
