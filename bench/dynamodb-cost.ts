@@ -11,7 +11,11 @@ const stack = await startStack({
   offline: false,
   log: { info: () => {}, warn: () => {}, error: console.error, debug: () => {} },
 });
-Object.assign(process.env, stack.functionEnv, stack.env, { POWERTOOLS_LOG_LEVEL: 'SILENT' });
+// No API runs here: PUBLIC_API_URL only has to satisfy the settings (every function parses them at load).
+Object.assign(process.env, stack.functionEnv, stack.env, {
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  PUBLIC_API_URL: process.env.PUBLIC_API_URL ?? 'http://127.0.0.1',
+});
 
 try {
   const { dynamo } = await import('../lib/adapters/dynamodb.js');
@@ -105,15 +109,15 @@ try {
     });
   await measure(
     'batch-save-points, 100 new players',
-    213,
-    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 3 state BatchGets (300 keys) + 4 transactions (3 writes per player, a player never split, ≤ 100 items each); +1 stats counter',
+    214,
+    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 4 state BatchGets (400 keys: day and all-time totals, multiplier slot, session) + 4 transactions (3 writes per player, a player never split, + their merged score-tree counter ADDs, ≤ 100 items each); +1 stats counter',
     () => save(0),
   );
   await new Promise((r) => setTimeout(r, 1100));
   await measure(
     'batch-save-points, 100 known players',
-    13,
-    '4 auth/budgets + game + resolve + 3 state BatchGets (300 keys) + 4 transactions (3 writes per player, a player never split, ≤ 100 items each); +1 stats counter',
+    14,
+    '4 auth/budgets + game + resolve + 4 state BatchGets (400 keys: day and all-time totals, multiplier slot, session) + 4 transactions (3 writes per player, a player never split, + their merged score-tree counter ADDs, ≤ 100 items each); +1 stats counter',
     () => save(1000),
   );
   await measure(
