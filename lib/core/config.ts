@@ -42,12 +42,11 @@ export const settingsSchema = z
     IDP_ISSUER: z.string().check(z.trim(), z.minLength(1)),
     IDP_AUDIENCE: z.string().check(z.trim(), z.minLength(1)),
     IDP_JWKS_URL: httpUrl(),
-    IDENTITY_DIRECTORY: z._default(z.enum(['local', 'remote']), 'remote'),
-    IDP_API_URL: unsetWhenEmpty(z.url()),
-    IDP_APP_ID: unsetWhenEmpty(name()),
-    IDP_APP_SECRET: unsetWhenEmpty(name()),
-    WALLET_SIGNER: z._default(z.enum(['local', 'idp']), 'local'),
-    IDP_WALLET_API_URL: unsetWhenEmpty(z.url()),
+    // The provider's user directory and delegated-signing API (users' embedded wallets), the local IdP's locally.
+    IDP_API_URL: z.url(),
+    IDP_APP_ID: name(),
+    IDP_APP_SECRET: name(),
+    IDP_WALLET_API_URL: z.url(),
     // The public API and outbound fetches.
     PUBLIC_API_URL: httpUrl(),
     IMAGES_BASE_URL: unsetWhenEmpty(z.string()),
@@ -75,10 +74,6 @@ export const settingsSchema = z
           if (s[key] === undefined)
             ctx.addIssue({ code: 'custom', path: [key], message: `required when ${when}` });
       };
-      if (s.IDENTITY_DIRECTORY === 'remote')
-        need('IDENTITY_DIRECTORY=remote', ['IDP_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']);
-      if (s.WALLET_SIGNER === 'idp')
-        need('WALLET_SIGNER=idp', ['IDP_WALLET_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']);
       if (s.SOL_USD_PRICE_SOURCE === 'http') need('SOL_USD_PRICE_SOURCE=http', ['SOL_USD_PRICE_URL']);
     }),
   );

@@ -1,6 +1,5 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
-import type { StoredWallet } from '../adapters/wallet-signer.js';
 import { settings } from '../core/config.js';
 import { userKeys } from './keys.js';
 import { type User, userSchema } from './model.js';
@@ -17,7 +16,6 @@ export interface NewUser {
   subject?: string | undefined;
   identifiers: string[];
   apiKey?: { apiKey: string; secretCipher: string } | undefined;
-  wallet?: { address: string; sealedSecretKey: string } | undefined;
   now: string;
 }
 
@@ -73,8 +71,6 @@ export const createUser = async (user: NewUser): Promise<void> => {
     subject: user.subject,
     identifiers: user.identifiers,
     apiKey: user.apiKey?.apiKey,
-    walletAddress: user.wallet?.address,
-    walletSealedKey: user.wallet?.sealedSecretKey,
     stats: {},
     createdAt: user.now,
     updatedAt: user.now,
@@ -207,20 +203,13 @@ export const lookupIdentities = async (arcIds: string[], identifierKeys: string[
   return { users, owners };
 };
 
-/** A user's embedded wallet (address and sealed key) from their profile: the wallet signer's loader. */
-export const loadWallet = async (userId: string): Promise<StoredWallet | null> => {
+/** A user's identity-provider subject: undefined for no user, null for a user without one (one GetItem). */
+export const getSubject = async (arcId: string): Promise<string | null | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({
-      TableName: table(),
-      Key: userKeys.profile(userId),
-      ProjectionExpression: 'walletAddress, walletSealedKey',
-    }),
+    new GetCommand({ TableName: table(), Key: userKeys.profile(arcId), ProjectionExpression: 'subject' }),
   );
-  if (typeof Item?.walletAddress !== 'string') return null;
-  return {
-    address: Item.walletAddress,
-    ...(typeof Item.walletSealedKey === 'string' ? { sealedSecretKey: Item.walletSealedKey } : {}),
-  };
+  if (!Item) return undefined;
+  return typeof Item.subject === 'string' ? Item.subject : null;
 };
 
 /** The counters GET /user/me/stats reports; other domains keep them current through the two functions below. */

@@ -30,8 +30,6 @@ import { handler as getSnapshotHandler } from '../../functions/snapshots/get-sna
 import { handler as proofHandler } from '../../functions/snapshots/get-snapshot-proof.js';
 import { handler as holdersHandler } from '../../functions/snapshots/list-snapshot-holders.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
-import { sealSecret } from '../../lib/adapters/secrets.js';
-import { makeLocalWalletSigner } from '../../lib/adapters/wallet-signer.js';
 import { makeChain, type TransactionPlan } from '../../lib/chain/index.js';
 import { newKeypair } from '../../lib/chain/spl.js';
 import { listAirdropCoins } from '../../lib/games/index.js';
@@ -48,6 +46,7 @@ import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
 import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
+import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 import { createDeveloper } from '../helpers/users.js';
 
@@ -100,13 +99,10 @@ const mintToExtraAccount = async (
 
 /** A launched coin (mint + supply in the custodial vault) on a game whose airdrop token has these holders. */
 const setUp = async () => {
-  const { signer: payer, secretKey } = await newKeypair();
+  const { signer: payer } = await newKeypair();
   await chain.airdrop(payer.address, 5n * SOL);
   const userId = randomUUID();
-  const signer = makeLocalWalletSigner(async () => ({
-    address: payer.address,
-    sealedSecretKey: sealSecret(Buffer.from(secretKey)),
-  }));
+  const signer = keypairWalletSigner(() => payer);
   const sealed = await coin.generateLaunchKeys();
   const launch = { userId, keys: await coin.openLaunchKeys(sealed) };
   const deps = { chain, signer };

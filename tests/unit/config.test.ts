@@ -36,7 +36,10 @@ const valid: Record<string, string> = {
   IDP_ISSUER: 'https://idp.example',
   IDP_AUDIENCE: 'arcadia',
   IDP_JWKS_URL: 'https://idp.example/jwks',
-  IDENTITY_DIRECTORY: 'local',
+  IDP_API_URL: 'https://idp.example/api',
+  IDP_APP_ID: 'app',
+  IDP_APP_SECRET: 'secret',
+  IDP_WALLET_API_URL: 'https://idp.example/wallets',
   PUBLIC_API_URL: 'https://api.example',
   SOLANA_RPC_URL: 'https://rpc.example',
 };
@@ -70,7 +73,7 @@ describe('settings', () => {
       }
     }
     // Every `${env:NAME, 'default'}` setting was compared (the tables and resources have no env default).
-    expect(compared).toBeGreaterThanOrEqual(20);
+    expect(compared).toBeGreaterThanOrEqual(18);
   });
 
   it('parses a complete environment and fills the defaults', () => {
@@ -80,7 +83,6 @@ describe('settings', () => {
       RATE_LIMIT_USER_PER_MINUTE: 600,
       SOL_USD_PRICE_SOURCE: 'fixed',
       SOL_USD_PRICE: 150,
-      WALLET_SIGNER: 'local',
       SOLANA_RPC_TIMEOUT_MS: 10_000,
     });
   });
@@ -90,16 +92,14 @@ describe('settings', () => {
       const result = z.safeParse(settingsSchema, { ...valid, ...env });
       return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     };
-    expect(problems({ IDENTITY_DIRECTORY: 'remote' })).toEqual([
-      'IDP_API_URL: required when IDENTITY_DIRECTORY=remote',
-      'IDP_APP_ID: required when IDENTITY_DIRECTORY=remote',
-      'IDP_APP_SECRET: required when IDENTITY_DIRECTORY=remote',
-    ]);
+    // Users' embedded wallets live at the identity provider: its directory and signing API are always needed.
+    expect(
+      problems({ IDP_API_URL: '', IDP_APP_ID: '', IDP_APP_SECRET: '', IDP_WALLET_API_URL: '' }).map(
+        (p) => p.split(':')[0],
+      ),
+    ).toEqual(['IDP_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET', 'IDP_WALLET_API_URL']);
     expect(problems({ SOL_USD_PRICE_SOURCE: 'http' })).toEqual([
       'SOL_USD_PRICE_URL: required when SOL_USD_PRICE_SOURCE=http',
-    ]);
-    expect(problems({ WALLET_SIGNER: 'idp', IDP_APP_ID: 'a', IDP_APP_SECRET: 'b' })).toEqual([
-      'IDP_WALLET_API_URL: required when WALLET_SIGNER=idp',
     ]);
     expect(problems({ SOLANA_RPC_URL: '' })).toEqual([expect.stringMatching(/^SOLANA_RPC_URL: /)]);
   });
