@@ -4,7 +4,7 @@ export type { BuilderDeps } from './builder.js';
 export { buildSnapshot, processSnapshotBatch } from './builder.js';
 export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
 export { buildClaimTransactions, getClaimStatus } from './claims.js';
-export { findAirdropCoin, findVaultAddress, loadDistributionVault } from './coins.js';
+export { airdropCoinMints, findAirdropCoin, findVaultAddress, loadDistributionVault } from './coins.js';
 export {
   buildClaimTransactionsContract,
   getClaimStatusContract,
@@ -34,6 +34,6 @@ export {
 } from './merkle.js';
 export { getClaimRecord, getSummary, putSummaryIfNewer, recordClaim } from './repository.js';
 export { scheduleSnapshots } from './schedule.js';
-export type { ReadDeps } from './service.js';
+export type { ReadDeps, SnapshotReadDeps } from './service.js';
 export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';
 export { getSnapshotObject, putSnapshotObjects } from './storage.js';

@@ -391,6 +391,37 @@ describe('snapshot endpoints', () => {
     });
     expect(second.body.data).toEqual([all.body.data[1]]);
   });
+
+  it('answers for the airdrop token mint (SPEC §4.1) exactly as for the game coin mint', async () => {
+    // Another game airdropping the same token, without a coin: the lookup still finds the one snapshot.
+    const other = await getGame((await registerGame(await createDeveloper())).id);
+    if (!other) throw new Error('game missing');
+    await saveGame({ ...other, version: other.version + 1, airdropTokenAddress: ctx.airdropMint }, other);
+    const bodies = async (tokenMint: string) => {
+      const wallet = ctx.holders.a.publicKey.toBase58();
+      const [summary, proof, holders] = await Promise.all([
+        get(getSnapshotHandler, `/token-launcher/snapshot/${tokenMint}`, { tokenMint }),
+        get(proofHandler, `/token-launcher/snapshot/${tokenMint}/proof/${wallet}`, {
+          tokenMint,
+          userAddress: wallet,
+        }),
+        get(holdersHandler, `/token-launcher/snapshot/${tokenMint}/holders`, { tokenMint }, { limit: '1' }),
+      ]);
+      return [summary, proof, holders].map((res) => ({ status: res.status, body: res.body }));
+    };
+    const byAirdrop = await bodies(ctx.airdropMint);
+    const byCoin = await bodies(ctx.coinMint);
+    expect(byAirdrop.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(byAirdrop).toEqual(byCoin);
+    expect(byAirdrop[0]?.body.data).toMatchObject({
+      tokenMint: ctx.coinMint,
+      airdropTokenAddress: ctx.airdropMint,
+      merkleRoot: expected(ctx.holders).root,
+    });
+    // An airdrop token no game with a snapshot uses is a 404, as is an unknown mint.
+    const unused = Keypair.generate().publicKey.toBase58();
+    expect((await bodies(unused)).map((r) => r.status)).toEqual([404, 404, 404]);
+  });
 });
 
 describe('exercise claim', () => {
