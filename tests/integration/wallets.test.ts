@@ -62,7 +62,7 @@ const purchase = (token: string, gameId: string) =>
   );
 
 /** Poll the launch job until it ends, within a deadline. */
-const finished = async (jobId: string, deadlineMs = 60_000) => {
+const finished = async (jobId: string, deadlineMs = 150_000) => {
   const started = Date.now();
   for (;;) {
     const res = await invoke<{ data: { status: string; error?: string; gtokenAddress?: string } }>(
@@ -126,7 +126,7 @@ describe('embedded wallets held by the identity provider', () => {
     const counted = await providerWallet(wallet);
     expect(onChain).toHaveLength(4);
     expect(counted).toMatchObject({ delegated: true, signed: onChain.length, signRequests: onChain.length });
-  }, 120_000);
+  }, 300_000);
 
   it('after the user revokes delegation, launch and purchase are 403 WALLET_DELEGATION_REQUIRED and nothing is sent', async () => {
     const before = {
@@ -159,7 +159,7 @@ describe('embedded wallets held by the identity provider', () => {
     const again = await launch(alice.token, other.id);
     expect(again.status, again.text).toBe(200);
     expect((await finished(again.body.data.jobId)).status).toBe('completed');
-  }, 120_000);
+  }, 300_000);
 
   it('a user without an embedded wallet gets 400 NO_EMBEDDED_WALLET on launch and purchase', async () => {
     const name = `nowallet-${randomUUID().slice(0, 8)}`;
@@ -198,5 +198,5 @@ describe('embedded wallets held by the identity provider', () => {
     expect(found.filter((k) => !PLATFORM_KEY_ATTRIBUTES.has(k.attribute))).toEqual([]);
     expect(found.filter((k) => userWallets.has(k.address))).toEqual([]);
     expect(found.length).toBeGreaterThan(0); // the launch vault keys are found: the scan does decode sealed keys
-  }, 120_000);
+  }, 300_000);
 });
