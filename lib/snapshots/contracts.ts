@@ -20,8 +20,12 @@ const address = (what: string) =>
 const amount = z.string().check(z.regex(/^[0-9]+$/));
 
 const RULES =
-  '**Snapshots.** A snapshot belongs to a **game coin** (`tokenMint` = the coin’s mint, `gtokenAddress`) whose ' +
-  'game has an `airdropTokenAddress` (set with `PUT /games/{id}`). A scheduled job (hourly by default) queues ' +
+  '**Snapshots.** A snapshot belongs to a **game coin** (`gtokenAddress`) whose game has an ' +
+  '`airdropTokenAddress` (set with `POST /games/update/{gameId}`, HMAC, by the game’s creator or owner). The ' +
+  'snapshot endpoints take the **airdrop token mint** as `{tokenMint}` and answer the snapshot of the coin of ' +
+  'the game that airdrops it (when several games airdrop the same token: the newest of their snapshots); the ' +
+  'game coin mint is an alias and answers the same snapshot. The answer’s `tokenMint` is always the game coin ' +
+  'mint. A scheduled job (hourly by default) queues ' +
   'one build per such coin; the builder reads every token account of the airdrop mint in both token programs ' +
   '(classic SPL Token and Token-2022), sums balances per owner wallet and allocates the coin’s airdrop pool:\n\n' +
   '- **Pool** = 10 % of the coin’s supply: `P = floor(supply × 1000 / 10000)` base units (100 000 000 tokens ' +
@@ -56,7 +60,9 @@ const summarySchema = withMeta(
   { id: 'SnapshotSummary' },
 );
 
-const tokenMintParam = address('Game coin mint address (base58)');
+const tokenMintParam = address(
+  'Airdrop token mint of the game (base58); the game coin mint is accepted as an alias',
+);
 
 export const getSnapshotContract = defineContract({
   operationId: 'getSnapshot',
@@ -64,7 +70,7 @@ export const getSnapshotContract = defineContract({
   path: '/token-launcher/snapshot/{tokenMint}',
   tags: TAGS,
   summary: 'Merkle snapshot summary of a game coin’s airdrop',
-  description: `${RULES}\n\n404 NOT_FOUND when the coin has no snapshot yet (or is unknown).`,
+  description: `${RULES}\n\n404 NOT_FOUND when no game airdropping this token and no coin of this mint has a snapshot yet.`,
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam }),
   response: dataEnvelope(summarySchema),
@@ -81,8 +87,9 @@ export const getSnapshotProofContract = defineContract({
   description:
     'The wallet’s leaf `index`, `amount` (game coin base units, string), `proof` (sibling hashes, hex, leaf to ' +
     'root) and `merkleRoot` of the current snapshot; see getSnapshot for the convention. Served with one S3 ' +
-    'ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). 404 NOT_FOUND ' +
-    'for an unknown coin or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.',
+    'ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). `{tokenMint}` is ' +
+    'the airdrop token mint or, as an alias, the game coin mint (see getSnapshot). 404 NOT_FOUND for an unknown ' +
+    'mint or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.',
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam, userAddress: address('Wallet address (base58)') }),
   response: dataEnvelope(
@@ -118,7 +125,8 @@ export const listSnapshotHoldersContract = defineContract({
   description:
     'Every wallet of the current snapshot with its leaf `index` and `amount`, in leaf order (ascending wallet ' +
     'bytes). Paginated with `limit` (1–1000, default 100) and `offset` (default 0); `meta.total` is the holder ' +
-    'count; a page past the end is empty. One S3 ranged read per page. 404 NOT_FOUND for a coin without snapshot.',
+    'count; a page past the end is empty. One S3 ranged read per page. `{tokenMint}` is the airdrop token mint ' +
+    'or, as an alias, the game coin mint (see getSnapshot). 404 NOT_FOUND for a mint without snapshot.',
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam }),
   query: z.object({

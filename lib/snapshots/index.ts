@@ -7,6 +7,7 @@ export { buildSnapshot, processSnapshotBatch } from './builder.js';
 export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
 export { buildClaimTransactions, getClaimStatus } from './claims.js';
 export {
+  airdropCoinMints,
   findAirdropCoin,
   findEmissionSchedule,
   findVaultAddress,
@@ -50,6 +51,6 @@ export {
   recordClaim,
 } from './repository.js';
 export { scheduleSnapshots } from './schedule.js';
-export type { ReadDeps } from './service.js';
+export type { ReadDeps, SnapshotReadDeps } from './service.js';
 export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';
 export { getSnapshotObject, putSnapshotObjects } from './storage.js';

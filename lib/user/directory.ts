@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { requireSetting, settings } from '../core/config.js';
 import type { ParsedIdentifier } from './identifiers.js';
+import { providerRequest } from './provider.js';
 
 /**
  * The identity provider's user directory: users that do not exist yet are created there (SPEC §2), and
@@ -14,7 +14,10 @@ export interface IdentityDirectory {
   isKnownSubject(did: string): Promise<boolean>;
 }
 
-/** Local development and tests: the provider is the local IdP, whose subjects are `did:local:<name>`. */
+/**
+ * For in-process tests only: the subjects the local IdP's import gives (scripts/idp/wallets.ts), without asking
+ * it. The local IdP knows every `did:local:<name>`, so these users' embedded wallets are still its own.
+ */
 export const localDirectory: IdentityDirectory = {
   // Deterministic, so the same wallet always maps to the same local subject.
   findOrCreate: async (identifier) =>
@@ -45,16 +48,7 @@ const linkedAccount = (identifier: ParsedIdentifier) => {
  * Both use HTTP Basic auth with IDP_APP_ID:IDP_APP_SECRET and a 5 s timeout.
  */
 export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirectory => {
-  const request = async (path: string, init: RequestInit = {}) => {
-    const auth = Buffer.from(`${requireSetting('IDP_APP_ID')}:${requireSetting('IDP_APP_SECRET')}`).toString(
-      'base64',
-    );
-    return fetchImpl(new URL(path, requireSetting('IDP_API_URL')), {
-      ...init,
-      headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...init.headers },
-      signal: AbortSignal.timeout(5000),
-    });
-  };
+  const request = (path: string, init: RequestInit = {}) => providerRequest(fetchImpl, path, init);
   return {
     findOrCreate: async (identifier) => {
       const response = await request('/v1/users/import', {
@@ -76,6 +70,5 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
   };
 };
 
-/** The directory chosen by configuration (IDENTITY_DIRECTORY=remote|local, default remote). */
-export const configuredDirectory = (): IdentityDirectory =>
-  settings().IDENTITY_DIRECTORY === 'remote' ? remoteDirectory() : localDirectory;
+/** The provider's directory (locally the local IdP's, which serves the same API). */
+export const configuredDirectory = (): IdentityDirectory => remoteDirectory();

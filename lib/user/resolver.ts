@@ -4,7 +4,6 @@ import { AppError } from '../core/errors.js';
 import type { IdentityDirectory } from './directory.js';
 import { type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
 import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from './repository.js';
-import { createEmbeddedWallet } from './wallet.js';
 
 export interface ResolverDeps {
   directory: IdentityDirectory;
@@ -40,7 +39,8 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
       }
       const arcId = randomUUID();
       const identifiers = id.key === subjectKey ? [id.key] : [id.key, subjectKey];
-      await createUser({ arcId, subject, identifiers, wallet: createEmbeddedWallet(), now });
+      // The provider created the user's embedded wallet (import with create_embedded_wallet): payouts reach it.
+      await createUser({ arcId, subject, identifiers, now });
       return arcId;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
