@@ -13,17 +13,20 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { address, createSolanaRpc } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { openSecret } from '../lib/adapters/secrets.js';
-import { type Chain, chainFromConfig, keypairFromSecret } from '../lib/chain/index.js';
+import {
+  type Chain,
+  chainFromConfig,
+  keypairFromSecret,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from '../lib/chain/index.js';
 import { requireSetting } from '../lib/core/config.js';
 import { type LegacyWallet, listLegacyWallets, loadWallet, retireLegacyWallet } from '../lib/user/index.js';
 
 /** The network fee of a one-signature transfer (lamports per signature). */
 const FEE_LAMPORTS = 5_000n;
-const TOKEN_PROGRAMS = [
-  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
-  'TokenzQdBNbLqP5VEhdkAS6EPFLC1PR5mzTs5u5zxTaM1',
-] as const;
+const TOKEN_PROGRAMS = [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS] as const;
 
 export type SweepOutcome =
   | { arcId: string; from: string; status: 'swept'; to: string; lamports: string; signature: string | null }
@@ -47,7 +50,7 @@ export const rpcTokenBalances =
     const found: Array<{ account: string; amount: bigint }> = [];
     for (const programId of TOKEN_PROGRAMS) {
       const { value } = await rpc
-        .getTokenAccountsByOwner(address(owner), { programId: address(programId) }, { encoding: 'base64' })
+        .getTokenAccountsByOwner(address(owner), { programId }, { encoding: 'base64' })
         .send();
       for (const { pubkey, account } of value) {
         const amount = Buffer.from(account.data[0], 'base64').readBigUInt64LE(64);

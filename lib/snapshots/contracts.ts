@@ -7,7 +7,7 @@ const TAGS = ['Snapshots'];
 const PUBLIC = [] as const;
 
 /** A base58 Solana address that decodes to exactly 32 bytes (else 400 VALIDATION_ERROR). */
-const address = (what: string) =>
+export const address = (what: string) =>
   described(
     z.string().check(
       z.refine((s) => s.length >= 32 && s.length <= 44 && decodeAddress(s, Buffer.alloc(32)), {
@@ -17,7 +17,7 @@ const address = (what: string) =>
     what,
   );
 
-const amount = z.string().check(z.regex(/^[0-9]+$/));
+export const amount = z.string().check(z.regex(/^[0-9]+$/));
 
 const RULES =
   '**Snapshots.** A snapshot belongs to a **game coin** (`gtokenAddress`) whose game has an ' +
@@ -144,7 +144,7 @@ export const listSnapshotHoldersContract = defineContract({
 });
 
 /** The allocation rules every claim answer follows (also docs/game-coin.md). */
-const ALLOCATION_RULES =
+export const ALLOCATION_RULES =
   'A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop ' +
   'pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the ' +
   'emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each ' +

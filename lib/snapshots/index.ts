@@ -4,6 +4,9 @@ export type { AllocationDeps, CoinAllocation } from './allocations.js';
 export { claimableCoinAllocations, coinAllocationDeps } from './allocations.js';
 export type { BuilderDeps } from './builder.js';
 export { buildSnapshot, processSnapshotBatch } from './builder.js';
+export type { SubmitClaimDeps } from './claim-submit.js';
+export { submitClaim } from './claim-submit.js';
+export { submitClaimContract } from './claim-submit-contract.js';
 export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
 export { buildClaimTransactions, getClaimStatus } from './claims.js';
 export {

@@ -4,8 +4,10 @@ import { loadWallet } from './wallet.js';
 
 /** GET /user/me as the API shows it; the embedded wallet as the identity provider has it now. */
 export const getMe = async (auth: AuthContext) => {
+  // The wallet first: its read may write (the mirrored address), and a failure after the first API key's secret
+  // was issued would lose the only answer that shows it.
+  const wallet = await loadWallet(auth.userId, { fresh: true });
   const { user, secretKey } = await profileWithFirstKey(auth);
-  const wallet = await loadWallet(user.arcId, { fresh: true });
   return {
     arcId: user.arcId,
     subject: user.subject ?? null,

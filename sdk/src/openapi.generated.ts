@@ -658,6 +658,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/token-launcher/exercise-claim/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a coin allocation for your embedded wallet (the platform signs through your identity provider)
+         * @description A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once claims 0 … n−1 have landed or none has, and each receipt can be created once.
+         *
+         *     For a signed-in user whose wallet is the identity provider’s **embedded wallet** (SPEC §5): the platform builds the same transaction as `POST /token-launcher/exercise-claim/build-transactions` with that wallet as participant and fee payer, has the provider sign it as the wallet (**delegated signing**, as for launches and purchases) and sends it. The wallet pays the network fee and the claim receipt’s rent (~0.0009 SOL). External wallets use build-transactions and sign themselves.
+         *
+         *     The wallet and its delegation are read fresh from the provider before anything is built: 400 `NO_EMBEDDED_WALLET` without one, 403 `WALLET_DELEGATION_REQUIRED` while delegation is off (nothing is signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; 400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` when the transaction was sent but not confirmed within 20 s (see the claim status; the receipt number keeps a repeated request from paying twice).
+         */
+        post: operations["submitClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/token-launcher/launch": {
         parameters: {
             query?: never;
@@ -1151,6 +1175,36 @@ export type components = {
             blockhash: string;
             /** @description The transaction expires after this block height */
             lastValidBlockHeight: number;
+        };
+        SubmittedClaim: {
+            /** @description The claim transaction’s signature */
+            signature: string;
+            /**
+             * @description Whether it was confirmed within 20 s
+             * @enum {string}
+             */
+            status: "confirmed" | "pending";
+            /** @description Your embedded wallet, which received the tokens */
+            participant: string;
+            /** @description Game coin base units this claim paid: allocated − claimedBefore */
+            amount: string;
+            /** @description The wallet’s claim number for this coin (0 = first) */
+            claimNumber: number;
+            /** @description Cumulative allocation: airdropAllocation + emissionAllocation */
+            allocated: string;
+            /** @description Share in the current snapshot (0 when none) */
+            airdropAllocation: string;
+            /** @description Σ of the wallet’s emission over the settled days */
+            emissionAllocation: string;
+            /** @description Σ of the wallet’s landed claims before this one */
+            claimedBefore: string;
+            /** @description Leaf index in the snapshot; null without airdrop share */
+            index: number | null;
+            /** @description Root the airdrop share was verified against */
+            merkleRoot: string | null;
+            snapshotVersion: number | null;
+            /** @description Claim receipt account the transaction created */
+            receiptAddress: string;
         };
         LaunchJob: components["schemas"]["LaunchJobCompleted"] | components["schemas"]["LaunchJobInProgress"] | components["schemas"]["LaunchJobFailed"];
         LaunchJobCompleted: {
@@ -6036,6 +6090,159 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gtokenAddress": "So11111111111111111111111111111111111111112"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Game coin mint address */
+                    gtokenAddress: string;
+                    /** @description Referrer wallet address, recorded in the memo */
+                    referrer?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "signature": "string",
+                     *         "status": "confirmed",
+                     *         "participant": "string",
+                     *         "amount": "0",
+                     *         "claimNumber": 0,
+                     *         "allocated": "0",
+                     *         "airdropAllocation": "0",
+                     *         "emissionAllocation": "0",
+                     *         "claimedBefore": "0",
+                     *         "index": 0,
+                     *         "merkleRoot": "string",
+                     *         "snapshotVersion": 0,
+                     *         "receiptAddress": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SubmittedClaim"];
+                    };
+                };
+            };
+            /** @description Error: INSUFFICIENT_BALANCE, NO_EMBEDDED_WALLET, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: WALLET_DELEGATION_REQUIRED */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

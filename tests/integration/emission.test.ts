@@ -45,8 +45,8 @@ import {
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
-import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { idpToken } from '../helpers/idp.js';
+import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { createMint } from '../helpers/spl-fixtures.js';
 import { createDeveloper } from '../helpers/users.js';
 

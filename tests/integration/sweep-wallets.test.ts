@@ -57,7 +57,7 @@ describe('scripts/sweep-wallets.ts', () => {
     );
 
     const dry = outcomeOf(await sweepLegacyWallets({ execute: false }, deps), arcId);
-    expect(dry).toMatchObject({ status: 'would-sweep', from: legacy, to: provider });
+    expect(dry, JSON.stringify(dry)).toMatchObject({ status: 'would-sweep', from: legacy, to: provider });
     expect(await chain.getBalance(legacy)).toBe(SOL);
 
     const before = await chain.getBalance(provider);

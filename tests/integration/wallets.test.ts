@@ -1,19 +1,25 @@
 // Embedded wallets belong to the identity provider (issue 21, SPEC §5, DESIGN §5), against the local stack: a
 // user funds the address the local provider shows them and launches a coin and buys a multiplier; every
 // transaction their wallet signs went through the provider's signing endpoint (counted there and on chain);
-// revoking delegation makes the next launch and purchase a 403 with nothing sent; a user without an embedded
+// revoking delegation makes the next launch, purchase and claim a 403 with nothing sent; a user without an embedded
 // wallet gets a 400; identifier-created users get a provider wallet; no table holds a user secret key.
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { handler as getJobHandler } from '../../functions/launcher/get-launch-job.js';
 import { handler as launchHandler } from '../../functions/launcher/launch-game-coin.js';
 import { handler as purchaseHandler } from '../../functions/rewards/purchase-multiplier.js';
+import { handler as submitClaimHandler } from '../../functions/snapshots/submit-claim.js';
 import { handler as getMeHandler } from '../../functions/user/get-me.js';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { makeChain } from '../../lib/chain/index.js';
+import { coinEmissionDeps, settleCoinEmission } from '../../lib/snapshots/index.js';
 import { configuredDirectory, resolveIdentifiers } from '../../lib/user/index.js';
+import { userKeys } from '../../lib/user/keys.js';
 import { getUser } from '../../lib/user/repository.js';
-import { loadWallet } from '../../lib/user/wallet.js';
+import { loadWallet, walletAddresses } from '../../lib/user/wallet.js';
 import { fetchLocalToken } from '../../scripts/token.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
@@ -33,6 +39,11 @@ const connection = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed')
 
 type ErrorBody = { error: { code: string; message: string } };
 type Me = { data: { arcId: string; walletAddress: string | null; walletDelegated: boolean } };
+
+/** The provider address mirrored in a user's profile (read straight from the table). */
+const mirroredAddress = async (arcId: string) =>
+  (await dynamo().send(new GetCommand({ TableName: process.env.USERS_TABLE, Key: userKeys.profile(arcId) })))
+    .Item?.providerWalletAddress;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -60,6 +71,18 @@ const purchase = (token: string, gameId: string) =>
       body: { gameId, tier: '2x', durationSeconds: 3_600, idempotencyKey: randomUUID() },
     },
   );
+
+const claim = (token: string, gtokenAddress: string) =>
+  invoke<
+    {
+      data: { status: string; signature: string; participant: string; amount: string; claimNumber: number };
+    } & ErrorBody
+  >(submitClaimHandler, {
+    method: 'POST',
+    path: '/token-launcher/exercise-claim/submit',
+    headers: bearer(token),
+    body: { gtokenAddress },
+  });
 
 /** Poll the launch job until it ends, within a deadline. */
 const finished = async (jobId: string, deadlineMs = 150_000) => {
@@ -98,6 +121,7 @@ const newUser = async () => {
 describe('embedded wallets held by the identity provider', () => {
   let alice: Awaited<ReturnType<typeof newUser>>;
   let wallet: string;
+  let coinMint: string;
 
   it('GET /user/me shows the wallet the provider created and its delegation flag', async () => {
     alice = await newUser();
@@ -116,6 +140,7 @@ describe('embedded wallets held by the identity provider', () => {
     expect(queued.status, queued.text).toBe(200);
     const job = await finished(queued.body.data.jobId);
     expect(job.status, job.error).toBe('completed');
+    coinMint = job.gtokenAddress ?? '';
 
     const bought = await purchase(alice.token, alice.game.id);
     expect([200, 202], bought.text).toContain(bought.status);
@@ -161,13 +186,74 @@ describe('embedded wallets held by the identity provider', () => {
     expect((await finished(again.body.data.jobId)).status).toBe('completed');
   }, 300_000);
 
-  it('a user without an embedded wallet gets 400 NO_EMBEDDED_WALLET on launch and purchase', async () => {
+  it('claims her coin emission through the provider (POST /token-launcher/exercise-claim/submit); revoked → 403, nothing sent', async () => {
+    // Day 0 of her coin's emission settles with her as the only player: the whole day's share is hers.
+    const today = new Date().toISOString().slice(0, 10);
+    const emitted = await settleCoinEmission(
+      { gameId: alice.game.id, day: today, players: [{ userId: alice.dev.arcId, wallet, points: 100 }] },
+      coinEmissionDeps(),
+    );
+    expect(emitted.status).toBe('settled');
+    const share = BigInt(emitted.tokensEmitted);
+    expect(share).toBeGreaterThan(0n);
+    const ata = getAssociatedTokenAddressSync(
+      new PublicKey(coinMint),
+      new PublicKey(wallet),
+      false,
+      TOKEN_2022_PROGRAM_ID,
+    );
+    const held = async () =>
+      BigInt((await connection.getTokenAccountBalance(ata).catch(() => null))?.value.amount ?? '0');
+    const start = { tokens: await held(), counted: await providerWallet(wallet) };
+
+    await setDelegation(alice.subject, false);
+    const refused = await claim(alice.token, coinMint);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.code).toBe('WALLET_DELEGATION_REQUIRED');
+    expect(await providerWallet(wallet)).toMatchObject({ signRequests: start.counted.signRequests });
+    expect(await held()).toBe(start.tokens);
+
+    await setDelegation(alice.subject, true);
+    const claimed = await claim(alice.token, coinMint);
+    expect(claimed.status, claimed.text).toBe(200);
+    expect(claimed.body.data).toMatchObject({
+      status: 'confirmed',
+      participant: wallet,
+      amount: share.toString(),
+      claimNumber: 0,
+    });
+    expect(await held()).toBe(start.tokens + share);
+    expect(await providerWallet(wallet)).toMatchObject({
+      signRequests: start.counted.signRequests + 1,
+      signed: start.counted.signed + 1,
+    });
+    const tx = await connection.getParsedTransaction(claimed.body.data.signature, {
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(tx?.transaction.message.accountKeys[0]?.pubkey.toBase58()).toBe(wallet); // her wallet paid the fee
+
+    // Everything allocated is claimed: a repeat is a 409 and signs nothing.
+    const repeat = await claim(alice.token, coinMint);
+    expect(repeat.status, repeat.text).toBe(409);
+    expect(await providerWallet(wallet)).toMatchObject({ signRequests: start.counted.signRequests + 1 });
+    // Another user has no allocation of this coin: 404.
+    const bob = await newUser();
+    const none = await claim(bob.token, coinMint);
+    expect(none.status, none.text).toBe(404);
+    expect((await claim(alice.token, 'not-a-mint')).status).toBe(400);
+  }, 300_000);
+
+  it('a user without an embedded wallet gets 400 NO_EMBEDDED_WALLET on launch, purchase and claim', async () => {
     const name = `nowallet-${randomUUID().slice(0, 8)}`;
     const dev = await createDeveloper(name);
     const { token, walletAddress } = await signIn(name, { embeddedWallet: false });
     expect(walletAddress).toBeNull();
     const game = await registerGame(dev);
-    for (const res of [await launch(token, game.id), await purchase(token, game.id)]) {
+    for (const res of [
+      await launch(token, game.id),
+      await purchase(token, game.id),
+      await claim(token, 'So11111111111111111111111111111111111111112'),
+    ]) {
       expect(res.status, res.text).toBe(400);
       expect(res.body.error.code).toBe('NO_EMBEDDED_WALLET');
     }
@@ -184,6 +270,19 @@ describe('embedded wallets held by the identity provider', () => {
       const atProvider = await providerUser(subject);
       expect(atProvider.walletAddress, raw).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
       expect((await loadWallet(arcId))?.address, raw).toBe(atProvider.walletAddress);
+    }
+    // The settlement reads a board's wallets in one batch: the provider's addresses, mirrored in the profiles
+    // (a public address only; a user without a wallet is left out).
+    const arcIds = raws.map((raw) => mapping[raw] ?? '');
+    const { arcId: walletless } = await createDeveloper(`nowallet-${tag}`);
+    await signIn(`nowallet-${tag}`, { embeddedWallet: false });
+    const addresses = await walletAddresses([...arcIds, walletless]);
+    expect(addresses.has(walletless)).toBe(false);
+    for (const arcId of arcIds) {
+      const profile = await getUser(arcId);
+      const atProvider = await providerUser(profile?.subject ?? '');
+      expect(addresses.get(arcId)).toBe(atProvider.walletAddress);
+      expect(await mirroredAddress(arcId)).toBe(atProvider.walletAddress);
     }
   });
 
