@@ -1,14 +1,10 @@
 import { walletSignerFromConfig } from '../../lib/adapters/wallet-signer.js';
 import { bearerAuthenticator } from '../../lib/auth/index.js';
 import { chainFromConfig } from '../../lib/chain/index.js';
-import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
 import {
-  getSnapshotObject,
-  getSummary,
-  listClaimRecords,
+  claimStores,
   loadDistributionVault,
-  recordClaim,
   type SubmitClaimDeps,
   submitClaim,
   submitClaimContract,
@@ -19,12 +15,8 @@ export const sideEffects: SubmitClaimDeps = {
   chain: chainFromConfig(),
   signer: walletSignerFromConfig(loadWallet),
   loadWallet,
-  getSummary,
-  getObject: getSnapshotObject,
+  ...claimStores,
   loadVault: loadDistributionVault,
-  listClaimRecords,
-  recordClaim,
-  now,
 };
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';
-import { ALLOCATION_RULES, address, amount } from './contracts.js';
+import { ALLOCATION_RULES, address, claimFields } from './contracts.js';
 
 export const submitClaimContract = defineContract({
   operationId: 'submitClaim',
@@ -34,16 +34,7 @@ export const submitClaimContract = defineContract({
         signature: described(z.string(), 'The claim transaction’s signature'),
         status: described(z.enum(['confirmed', 'pending']), 'Whether it was confirmed within 20 s'),
         participant: described(z.string(), 'Your embedded wallet, which received the tokens'),
-        amount: described(amount, 'Game coin base units this claim paid: allocated − claimedBefore'),
-        claimNumber: described(z.int(), 'The wallet’s claim number for this coin (0 = first)'),
-        allocated: described(amount, 'Cumulative allocation: airdropAllocation + emissionAllocation'),
-        airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
-        emissionAllocation: described(amount, 'Σ of the wallet’s emission over the settled days'),
-        claimedBefore: described(amount, 'Σ of the wallet’s landed claims before this one'),
-        index: described(z.nullable(z.int()), 'Leaf index in the snapshot; null without airdrop share'),
-        merkleRoot: described(z.nullable(z.string()), 'Root the airdrop share was verified against'),
-        snapshotVersion: z.nullable(z.int()),
-        receiptAddress: described(z.string(), 'Claim receipt account the transaction created'),
+        ...claimFields,
       }),
       { id: 'SubmittedClaim' },
     ),

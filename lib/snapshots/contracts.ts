@@ -153,6 +153,20 @@ export const ALLOCATION_RULES =
   'never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once ' +
   'claims 0 … n−1 have landed or none has, and each receipt can be created once.';
 
+/** What a claim pays and why: build-transactions and submit answer these fields. */
+export const claimFields = {
+  amount: described(amount, 'Game coin base units this claim pays: allocated − claimedBefore'),
+  claimNumber: described(z.int(), 'The wallet’s claim number for this coin (0 = first)'),
+  allocated: described(amount, 'Cumulative allocation: airdropAllocation + emissionAllocation'),
+  airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
+  emissionAllocation: described(amount, 'Σ of the wallet’s emission over the settled days'),
+  claimedBefore: described(amount, 'Σ of the wallet’s landed claims before this one'),
+  index: described(z.nullable(z.int()), 'Leaf index in the snapshot; null without airdrop share'),
+  merkleRoot: described(z.nullable(z.string()), 'Root the airdrop share was verified against'),
+  snapshotVersion: z.nullable(z.int()),
+  receiptAddress: described(z.string(), 'Claim receipt account the transaction creates'),
+};
+
 export const buildClaimTransactionsContract = defineContract({
   operationId: 'buildClaimTransactions',
   method: 'POST',
@@ -193,16 +207,7 @@ export const buildClaimTransactionsContract = defineContract({
           z.array(z.string()),
           'Base64 serialized transactions, to sign and send in order',
         ),
-        amount: described(amount, 'Game coin base units this claim pays: allocated − claimedBefore'),
-        claimNumber: described(z.int(), 'The wallet’s claim number for this coin (0 = first)'),
-        allocated: described(amount, 'Cumulative allocation: airdropAllocation + emissionAllocation'),
-        airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
-        emissionAllocation: described(amount, 'Σ of the wallet’s emission over the settled days'),
-        claimedBefore: described(amount, 'Σ of the wallet’s landed claims'),
-        index: described(z.nullable(z.int()), 'Leaf index in the snapshot; null without airdrop share'),
-        merkleRoot: described(z.nullable(z.string()), 'Root the airdrop share was verified against'),
-        snapshotVersion: z.nullable(z.int()),
-        receiptAddress: described(z.string(), 'Claim receipt account the transaction creates'),
+        ...claimFields,
         blockhash: z.string(),
         lastValidBlockHeight: described(z.int(), 'The transaction expires after this block height'),
       }),

@@ -4,6 +4,7 @@ export type { AllocationDeps, CoinAllocation } from './allocations.js';
 export { claimableCoinAllocations, coinAllocationDeps } from './allocations.js';
 export type { BuilderDeps } from './builder.js';
 export { buildSnapshot, processSnapshotBatch } from './builder.js';
+export { claimStores } from './claim-stores.js';
 export type { SubmitClaimDeps } from './claim-submit.js';
 export { submitClaim } from './claim-submit.js';
 export { submitClaimContract } from './claim-submit-contract.js';

@@ -1163,7 +1163,7 @@ export type components = {
             airdropAllocation: string;
             /** @description Σ of the wallet’s emission over the settled days */
             emissionAllocation: string;
-            /** @description Σ of the wallet’s landed claims */
+            /** @description Σ of the wallet’s landed claims before this one */
             claimedBefore: string;
             /** @description Leaf index in the snapshot; null without airdrop share */
             index: number | null;
@@ -1186,7 +1186,7 @@ export type components = {
             status: "confirmed" | "pending";
             /** @description Your embedded wallet, which received the tokens */
             participant: string;
-            /** @description Game coin base units this claim paid: allocated − claimedBefore */
+            /** @description Game coin base units this claim pays: allocated − claimedBefore */
             amount: string;
             /** @description The wallet’s claim number for this coin (0 = first) */
             claimNumber: number;
@@ -1203,7 +1203,7 @@ export type components = {
             /** @description Root the airdrop share was verified against */
             merkleRoot: string | null;
             snapshotVersion: number | null;
-            /** @description Claim receipt account the transaction created */
+            /** @description Claim receipt account the transaction creates */
             receiptAddress: string;
         };
         LaunchJob: components["schemas"]["LaunchJobCompleted"] | components["schemas"]["LaunchJobInProgress"] | components["schemas"]["LaunchJobFailed"];
