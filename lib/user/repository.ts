@@ -16,6 +16,8 @@ export interface NewUser {
   subject?: string | undefined;
   identifiers: string[];
   apiKey?: { apiKey: string; secretCipher: string } | undefined;
+  /** The provider's embedded wallet address when known at creation (see WalletRef). */
+  providerWalletAddress?: string | undefined;
   now: string;
 }
 
@@ -71,6 +73,7 @@ export const createUser = async (user: NewUser): Promise<void> => {
     subject: user.subject,
     identifiers: user.identifiers,
     apiKey: user.apiKey?.apiKey,
+    providerWalletAddress: user.providerWalletAddress,
     stats: {},
     createdAt: user.now,
     updatedAt: user.now,

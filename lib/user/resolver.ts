@@ -23,7 +23,8 @@ const unknown = (raw: string, why: string) =>
  */
 const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<string> => {
   const now = (deps.now?.() ?? new Date()).toISOString();
-  const subject = id.kind === 'did' ? id.value : await deps.directory.findOrCreate(id);
+  const found = id.kind === 'did' ? { subject: id.value } : await deps.directory.findOrCreate(id);
+  const { subject } = found;
   if (id.kind === 'did' && !(await deps.directory.isKnownSubject(subject)))
     throw unknown(id.raw, 'unknown user');
   const subjectKey = subject; // a did is its own identifier key
@@ -39,8 +40,9 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
       }
       const arcId = randomUUID();
       const identifiers = id.key === subjectKey ? [id.key] : [id.key, subjectKey];
-      // The provider created the user's embedded wallet (import with create_embedded_wallet): payouts reach it.
-      await createUser({ arcId, subject, identifiers, now });
+      // The provider created the user's embedded wallet (import with create_embedded_wallet): payouts reach it,
+      // and its address is mirrored now so that a settlement need not ask the provider for it.
+      await createUser({ arcId, subject, identifiers, providerWalletAddress: found.walletAddress, now });
       return arcId;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

@@ -1,10 +1,9 @@
 // Users' embedded wallets belong to the identity provider (SPEC §5, DESIGN §5): the provider creates them and
 // holds their keys; the platform learns a wallet's address and whether the user delegated signing to the app
 // from the provider's user record, and never stores a user key. Signing goes through lib/adapters/wallet-signer.
-import * as z from 'zod/mini';
 import type { StoredWallet, WalletLoadOptions } from '../adapters/wallet-signer.js';
 import { AppError } from '../core/errors.js';
-import { providerRequest } from './provider.js';
+import { embeddedWalletOf, providerRequest, providerUserSchema } from './provider.js';
 import { getWalletRef, rememberWalletAddress, type WalletRef, walletRefs } from './repository.js';
 
 /**
@@ -13,27 +12,6 @@ import { getWalletRef, rememberWalletAddress, type WalletRef, walletRefs } from 
  */
 export const WALLET_CACHE_TTL_MS = 10_000;
 const CACHE_LIMIT = 5_000;
-
-/** The provider's user record, as far as wallets go: its embedded Solana wallet in `linked_accounts`. */
-const providerUserSchema = z.object({
-  id: z.string(),
-  linked_accounts: z.array(
-    z.looseObject({
-      type: z.string(),
-      chain_type: z.optional(z.string()),
-      connector_type: z.optional(z.string()),
-      address: z.optional(z.string()),
-      delegated: z.optional(z.boolean()),
-    }),
-  ),
-});
-
-const embeddedOf = (user: z.infer<typeof providerUserSchema>): StoredWallet | null => {
-  const account = user.linked_accounts.find(
-    (a) => a.type === 'wallet' && a.chain_type === 'solana' && a.connector_type === 'embedded' && a.address,
-  );
-  return account?.address ? { address: account.address, delegated: account.delegated === true } : null;
-};
 
 const refs = new Map<string, WalletRef>();
 const records = new Map<string, { wallet: StoredWallet | null; at: number }>();
@@ -70,7 +48,7 @@ export const providerWallet = async (
   const response = await providerRequest(fetchImpl, `/v1/users/${encodeURIComponent(subject)}`);
   if (response.status === 404) return null;
   if (!response.ok) throw new Error(`Identity provider user lookup failed with ${response.status}`);
-  const wallet = embeddedOf(providerUserSchema.parse(await response.json()));
+  const wallet = embeddedWalletOf(providerUserSchema.parse(await response.json()));
   remember(records, subject, { wallet, at: Date.now() });
   return wallet;
 };
