@@ -1,13 +1,18 @@
 import { route } from '../../lib/http/route.js';
 import {
+  airdropCoinMints,
   getSnapshotObject,
   getSnapshotProof,
   getSnapshotProofContract,
   getSummary,
-  type ReadDeps,
+  type SnapshotReadDeps,
 } from '../../lib/snapshots/index.js';
 
-export const sideEffects: ReadDeps = { getSummary, getObject: getSnapshotObject };
+export const sideEffects: SnapshotReadDeps = {
+  getSummary,
+  getObject: getSnapshotObject,
+  airdropCoinMints,
+};
 
 export const handler = route(getSnapshotProofContract, async ({ params }) => ({
   data: await getSnapshotProof(params.tokenMint, params.userAddress, sideEffects),

@@ -1,6 +1,6 @@
-// Users' embedded ("delegated") wallets as transaction signers (DESIGN §5). Locally the user's keypair is kept
-// sealed on the profile and opened only to sign; in production the identity provider holds the key and signs
-// through its delegated-wallet API:
+// Users' embedded ("delegated") wallets as transaction signers (DESIGN §5). The identity provider holds every
+// user key and signs through its delegated-wallet API, and only while the user has delegation enabled; the local
+// identity provider (scripts/idp) serves the same API, so this is the one code path (docs/wallets.md):
 //
 //   POST {IDP_WALLET_API_URL}/v1/wallets/{address}/rpc
 //   Authorization: Basic base64(IDP_APP_ID:IDP_APP_SECRET)
@@ -14,16 +14,13 @@ import {
   getBase64EncodedWireTransaction,
   getPublicKeyFromAddress,
   getTransactionDecoder,
-  partiallySignTransaction,
   type SignatureBytes,
   type Transaction,
   address as toAddress,
   verifySignature,
 } from '@solana/kit';
 import * as z from 'zod/mini';
-import { keypairFromSecret } from '../chain/index.js';
 import { settings } from '../core/config.js';
-import { openSecret } from './secrets.js';
 
 /** Signs transactions with a user's embedded wallet. */
 export interface WalletSigner {
@@ -33,15 +30,20 @@ export interface WalletSigner {
   signTransaction<T extends Transaction>(userId: string, tx: T): Promise<T>;
 }
 
-/** The wallet fields of a user profile (`walletAddress`, `walletSealedKey`). */
+/** A user's embedded wallet as the identity provider reports it (the key stays with the provider). */
 export interface StoredWallet {
   address: string;
-  /** The 64-byte secret key sealed with `sealSecret`; only the local signer needs it. */
-  sealedSecretKey?: string;
+  /** Whether the user lets the app sign with it (the provider refuses to sign otherwise). */
+  delegated: boolean;
+}
+
+export interface WalletLoadOptions {
+  /** Ask the provider now instead of reusing a recent answer (before deciding to send a transaction). */
+  fresh?: boolean;
 }
 
 /** Loads a user's wallet; null when the user has none. */
-export type WalletLoader = (userId: string) => Promise<StoredWallet | null>;
+export type WalletLoader = (userId: string, options?: WalletLoadOptions) => Promise<StoredWallet | null>;
 
 /** Why signing failed; `transient` (provider 429/5xx/timeout) sets the name `WalletSignerTransientError`. */
 export class WalletSignerError extends Error {
@@ -81,28 +83,6 @@ const walletSignature = async (original: Transaction, signed: Transaction, addre
 const withSignature = <T extends Transaction>(tx: T, address: Address, signature: SignatureBytes): T =>
   Object.freeze({ ...tx, signatures: Object.freeze({ ...tx.signatures, [address]: signature }) });
 
-/** Local development: open the sealed keypair stored on the user's profile and sign in process. */
-export const makeLocalWalletSigner = (load: WalletLoader): WalletSigner => ({
-  address: async (userId) => toAddress((await requireWallet(load, userId)).address),
-  signTransaction: async (userId, tx) => {
-    const wallet = await requireWallet(load, userId);
-    if (!wallet.sealedSecretKey) throw new WalletSignerError(`User ${userId} has no local wallet key`);
-    let keypair: Awaited<ReturnType<typeof keypairFromSecret>>;
-    try {
-      keypair = await keypairFromSecret(openSecret(wallet.sealedSecretKey));
-    } catch (error) {
-      throw new WalletSignerError(`Sealed key of user ${userId} is not a valid keypair`, false, {
-        cause: error,
-      });
-    }
-    if (keypair.address !== wallet.address)
-      throw new WalletSignerError(`Sealed key of user ${userId} does not match the wallet address`);
-    if (!(keypair.address in tx.signatures))
-      throw new WalletSignerError(`The transaction does not need the signature of ${keypair.address}`);
-    return partiallySignTransaction([keypair.keyPair], tx);
-  },
-});
-
 export interface IdpWalletSignerOptions {
   apiUrl: string;
   appId: string;
@@ -116,7 +96,7 @@ const signResponseSchema = z.object({
   data: z.object({ signed_transaction: z.string().check(z.minLength(1)) }),
 });
 
-/** Production: ask the identity provider's delegated-wallet API to sign (request shape in the file header). */
+/** Ask the identity provider's delegated-wallet API to sign (request shape in the file header). */
 export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSignerOptions): WalletSigner => {
   const fetchImpl = options.fetch ?? fetch;
   const auth = `Basic ${Buffer.from(`${options.appId}:${options.appSecret}`).toString('base64')}`;
@@ -169,15 +149,9 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
   };
 };
 
-/** The signer chosen by configuration: WALLET_SIGNER=local (default) or idp (needs IDP_WALLET_API_URL, IDP_APP_*). */
+/** The signer of the configured identity provider (IDP_WALLET_API_URL, IDP_APP_ID, IDP_APP_SECRET). */
 export const walletSignerFromConfig = (load: WalletLoader): WalletSigner => {
   const config = settings();
-  if (config.WALLET_SIGNER === 'local') return makeLocalWalletSigner(load);
-  // The settings' check makes the three present whenever the signer is idp.
-  if (!config.IDP_WALLET_API_URL || !config.IDP_APP_ID || !config.IDP_APP_SECRET)
-    throw new Error(
-      'Invalid configuration: WALLET_SIGNER=idp needs IDP_WALLET_API_URL, IDP_APP_ID and IDP_APP_SECRET',
-    );
   return makeIdpWalletSigner(load, {
     apiUrl: config.IDP_WALLET_API_URL,
     appId: config.IDP_APP_ID,

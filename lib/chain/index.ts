@@ -35,5 +35,6 @@ export {
   keypairFromSecret,
   memoInstruction,
   newKeypair,
+  TOKEN_2022_PROGRAM_ADDRESS,
   vaultTokenAccount,
 } from './spl.js';

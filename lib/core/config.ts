@@ -95,12 +95,11 @@ export const settingsSpec = {
   IDP_ISSUER: trimmed(),
   IDP_AUDIENCE: trimmed(),
   IDP_JWKS_URL: httpUrl(),
-  IDENTITY_DIRECTORY: withDefault(oneOf(['local', 'remote']), 'remote'),
-  IDP_API_URL: optional(url()),
-  IDP_APP_ID: optional(name()),
-  IDP_APP_SECRET: optional(name()),
-  WALLET_SIGNER: withDefault(oneOf(['local', 'idp']), 'local'),
-  IDP_WALLET_API_URL: optional(url()),
+  // The provider's user directory and delegated-signing API (users' embedded wallets), the local IdP's locally.
+  IDP_API_URL: url(),
+  IDP_APP_ID: name(),
+  IDP_APP_SECRET: name(),
+  IDP_WALLET_API_URL: url(),
   // The public API and outbound fetches.
   PUBLIC_API_URL: httpUrl(),
   IMAGES_BASE_URL: optional((raw) => raw ?? ''),
@@ -134,12 +133,6 @@ type Key = keyof Parsed;
 
 /** What a chosen adapter needs besides its own setting. */
 const dependentRules = (s: Partial<Settings>): Array<[string, Key[]]> => [
-  ...(s.IDENTITY_DIRECTORY === 'remote'
-    ? [['IDENTITY_DIRECTORY=remote', ['IDP_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']] as [string, Key[]]]
-    : []),
-  ...(s.WALLET_SIGNER === 'idp'
-    ? [['WALLET_SIGNER=idp', ['IDP_WALLET_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET']] as [string, Key[]]]
-    : []),
   ...(s.SOL_USD_PRICE_SOURCE === 'http'
     ? [['SOL_USD_PRICE_SOURCE=http', ['SOL_USD_PRICE_URL']] as [string, Key[]]]
     : []),

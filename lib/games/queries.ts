@@ -1,5 +1,6 @@
 import type { SORT_INDEX } from './keys.js';
 import { listByMember, listVisible } from './listings.js';
+import type { GameRecord } from './model.js';
 import { toView } from './read.js';
 import * as repo from './repository.js';
 
@@ -55,3 +56,9 @@ export const gamesByToken = async (tokenAddress: string) => {
   const ids = await repo.getTokenGameIds(tokenAddress);
   return (await repo.getGames(ids)).map((g) => toView(g, true));
 };
+
+/** The games whose `airdropTokenAddress` is this mint (the snapshot endpoints' lookup by airdrop token). */
+export const gamesByAirdropMint = async (airdropMint: string): Promise<GameRecord[]> =>
+  (await repo.getGames(await repo.getAirdropGameIds(airdropMint))).filter(
+    (game) => game.airdropTokenAddress === airdropMint,
+  );

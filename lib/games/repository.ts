@@ -62,6 +62,18 @@ export const getTokenGameIds = async (tokenAddress: string): Promise<string[]> =
   return Items.map((item) => String(item.gameId));
 };
 
+/** Ids of the games whose airdrop token is `airdropMint` (one Query on the token's AIRDROP# links). */
+export const getAirdropGameIds = async (airdropMint: string): Promise<string[]> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :airdrop)',
+      ExpressionAttributeValues: { ':pk': gameKeys.tokenPartition(airdropMint), ':airdrop': 'AIRDROP#' },
+    }),
+  );
+  return Items.map((item) => String(item.gameId));
+};
+
 /** The number of visible games (one GetItem on a counter kept in the same transactions as the games). */
 export const countVisible = async (): Promise<number> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: gameKeys.visibleCount() }));

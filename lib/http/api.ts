@@ -40,6 +40,7 @@ import {
   getSnapshotContract,
   getSnapshotProofContract,
   listSnapshotHoldersContract,
+  submitClaimContract,
 } from '../snapshots/index.js';
 import {
   createHmacSignatureContract,
@@ -86,6 +87,7 @@ export const contracts: readonly Contract[] = [
   getSnapshotProofContract,
   listSnapshotHoldersContract,
   buildClaimTransactionsContract,
+  submitClaimContract,
   getClaimStatusContract,
   getMultiplierCostContract,
   getCurrentMultiplierContract,

@@ -30,7 +30,10 @@ const LAUNCH_RULES =
   'when its last emission day settled), only the game’s creator or ' +
   'verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any ' +
   'authenticated user may launch.\n' +
-  '6. **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent ' +
+  '6. **Embedded wallet**: the caller’s wallet is the one the identity provider created for them (GET ' +
+  '/user/me shows it); none is 400 NO_EMBEDDED_WALLET, and delegated signing must be enabled for the app at ' +
+  'the provider, else 403 WALLET_DELEGATION_REQUIRED (checked before anything is sent on chain). ' +
+  '**Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent ' +
   'and fees plus `buyAmount` (else 400 INSUFFICIENT_BALANCE). A launch actually spends about 0.0095 SOL plus ' +
   '`buyAmount`; the rest stays in the wallet.\n' +
   '7. The symbol must be unique across the platform: a custom `gameCoinSymbol` already reserved or used by ' +
@@ -97,6 +100,8 @@ export const launchGameCoinContract = defineContract({
     'ACTIVE_GAME_COIN',
     'GRACE_PERIOD_RESTRICTED',
     'INSUFFICIENT_BALANCE',
+    'NO_EMBEDDED_WALLET',
+    'WALLET_DELEGATION_REQUIRED',
   ],
   example: {
     body: {

@@ -141,4 +141,4 @@ export const setExecutionArn = async (jobId: string, executionArn: string): Prom
 };
 
 /** The wallet signer's loader: a user's embedded wallet, from the users area. */
-export { loadWallet } from '../user/index.js';
+export { loadWallet, requireDelegated } from '../user/index.js';

@@ -178,8 +178,8 @@ const attemptLaunch = async (
     return { result: summary(running, true) };
   }
   assertMayLaunch(game.coin, isCreatorOrOwner(game, auth.userId), deps.now());
-  const wallet = await repo.loadWallet(auth.userId);
-  if (!wallet) throw errors.validation('You have no embedded wallet to launch with');
+  // Fresh from the identity provider: no embedded wallet is 400, delegation off 403, before anything is sent.
+  const wallet = repo.requireDelegated(await repo.loadWallet(auth.userId, { fresh: true }));
   assertBalance(await deps.getBalance(wallet.address), input.buyAmount, wallet.address);
   const candidates = input.symbol ? [input.symbol] : symbolCandidates(game.name);
   for (const symbol of candidates) {

@@ -22,7 +22,9 @@ const PURCHASE_RULES =
   'different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed ' +
   '`maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or ' +
   'another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it ' +
-  'provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet must hold the price ' +
+  'provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet is the one ' +
+  'the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for ' +
+  'the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price ' +
   `plus a fee reserve of ${PURCHASE_FEE_RESERVE} lamports (0.001 SOL: the network fee, and the wallet stays ` +
   'rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved ' +
   "**before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the " +
@@ -89,7 +91,13 @@ export const purchaseMultiplierContract = defineContract({
     ),
   }),
   response: dataEnvelope(purchaseView),
-  errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE', 'CONFLICT'],
+  errors: [
+    'NOT_FOUND',
+    'INSUFFICIENT_BALANCE',
+    'NO_EMBEDDED_WALLET',
+    'WALLET_DELEGATION_REQUIRED',
+    'CONFLICT',
+  ],
   rateLimit: { limit: 10, windowSeconds: 60, key: 'user' },
   example: {
     body: {

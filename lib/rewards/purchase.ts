@@ -2,7 +2,8 @@
 // (purchase-transfer.ts); a known idempotency key or a slot still held is settled first (purchase-recovery.ts).
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../core/auth.js';
-import { AppError, errors } from '../core/errors.js';
+import { errors } from '../core/errors.js';
+import { requireDelegated } from '../user/index.js';
 import { rewardsKeys } from './keys.js';
 import { type Purchase, TIERS } from './model.js';
 import { createPool, getPool } from './pool-repository.js';
@@ -59,8 +60,8 @@ export const purchaseMultiplier = async (
   const slot = await repo.getSlot(game.id, auth.userId);
   if (slot?.state === 'active' && Date.parse(String(slot.endsAt)) > q.at.getTime())
     throw activeConflict(slot);
-  const wallet = await deps.loadWallet(auth.userId);
-  if (!wallet) throw new AppError('INSUFFICIENT_BALANCE', 'You have no embedded wallet to pay from');
+  // Fresh from the identity provider: no embedded wallet is 400, delegation off 403, before anything is sent.
+  const wallet = requireDelegated(await deps.loadWallet(auth.userId, { fresh: true }));
   await assertBalance(deps, wallet.address, q.lamports);
   const now = q.at.toISOString();
   const pool = await ensurePool(game.id, now);

@@ -15,6 +15,7 @@ import {
   externalSigner,
   memoInstruction,
   signPlan,
+  type TransactionPlan,
   wireTransaction,
 } from '../chain/index.js';
 import { AppError, errors } from '../core/errors.js';
@@ -51,11 +52,32 @@ const requireVault = async (deps: ClaimDeps, coinMint: string) => {
   return vault;
 };
 
-/** POST /token-launcher/exercise-claim/build-transactions: one transaction paying the whole unclaimed allocation. */
-export const buildClaimTransactions = async (
-  input: { gtokenAddress: string; participant: string; referrer?: string; blockhash?: string },
+/** A claim ready to sign: the plan (vault as co-signer, participant as fee payer) and what it pays. */
+export interface PreparedClaim {
+  plan: TransactionPlan;
+  summary: {
+    participant: string;
+    amount: string;
+    claimNumber: number;
+    allocated: string;
+    airdropAllocation: string;
+    emissionAllocation: string;
+    claimedBefore: string;
+    index: number | null;
+    merkleRoot: string | null;
+    snapshotVersion: number | null;
+    receiptAddress: string;
+  };
+}
+
+/**
+ * The claim of a wallet's whole unclaimed allocation, not yet signed: 404 without allocation, 409 when all of it
+ * is claimed or a claim of this number just landed.
+ */
+export const prepareClaim = async (
+  input: { gtokenAddress: string; participant: string; referrer?: string | undefined },
   deps: ClaimDeps,
-) => {
+): Promise<PreparedClaim> => {
   const { gtokenAddress: coinMint, participant } = input;
   const allocation = await walletAllocation(coinMint, participant, deps);
   if (allocation.total === 0n)
@@ -82,16 +104,6 @@ export const buildClaimTransactions = async (
   if (existing) throw new AppError('CONFLICT', `A claim of ${participant} just landed; build again`);
   if (!coin) throw errors.notFound(`Game coin ${coinMint}`);
 
-  let blockhash: string;
-  let lastValidBlockHeight: number;
-  if (input.blockhash) {
-    // A caller's blockhash: its expiry is at most 150 blocks after the current height.
-    blockhash = input.blockhash;
-    lastValidBlockHeight = (await deps.chain.getBlockHeight()) + BLOCKHASH_VALIDITY;
-  } else {
-    ({ blockhash, lastValidBlockHeight } = await deps.chain.getLatestBlockhash());
-  }
-
   const mint = address(coinMint);
   const tokenProgram = address(coin.programId);
   const payer = externalSigner(participant);
@@ -109,58 +121,76 @@ export const buildClaimTransactions = async (
     `allocated=${allocation.total}`,
     ...(input.referrer ? [`referrer=${input.referrer}`] : []),
   ].join(' ');
-  const tx = await signPlan(
-    {
-      feePayer: payer.address,
-      instructions: [
-        getCreateAccountWithSeedInstruction({
-          payer,
-          newAccount: receipt,
-          baseAccount: vault,
-          base: vault.address,
-          seed: claimReceiptSeed(coinMint, participant, claimNumber),
-          amount: receiptLamports,
-          space: 0,
-          programAddress: SYSTEM_PROGRAM_ADDRESS,
-        }),
-        getCreateAssociatedTokenIdempotentInstruction({
-          payer,
-          ata: participantAta,
-          owner: payer.address,
+  const plan: TransactionPlan = {
+    feePayer: payer.address,
+    instructions: [
+      getCreateAccountWithSeedInstruction({
+        payer,
+        newAccount: receipt,
+        baseAccount: vault,
+        base: vault.address,
+        seed: claimReceiptSeed(coinMint, participant, claimNumber),
+        amount: receiptLamports,
+        space: 0,
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+      }),
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer,
+        ata: participantAta,
+        owner: payer.address,
+        mint,
+        tokenProgram,
+      }),
+      getTransferCheckedInstruction(
+        {
+          source: vaultAta,
           mint,
-          tokenProgram,
-        }),
-        getTransferCheckedInstruction(
-          {
-            source: vaultAta,
-            mint,
-            destination: participantAta,
-            authority: vault,
-            amount,
-            decimals: coin.decimals,
-          },
-          { programAddress: tokenProgram },
-        ),
-        memoInstruction(memo),
-      ],
-    },
-    { blockhash, lastValidBlockHeight },
-  );
-  return {
-    transactions: [wireTransaction(tx)],
-    amount: amount.toString(),
-    claimNumber,
-    allocated: allocation.total.toString(),
-    airdropAllocation: allocation.airdropAmount.toString(),
-    emissionAllocation: allocation.emissionAmount.toString(),
-    claimedBefore: ledger.claimed.toString(),
-    index: airdrop?.index ?? null,
-    merkleRoot: airdrop ? airdrop.summary.merkleRoot : null,
-    snapshotVersion: summary?.version ?? null,
-    receiptAddress: receipt,
-    blockhash,
-    lastValidBlockHeight,
+          destination: participantAta,
+          authority: vault,
+          amount,
+          decimals: coin.decimals,
+        },
+        { programAddress: tokenProgram },
+      ),
+      memoInstruction(memo),
+    ],
   };
+  return {
+    plan,
+    summary: {
+      participant,
+      amount: amount.toString(),
+      claimNumber,
+      allocated: allocation.total.toString(),
+      airdropAllocation: allocation.airdropAmount.toString(),
+      emissionAllocation: allocation.emissionAmount.toString(),
+      claimedBefore: ledger.claimed.toString(),
+      index: airdrop?.index ?? null,
+      merkleRoot: airdrop ? airdrop.summary.merkleRoot : null,
+      snapshotVersion: summary?.version ?? null,
+      receiptAddress: receipt,
+    },
+  };
+};
+
+/** POST /token-launcher/exercise-claim/build-transactions: one transaction paying the whole unclaimed allocation. */
+export const buildClaimTransactions = async (
+  input: { gtokenAddress: string; participant: string; referrer?: string; blockhash?: string },
+  deps: ClaimDeps,
+) => {
+  const { plan, summary } = await prepareClaim(input, deps);
+  let blockhash: string;
+  let lastValidBlockHeight: number;
+  if (input.blockhash) {
+    // A caller's blockhash: its expiry is at most 150 blocks after the current height.
+    blockhash = input.blockhash;
+    lastValidBlockHeight = (await deps.chain.getBlockHeight()) + BLOCKHASH_VALIDITY;
+  } else {
+    ({ blockhash, lastValidBlockHeight } = await deps.chain.getLatestBlockhash());
+  }
+  const tx = await signPlan(plan, { blockhash, lastValidBlockHeight });
+  const { participant: _, ...fields } = summary;
+  return { transactions: [wireTransaction(tx)], ...fields, blockhash, lastValidBlockHeight };
 };
 
 /** A coin's emission schedule as the status reports it (from the game's coin summary and the emission state). */

@@ -1,7 +1,7 @@
 // The coins snapshots are taken of, as the launcher and games domains know them: a coin's game and airdrop
 // token, and the custodial distribution vault that pays its claims.
 import type { KeyPairSigner } from '@solana/kit';
-import { getCoinGameIds, getGame } from '../games/index.js';
+import { gamesByAirdropMint, getCoinGameIds, getGame } from '../games/index.js';
 import { getCoin, getJob, getMintJobId, openLaunchKeys } from '../launcher/index.js';
 import type { AirdropCoin } from './builder.js';
 import type { EmissionSchedule } from './claims.js';
@@ -26,6 +26,10 @@ export const findAirdropCoin = async (coinMint: string): Promise<AirdropCoin | u
     vaultAddress: job?.vaultAddress ?? null,
   };
 };
+
+/** The current coin mints of the games whose airdrop token is `airdropMint` (the snapshot read endpoints). */
+export const airdropCoinMints = async (airdropMint: string): Promise<string[]> =>
+  (await gamesByAirdropMint(airdropMint)).flatMap((game) => (game.coin ? [game.coin.coinMint] : []));
 
 /** The sealed launch keys of a coin whose distribution vault this deployment holds, or undefined. */
 const launchedHere = async (coinMint: string) => {

@@ -7,7 +7,7 @@ const TAGS = ['Snapshots'];
 const PUBLIC = [] as const;
 
 /** A base58 Solana address that decodes to exactly 32 bytes (else 400 VALIDATION_ERROR). */
-const address = (what: string) =>
+export const address = (what: string) =>
   described(
     z.string().check(
       z.refine((s) => s.length >= 32 && s.length <= 44 && decodeAddress(s, Buffer.alloc(32)), {
@@ -17,11 +17,15 @@ const address = (what: string) =>
     what,
   );
 
-const amount = z.string().check(z.regex(/^[0-9]+$/));
+export const amount = z.string().check(z.regex(/^[0-9]+$/));
 
 const RULES =
-  '**Snapshots.** A snapshot belongs to a **game coin** (`tokenMint` = the coin’s mint, `gtokenAddress`) whose ' +
-  'game has an `airdropTokenAddress` (set with `PUT /games/{id}`). A scheduled job (hourly by default) queues ' +
+  '**Snapshots.** A snapshot belongs to a **game coin** (`gtokenAddress`) whose game has an ' +
+  '`airdropTokenAddress` (set with `POST /games/update/{gameId}`, HMAC, by the game’s creator or owner). The ' +
+  'snapshot endpoints take the **airdrop token mint** as `{tokenMint}` and answer the snapshot of the coin of ' +
+  'the game that airdrops it (when several games airdrop the same token: the newest of their snapshots); the ' +
+  'game coin mint is an alias and answers the same snapshot. The answer’s `tokenMint` is always the game coin ' +
+  'mint. A scheduled job (hourly by default) queues ' +
   'one build per such coin; the builder reads every token account of the airdrop mint in both token programs ' +
   '(classic SPL Token and Token-2022), sums balances per owner wallet and allocates the coin’s airdrop pool:\n\n' +
   '- **Pool** = 10 % of the coin’s supply: `P = floor(supply × 1000 / 10000)` base units (100 000 000 tokens ' +
@@ -56,7 +60,9 @@ const summarySchema = withMeta(
   { id: 'SnapshotSummary' },
 );
 
-const tokenMintParam = address('Game coin mint address (base58)');
+const tokenMintParam = address(
+  'Airdrop token mint of the game (base58); the game coin mint is accepted as an alias',
+);
 
 export const getSnapshotContract = defineContract({
   operationId: 'getSnapshot',
@@ -64,7 +70,7 @@ export const getSnapshotContract = defineContract({
   path: '/token-launcher/snapshot/{tokenMint}',
   tags: TAGS,
   summary: 'Merkle snapshot summary of a game coin’s airdrop',
-  description: `${RULES}\n\n404 NOT_FOUND when the coin has no snapshot yet (or is unknown).`,
+  description: `${RULES}\n\n404 NOT_FOUND when no game airdropping this token and no coin of this mint has a snapshot yet.`,
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam }),
   response: dataEnvelope(summarySchema),
@@ -81,8 +87,9 @@ export const getSnapshotProofContract = defineContract({
   description:
     'The wallet’s leaf `index`, `amount` (game coin base units, string), `proof` (sibling hashes, hex, leaf to ' +
     'root) and `merkleRoot` of the current snapshot; see getSnapshot for the convention. Served with one S3 ' +
-    'ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). 404 NOT_FOUND ' +
-    'for an unknown coin or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.',
+    'ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). `{tokenMint}` is ' +
+    'the airdrop token mint or, as an alias, the game coin mint (see getSnapshot). 404 NOT_FOUND for an unknown ' +
+    'mint or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.',
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam, userAddress: address('Wallet address (base58)') }),
   response: dataEnvelope(
@@ -118,7 +125,8 @@ export const listSnapshotHoldersContract = defineContract({
   description:
     'Every wallet of the current snapshot with its leaf `index` and `amount`, in leaf order (ascending wallet ' +
     'bytes). Paginated with `limit` (1–1000, default 100) and `offset` (default 0); `meta.total` is the holder ' +
-    'count; a page past the end is empty. One S3 ranged read per page. 404 NOT_FOUND for a coin without snapshot.',
+    'count; a page past the end is empty. One S3 ranged read per page. `{tokenMint}` is the airdrop token mint ' +
+    'or, as an alias, the game coin mint (see getSnapshot). 404 NOT_FOUND for a mint without snapshot.',
   auth: PUBLIC,
   params: z.object({ tokenMint: tokenMintParam }),
   query: z.object({
@@ -136,7 +144,7 @@ export const listSnapshotHoldersContract = defineContract({
 });
 
 /** The allocation rules every claim answer follows (also docs/game-coin.md). */
-const ALLOCATION_RULES =
+export const ALLOCATION_RULES =
   'A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop ' +
   'pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the ' +
   'emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each ' +
@@ -144,6 +152,20 @@ const ALLOCATION_RULES =
   'pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can ' +
   'never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once ' +
   'claims 0 … n−1 have landed or none has, and each receipt can be created once.';
+
+/** What a claim pays and why: build-transactions and submit answer these fields. */
+export const claimFields = {
+  amount: described(amount, 'Game coin base units this claim pays: allocated − claimedBefore'),
+  claimNumber: described(z.int(), 'The wallet’s claim number for this coin (0 = first)'),
+  allocated: described(amount, 'Cumulative allocation: airdropAllocation + emissionAllocation'),
+  airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
+  emissionAllocation: described(amount, 'Σ of the wallet’s emission over the settled days'),
+  claimedBefore: described(amount, 'Σ of the wallet’s landed claims before this one'),
+  index: described(z.nullable(z.int()), 'Leaf index in the snapshot; null without airdrop share'),
+  merkleRoot: described(z.nullable(z.string()), 'Root the airdrop share was verified against'),
+  snapshotVersion: z.nullable(z.int()),
+  receiptAddress: described(z.string(), 'Claim receipt account the transaction creates'),
+};
 
 export const buildClaimTransactionsContract = defineContract({
   operationId: 'buildClaimTransactions',
@@ -185,16 +207,7 @@ export const buildClaimTransactionsContract = defineContract({
           z.array(z.string()),
           'Base64 serialized transactions, to sign and send in order',
         ),
-        amount: described(amount, 'Game coin base units this claim pays: allocated − claimedBefore'),
-        claimNumber: described(z.int(), 'The wallet’s claim number for this coin (0 = first)'),
-        allocated: described(amount, 'Cumulative allocation: airdropAllocation + emissionAllocation'),
-        airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
-        emissionAllocation: described(amount, 'Σ of the wallet’s emission over the settled days'),
-        claimedBefore: described(amount, 'Σ of the wallet’s landed claims'),
-        index: described(z.nullable(z.int()), 'Leaf index in the snapshot; null without airdrop share'),
-        merkleRoot: described(z.nullable(z.string()), 'Root the airdrop share was verified against'),
-        snapshotVersion: z.nullable(z.int()),
-        receiptAddress: described(z.string(), 'Claim receipt account the transaction creates'),
+        ...claimFields,
         blockhash: z.string(),
         lastValidBlockHeight: described(z.int(), 'The transaction expires after this block height'),
       }),

@@ -4,9 +4,14 @@ export type { AllocationDeps, CoinAllocation } from './allocations.js';
 export { claimableCoinAllocations, coinAllocationDeps } from './allocations.js';
 export type { BuilderDeps } from './builder.js';
 export { buildSnapshot, processSnapshotBatch } from './builder.js';
+export { claimStores } from './claim-stores.js';
+export type { SubmitClaimDeps } from './claim-submit.js';
+export { submitClaim } from './claim-submit.js';
+export { submitClaimContract } from './claim-submit-contract.js';
 export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
 export { buildClaimTransactions, getClaimStatus } from './claims.js';
 export {
+  airdropCoinMints,
   findAirdropCoin,
   findEmissionSchedule,
   findVaultAddress,
@@ -50,6 +55,6 @@ export {
   recordClaim,
 } from './repository.js';
 export { scheduleSnapshots } from './schedule.js';
-export type { ReadDeps } from './service.js';
+export type { ReadDeps, SnapshotReadDeps } from './service.js';
 export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';
 export { getSnapshotObject, putSnapshotObjects } from './storage.js';

@@ -18,6 +18,11 @@ export interface ReadDeps {
   getObject: GetObject;
 }
 
+/** The snapshot read endpoints' side effects: also the coin mints of the games airdropping to a mint. */
+export interface SnapshotReadDeps extends ReadDeps {
+  airdropCoinMints(airdropMint: string): Promise<string[]>;
+}
+
 /** Public view of a snapshot summary. */
 export const summaryView = (s: SnapshotSummary) => ({
   tokenMint: s.coinMint,
@@ -38,6 +43,20 @@ export const requireSummary = async (coinMint: string, deps: ReadDeps): Promise<
   return summary;
 };
 
+/**
+ * The snapshot a `{tokenMint}` path names (SPEC §4.1: "for the airdrop token mint"): the snapshot of the coin of
+ * the game whose `airdropTokenAddress` is that mint; when several games airdrop to one token, the newest
+ * snapshot of theirs. The game coin mint itself stays an alias. 404 when neither has a snapshot.
+ */
+export const resolveSummary = async (tokenMint: string, deps: SnapshotReadDeps): Promise<SnapshotSummary> => {
+  const coinMints = await deps.airdropCoinMints(tokenMint);
+  const summaries = await Promise.all(coinMints.map((coinMint) => deps.getSummary(coinMint)));
+  const newest = summaries
+    .filter((s): s is SnapshotSummary => s !== undefined)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.coinMint.localeCompare(b.coinMint))[0];
+  return newest ?? requireSummary(tokenMint, deps);
+};
+
 const indexCache = new Map<string, SnapshotIndex>();
 
 /** A holder's proof in the current snapshot (undefined when not a holder); cached index, so one S3 read. */
@@ -52,17 +71,18 @@ export const findProof = async (summary: SnapshotSummary, address: string, deps:
   return readProof(summary.prefix, address, deps.getObject, index);
 };
 
-/** GET /token-launcher/snapshot/{tokenMint}. */
-export const getSnapshot = async (coinMint: string, deps: ReadDeps) =>
-  summaryView(await requireSummary(coinMint, deps));
+/** GET /token-launcher/snapshot/{tokenMint}: by airdrop token mint, or by game coin mint. */
+export const getSnapshot = async (tokenMint: string, deps: SnapshotReadDeps) =>
+  summaryView(await resolveSummary(tokenMint, deps));
 
-/** GET /token-launcher/snapshot/{tokenMint}/proof/{userAddress}. */
-export const getSnapshotProof = async (coinMint: string, userAddress: string, deps: ReadDeps) => {
-  const summary = await requireSummary(coinMint, deps);
+/** GET /token-launcher/snapshot/{tokenMint}/proof/{userAddress}: by airdrop token mint, or by game coin mint. */
+export const getSnapshotProof = async (tokenMint: string, userAddress: string, deps: SnapshotReadDeps) => {
+  const summary = await resolveSummary(tokenMint, deps);
   const proof = await findProof(summary, userAddress, deps);
-  if (!proof) throw new AppError('NOT_FOUND', `${userAddress} is not in the snapshot of ${coinMint}`);
+  if (!proof) throw new AppError('NOT_FOUND', `${userAddress} is not in the snapshot of ${tokenMint}`);
   return {
-    tokenMint: coinMint,
+    // The coin mint whichever mint named the snapshot: the same answer either way.
+    tokenMint: summary.coinMint,
     userAddress: proof.claimant,
     index: proof.index,
     amount: proof.amount,
@@ -75,11 +95,11 @@ export const getSnapshotProof = async (coinMint: string, userAddress: string, de
 
 /** GET /token-launcher/snapshot/{tokenMint}/holders: leaf order, `limit` from `offset`, one ranged S3 read. */
 export const listSnapshotHolders = async (
-  coinMint: string,
+  tokenMint: string,
   page: { limit: number; offset: number },
-  deps: ReadDeps,
+  deps: SnapshotReadDeps,
 ) => {
-  const summary = await requireSummary(coinMint, deps);
+  const summary = await resolveSummary(tokenMint, deps);
   const count = Math.max(0, Math.min(page.limit, summary.holderCount - page.offset));
   const data: Array<{ index: number; address: string; amount: string }> = [];
   if (count > 0) {

@@ -76,7 +76,16 @@ const profileSchema = withMeta(
     subject: described(z.nullable(z.string()), 'Identity-provider subject, did:<idp>:<id>'),
     apiKey: described(z.nullable(z.uuid()), 'Your API key, null until the first call with an identity token'),
     identifiers: described(z.array(z.string()), 'Identifiers linked to you (did, wallets, email, X handle)'),
-    walletAddress: described(z.nullable(z.string()), 'Your embedded Solana wallet'),
+    walletAddress: described(
+      z.nullable(z.string()),
+      'Your embedded Solana wallet, created and held by the identity provider (fund this address to launch ' +
+        'or buy); null when the provider has none for you',
+    ),
+    walletDelegated: described(
+      z.boolean(),
+      'Whether you delegated signing to the app at the identity provider: launching a coin, buying a ' +
+        'multiplier and claiming need it (403 WALLET_DELEGATION_REQUIRED otherwise)',
+    ),
     createdAt: z.string(),
     secretKey: described(
       z.optional(z.string()),

@@ -1,24 +1,35 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod/mini';
-import { requireSetting, settings } from '../core/config.js';
 import type { ParsedIdentifier } from './identifiers.js';
+import { embeddedWalletOf, providerRequest, providerUserSchema } from './provider.js';
 
 /**
  * The identity provider's user directory: users that do not exist yet are created there (SPEC §2), and
  * `did:` identifiers are validated against it.
  */
+export interface ProviderUserRef {
+  subject: string;
+  walletAddress?: string;
+}
+
 export interface IdentityDirectory {
-  /** Subject (`did:<idp>:<id>`) of the provider user holding this wallet, email or handle; created if none. */
-  findOrCreate(identifier: ParsedIdentifier): Promise<string>;
+  /**
+   * The provider user holding this wallet, email or handle (created if none, with an embedded wallet): its
+   * subject (`did:<idp>:<id>`) and, when the provider's answer shows it, its embedded wallet's address.
+   */
+  findOrCreate(identifier: ParsedIdentifier): Promise<ProviderUserRef>;
   /** Whether a did names a user of the provider. */
   isKnownSubject(did: string): Promise<boolean>;
 }
 
-/** Local development and tests: the provider is the local IdP, whose subjects are `did:local:<name>`. */
+/**
+ * For in-process tests only: the subjects the local IdP's import gives (scripts/idp/wallets.ts), without asking
+ * it. The local IdP knows every `did:local:<name>`, so these users' embedded wallets are still its own.
+ */
 export const localDirectory: IdentityDirectory = {
   // Deterministic, so the same wallet always maps to the same local subject.
-  findOrCreate: async (identifier) =>
-    `did:local:u-${createHash('sha256').update(identifier.key).digest('hex').slice(0, 32)}`,
+  findOrCreate: async (identifier) => ({
+    subject: `did:local:u-${createHash('sha256').update(identifier.key).digest('hex').slice(0, 32)}`,
+  }),
   isKnownSubject: async (did) => /^did:local:[a-z0-9_-]{1,64}$/.test(did),
 };
 
@@ -40,21 +51,13 @@ const linkedAccount = (identifier: ParsedIdentifier) => {
 /**
  * Production: the provider's user-import REST API.
  * - `POST {IDP_API_URL}/v1/users/import` with `{"linked_accounts": [<account>], "create_embedded_wallet": true}`
- *   answers `{"id": "did:<idp>:<id>"}` for the new or already existing user holding that account (upsert).
+ *   answers the user record (`{"id": "did:<idp>:<id>", "linked_accounts": [...]}`) of the new or already existing
+ *   user holding that account (upsert); its embedded wallet's address is kept (lib/user/wallet.ts).
  * - `GET {IDP_API_URL}/v1/users/{did}` answers 200 for a known user and 404 otherwise.
  * Both use HTTP Basic auth with IDP_APP_ID:IDP_APP_SECRET and a 5 s timeout.
  */
 export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirectory => {
-  const request = async (path: string, init: RequestInit = {}) => {
-    const auth = Buffer.from(`${requireSetting('IDP_APP_ID')}:${requireSetting('IDP_APP_SECRET')}`).toString(
-      'base64',
-    );
-    return fetchImpl(new URL(path, requireSetting('IDP_API_URL')), {
-      ...init,
-      headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...init.headers },
-      signal: AbortSignal.timeout(5000),
-    });
-  };
+  const request = (path: string, init: RequestInit = {}) => providerRequest(fetchImpl, path, init);
   return {
     findOrCreate: async (identifier) => {
       const response = await request('/v1/users/import', {
@@ -62,10 +65,11 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
         body: JSON.stringify({ linked_accounts: [linkedAccount(identifier)], create_embedded_wallet: true }),
       });
       if (!response.ok) throw new Error(`Identity provider import failed with ${response.status}`);
-      const { id } = z
-        .object({ id: z.string().check(z.regex(/^did:[a-z0-9]+:.+$/)) })
-        .parse(await response.json());
-      return id;
+      const user = providerUserSchema.parse(await response.json());
+      if (!/^did:[a-z0-9]+:.+$/.test(user.id))
+        throw new Error(`Identity provider import gave subject ${user.id}`);
+      const wallet = embeddedWalletOf(user);
+      return { subject: user.id, ...(wallet ? { walletAddress: wallet.address } : {}) };
     },
     isKnownSubject: async (did) => {
       const response = await request(`/v1/users/${encodeURIComponent(did)}`);
@@ -76,6 +80,5 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
   };
 };
 
-/** The directory chosen by configuration (IDENTITY_DIRECTORY=remote|local, default remote). */
-export const configuredDirectory = (): IdentityDirectory =>
-  settings().IDENTITY_DIRECTORY === 'remote' ? remoteDirectory() : localDirectory;
+/** The provider's directory (locally the local IdP's, which serves the same API). */
+export const configuredDirectory = (): IdentityDirectory => remoteDirectory();

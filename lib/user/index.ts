@@ -9,14 +9,15 @@ export { configuredDirectory, type IdentityDirectory } from './directory.js';
 export { createHmacSignature } from './hmac-helper.js';
 export { isDid, type ParsedIdentifier } from './identifiers.js';
 export { userKeys } from './keys.js';
+export { type LegacyWallet, listLegacyWallets, retireLegacyWallet } from './legacy-wallets.js';
 export { getMe, getMyStats } from './profile.js';
-export {
-  addToStat,
-  getApiKeyRecord,
-  loadWallet,
-  statIncrementWrite,
-  type UserStat,
-  walletAddresses,
-} from './repository.js';
+export { addToStat, getApiKeyRecord, statIncrementWrite, type UserStat } from './repository.js';
 export { type PlayerIdToArcId, resolveIdentifiers, resolveKnownIdentifiers } from './resolver.js';
 export { ensureUserForSubject, resetSecret } from './service.js';
+export {
+  loadWallet,
+  requireDelegated,
+  requireDelegatedWallet,
+  WALLET_CACHE_TTL_MS,
+  walletAddresses,
+} from './wallet.js';

@@ -6,7 +6,6 @@ export const userSchema = z.object({
   subject: z.optional(z.string()),
   identifiers: z.array(z.string()),
   apiKey: z.optional(z.uuid()),
-  walletAddress: z.optional(z.string()),
   /** Counters other areas keep current with atomic ADDs (games registered, points saved, launches…). */
   stats: z._default(z.record(z.string(), z.number()), {}),
   createdAt: z.string(),

@@ -1,15 +1,20 @@
 import type { AuthContext } from '../core/auth.js';
 import { profileWithFirstKey, requireUser } from './service.js';
+import { loadWallet } from './wallet.js';
 
-/** GET /user/me as the API shows it. */
+/** GET /user/me as the API shows it; the embedded wallet as the identity provider has it now. */
 export const getMe = async (auth: AuthContext) => {
+  // The wallet first: its read may write (the mirrored address), and a failure after the first API key's secret
+  // was issued would lose the only answer that shows it.
+  const wallet = await loadWallet(auth.userId, { fresh: true });
   const { user, secretKey } = await profileWithFirstKey(auth);
   return {
     arcId: user.arcId,
     subject: user.subject ?? null,
     apiKey: user.apiKey ?? null,
     identifiers: user.identifiers,
-    walletAddress: user.walletAddress ?? null,
+    walletAddress: wallet?.address ?? null,
+    walletDelegated: wallet?.delegated ?? false,
     createdAt: user.createdAt,
     ...(secretKey ? { secretKey } : {}),
   };

@@ -1,6 +1,5 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../adapters/dynamodb.js';
-import type { StoredWallet } from '../adapters/wallet-signer.js';
+import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import { userKeys } from './keys.js';
 import { type User, userSchema } from './model.js';
@@ -17,7 +16,8 @@ export interface NewUser {
   subject?: string | undefined;
   identifiers: string[];
   apiKey?: { apiKey: string; secretCipher: string } | undefined;
-  wallet?: { address: string; sealedSecretKey: string } | undefined;
+  /** The provider's embedded wallet address when known at creation (see WalletRef). */
+  providerWalletAddress?: string | undefined;
   now: string;
 }
 
@@ -60,16 +60,6 @@ export const existingUsers = async (arcIds: string[]): Promise<Set<string>> => {
   return new Set(items.map((item) => String(item.arcId)));
 };
 
-/** The embedded wallet addresses of these users (Arc ID → address; users without one are absent), BatchGetItem. */
-export const walletAddresses = async (arcIds: string[]): Promise<Map<string, string>> => {
-  const items = await batchGet([...new Set(arcIds)].map(userKeys.profile));
-  return new Map(
-    items.flatMap((item) =>
-      typeof item.walletAddress === 'string' ? [[String(item.arcId), item.walletAddress]] : [],
-    ),
-  );
-};
-
 /**
  * Create a user with its identifier (and API key) items in one transaction. Every item is conditional on not
  * existing, so concurrent creations of the same identifier produce exactly one user; the loser gets a
@@ -83,8 +73,7 @@ export const createUser = async (user: NewUser): Promise<void> => {
     subject: user.subject,
     identifiers: user.identifiers,
     apiKey: user.apiKey?.apiKey,
-    walletAddress: user.wallet?.address,
-    walletSealedKey: user.wallet?.sealedSecretKey,
+    providerWalletAddress: user.providerWalletAddress,
     stats: {},
     createdAt: user.now,
     updatedAt: user.now,
@@ -217,20 +206,54 @@ export const lookupIdentities = async (arcIds: string[], identifierKeys: string[
   return { users, owners };
 };
 
-/** A user's embedded wallet (address and sealed key) from their profile: the wallet signer's loader. */
-export const loadWallet = async (userId: string): Promise<StoredWallet | null> => {
+/**
+ * What the users table knows of a user's embedded wallet: the provider subject it is read with, and its address
+ * once learned (`providerWalletAddress`: a public address, mirrored so that a whole board's wallets are one
+ * BatchGetItem per 100 players instead of a provider call each; docs/wallets.md). Never a key.
+ */
+export interface WalletRef {
+  subject: string | null;
+  address?: string;
+}
+
+const toWalletRef = (item: Record<string, unknown>): WalletRef => ({
+  subject: typeof item.subject === 'string' ? item.subject : null,
+  ...(typeof item.providerWalletAddress === 'string' ? { address: item.providerWalletAddress } : {}),
+});
+
+/** One user's wallet reference; undefined for no user (one GetItem). */
+export const getWalletRef = async (arcId: string): Promise<WalletRef | undefined> => {
   const { Item } = await dynamo().send(
     new GetCommand({
       TableName: table(),
-      Key: userKeys.profile(userId),
-      ProjectionExpression: 'walletAddress, walletSealedKey',
+      Key: userKeys.profile(arcId),
+      ProjectionExpression: 'subject, providerWalletAddress',
     }),
   );
-  if (typeof Item?.walletAddress !== 'string') return null;
-  return {
-    address: Item.walletAddress,
-    ...(typeof Item.walletSealedKey === 'string' ? { sealedSecretKey: Item.walletSealedKey } : {}),
-  };
+  return Item ? toWalletRef(Item) : undefined;
+};
+
+/** These users' wallet references (absent users are left out), one BatchGetItem per 100 Arc IDs. */
+export const walletRefs = async (arcIds: string[]): Promise<Map<string, WalletRef>> => {
+  const items = await batchGet([...new Set(arcIds)].map(userKeys.profile));
+  return new Map(items.map((item) => [String(item.arcId), toWalletRef(item)]));
+};
+
+/** Mirror the provider's address of a user's embedded wallet (an address never changes; first write wins). */
+export const rememberWalletAddress = async (arcId: string, address: string): Promise<void> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: userKeys.profile(arcId),
+        UpdateExpression: 'SET providerWalletAddress = :address',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(providerWalletAddress)',
+        ExpressionAttributeValues: { ':address': address },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 };
 
 /** The counters GET /user/me/stats reports; other domains keep them current through the two functions below. */

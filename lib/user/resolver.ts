@@ -4,7 +4,6 @@ import { AppError } from '../core/errors.js';
 import type { IdentityDirectory } from './directory.js';
 import { type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
 import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from './repository.js';
-import { createEmbeddedWallet } from './wallet.js';
 
 export interface ResolverDeps {
   directory: IdentityDirectory;
@@ -24,7 +23,8 @@ const unknown = (raw: string, why: string) =>
  */
 const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<string> => {
   const now = (deps.now?.() ?? new Date()).toISOString();
-  const subject = id.kind === 'did' ? id.value : await deps.directory.findOrCreate(id);
+  const found = id.kind === 'did' ? { subject: id.value } : await deps.directory.findOrCreate(id);
+  const { subject } = found;
   if (id.kind === 'did' && !(await deps.directory.isKnownSubject(subject)))
     throw unknown(id.raw, 'unknown user');
   const subjectKey = subject; // a did is its own identifier key
@@ -40,7 +40,9 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
       }
       const arcId = randomUUID();
       const identifiers = id.key === subjectKey ? [id.key] : [id.key, subjectKey];
-      await createUser({ arcId, subject, identifiers, wallet: createEmbeddedWallet(), now });
+      // The provider created the user's embedded wallet (import with create_embedded_wallet): payouts reach it,
+      // and its address is mirrored now so that a settlement need not ask the provider for it.
+      await createUser({ arcId, subject, identifiers, providerWalletAddress: found.walletAddress, now });
       return arcId;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

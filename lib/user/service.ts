@@ -5,27 +5,23 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import type { User } from './model.js';
 import { createUser, getIdentifierOwners, getUser, issueApiKey, replaceSecret } from './repository.js';
-import { createEmbeddedWallet } from './wallet.js';
 
 const now = () => new Date().toISOString();
 
 /** A new secret key: 32 random bytes, base64url, with a recognisable prefix for secret scanners. */
 export const newSecretKey = (): string => `arc_sk_${randomBytes(32).toString('base64url')}`;
 
-/** Arc ID of the user behind an identity-provider subject, creating the user (with a wallet) on first sight. */
+/**
+ * Arc ID of the user behind an identity-provider subject, creating the user on first sight. Its embedded wallet
+ * is the provider's (wallet.ts): nothing of it is stored here.
+ */
 export const ensureUserForSubject = async (subject: string): Promise<string> => {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = (await getIdentifierOwners([subject])).get(subject);
     if (existing) return existing;
     const arcId = randomUUID();
     try {
-      await createUser({
-        arcId,
-        subject,
-        identifiers: [subject],
-        wallet: createEmbeddedWallet(),
-        now: now(),
-      });
+      await createUser({ arcId, subject, identifiers: [subject], now: now() });
       return arcId;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

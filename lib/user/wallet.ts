@@ -1,18 +1,119 @@
-import { generateKeyPairSync } from 'node:crypto';
-import bs58 from 'bs58';
-import { sealSecret } from '../adapters/secrets.js';
+// Users' embedded wallets belong to the identity provider (SPEC §5, DESIGN §5): the provider creates them and
+// holds their keys; the platform learns a wallet's address and whether the user delegated signing to the app
+// from the provider's user record, and never stores a user key. Signing goes through lib/adapters/wallet-signer.
+import type { StoredWallet, WalletLoadOptions } from '../adapters/wallet-signer.js';
+import { AppError } from '../core/errors.js';
+import { embeddedWalletOf, providerRequest, providerUserSchema } from './provider.js';
+import { getWalletRef, rememberWalletAddress, type WalletRef, walletRefs } from './repository.js';
 
-export interface EmbeddedWallet {
-  /** Solana address (base58 ed25519 public key). */
-  address: string;
-  /** The 64-byte Solana secret key (seed ‖ public key), sealed with the secrets key. */
-  sealedSecretKey: string;
-}
+/**
+ * How long a provider record is reused: an address never changes, and a revoked delegation is also refused by
+ * the provider's signing API, so a short staleness only delays the clear 403; the gates read fresh anyway.
+ */
+export const WALLET_CACHE_TTL_MS = 10_000;
+const CACHE_LIMIT = 5_000;
 
-/** Create a local embedded wallet: an ed25519 keypair whose secret never leaves storage unencrypted. */
-export const createEmbeddedWallet = (): EmbeddedWallet => {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const pub = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
-  const seed = Buffer.from(privateKey.export({ format: 'jwk' }).d ?? '', 'base64url');
-  return { address: bs58.encode(pub), sealedSecretKey: sealSecret(Buffer.concat([seed, pub])) };
+const refs = new Map<string, WalletRef>();
+const records = new Map<string, { wallet: StoredWallet | null; at: number }>();
+
+const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+  if (map.size >= CACHE_LIMIT) map.clear();
+  map.set(key, value);
 };
+
+/** A user's subject and mirrored address (the subject never changes: cached for the container's life). */
+const refOf = async (arcId: string): Promise<WalletRef | undefined> => {
+  const known = refs.get(arcId);
+  if (known) return known;
+  const ref = await getWalletRef(arcId);
+  if (ref) remember(refs, arcId, ref);
+  return ref;
+};
+
+/** Keep the provider's address in the user's profile the first time it is seen (see WalletRef). */
+const mirror = async (arcId: string, ref: WalletRef, wallet: StoredWallet | null) => {
+  if (!wallet || ref.address === wallet.address) return;
+  await rememberWalletAddress(arcId, wallet.address);
+  remember(refs, arcId, { ...ref, address: wallet.address });
+};
+
+/** The embedded wallet of a provider user (GET {IDP_API_URL}/v1/users/{did}); null when it has none. */
+export const providerWallet = async (
+  subject: string,
+  options: WalletLoadOptions = {},
+  fetchImpl: typeof fetch = fetch,
+): Promise<StoredWallet | null> => {
+  const cached = records.get(subject);
+  if (!options.fresh && cached && Date.now() - cached.at < WALLET_CACHE_TTL_MS) return cached.wallet;
+  const response = await providerRequest(fetchImpl, `/v1/users/${encodeURIComponent(subject)}`);
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`Identity provider user lookup failed with ${response.status}`);
+  const wallet = embeddedWalletOf(providerUserSchema.parse(await response.json()));
+  remember(records, subject, { wallet, at: Date.now() });
+  return wallet;
+};
+
+/**
+ * A user's embedded wallet (address and delegation flag) as the provider has it; null when the user has none.
+ * The wallet signer's loader. `fresh` skips the short cache (the launch, purchase and claim gates).
+ */
+export const loadWallet = async (
+  userId: string,
+  options: WalletLoadOptions = {},
+): Promise<StoredWallet | null> => {
+  const ref = await refOf(userId);
+  if (!ref?.subject) return null;
+  const wallet = await providerWallet(ref.subject, options);
+  await mirror(userId, ref, wallet);
+  return wallet;
+};
+
+/** Provider lookups in flight at once when a board's wallets are first learned. */
+const LOOKUP_CONCURRENCY = 8;
+
+/**
+ * The embedded wallet addresses of these users (Arc ID → address; users without one are absent): the mirrored
+ * addresses in one BatchGetItem per 100 users, the provider asked only for users whose address is not known yet.
+ */
+export const walletAddresses = async (arcIds: string[]): Promise<Map<string, string>> => {
+  const known = await walletRefs(arcIds);
+  const addresses = new Map<string, string>();
+  const unknown: Array<[string, WalletRef & { subject: string }]> = [];
+  for (const [arcId, ref] of known) {
+    if (ref.address) addresses.set(arcId, ref.address);
+    else if (ref.subject) unknown.push([arcId, { ...ref, subject: ref.subject }]);
+  }
+  for (let i = 0; i < unknown.length; i += LOOKUP_CONCURRENCY)
+    await Promise.all(
+      unknown.slice(i, i + LOOKUP_CONCURRENCY).map(async ([arcId, ref]) => {
+        const wallet = await providerWallet(ref.subject);
+        await mirror(arcId, ref, wallet);
+        if (wallet) addresses.set(arcId, wallet.address);
+      }),
+    );
+  return addresses;
+};
+
+/**
+ * The wallet a user-signed transaction may be sent from: 400 NO_EMBEDDED_WALLET without one, 403
+ * WALLET_DELEGATION_REQUIRED while the user has not delegated signing to the app (checked before anything is
+ * sent on chain; the provider would refuse to sign anyway).
+ */
+export const requireDelegated = (wallet: StoredWallet | null): StoredWallet => {
+  if (!wallet)
+    throw new AppError(
+      'NO_EMBEDDED_WALLET',
+      'You have no embedded wallet: create one with the identity provider, then retry',
+    );
+  if (!wallet.delegated)
+    throw new AppError(
+      'WALLET_DELEGATION_REQUIRED',
+      `Enable delegated signing for your embedded wallet ${wallet.address} with the identity provider: ` +
+        'the platform signs launches, purchases and claims through it',
+    );
+  return wallet;
+};
+
+/** The caller's wallet for a user-signed transaction, read fresh from the provider (see `requireDelegated`). */
+export const requireDelegatedWallet = async (userId: string): Promise<StoredWallet> =>
+  requireDelegated(await loadWallet(userId, { fresh: true }));

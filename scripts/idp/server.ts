@@ -4,7 +4,16 @@
 //   GET  /.well-known/jwks.json              public signing key
 //   GET  /.well-known/openid-configuration   issuer, jwks_uri, token_endpoint
 //   POST /token  {"name": "alice"} | {"subject": "did:local:alice"} [, "expiresInSeconds": n]
-//             → {"token": "...", "subject": "did:local:alice", "expiresAt": "..."}
+//                [, "delegation": true|false] [, "embeddedWallet": false]
+//             → {"token": "...", "subject": "did:local:alice", "expiresAt": "...", "walletAddress", "delegated"}
+//
+// and, as the production provider does, users with embedded wallets and delegated signing (wallets.ts):
+//   POST /v1/users/import, GET /v1/users/{did}, POST /v1/wallets/{address}/rpc   (Basic auth: the app's id:secret)
+// plus local-only endpoints a developer or a test uses in place of the provider's dashboard and client SDK:
+//   GET  /local/users/{did}                 → {"subject", "walletAddress", "delegated"}
+//   PUT  /local/users/{did}/delegation      {"delegated": false} revokes, true grants → the wallet view
+//   GET  /local/wallets/{address}           → {"address", "subject", "delegated", "signRequests", "signed"}
+//   GET  /local/wallets                     → {"addresses": [...]} every embedded wallet it holds
 //
 // Standalone: `tsx scripts/idp/server.ts --port 8090 --data .data/dev`
 import { randomUUID } from 'node:crypto';
@@ -25,6 +34,15 @@ import {
 } from 'jose';
 import * as z from 'zod/mini';
 import { isDid } from '../../lib/user/index.js';
+import {
+  createWalletStore,
+  ImportRequest,
+  LOCAL_APP_ID,
+  LOCAL_APP_SECRET,
+  ProviderError,
+  RpcRequest,
+  type WalletStore,
+} from './wallets.js';
 
 export interface LocalIdp {
   /** Base URL, e.g. `http://127.0.0.1:8090`. */
@@ -46,8 +64,11 @@ export interface LocalIdpOptions {
   /** 0 binds a free port; read it back from `url`. */
   port: number;
   host?: string;
-  /** When given, the key pair is kept in `<dataDir>/idp-key.json` so tokens survive restarts. */
+  /** When given, the key pair and the users are kept in `<dataDir>` so tokens and wallets survive restarts. */
   dataDir?: string;
+  /** The app credentials the provider API accepts (Basic auth); default LOCAL_APP_ID / LOCAL_APP_SECRET. */
+  appId?: string;
+  appSecret?: string;
 }
 
 export const LOCAL_IDP_AUDIENCE = 'arcadia-local';
@@ -64,6 +85,10 @@ const TokenRequest = z
     name: z.optional(LocalName),
     subject: z.optional(Subject),
     expiresInSeconds: z.optional(z.int().check(z.gte(1), z.lte(MAX_TOKEN_TTL_SECONDS))),
+    /** Grant (true) or revoke (false) delegated signing for the user's embedded wallet; absent: unchanged. */
+    delegation: z.optional(z.boolean()),
+    /** false: a user signing in for the first time gets no embedded wallet. */
+    embeddedWallet: z.optional(z.boolean()),
   })
   .check(
     z.refine((body) => (body.name === undefined) !== (body.subject === undefined), {
@@ -176,6 +201,7 @@ const readBody = async (req: IncomingMessage): Promise<string> => {
 export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> => {
   const host = opts.host ?? '127.0.0.1';
   const key = await loadSigningKey(opts.dataDir);
+  const wallets: WalletStore = createWalletStore(opts.dataDir);
   // Filled in once the port is known (port 0 binds a free one).
   let url = '';
 
@@ -200,28 +226,126 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
   const issueToken: LocalIdp['issueToken'] = async (subjectOrName, tokenOpts) =>
     (await signToken(subjectOrName, tokenOpts)).token;
 
-  const handleToken = async (req: IncomingMessage, res: ServerResponse) => {
+  /** The JSON body parsed with `schema`, or undefined after answering 400/413. */
+  const readJson = async <T extends z.core.$ZodType>(
+    req: IncomingMessage,
+    res: ServerResponse,
+    schema: T,
+    what: string,
+  ): Promise<z.output<T> | undefined> => {
     let json: unknown;
     try {
       json = JSON.parse(await readBody(req));
     } catch (error) {
       if (error instanceof RequestTooLarge) {
-        return sendError(res, 413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_REQUEST_BYTES} bytes`);
+        sendError(res, 413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_REQUEST_BYTES} bytes`);
+        return undefined;
       }
-      return sendError(res, 400, 'VALIDATION_ERROR', 'Request body must be JSON');
+      sendError(res, 400, 'VALIDATION_ERROR', 'Request body must be JSON');
+      return undefined;
     }
-    const parsed = TokenRequest.safeParse(json);
-    if (!parsed.success) {
-      const details = parsed.error.issues.map((issue) => ({
-        path: issue.path.length ? issue.path.map(String).join('.') : '(root)',
-        message: issue.message,
-      }));
-      return sendError(res, 400, 'VALIDATION_ERROR', 'Invalid token request', details);
-    }
-    const { name, subject, expiresInSeconds } = parsed.data;
+    const parsed = z.safeParse(schema, json);
+    if (parsed.success) return parsed.data;
+    const details = parsed.error.issues.map((issue) => ({
+      path: issue.path.length ? issue.path.map(String).join('.') : '(root)',
+      message: issue.message,
+    }));
+    sendError(res, 400, 'VALIDATION_ERROR', `Invalid ${what}`, details);
+    return undefined;
+  };
+
+  const handleToken = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readJson(req, res, TokenRequest, 'token request');
+    if (!body) return;
+    const { name, subject, expiresInSeconds, delegation, embeddedWallet } = body;
     const sub = subject ?? localSubjectOf(name ?? '');
+    const wallet = wallets.signIn(sub, { delegation, embeddedWallet });
     const { token, exp } = await signToken(sub, expiresInSeconds ? { expiresInSeconds } : {});
-    return sendJson(res, 200, { token, subject: sub, expiresAt: new Date(exp * 1000).toISOString() });
+    return sendJson(res, 200, {
+      token,
+      subject: sub,
+      expiresAt: new Date(exp * 1000).toISOString(),
+      ...wallet,
+    });
+  };
+
+  const appAuthorization = `Basic ${Buffer.from(`${opts.appId ?? LOCAL_APP_ID}:${opts.appSecret ?? LOCAL_APP_SECRET}`).toString('base64')}`;
+
+  type Handler = (req: IncomingMessage, res: ServerResponse, id: string) => unknown;
+  const userView = (id: string) => {
+    const user = wallets.find(id);
+    if (!user) throw new ProviderError(404, 'NOT_FOUND', `No user ${id}`);
+    return user;
+  };
+  /** The provider's REST API (wallets.ts; `/v1/` needs the app's Basic auth) and the local-only endpoints. */
+  const providerRoutes: Array<{ method: string; pattern: RegExp; handle: Handler }> = [
+    {
+      method: 'POST',
+      pattern: /^\/v1\/users\/import$/,
+      handle: async (req, res) => {
+        const body = await readJson(req, res, ImportRequest, 'import request');
+        return body && sendJson(res, 200, wallets.importUser(body));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/users\/([^/]+)$/,
+      handle: (_req, res, id) => sendJson(res, 200, wallets.view(userView(id))),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/wallets\/([^/]+)\/rpc$/,
+      handle: async (req, res, address) => {
+        const body = await readJson(req, res, RpcRequest, 'wallet RPC request');
+        if (!body) return;
+        const signed = await wallets.signTransaction(address, body.params.transaction);
+        return sendJson(res, 200, { data: { signed_transaction: signed, encoding: 'base64' } });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/local\/users\/([^/]+)$/,
+      handle: (_req, res, id) => {
+        const user = userView(id);
+        return sendJson(res, 200, {
+          subject: user.id,
+          walletAddress: user.wallet?.address ?? null,
+          delegated: user.wallet?.delegated ?? false,
+        });
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/local\/users\/([^/]+)\/delegation$/,
+      handle: async (req, res, id) => {
+        const body = await readJson(req, res, z.object({ delegated: z.boolean() }), 'delegation');
+        return body && sendJson(res, 200, wallets.setDelegation(id, body.delegated));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/local\/wallets$/,
+      handle: (_req, res) => sendJson(res, 200, { addresses: wallets.addresses() }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/local\/wallets\/([^/]+)$/,
+      handle: (_req, res, address) => {
+        const wallet = wallets.wallet(address);
+        return wallet ? sendJson(res, 200, wallet) : sendError(res, 404, 'NOT_FOUND', `No wallet ${address}`);
+      },
+    },
+  ];
+
+  const handleProvider = async (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const method = req.method ?? 'GET';
+    if (path.startsWith('/v1/') && req.headers.authorization !== appAuthorization)
+      return sendError(res, 401, 'UNAUTHORIZED', 'Invalid app credentials');
+    for (const route of providerRoutes) {
+      const match = route.pattern.exec(path);
+      if (match && route.method === method) return route.handle(req, res, decodeURIComponent(match[1] ?? ''));
+    }
+    return sendError(res, 404, 'NOT_FOUND', `No route ${method} ${path}`);
   };
 
   const routes: Record<
@@ -245,8 +369,20 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     '/token': { POST: handleToken },
   };
 
+  const failed = (res: ServerResponse) => (error: unknown) => {
+    if (error instanceof ProviderError && !res.headersSent)
+      return sendError(res, error.status, error.code, error.message);
+    console.error('local idp: request failed', error);
+    if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'Internal server error');
+    else res.destroy();
+  };
+
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path.startsWith('/v1/') || path.startsWith('/local/')) {
+      Promise.resolve(handleProvider(req, res, path)).catch(failed(res));
+      return;
+    }
     const methods = routes[path];
     const route = methods?.[req.method ?? 'GET'];
     if (!methods) return sendError(res, 404, 'NOT_FOUND', `No route ${path}`);
@@ -255,11 +391,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
         allow: Object.keys(methods).join(', '),
       });
     }
-    Promise.resolve(route(req, res)).catch((error: unknown) => {
-      console.error('local idp: request failed', error);
-      if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'Internal server error');
-      else res.destroy();
-    });
+    Promise.resolve(route(req, res)).catch(failed(res));
   });
 
   await new Promise<void>((resolve, reject) => {

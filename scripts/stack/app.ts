@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { startLocalChain } from '../chain/rpc-server.js';
 import { startDemoServer } from '../demo/server.js';
 import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
+import { LOCAL_APP_ID, LOCAL_APP_SECRET } from '../idp/wallets.js';
 import type { StackService } from './types.js';
 
 const local = (port: number) => `http://127.0.0.1:${port}`;
 
 /**
- * The local identity provider: real ES256 tokens and a JWKS, the same verification path as production.
- * With persistence its key survives restarts, so tokens from `npm run token` stay valid.
+ * The local identity provider: real ES256 tokens and a JWKS, the same verification path as production, and the
+ * provider's user and embedded-wallet API (users created there, delegated signing), reached through the same
+ * adapters as in production. With persistence its key and wallets survive restarts.
  */
 export const identityProviderService: StackService = {
   name: 'idp',
@@ -19,6 +21,10 @@ export const identityProviderService: StackService = {
     IDP_ISSUER: local(ports.idp),
     IDP_AUDIENCE: LOCAL_IDP_AUDIENCE,
     IDP_JWKS_URL: `${local(ports.idp)}/.well-known/jwks.json`,
+    IDP_API_URL: local(ports.idp),
+    IDP_WALLET_API_URL: local(ports.idp),
+    IDP_APP_ID: LOCAL_APP_ID,
+    IDP_APP_SECRET: LOCAL_APP_SECRET,
   }),
   async start(ctx) {
     const idp = await startLocalIdp({
@@ -38,7 +44,6 @@ export const appSettingsService: StackService = {
   name: 'app-settings',
   env: () => ({
     SECRETS_ENCRYPTION_KEY: createHash('sha256').update('arcadia-local-development-only').digest('base64'),
-    IDENTITY_DIRECTORY: 'local',
     SAFE_FETCH_ALLOW_LOOPBACK: 'true',
   }),
   async start() {

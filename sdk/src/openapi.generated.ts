@@ -315,7 +315,7 @@ export type paths = {
          *
          *     **Price** (lamports) = ⌈ 2000000 × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use the configured SOL price (`SOL_USD_PRICE`, default 150 USD, or an HTTP price feed in production).
          *
-         *     **Purchase, in order**: (1) the game must exist (404); (2) a retry with an `idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed `maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet must hold the price plus a fee reserve of 1000000 lamports (0.001 SOL: the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved **before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and confirmed by polling; (8) the multiplier is activated from the confirmation for `durationSeconds`, and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting follows). When confirmation takes longer than the request allows, the answer is **202** with `status: pending`: retry with the same idempotencyKey for the outcome.
+         *     **Purchase, in order**: (1) the game must exist (404); (2) a retry with an `idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed `maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet is the one the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price plus a fee reserve of 1000000 lamports (0.001 SOL: the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved **before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and confirmed by polling; (8) the multiplier is activated from the confirmation for `durationSeconds`, and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting follows). When confirmation takes longer than the request allows, the answer is **202** with `status: pending`: retry with the same idempotencyKey for the outcome.
          */
         post: operations["purchaseMultiplier"];
         delete?: never;
@@ -658,6 +658,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/token-launcher/exercise-claim/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a coin allocation for your embedded wallet (the platform signs through your identity provider)
+         * @description A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once claims 0 … n−1 have landed or none has, and each receipt can be created once.
+         *
+         *     For a signed-in user whose wallet is the identity provider’s **embedded wallet** (SPEC §5): the platform builds the same transaction as `POST /token-launcher/exercise-claim/build-transactions` with that wallet as participant and fee payer, has the provider sign it as the wallet (**delegated signing**, as for launches and purchases) and sends it. The wallet pays the network fee and the claim receipt’s rent (~0.0009 SOL). External wallets use build-transactions and sign themselves.
+         *
+         *     The wallet and its delegation are read fresh from the provider before anything is built: 400 `NO_EMBEDDED_WALLET` without one, 403 `WALLET_DELEGATION_REQUIRED` while delegation is off (nothing is signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; 400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` when the transaction was sent but not confirmed within 20 s (see the claim status; the receipt number keeps a repeated request from paying twice).
+         */
+        post: operations["submitClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/token-launcher/launch": {
         parameters: {
             query?: never;
@@ -677,7 +701,7 @@ export type paths = {
          *     3. A launch already in progress for this game (by anyone) answers **200 with that job** and `alreadyInProgress: true`; no second job is created. Concurrent calls for one game create exactly one job (conditional write on a per-game launch lock).
          *     4. One game coin may be active per game: while its status is `active` (until its last emission day is settled), 400 ACTIVE_GAME_COIN.
          *     5. **Grace period**: for 48 hours after the previous coin ended (status `ended`; its `emissionEndAt` is then when its last emission day settled), only the game’s creator or verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any authenticated user may launch.
-         *     6. **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent and fees plus `buyAmount` (else 400 INSUFFICIENT_BALANCE). A launch actually spends about 0.0095 SOL plus `buyAmount`; the rest stays in the wallet.
+         *     6. **Embedded wallet**: the caller’s wallet is the one the identity provider created for them (GET /user/me shows it); none is 400 NO_EMBEDDED_WALLET, and delegated signing must be enabled for the app at the provider, else 403 WALLET_DELEGATION_REQUIRED (checked before anything is sent on chain). **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent and fees plus `buyAmount` (else 400 INSUFFICIENT_BALANCE). A launch actually spends about 0.0095 SOL plus `buyAmount`; the rest stays in the wallet.
          *     7. The symbol must be unique across the platform: a custom `gameCoinSymbol` already reserved or used by another coin is 400 **VALIDATION_ERROR** (detail path `gameCoinSymbol`; 409 CONFLICT is reserved for concurrent-update races). Without a custom symbol one is generated from the game name and the next free alternative is taken when it is used (e.g. SPAINV, then SPAIN2…).
          *
          *     **The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s public record), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held by the platform**, mint and metadata authorities revoked.
@@ -725,7 +749,7 @@ export type paths = {
         };
         /**
          * Merkle snapshot summary of a game coin’s airdrop
-         * @description **Snapshots.** A snapshot belongs to a **game coin** (`tokenMint` = the coin’s mint, `gtokenAddress`) whose game has an `airdropTokenAddress` (set with `PUT /games/{id}`). A scheduled job (hourly by default) queues one build per such coin; the builder reads every token account of the airdrop mint in both token programs (classic SPL Token and Token-2022), sums balances per owner wallet and allocates the coin’s airdrop pool:
+         * @description **Snapshots.** A snapshot belongs to a **game coin** (`gtokenAddress`) whose game has an `airdropTokenAddress` (set with `POST /games/update/{gameId}`, HMAC, by the game’s creator or owner). The snapshot endpoints take the **airdrop token mint** as `{tokenMint}` and answer the snapshot of the coin of the game that airdrops it (when several games airdrop the same token: the newest of their snapshots); the game coin mint is an alias and answers the same snapshot. The answer’s `tokenMint` is always the game coin mint. A scheduled job (hourly by default) queues one build per such coin; the builder reads every token account of the airdrop mint in both token programs (classic SPL Token and Token-2022), sums balances per owner wallet and allocates the coin’s airdrop pool:
          *
          *     - **Pool** = 10 % of the coin’s supply: `P = floor(supply × 1000 / 10000)` base units (100 000 000 tokens for a standard coin), held by the coin’s custodial distribution vault (the launch vault).
          *     - **Eligible** wallets hold at least **1 whole airdrop token** (10^decimals base units); zero balances and the vault itself are excluded.
@@ -737,7 +761,7 @@ export type paths = {
          *
          *     **Auth**: public (everything served is derivable from the public chain); default per-IP rate limit.
          *
-         *     404 NOT_FOUND when the coin has no snapshot yet (or is unknown).
+         *     404 NOT_FOUND when no game airdropping this token and no coin of this mint has a snapshot yet.
          */
         get: operations["getSnapshot"];
         put?: never;
@@ -757,7 +781,7 @@ export type paths = {
         };
         /**
          * Holders (leaves) of a snapshot, paginated
-         * @description Every wallet of the current snapshot with its leaf `index` and `amount`, in leaf order (ascending wallet bytes). Paginated with `limit` (1–1000, default 100) and `offset` (default 0); `meta.total` is the holder count; a page past the end is empty. One S3 ranged read per page. 404 NOT_FOUND for a coin without snapshot.
+         * @description Every wallet of the current snapshot with its leaf `index` and `amount`, in leaf order (ascending wallet bytes). Paginated with `limit` (1–1000, default 100) and `offset` (default 0); `meta.total` is the holder count; a page past the end is empty. One S3 ranged read per page. `{tokenMint}` is the airdrop token mint or, as an alias, the game coin mint (see getSnapshot). 404 NOT_FOUND for a mint without snapshot.
          */
         get: operations["listSnapshotHolders"];
         put?: never;
@@ -777,7 +801,7 @@ export type paths = {
         };
         /**
          * Merkle proof of one wallet’s allocation
-         * @description The wallet’s leaf `index`, `amount` (game coin base units, string), `proof` (sibling hashes, hex, leaf to root) and `merkleRoot` of the current snapshot; see getSnapshot for the convention. Served with one S3 ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). 404 NOT_FOUND for an unknown coin or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.
+         * @description The wallet’s leaf `index`, `amount` (game coin base units, string), `proof` (sibling hashes, hex, leaf to root) and `merkleRoot` of the current snapshot; see getSnapshot for the convention. Served with one S3 ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). `{tokenMint}` is the airdrop token mint or, as an alias, the game coin mint (see getSnapshot). 404 NOT_FOUND for an unknown mint or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.
          */
         get: operations["getSnapshotProof"];
         put?: never;
@@ -875,7 +899,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
                 message: string;
                 details: {
                     path: string;
@@ -1139,7 +1163,7 @@ export type components = {
             airdropAllocation: string;
             /** @description Σ of the wallet’s emission over the settled days */
             emissionAllocation: string;
-            /** @description Σ of the wallet’s landed claims */
+            /** @description Σ of the wallet’s landed claims before this one */
             claimedBefore: string;
             /** @description Leaf index in the snapshot; null without airdrop share */
             index: number | null;
@@ -1151,6 +1175,36 @@ export type components = {
             blockhash: string;
             /** @description The transaction expires after this block height */
             lastValidBlockHeight: number;
+        };
+        SubmittedClaim: {
+            /** @description The claim transaction’s signature */
+            signature: string;
+            /**
+             * @description Whether it was confirmed within 20 s
+             * @enum {string}
+             */
+            status: "confirmed" | "pending";
+            /** @description Your embedded wallet, which received the tokens */
+            participant: string;
+            /** @description Game coin base units this claim pays: allocated − claimedBefore */
+            amount: string;
+            /** @description The wallet’s claim number for this coin (0 = first) */
+            claimNumber: number;
+            /** @description Cumulative allocation: airdropAllocation + emissionAllocation */
+            allocated: string;
+            /** @description Share in the current snapshot (0 when none) */
+            airdropAllocation: string;
+            /** @description Σ of the wallet’s emission over the settled days */
+            emissionAllocation: string;
+            /** @description Σ of the wallet’s landed claims before this one */
+            claimedBefore: string;
+            /** @description Leaf index in the snapshot; null without airdrop share */
+            index: number | null;
+            /** @description Root the airdrop share was verified against */
+            merkleRoot: string | null;
+            snapshotVersion: number | null;
+            /** @description Claim receipt account the transaction creates */
+            receiptAddress: string;
         };
         LaunchJob: components["schemas"]["LaunchJobCompleted"] | components["schemas"]["LaunchJobInProgress"] | components["schemas"]["LaunchJobFailed"];
         LaunchJobCompleted: {
@@ -1246,8 +1300,10 @@ export type components = {
             apiKey: string | null;
             /** @description Identifiers linked to you (did, wallets, email, X handle) */
             identifiers: string[];
-            /** @description Your embedded Solana wallet */
+            /** @description Your embedded Solana wallet, created and held by the identity provider (fund this address to launch or buy); null when the provider has none for you */
             walletAddress: string | null;
+            /** @description Whether you delegated signing to the app at the identity provider: launching a coin, buying a multiplier and claiming need it (403 WALLET_DELEGATION_REQUIRED otherwise) */
+            walletDelegated: boolean;
             createdAt: string;
             /** @description Your secret key. Present only in the response that created your API key: store it now. */
             secretKey?: string;
@@ -3804,7 +3860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INSUFFICIENT_BALANCE, VALIDATION_ERROR */
+            /** @description Error: INSUFFICIENT_BALANCE, NO_EMBEDDED_WALLET, VALIDATION_ERROR */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3816,6 +3872,16 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: WALLET_DELEGATION_REQUIRED */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6098,6 +6164,159 @@ export interface operations {
             };
         };
     };
+    submitClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gtokenAddress": "So11111111111111111111111111111111111111112"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Game coin mint address */
+                    gtokenAddress: string;
+                    /** @description Referrer wallet address, recorded in the memo */
+                    referrer?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "signature": "string",
+                     *         "status": "confirmed",
+                     *         "participant": "string",
+                     *         "amount": "0",
+                     *         "claimNumber": 0,
+                     *         "allocated": "0",
+                     *         "airdropAllocation": "0",
+                     *         "emissionAllocation": "0",
+                     *         "claimedBefore": "0",
+                     *         "index": 0,
+                     *         "merkleRoot": "string",
+                     *         "snapshotVersion": 0,
+                     *         "receiptAddress": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SubmittedClaim"];
+                    };
+                };
+            };
+            /** @description Error: INSUFFICIENT_BALANCE, NO_EMBEDDED_WALLET, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: WALLET_DELEGATION_REQUIRED */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     launchGameCoin: {
         parameters: {
             query?: never;
@@ -6172,7 +6391,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: ACTIVE_GAME_COIN, INSUFFICIENT_BALANCE, VALIDATION_ERROR */
+            /** @description Error: ACTIVE_GAME_COIN, INSUFFICIENT_BALANCE, NO_EMBEDDED_WALLET, VALIDATION_ERROR */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6192,7 +6411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: GRACE_PERIOD_RESTRICTED */
+            /** @description Error: GRACE_PERIOD_RESTRICTED, WALLET_DELEGATION_REQUIRED */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6350,7 +6569,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Game coin mint address (base58)
+                 * @description Airdrop token mint of the game (base58); the game coin mint is accepted as an alias
                  * @example So11111111111111111111111111111111111111112
                  */
                 tokenMint: string;
@@ -6446,7 +6665,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Game coin mint address (base58)
+                 * @description Airdrop token mint of the game (base58); the game coin mint is accepted as an alias
                  * @example So11111111111111111111111111111111111111112
                  */
                 tokenMint: string;
@@ -6543,7 +6762,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Game coin mint address (base58)
+                 * @description Airdrop token mint of the game (base58); the game coin mint is accepted as an alias
                  * @example So11111111111111111111111111111111111111112
                  */
                 tokenMint: string;
@@ -6784,6 +7003,7 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "walletAddress": "string",
+                     *         "walletDelegated": true,
                      *         "createdAt": "string",
                      *         "secretKey": "string"
                      *       }

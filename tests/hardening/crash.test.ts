@@ -60,6 +60,7 @@ import { localDirectory } from '../../lib/user/directory.js';
 import { userKeys } from '../../lib/user/keys.js';
 import { getUser } from '../../lib/user/repository.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
+import { loadWallet } from '../../lib/user/wallet.js';
 import { dataUri, png } from '../fixtures/images/build.js';
 import {
   type CrashOperation,
@@ -722,8 +723,8 @@ describe('rewards', () => {
       const dev = seller;
       const name = `crash-buyer-${randomUUID().slice(0, 8)}`;
       const arcId = await ensureUserForSubject(`did:local:${name}`);
-      const [game, token, user] = await Promise.all([registerGame(dev), idpToken(name), getUser(arcId)]);
-      const wallet = user?.walletAddress ?? '';
+      const [game, token] = await Promise.all([registerGame(dev), idpToken(name)]);
+      const wallet = (await loadWallet(arcId))?.address ?? '';
       await chain.airdrop(wallet, SOL);
       const body = {
         gameId: game.id,
@@ -789,8 +790,8 @@ interface Launcher {
 const newLauncher = async (lamports: bigint): Promise<Launcher> => {
   const name = `crash-l-${randomUUID().slice(0, 8)}`;
   const dev = await createDeveloper(name);
-  const [token, user] = await Promise.all([idpToken(name), getUser(dev.arcId)]);
-  const wallet = user?.walletAddress ?? '';
+  const token = await idpToken(name);
+  const wallet = (await loadWallet(dev.arcId))?.address ?? '';
   await chain.airdrop(wallet, lamports);
   return { dev, token, wallet };
 };

@@ -8,8 +8,8 @@ import { getGame, saveGame } from '../../lib/games/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
 import { localDirectory } from '../../lib/user/directory.js';
-import { getUser } from '../../lib/user/repository.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
+import { loadWallet } from '../../lib/user/wallet.js';
 import { registerGame } from './games.js';
 import { createDeveloper, type Developer } from './users.js';
 
@@ -26,7 +26,7 @@ export interface Member {
 export const newMember = async (lamports = 0n): Promise<Member> => {
   const subject = `did:local:st-${randomUUID().slice(0, 8)}`;
   const arcId = await ensureUserForSubject(subject);
-  const wallet = (await getUser(arcId))?.walletAddress;
+  const wallet = (await loadWallet(arcId))?.address;
   if (!wallet) throw new Error('expected an embedded wallet');
   if (lamports > 0n) await chain.airdrop(wallet, lamports);
   return { arcId, wallet, auth: { scheme: 'bearer', userId: arcId, subject } };
@@ -57,7 +57,7 @@ export const seedDay = async (options: {
   split?: boolean;
 }): Promise<SeededDay> => {
   const dev = await createDeveloper();
-  const devWallet = (await getUser(dev.arcId))?.walletAddress ?? '';
+  const devWallet = (await loadWallet(dev.arcId))?.address ?? '';
   await chain.airdrop(devWallet, SOL / 100n);
   const coCreator = await newMember(SOL / 100n);
   const game = await registerGame(dev);

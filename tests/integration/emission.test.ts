@@ -20,8 +20,6 @@ import { handler as buildClaimHandler } from '../../functions/snapshots/build-cl
 import { sideEffects as builderDeps } from '../../functions/snapshots/build-snapshots.js';
 import { handler as claimStatusHandler } from '../../functions/snapshots/get-claim-status.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
-import { sealSecret } from '../../lib/adapters/secrets.js';
-import { makeLocalWalletSigner } from '../../lib/adapters/wallet-signer.js';
 import { makeChain } from '../../lib/chain/index.js';
 import { newKeypair } from '../../lib/chain/spl.js';
 import type { CoinSummary } from '../../lib/games/model.js';
@@ -48,6 +46,7 @@ import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.j
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
+import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { createMint } from '../helpers/spl-fixtures.js';
 import { createDeveloper } from '../helpers/users.js';
 
@@ -266,13 +265,10 @@ describe('30 random days and the coin’s lifecycle', () => {
 
 /** A launched coin (mint + supply in the custodial vault) whose game's airdrop token one holder (`a`) holds. */
 const launchedCoin = async () => {
-  const { signer: payer, secretKey } = await newKeypair();
+  const { signer: payer } = await newKeypair();
   await chain.airdrop(payer.address, 5n * SOL);
   const userId = randomUUID();
-  const signer = makeLocalWalletSigner(async () => ({
-    address: payer.address,
-    sealedSecretKey: sealSecret(Buffer.from(secretKey)),
-  }));
+  const signer = keypairWalletSigner(() => payer);
   const sealed = await coin.generateLaunchKeys();
   const launch = { userId, keys: await coin.openLaunchKeys(sealed) };
   await steps.createCoinMint({ chain, signer }, launch, {

@@ -14,6 +14,7 @@ import { initialBuyReceipt, walletTokenAccount } from '../../lib/chain/spl.js';
 import { INITIAL_CURVE, quoteBuy } from '../../lib/launcher/curve.js';
 import { getJob } from '../../lib/launcher/repository.js';
 import { getUser } from '../../lib/user/repository.js';
+import { loadWallet } from '../../lib/user/wallet.js';
 import { type Fault, type LocalChain, startLocalChain } from '../../scripts/chain/rpc-server.js';
 import { type LocalRef, resolveIntrinsics } from '../../scripts/stack/intrinsics.js';
 import { type LocalStepFunctions, startStepFunctions } from '../../scripts/stack/stepfunctions.js';
@@ -121,8 +122,8 @@ beforeEach(() => {
 const newLaunch = async (lamports = SOL) => {
   const name = `faults-${randomUUID().slice(0, 8)}`;
   const dev = await createDeveloper(name);
-  const [token, user, game] = await Promise.all([idpToken(name), getUser(dev.arcId), registerGame(dev)]);
-  const wallet = user?.walletAddress ?? '';
+  const [token, game] = await Promise.all([idpToken(name), registerGame(dev)]);
+  const wallet = (await loadWallet(dev.arcId))?.address ?? '';
   await chain.airdrop(wallet, lamports);
   return { dev, token, wallet, game };
 };

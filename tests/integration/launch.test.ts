@@ -21,6 +21,7 @@ import { INITIAL_CURVE, quoteBuy } from '../../lib/launcher/curve.js';
 import { getJob } from '../../lib/launcher/repository.js';
 import { generateSymbol } from '../../lib/launcher/symbol.js';
 import { getUser } from '../../lib/user/repository.js';
+import { loadWallet } from '../../lib/user/wallet.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
@@ -46,8 +47,8 @@ interface Launcher extends Developer {
 const newLauncher = async (lamports = 0n): Promise<Launcher> => {
   const name = `launcher-${randomUUID().slice(0, 8)}`;
   const dev = await createDeveloper(name);
-  const [token, user] = await Promise.all([idpToken(name), getUser(dev.arcId)]);
-  const wallet = user?.walletAddress;
+  const token = await idpToken(name);
+  const wallet = (await loadWallet(dev.arcId))?.address;
   if (!wallet) throw new Error('expected an embedded wallet');
   if (lamports > 0n) await chain.airdrop(wallet, lamports);
   return { ...dev, name, token, wallet };

@@ -33,8 +33,8 @@ import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
 import type { RewardsDeps } from '../../lib/rewards/purchase-transfer.js';
 import { costForPlacement } from '../../lib/rewards/quotes.js';
 import { localDirectory } from '../../lib/user/directory.js';
-import { getUser } from '../../lib/user/repository.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
+import { loadWallet } from '../../lib/user/wallet.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
@@ -55,8 +55,8 @@ interface Player {
 const newPlayer = async (lamports = 0n): Promise<Player> => {
   const name = `rw-${randomUUID().slice(0, 8)}`;
   const arcId = await ensureUserForSubject(`did:local:${name}`);
-  const [token, user] = await Promise.all([idpToken(name), getUser(arcId)]);
-  const wallet = user?.walletAddress;
+  const token = await idpToken(name);
+  const wallet = (await loadWallet(arcId))?.address;
   if (!wallet) throw new Error('expected an embedded wallet');
   if (lamports > 0n) await chain.airdrop(wallet, lamports);
   return { arcId, token, wallet, auth: { scheme: 'bearer', userId: arcId, subject: `did:local:${name}` } };

@@ -30,8 +30,6 @@ import { handler as getSnapshotHandler } from '../../functions/snapshots/get-sna
 import { handler as proofHandler } from '../../functions/snapshots/get-snapshot-proof.js';
 import { handler as holdersHandler } from '../../functions/snapshots/list-snapshot-holders.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
-import { sealSecret } from '../../lib/adapters/secrets.js';
-import { makeLocalWalletSigner } from '../../lib/adapters/wallet-signer.js';
 import { makeChain, type TransactionPlan } from '../../lib/chain/index.js';
 import { newKeypair } from '../../lib/chain/spl.js';
 import { listAirdropCoins } from '../../lib/games/index.js';
@@ -48,6 +46,7 @@ import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
 import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
+import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 import { createDeveloper } from '../helpers/users.js';
 
@@ -100,13 +99,10 @@ const mintToExtraAccount = async (
 
 /** A launched coin (mint + supply in the custodial vault) on a game whose airdrop token has these holders. */
 const setUp = async () => {
-  const { signer: payer, secretKey } = await newKeypair();
+  const { signer: payer } = await newKeypair();
   await chain.airdrop(payer.address, 5n * SOL);
   const userId = randomUUID();
-  const signer = makeLocalWalletSigner(async () => ({
-    address: payer.address,
-    sealedSecretKey: sealSecret(Buffer.from(secretKey)),
-  }));
+  const signer = keypairWalletSigner(() => payer);
   const sealed = await coin.generateLaunchKeys();
   const launch = { userId, keys: await coin.openLaunchKeys(sealed) };
   const deps = { chain, signer };
@@ -394,6 +390,37 @@ describe('snapshot endpoints', () => {
       query: { limit: '1', offset: '1' },
     });
     expect(second.body.data).toEqual([all.body.data[1]]);
+  });
+
+  it('answers for the airdrop token mint (SPEC §4.1) exactly as for the game coin mint', async () => {
+    // Another game airdropping the same token, without a coin: the lookup still finds the one snapshot.
+    const other = await getGame((await registerGame(await createDeveloper())).id);
+    if (!other) throw new Error('game missing');
+    await saveGame({ ...other, version: other.version + 1, airdropTokenAddress: ctx.airdropMint }, other);
+    const bodies = async (tokenMint: string) => {
+      const wallet = ctx.holders.a.publicKey.toBase58();
+      const [summary, proof, holders] = await Promise.all([
+        get(getSnapshotHandler, `/token-launcher/snapshot/${tokenMint}`, { tokenMint }),
+        get(proofHandler, `/token-launcher/snapshot/${tokenMint}/proof/${wallet}`, {
+          tokenMint,
+          userAddress: wallet,
+        }),
+        get(holdersHandler, `/token-launcher/snapshot/${tokenMint}/holders`, { tokenMint }, { limit: '1' }),
+      ]);
+      return [summary, proof, holders].map((res) => ({ status: res.status, body: res.body }));
+    };
+    const byAirdrop = await bodies(ctx.airdropMint);
+    const byCoin = await bodies(ctx.coinMint);
+    expect(byAirdrop.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(byAirdrop).toEqual(byCoin);
+    expect(byAirdrop[0]?.body.data).toMatchObject({
+      tokenMint: ctx.coinMint,
+      airdropTokenAddress: ctx.airdropMint,
+      merkleRoot: expected(ctx.holders).root,
+    });
+    // An airdrop token no game with a snapshot uses is a 404, as is an unknown mint.
+    const unused = Keypair.generate().publicKey.toBase58();
+    expect((await bodies(unused)).map((r) => r.status)).toEqual([404, 404, 404]);
   });
 });
 

@@ -2,7 +2,7 @@
 // started in this file: real Token-2022 with metadata, the atomic initial buy, and re-runs that must never mint or
 // buy twice. @solana/web3.js and @solana/spl-token serve only as an independent reading of what the kit-based code
 // wrote on chain.
-import { generateKeyPairSigner } from '@solana/kit';
+import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import {
   ExtensionType,
   getAssociatedTokenAddressSync,
@@ -19,8 +19,7 @@ import { createMint } from '../helpers/spl-fixtures.js';
 
 process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 
-const { sealSecret } = await import('../../lib/adapters/secrets.js');
-const { makeLocalWalletSigner } = await import('../../lib/adapters/wallet-signer.js');
+const { keypairWalletSigner } = await import('../helpers/keypair-signer.js');
 const { ChainError, makeChain } = await import('../../lib/chain/index.js');
 const spl = await import('../../lib/chain/spl.js');
 const { decodeMint } = await import('../../lib/chain/token.js');
@@ -44,17 +43,14 @@ let local: Awaited<ReturnType<typeof startLocalChain>>;
 let chain: ReturnType<typeof makeChain>;
 /** web3.js over the same node: the independent reader. */
 let connection: Connection;
-const wallets = new Map<string, { address: string; sealedSecretKey: string }>();
-const signer = makeLocalWalletSigner(async (userId) => wallets.get(userId) ?? null);
+const wallets = new Map<string, KeyPairSigner>();
+const signer = keypairWalletSigner((userId) => wallets.get(userId));
 
 /** A user with a funded embedded wallet, as the launch endpoint requires. */
 const newUser = async (lamports = 2n * SOL) => {
-  const { signer: keypair, secretKey } = await spl.newKeypair();
+  const { signer: keypair } = await spl.newKeypair();
   const userId = `user-${keypair.address.slice(0, 8)}`;
-  wallets.set(userId, {
-    address: keypair.address,
-    sealedSecretKey: sealSecret(Buffer.from(secretKey)),
-  });
+  wallets.set(userId, keypair);
   if (lamports > 0n) await chain.airdrop(keypair.address, lamports);
   return { userId, wallet: keypair.address };
 };

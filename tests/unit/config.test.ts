@@ -36,7 +36,10 @@ const valid: Record<string, string> = {
   IDP_ISSUER: 'https://idp.example',
   IDP_AUDIENCE: 'arcadia',
   IDP_JWKS_URL: 'https://idp.example/jwks',
-  IDENTITY_DIRECTORY: 'local',
+  IDP_API_URL: 'https://idp.example/api',
+  IDP_APP_ID: 'app',
+  IDP_APP_SECRET: 'secret',
+  IDP_WALLET_API_URL: 'https://idp.example/wallets',
   PUBLIC_API_URL: 'https://api.example',
   SOLANA_RPC_URL: 'https://rpc.example',
 };
@@ -67,7 +70,7 @@ describe('settings', () => {
       }
     }
     // Every `${env:NAME, 'default'}` setting was compared (the tables and resources have no env default).
-    expect(compared).toBeGreaterThanOrEqual(20);
+    expect(compared).toBeGreaterThanOrEqual(18);
   });
 
   it('parses a complete environment and fills the defaults', () => {
@@ -77,7 +80,6 @@ describe('settings', () => {
       RATE_LIMIT_USER_PER_MINUTE: 600,
       SOL_USD_PRICE_SOURCE: 'fixed',
       SOL_USD_PRICE: 150,
-      WALLET_SIGNER: 'local',
       SOLANA_RPC_TIMEOUT_MS: 10_000,
     });
   });
@@ -87,16 +89,14 @@ describe('settings', () => {
       const result = parseSettings({ ...valid, ...env });
       return result.ok ? [] : result.problems;
     };
-    expect(problems({ IDENTITY_DIRECTORY: 'remote' })).toEqual([
-      'IDP_API_URL: required when IDENTITY_DIRECTORY=remote',
-      'IDP_APP_ID: required when IDENTITY_DIRECTORY=remote',
-      'IDP_APP_SECRET: required when IDENTITY_DIRECTORY=remote',
-    ]);
+    // Users' embedded wallets live at the identity provider: its directory and signing API are always needed.
+    expect(
+      problems({ IDP_API_URL: '', IDP_APP_ID: '', IDP_APP_SECRET: '', IDP_WALLET_API_URL: '' }).map(
+        (p) => p.split(':')[0],
+      ),
+    ).toEqual(['IDP_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET', 'IDP_WALLET_API_URL']);
     expect(problems({ SOL_USD_PRICE_SOURCE: 'http' })).toEqual([
       'SOL_USD_PRICE_URL: required when SOL_USD_PRICE_SOURCE=http',
-    ]);
-    expect(problems({ WALLET_SIGNER: 'idp', IDP_APP_ID: 'a', IDP_APP_SECRET: 'b' })).toEqual([
-      'IDP_WALLET_API_URL: required when WALLET_SIGNER=idp',
     ]);
     expect(problems({ SOLANA_RPC_URL: '' })).toEqual([expect.stringMatching(/^SOLANA_RPC_URL: /)]);
   });
@@ -119,7 +119,8 @@ describe('parsing', () => {
 
   it('refuses what the schema refused before: bad enums, keys, numbers and URLs', () => {
     const refused = (key: Key, raw: string) => !parseSetting(key, raw).ok;
-    expect(refused('IDENTITY_DIRECTORY', 'Local')).toBe(true);
+    expect(refused('SOL_USD_PRICE_SOURCE', 'Fixed')).toBe(true);
+    expect(refused('IDP_WALLET_API_URL', '')).toBe(true);
     expect(refused('SECRETS_ENCRYPTION_KEY', Buffer.alloc(31).toString('base64'))).toBe(true);
     expect(refused('SOL_USD_PRICE', '0')).toBe(true);
     expect(refused('SOL_USD_PRICE', 'abc')).toBe(true);

@@ -26,7 +26,23 @@ beforeAll(async () => {
       const account = (body as { linked_accounts: Array<{ address?: string; username?: string }> })
         .linked_accounts[0];
       if (account?.address === 'fail@example.com') return send(503);
-      return send(200, { id: `did:privy:${account?.address ?? account?.username}` });
+      const id = `did:privy:${account?.address ?? account?.username}`;
+      if (account?.address === 'grace@example.com')
+        return send(200, {
+          id,
+          linked_accounts: [
+            { type: 'email', address: 'grace@example.com' },
+            { type: 'wallet', chain_type: 'ethereum', connector_type: 'embedded', address: '0xabc' },
+            {
+              type: 'wallet',
+              chain_type: 'solana',
+              connector_type: 'embedded',
+              address: 'GraceWallet11111',
+              delegated: true,
+            },
+          ],
+        });
+      return send(200, { id });
     }
     if (req.method === 'GET' && req.url?.startsWith('/v1/users/')) {
       return send(
@@ -51,11 +67,13 @@ describe('remote identity directory (user-import API)', () => {
 
   it('imports a wallet, an email and a handle with the documented request shape and Basic auth', async () => {
     const sol = parseIdentifier('sol:4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T');
-    expect(await directory.findOrCreate(sol)).toBe('did:privy:4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T');
-    expect(await directory.findOrCreate(parseIdentifier('email:Ada@Example.com'))).toBe(
-      'did:privy:ada@example.com',
-    );
-    expect(await directory.findOrCreate(parseIdentifier('x:@Ada_L'))).toBe('did:privy:ada_l');
+    expect(await directory.findOrCreate(sol)).toEqual({
+      subject: 'did:privy:4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+    });
+    expect(await directory.findOrCreate(parseIdentifier('email:Ada@Example.com'))).toEqual({
+      subject: 'did:privy:ada@example.com',
+    });
+    expect(await directory.findOrCreate(parseIdentifier('x:@Ada_L'))).toEqual({ subject: 'did:privy:ada_l' });
     const [wallet, email, handle] = seen.slice(-3);
     expect(wallet).toMatchObject({
       method: 'POST',
@@ -70,6 +88,13 @@ describe('remote identity directory (user-import API)', () => {
     });
     expect(email?.body).toMatchObject({ linked_accounts: [{ type: 'email', address: 'ada@example.com' }] });
     expect(handle?.body).toMatchObject({ linked_accounts: [{ type: 'twitter_oauth', username: 'ada_l' }] });
+  });
+
+  it('keeps the embedded Solana wallet the import answer shows (mirrored at creation)', async () => {
+    expect(await directory.findOrCreate(parseIdentifier('email:grace@example.com'))).toEqual({
+      subject: 'did:privy:grace@example.com',
+      walletAddress: 'GraceWallet11111',
+    });
   });
 
   it('validates dids against the provider', async () => {

@@ -18,10 +18,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 
-const { sealSecret } = await import('../../lib/adapters/secrets.js');
-const { makeIdpWalletSigner, makeLocalWalletSigner, WalletSignerError } = await import(
-  '../../lib/adapters/wallet-signer.js'
-);
+const { makeIdpWalletSigner, WalletSignerError } = await import('../../lib/adapters/wallet-signer.js');
+const { startLocalIdp } = await import('../../scripts/idp/server.js');
+const { LOCAL_APP_ID, LOCAL_APP_SECRET } = await import('../../scripts/idp/wallets.js');
 const { signPlan } = await import('../../lib/chain/index.js');
 const { externalSigner, newKeypair } = await import('../../lib/chain/spl.js');
 
@@ -29,19 +28,9 @@ const user = await newKeypair();
 const coSigner = await newKeypair();
 const stranger = await newKeypair();
 const wallets = new Map([
-  ['user-1', { address: user.signer.address, sealedSecretKey: sealSecret(Buffer.from(user.secretKey)) }],
-  [
-    'user-2',
-    {
-      address: (await newKeypair()).signer.address,
-      sealedSecretKey: sealSecret(Buffer.from(user.secretKey)),
-    },
-  ],
+  ['user-1', { address: user.signer.address, delegated: true }],
   // A valid wallet whose address the test transaction does not involve.
-  [
-    'user-3',
-    { address: stranger.signer.address, sealedSecretKey: sealSecret(Buffer.from(stranger.secretKey)) },
-  ],
+  ['user-3', { address: stranger.signer.address, delegated: true }],
 ]);
 const load = async (userId: string) => wallets.get(userId) ?? null;
 
@@ -87,30 +76,106 @@ describe('the test transaction', () => {
   });
 });
 
-describe('local wallet signer', () => {
-  const signer = makeLocalWalletSigner(load);
+describe('identity-provider wallet signer against the local identity provider (scripts/idp)', () => {
+  let idp: Awaited<ReturnType<typeof startLocalIdp>>;
+  const providerWallets = new Map<string, { address: string; delegated: boolean }>();
+  const signer = () =>
+    makeIdpWalletSigner(async (userId) => providerWallets.get(userId) ?? null, {
+      apiUrl: idp.url,
+      appId: LOCAL_APP_ID,
+      appSecret: LOCAL_APP_SECRET,
+    });
+  /** A user signed in at the provider: the provider created the wallet; the test never sees its key. */
+  const signIn = async (name: string, delegation?: boolean) => {
+    const response = await fetch(`${idp.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, ...(delegation === undefined ? {} : { delegation }) }),
+    });
+    const body = (await response.json()) as { walletAddress: string; delegated: boolean };
+    providerWallets.set(name, { address: body.walletAddress, delegated: body.delegated });
+    return body;
+  };
+  /** A transaction paid by `payer` (its slot empty) and co-signed by a platform key. */
+  const paidBy = async (payer: Address) =>
+    signPlan(
+      {
+        feePayer: payer,
+        instructions: [
+          getTransferSolInstruction({
+            source: externalSigner(payer),
+            destination: coSigner.signer.address,
+            amount: 1000n,
+          }),
+          getTransferSolInstruction({ source: coSigner.signer, destination: payer, amount: 1n }),
+        ],
+      },
+      { blockhash: (await newKeypair()).signer.address, lastValidBlockHeight: 1000 },
+    );
+  const stats = async (address: string) =>
+    (await (await fetch(`${idp.url}/local/wallets/${address}`)).json()) as {
+      delegated: boolean;
+      signRequests: number;
+      signed: number;
+    };
 
-  it('signs with the sealed key of the user and keeps the other signatures', async () => {
-    expect(await signer.address('user-1')).toBe(user.signer.address);
-    const unsigned = await unsignedTx();
-    const tx = await signer.signTransaction('user-1', unsigned);
+  beforeAll(async () => {
+    idp = await startLocalIdp({ port: 0 });
+  });
+  afterAll(async () => {
+    await idp.stop();
+  });
+
+  it('signs with the wallet the provider created, keeps the other signatures and counts the request', async () => {
+    const { walletAddress, delegated } = await signIn('alice');
+    expect(isAddress(walletAddress)).toBe(true);
+    expect(delegated).toBe(true);
+    const unsigned = await paidBy(walletAddress as Address);
+    const tx = await signer().signTransaction('alice', unsigned);
     expect(await fullyAndValidlySigned(tx)).toBe(true);
     expect(tx.messageBytes).toEqual(unsigned.messageBytes);
     expect(tx.signatures[coSigner.signer.address]).toEqual(unsigned.signatures[coSigner.signer.address]);
+    expect(await stats(walletAddress)).toMatchObject({ delegated: true, signRequests: 1, signed: 1 });
   });
 
-  it('refuses users without a wallet and keys that do not match the address', async () => {
-    await expect(signer.signTransaction('nobody', await unsignedTx())).rejects.toThrow(WalletSignerError);
-    const mismatch = signer.signTransaction('user-2', await unsignedTx());
-    await expect(mismatch).rejects.toThrow(WalletSignerError);
-    await expect(mismatch).rejects.toThrow(/does not match/);
-  });
-
-  it('refuses to sign a transaction that does not need its address', async () => {
-    const error = await signer.signTransaction('user-3', await unsignedTx()).catch((e: unknown) => e);
+  it('refuses to sign once the user revoked delegation (a permanent error), and signs again once granted', async () => {
+    const { walletAddress } = await signIn('bob');
+    await signIn('bob', false);
+    const error = await signer()
+      .signTransaction('bob', await paidBy(walletAddress as Address))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WalletSignerError);
-    expect((error as Error).name).toBe('WalletSignerError');
-    expect((error as Error).message).toMatch(/does not need the signature/);
+    expect((error as Error).message).toMatch(/403/);
+    expect((error as InstanceType<typeof WalletSignerError>).transient).toBe(false);
+    expect(await stats(walletAddress)).toMatchObject({ delegated: false, signRequests: 1, signed: 0 });
+    const revoke = await fetch(`${idp.url}/local/users/did:local:bob/delegation`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ delegated: true }),
+    });
+    expect(revoke.status).toBe(200);
+    const tx = await signer().signTransaction('bob', await paidBy(walletAddress as Address));
+    expect(await fullyAndValidlySigned(tx)).toBe(true);
+  });
+
+  it("refuses a transaction that does not need the wallet's signature, and wrong app credentials", async () => {
+    await signIn('carol');
+    const { walletAddress } = await signIn('dave');
+    const error = await signer()
+      .signTransaction('carol', await paidBy(walletAddress as Address))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WalletSignerError);
+    expect((error as Error).message).toMatch(/400/);
+    const wrongApp = makeIdpWalletSigner(async () => ({ address: walletAddress, delegated: true }), {
+      apiUrl: idp.url,
+      appId: LOCAL_APP_ID,
+      appSecret: 'not-the-secret',
+    });
+    const unauthorized = await wrongApp
+      .signTransaction('dave', await paidBy(walletAddress as Address))
+      .catch((e: unknown) => e);
+    expect((unauthorized as Error).message).toMatch(/401/);
+    expect((await stats(walletAddress)).signRequests).toBe(0);
   });
 });
 

@@ -67,6 +67,8 @@ const MESSAGES: Record<ErrorCode, string> = {
   INVALID_REWARDS_SPLIT: 'The rewards split must add up to 100',
   ACTIVE_GAME_COIN: 'The game already has an active coin',
   INSUFFICIENT_BALANCE: 'The wallet holds too few lamports',
+  NO_EMBEDDED_WALLET: 'You have no embedded wallet: create one with the identity provider, then retry',
+  WALLET_DELEGATION_REQUIRED: 'Enable delegated signing for your embedded wallet with the identity provider',
   UNAUTHORIZED: 'Missing or invalid authentication',
   INVALID_SIGNATURE: 'Invalid signature',
   TIMESTAMP_OUT_OF_RANGE: 'Timestamp is more than 5 minutes away from the server time',
