@@ -2,7 +2,8 @@
 // old path), the top 10 and a deep page, through the rank index (lib/play/rank-reads.ts) beside the old path
 // (bench/lib/old-leaderboard.ts: COUNT pages over a points-sorted index), in one run, as ratios.
 //   npx tsx bench/leaderboard.ts [--sizes 10000,100000,1000000] [--runs 5] [--old-runs 3]
-// --old-runs 0 leaves the old path out (no old index, faster seeding: the old rank read at 1M is ~10× 100k's).
+// --old-runs 0 leaves the old path out (no old index, faster seeding: the old rank read at 1M is ~10× 100k's);
+// --old-max N runs it only on boards of at most N players (the larger ones stay out of its index).
 // Starts DynamoDB Local (no serverless offline) and seeds each board straight into the play table with
 // parallel BatchWriteItem: the totals as the save path writes them (rank attributes, and `boardDay` for the old
 // index, created here) and the score tree's counters summed in memory. Every DynamoDB command is counted
@@ -18,11 +19,15 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '10000,100000,1000000' },
     runs: { type: 'string', default: '5' },
     'old-runs': { type: 'string', default: '3' },
+    'old-max': { type: 'string', default: String(Number.MAX_SAFE_INTEGER) },
   },
 });
 const SIZES = String(args.sizes).split(',').map(Number);
 const RUNS = Number(args.runs);
 const OLD_RUNS = Number(args['old-runs']);
+const OLD_MAX = Number(args['old-max']);
+/** Whether the old path runs on a board of n players. */
+const withOld = (n: number) => OLD_RUNS > 0 && n <= OLD_MAX;
 const DAY = '2026-01-15';
 
 const stack = await startStack({
@@ -143,7 +148,7 @@ try {
         sessions: 1,
         reachedAt: p.reachedAt,
         updatedAt: p.reachedAt,
-        ...(OLD_RUNS > 0 ? { boardDay: playKeys.boardDay(gameId, DAY) } : {}),
+        ...(withOld(n) ? { boardDay: playKeys.boardDay(gameId, DAY) } : {}),
         ...rankIndex.boardAttributes(board, p),
       })),
     );
@@ -250,7 +255,7 @@ try {
     for (const [j, [name, old]] of reads.entries()) {
       const newer = fresh[j] as { ms: number; requests: number; depth: number };
       const older =
-        OLD_RUNS === 0 || name.includes('new only') || name.includes('size')
+        !withOld(n) || name.includes('new only') || name.includes('size')
           ? undefined
           : await measure(OLD_RUNS, old);
       rows.push([
