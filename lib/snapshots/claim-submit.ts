@@ -1,20 +1,46 @@
 // Claiming for a signed-in user's embedded wallet: the wallet is the identity provider's, so the user cannot sign
 // the built transaction with a key of their own; the platform has the provider sign it as the wallet (delegated
 // signing, as for launches and purchases) and sends it. External wallets keep build-transactions and sign there.
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
 import { type Chain, ChainError } from '../chain/index.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { requireDelegated } from '../user/index.js';
-import { type ClaimDeps, prepareClaim } from './claims.js';
+import { type ClaimDeps, type PreparedClaim, prepareClaim } from './claims.js';
 
 export interface SubmitClaimDeps extends ClaimDeps {
-  chain: ClaimDeps['chain'] & Pick<Chain, 'sendAndConfirm'>;
+  chain: ClaimDeps['chain'] & Pick<Chain, 'sendAndConfirm' | 'getBalance'>;
   signer: WalletSigner;
   loadWallet: WalletLoader;
   /** Default 20 000. */
   confirmTimeoutMs?: number;
 }
+
+const FEE_LAMPORTS = 5_000n;
+/** A token account's size: 165 bytes, plus the ImmutableOwner extension (170) that Token-2022 ATAs carry. */
+const TOKEN_ACCOUNT_BYTES = { classic: 165, token2022: 170 };
+
+/** 400 INSUFFICIENT_BALANCE before the provider is asked to sign, when the wallet cannot pay what the claim costs. */
+const assertCanPay = async (wallet: string, costs: PreparedClaim['costs'], deps: SubmitClaimDeps) => {
+  const [balance, tokenAccount] = await Promise.all([
+    deps.chain.getBalance(wallet),
+    deps.chain.getAccountInfo(costs.tokenAccount),
+  ]);
+  const bytes =
+    costs.tokenProgram === TOKEN_PROGRAM_ADDRESS
+      ? TOKEN_ACCOUNT_BYTES.classic
+      : TOKEN_ACCOUNT_BYTES.token2022;
+  const accountRent = tokenAccount ? 0n : await deps.chain.getMinimumBalanceForRentExemption(bytes);
+  const required = FEE_LAMPORTS + costs.receiptLamports + accountRent;
+  if (balance < required)
+    throw new AppError(
+      'INSUFFICIENT_BALANCE',
+      `Your embedded wallet ${wallet} holds ${balance} lamports; this claim needs ${required} (network fee ` +
+        `${FEE_LAMPORTS}, claim receipt rent ${costs.receiptLamports}, token account rent ${accountRent})`,
+      [{ path: 'wallet', message: `balance ${balance} < required ${required}` }],
+    );
+};
 
 /**
  * POST /token-launcher/exercise-claim/submit. The wallet and its delegation are read fresh from the provider and
@@ -29,7 +55,8 @@ export const submitClaim = async (
 ) => {
   const wallet = requireDelegated(await deps.loadWallet(auth.userId, { fresh: true }));
   for (let attempt = 0; ; attempt++) {
-    const { plan, summary } = await prepareClaim({ ...input, participant: wallet.address }, deps);
+    const { plan, summary, costs } = await prepareClaim({ ...input, participant: wallet.address }, deps);
+    await assertCanPay(wallet.address, costs, deps);
     let signature: string | undefined;
     try {
       signature = await deps.chain.sendAndConfirm(plan, {

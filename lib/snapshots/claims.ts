@@ -55,6 +55,8 @@ const requireVault = async (deps: ClaimDeps, coinMint: string) => {
 /** A claim ready to sign: the plan (vault as co-signer, participant as fee payer) and what it pays. */
 export interface PreparedClaim {
   plan: TransactionPlan;
+  /** What the participant pays besides the fee: the receipt's rent, and the token account it may create. */
+  costs: { receiptLamports: bigint; tokenAccount: string; tokenProgram: string };
   summary: {
     participant: string;
     amount: string;
@@ -157,6 +159,7 @@ export const prepareClaim = async (
   };
   return {
     plan,
+    costs: { receiptLamports, tokenAccount: participantAta, tokenProgram },
     summary: {
       participant,
       amount: amount.toString(),

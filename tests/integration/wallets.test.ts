@@ -241,6 +241,32 @@ describe('embedded wallets held by the identity provider', () => {
     const none = await claim(bob.token, coinMint);
     expect(none.status, none.text).toBe(404);
     expect((await claim(alice.token, 'not-a-mint')).status).toBe(400);
+
+    // With an allocation but an unfunded wallet: 400 INSUFFICIENT_BALANCE, nothing signed.
+    const bobWallet = (await providerUser(bob.subject)).walletAddress ?? '';
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const bobDay = await settleCoinEmission(
+      {
+        gameId: alice.game.id,
+        day: tomorrow,
+        players: [{ userId: bob.dev.arcId, wallet: bobWallet, points: 5 }],
+      },
+      coinEmissionDeps(),
+    );
+    expect(bobDay.status).toBe('settled');
+    const poor = await claim(bob.token, coinMint);
+    expect(poor.status, poor.text).toBe(400);
+    expect(poor.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    expect(await providerWallet(bobWallet)).toMatchObject({ signRequests: 0 });
+
+    // No bearer token: 401.
+    const anonymous = await invoke<ErrorBody>(submitClaimHandler, {
+      method: 'POST',
+      path: '/token-launcher/exercise-claim/submit',
+      body: { gtokenAddress: coinMint },
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe('UNAUTHORIZED');
   }, 300_000);
 
   it('a user without an embedded wallet gets 400 NO_EMBEDDED_WALLET on launch, purchase and claim', async () => {
