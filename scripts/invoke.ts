@@ -5,11 +5,11 @@
 // framework resolves (`serverless print`: the provider's, then the function's own, with CloudFormation references
 // resolved by the running stack as serverless offline gets them) plus the stack's endpoints (.data/dev/stack.env).
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadServerlessConfig } from './stack/config.js';
-import { readResolvedEnvironments, resolvedEnvironmentFile } from './stack/function-environment.js';
+import { applyDevFunctionEnvironment } from './stack/dev-environment.js';
 
 const [name, eventFile] = process.argv.slice(2);
 if (!name) {
@@ -23,24 +23,7 @@ if (!fn?.handler) {
   console.error(`no function "${name}" in serverless.yml`);
   process.exit(2);
 }
-const stackEnv = resolve(root, '.data/dev/stack.env');
-if (!existsSync(stackEnv)) {
-  console.error('start `npm run dev` first (it writes .data/dev/stack.env)');
-  process.exit(2);
-}
-const resolved = readResolvedEnvironments(resolvedEnvironmentFile(resolve(root, '.data/dev')));
-for (const environment of [
-  config.provider.environment,
-  resolved?.provider,
-  fn.environment,
-  resolved?.functions[name],
-]) {
-  for (const [k, v] of Object.entries(environment ?? {})) if (typeof v === 'string') process.env[k] = v;
-}
-for (const line of readFileSync(stackEnv, 'utf8').split('\n')) {
-  const at = line.indexOf('=');
-  if (at > 0) process.env[line.slice(0, at)] = line.slice(at + 1);
-}
+applyDevFunctionEnvironment(root, config, name);
 const file = resolve(root, `${fn.handler.replace(/\.[^.]+$/, '')}.ts`);
 const event = eventFile ? JSON.parse(readFileSync(resolve(root, eventFile), 'utf8')) : {};
 const { handler } = (await import(pathToFileURL(file).href)) as {

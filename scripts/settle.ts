@@ -2,11 +2,10 @@
 // stack, with the same code the settleGameDays function runs (its side effects, the same environment), the
 // settlement delay waived: any day, today included, for local trials. Without --game, every game with players on
 // that day; without --day, today (UTC). A settled day is replayed (nothing is paid twice).
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadServerlessConfig } from './stack/config.js';
-import { readResolvedEnvironments, resolvedEnvironmentFile } from './stack/function-environment.js';
+import { applyDevFunctionEnvironment } from './stack/dev-environment.js';
 
 const { values } = parseArgs({ options: { day: { type: 'string' }, game: { type: 'string' } } });
 const day = values.day ?? new Date().toISOString().slice(0, 10);
@@ -19,24 +18,7 @@ if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00
 const FUNCTION = 'settleGameDays';
 const root = resolve(import.meta.dirname, '..');
 const config = await loadServerlessConfig(root);
-const stackEnv = resolve(root, '.data/dev/stack.env');
-if (!existsSync(stackEnv)) {
-  console.error('start `npm run dev` first (it writes .data/dev/stack.env)');
-  process.exit(2);
-}
-const resolved = readResolvedEnvironments(resolvedEnvironmentFile(resolve(root, '.data/dev')));
-for (const environment of [
-  config.provider.environment,
-  resolved?.provider,
-  config.functions?.[FUNCTION]?.environment,
-  resolved?.functions[FUNCTION],
-]) {
-  for (const [k, v] of Object.entries(environment ?? {})) if (typeof v === 'string') process.env[k] = v;
-}
-for (const line of readFileSync(stackEnv, 'utf8').split('\n')) {
-  const at = line.indexOf('=');
-  if (at > 0) process.env[line.slice(0, at)] = line.slice(at + 1);
-}
+applyDevFunctionEnvironment(root, config, FUNCTION);
 
 // Imported once the environment is set: the function parses its settings when it loads.
 const { sideEffects } = await import('../functions/settlement/settle-game-days.js');
