@@ -107,12 +107,32 @@ export interface RecordIdempotency {
   requires: { absent: true };
 }
 
+/**
+ * Writes nothing; fails if a session the plan found absent exists by then. An entry refused by
+ * maxSessionsPerDay relies on two items read together: the day total's session count, and its own session not
+ * being one of them. A batched read is not isolated from a concurrent save's transaction, so it can see the
+ * count that includes a session and miss the session itself; the check makes such a refusal a lost race
+ * (read again) instead of a wrong answer.
+ */
+export interface SessionStillAbsent {
+  kind: 'sessionStillAbsent';
+  gameId: string;
+  sessionId: string;
+  requires: { absent: true };
+}
+
 /** One write of a plan. A plan's writes apply all or nothing. */
-export type PlanWrite = AddToDay | AddToAllTime | OpenSession | AddToSession | RecordIdempotency;
+export type PlanWrite =
+  | AddToDay
+  | AddToAllTime
+  | OpenSession
+  | AddToSession
+  | RecordIdempotency
+  | SessionStillAbsent;
 
 export interface PlayerPlan {
   results: EntryResult[];
-  /** In this order: day totals, the all-time total, sessions, idempotency records. */
+  /** In this order: day totals, the all-time total, sessions, idempotency records, sessions refused. */
   writes: PlanWrite[];
   /** The points the plan adds to the player's totals. */
   total: number;

@@ -17,6 +17,7 @@ import type {
   PlayerPlan,
   RecordIdempotency,
   SessionChange,
+  SessionStillAbsent,
   TotalRead,
 } from './save-model.js';
 
@@ -93,6 +94,8 @@ interface Planning {
   results: EntryResult[];
   idempotency: Array<{ key: string; result: EntryResult }>;
   seenKeys: Map<string, EntryResult>;
+  /** New sessions refused by maxSessionsPerDay (checked still absent when the plan is written). */
+  refused: Set<string>;
 }
 
 const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -121,8 +124,10 @@ const sessionFor = (p: Planning, sessionId: string): SessionPlan | EntryReason =
     return 'session_closed';
   if (!stored) {
     const day = dayPlan(p, p.today);
-    if (game.maxSessionsPerDay !== null && day.sessions + day.newSessions >= game.maxSessionsPerDay)
+    if (game.maxSessionsPerDay !== null && day.sessions + day.newSessions >= game.maxSessionsPerDay) {
+      p.refused.add(sessionId);
       return 'max_sessions_per_day';
+    }
     day.newSessions += 1;
   }
   const session: SessionPlan = {
@@ -262,6 +267,7 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
     results: [],
     idempotency: [],
     seenKeys: new Map(),
+    refused: new Set(),
   };
   for (const entry of entries) planEntry(p, entry);
   const days = [...p.days].filter(([, d]) => d.add !== 0 || d.newSessions !== 0);
@@ -281,6 +287,14 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
       : []),
     ...[...p.sessions.values()].map((s) => sessionWrite(input, s)),
     ...p.idempotency.map((r) => idempotencyWrite(input, r)),
+    ...[...p.refused].map(
+      (sessionId): SessionStillAbsent => ({
+        kind: 'sessionStillAbsent',
+        gameId: input.game.id,
+        sessionId,
+        requires: { absent: true },
+      }),
+    ),
   ];
   return { results: p.results, writes, total, at: p.at };
 };

@@ -14,6 +14,7 @@ import type {
   PlanWrite,
   PlayerPlan,
   RecordIdempotency,
+  SessionStillAbsent,
 } from './save-model.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -167,6 +168,14 @@ const idempotencyItem = (w: RecordIdempotency): TransactItem => ({
   },
 });
 
+const absentSessionItem = (w: SessionStillAbsent): TransactItem => ({
+  ConditionCheck: {
+    TableName: playTable(),
+    Key: playKeys.session(w.gameId, w.sessionId),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
 const transactItems = (w: PlanWrite, at: string): TransactItem[] => {
   switch (w.kind) {
     case 'addToDay':
@@ -178,6 +187,8 @@ const transactItems = (w: PlanWrite, at: string): TransactItem[] => {
       return [sessionItem(w, at)];
     case 'recordIdempotency':
       return [idempotencyItem(w)];
+    case 'sessionStillAbsent':
+      return [absentSessionItem(w)];
   }
 };
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import bs58 from 'bs58';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -527,6 +527,43 @@ describe('grouped transactions', () => {
     expect(totals.map((t) => [t.today, t.allTime])).toEqual(
       players.map((p) => (p === late ? [100, 100] : [30, 30])),
     );
+  });
+
+  it('reads again instead of refusing a session when a torn read saw its day count but not the session', async () => {
+    const d = await createDeveloper();
+    const g = await registerGame(d, { maxSessionsPerDay: 2 });
+    const auth = { scheme: 'hmac' as const, userId: d.arcId };
+    const player = wallet();
+    const open = (sessionId: string) =>
+      batchSavePoints(auth, { gameId: g.id, entries: [{ playerId: player, points: 10, sessionId }] }, deps);
+    await open('s1');
+    await open('s2');
+    // Fault path: the next batched read misses session s2 while its day total already counts it (a BatchGetItem
+    // is not isolated from a concurrent save's transaction).
+    const client = dynamo();
+    const passThrough = client.send.bind(client) as (command: unknown) => Promise<BatchGetCommandOutput>;
+    const mock = mockClient(client);
+    let torn = 0;
+    mock.send.callsFake(async (command: unknown) => {
+      const out = await passThrough(command);
+      if (!(command instanceof BatchGetCommand) || torn > 0) return out;
+      for (const [table, items] of Object.entries(out.Responses ?? {})) {
+        const kept = items.filter((item) => !(item.sk === 'SESSION' && String(item.pk).endsWith('#s2')));
+        if (kept.length < items.length) torn += 1;
+        if (out.Responses) out.Responses[table] = kept;
+      }
+      return out;
+    });
+    let res: Awaited<ReturnType<typeof batchSavePoints>>;
+    try {
+      res = await open('s2');
+    } finally {
+      mock.restore();
+    }
+    expect(torn).toBe(1);
+    // Refused on the torn read, the plan's check that s2 is still absent failed: read again, s2 takes the points.
+    expect(res.results.map((r) => [r.status, r.accepted, r.reason])).toEqual([['accepted', 10, null]]);
+    expect((await points(d, g.id, [player])).body.data.points[0]?.today).toBe(30);
   });
 
   it('gives up with CONFLICT after 6 attempts that lose a race while the player stays as read', async () => {

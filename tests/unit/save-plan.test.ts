@@ -551,3 +551,38 @@ describe('planPlayer: UTC day boundaries', () => {
     ]);
   });
 });
+
+describe('planPlayer: refusals a concurrent save could disprove', () => {
+  it('checks that each session refused by maxSessionsPerDay is still absent when the plan is written', () => {
+    const plan = planPlayer(
+      input(
+        { maxSessionsPerDay: 1 },
+        { days: { [TODAY]: { points: 10, sessions: 1 } }, sessions: { s1: {} } },
+      ),
+      entries(
+        { points: 5, sessionId: 's1' },
+        { points: 5, sessionId: 's2' },
+        { points: 5, sessionId: 's3' },
+        { points: 5, sessionId: 's2' },
+      ),
+    );
+    expect(outcomes(plan).map(([, status]) => status)).toEqual([
+      'accepted',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
+    expect(plan.writes.filter((w) => w.kind === 'sessionStillAbsent')).toEqual([
+      { kind: 'sessionStillAbsent', gameId: expect.any(String), sessionId: 's2', requires: { absent: true } },
+      { kind: 'sessionStillAbsent', gameId: expect.any(String), sessionId: 's3', requires: { absent: true } },
+    ]);
+  });
+
+  it('writes only the checks when every entry is refused (the refusal still waits for them)', () => {
+    const plan = planPlayer(
+      input({ maxSessionsPerDay: 1 }, { days: { [TODAY]: { points: 10, sessions: 1 } } }),
+      entries({ points: 5, sessionId: 'late' }),
+    );
+    expect(plan.writes.map((w) => w.kind)).toEqual(['sessionStillAbsent']);
+  });
+});
