@@ -152,12 +152,14 @@ try {
         ...rankIndex.boardAttributes(board, p),
       })),
     );
-    await write(
-      [...counters.values()].map(({ key, digits }) => ({
+    await write([
+      ...[...counters.values()].map(({ key, digits }) => ({
         ...key,
         ...Object.fromEntries([...digits].map(([d, c]) => [`c${d}`, c])),
       })),
-    );
+      // The board's height: the top levels its scores reached.
+      { ...rankIndex.heightKey(board), levels: new Set(players.map((p) => rankIndex.topLevel(p.points))) },
+    ]);
     const seconds = (performance.now() - started) / 1000;
     players.sort(rankIndex.byRank);
     console.log(
@@ -205,6 +207,9 @@ try {
     const lowest = players[players.length - 1] as (typeof players)[number];
     // A player in the middle of the board: few or no ties (the lowest shares 1 point with ~0.1 % of the board).
     const middle = players[Math.floor(n / 2)] as (typeof players)[number];
+    // A player in the middle of the lowest score's tie group: ties on both sides of it in every shard.
+    const tieStart = players.findIndex((p) => p.points === lowest.points);
+    const tied = players[Math.floor((tieStart + n - 1) / 2)] as (typeof players)[number];
     const deep = Math.min(10_000, n - 50);
     const reads: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
       ['top 10', () => oldTop(value, 10), () => rankReads.topOf(board, 10)],
@@ -214,19 +219,19 @@ try {
           await getItem(playKeys.day(board.gameId, lowest.arcId, DAY));
           return oldAround(value, lowest.arcId, lowest.points);
         },
-        // As GET /play/dev/leaderboard?player= reads it: the player's total, then its rank and neighbours.
-        async () => {
-          await getItem(playKeys.day(board.gameId, lowest.arcId, DAY));
-          return rankReads.around(board, lowest);
-        },
+        // As GET /play/dev/leaderboard?player= reads it: the player's total (and the board's height), then its
+        // rank and neighbours.
+        () => rankReads.playerRank(board, lowest.arcId),
       ],
       [
         'rank of the middle player (new only)',
         async () => undefined,
-        async () => {
-          await getItem(playKeys.day(board.gameId, middle.arcId, DAY));
-          return rankReads.around(board, middle);
-        },
+        () => rankReads.playerRank(board, middle.arcId),
+      ],
+      [
+        `rank in the middle of the ${formatNumber(n - tieStart)} tied at ${lowest.points} (new only)`,
+        async () => undefined,
+        () => rankReads.playerRank(board, tied.arcId),
       ],
       [
         `page of 50 at offset ${formatNumber(deep)}`,
@@ -241,10 +246,12 @@ try {
       ['board size (quotes)', async () => undefined, () => rankReads.boardSize(board)],
     ];
     // The answers agree with the seeded order before anything is timed.
-    const check = await rankReads.around(board, lowest);
-    if (check.rank !== n) throw new Error(`rank of the lowest player: ${check.rank}, expected ${n}`);
-    const mid = await rankReads.around(board, middle);
-    if (mid.rank !== Math.floor(n / 2) + 1) throw new Error(`rank of the middle player: ${mid.rank}`);
+    const rankOf = async (p: (typeof players)[number]) => (await rankReads.playerRank(board, p.arcId))?.rank;
+    for (const p of [lowest, middle, tied]) {
+      const expected = players.indexOf(p) + 1;
+      const rank = await rankOf(p);
+      if (rank !== expected) throw new Error(`rank ${rank}, expected ${expected}`);
+    }
     const page = await rankReads.pageOf(board, Math.floor(n / 2), 50);
     if (page[0]?.arcId !== players[Math.floor(n / 2)]?.arcId) throw new Error('deep page starts elsewhere');
     const fresh = await measureInterleaved(

@@ -3,7 +3,7 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { requireOwnedGame } from '../games/index.js';
 import { playKeys } from './keys.js';
-import type { BoardRef } from './rank-index.js';
+import { type BoardRef, topLevel } from './rank-index.js';
 import { boardMove } from './rank-writes.js';
 import {
   getItem,
@@ -28,7 +28,8 @@ const removeFrom = (
   now: string,
 ): TransactItem[] => {
   const read = { arcId, points: Number(total?.points ?? 0), reachedAt: String(total?.reachedAt ?? now) };
-  const move = boardMove(board, read, { ...read, points: read.points - points });
+  // A move down never raises the height: the old score's top level is at most the board's height.
+  const move = boardMove(board, read, { ...read, points: read.points - points }, topLevel(read.points));
   return [
     {
       Update: {

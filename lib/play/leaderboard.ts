@@ -3,10 +3,9 @@
 import type { AuthContext } from '../core/auth.js';
 import { requireOwnedGame } from '../games/index.js';
 import { resolveKnownIdentifiers } from '../user/index.js';
-import { playKeys, utcDay } from './keys.js';
+import { utcDay } from './keys.js';
 import type { BoardRef } from './rank-index.js';
-import { around, pageOf } from './rank-reads.js';
-import { getItem } from './repository.js';
+import { pageOf, playerRank } from './rank-reads.js';
 
 /** GET /play/dev/leaderboard/{gameId}. */
 export const devLeaderboard = async (
@@ -31,27 +30,13 @@ export const devLeaderboard = async (
   ]);
   const entries = standings.map((s, i) => ({ rank: query.offset + i + 1, arcId: s.arcId, points: s.points }));
   if (!query.player) return { period: query.period, day, entries };
-  const item = arcId
-    ? await getItem(day ? playKeys.day(game.id, arcId, day) : playKeys.allTime(game.id, arcId))
-    : undefined;
-  const points = Number(item?.points ?? 0);
-  if (!arcId || points <= 0) {
-    return {
-      period: query.period,
-      day,
-      entries,
-      player: { playerId: query.player, arcId, rank: null, points: 0, neighbours: [] },
-    };
-  }
-  const { rank, neighbours } = await around(board, {
-    arcId,
-    points,
-    reachedAt: String(item?.reachedAt ?? item?.updatedAt ?? ''),
-  });
+  const ranked = arcId ? await playerRank(board, arcId) : undefined;
   return {
     period: query.period,
     day,
     entries,
-    player: { playerId: query.player, arcId, rank, points, neighbours },
+    player: ranked
+      ? { playerId: query.player, arcId, ...ranked }
+      : { playerId: query.player, arcId, rank: null, points: 0, neighbours: [] },
   };
 };

@@ -113,21 +113,67 @@ export const counterMoves = (from: number, to: number): Array<TreeNode & { digit
     .filter((m) => m.digits.size > 0);
 };
 
-/** The nodes whose counters answer `count(> points)`: the node on the score's path at every level. */
-export const countNodes = (points: number): TreeNode[] =>
-  Array.from({ length: LEVELS }, (_, level) => ({ level, node: pathAt(points, level).node }));
+/** The highest level at which a score (> 0) has a non-zero digit: its highest counter (0 for scores under 64). */
+export const topLevel = (points: number) => {
+  let level = 0;
+  while (level < LEVELS - 1 && points >= scale(level + 1)) level++;
+  return level;
+};
+
+/**
+ * The key of a board's height: the highest `topLevel` of any score ever on it (never lowered). Every counter
+ * above it is zero, so a count reads the levels up to it only: 4 levels × 22 copies = 88 keys for scores under
+ * 16.7M, not 198. Stored as the set of top levels scores have reached (`levels`, a number set): a write ADDs
+ * its level to the set, which never fails, never lowers the height and merges with another player's write in
+ * the same transaction (the union). Its sort key is not COUNTER_SK: it is no counter.
+ */
+export const heightKey = (board: BoardRef) => ({ pk: `RANK#${boardId(board)}#HEIGHT`, sk: 'HEIGHT' });
+
+/** A board's height as read (`heightKey`'s item; null when absent: nothing was ever on the board). */
+export const heightOf = (item: Record<string, unknown> | undefined): number | null => {
+  const levels = item?.levels;
+  return levels instanceof Set && levels.size > 0 ? Math.max(...[...levels].map(Number)) : null;
+};
+
+/**
+ * The nodes whose counters answer `count(> points)`: the node on the score's path at every level, up to the
+ * board's height when it is known (undefined: every level).
+ */
+export const countNodes = (points: number, height?: number): TreeNode[] =>
+  Array.from({ length: height === undefined ? LEVELS : Math.min(LEVELS - 1, height) + 1 }, (_, level) => ({
+    level,
+    node: pathAt(points, level).node,
+  }));
 
 /** Counters of a node (summed over its copies) by digit 1–63. */
 export type Counters = ReadonlyMap<number, number>;
 
-/** Standings with more than `points`, from the counters of `countNodes(points)` (keyed `level#node`). */
-export const countAbove = (points: number, counters: (n: TreeNode) => Counters): number => {
+/** Standings with more than `points`, from the counters of `countNodes(points, height)`. */
+export const countAbove = (points: number, counters: (n: TreeNode) => Counters, height?: number): number => {
   let above = 0;
-  for (const n of countNodes(points)) {
+  for (const n of countNodes(points, height)) {
     const { digit } = pathAt(points, n.level);
     for (const [d, c] of counters(n)) if (d > digit) above += c;
   }
   return above;
+};
+
+/**
+ * Standings with exactly `points`, from the counters of `countNodes(points, height)` of one copy (or summed): the
+ * counter of the score's digit at level 0, or, when that digit is 0 (no counter), the count of its node less
+ * the node's other digits, the node's count found the same way one level up.
+ */
+export const countAt = (points: number, counters: (n: TreeNode) => Counters): number => {
+  const within = (level: number): number => {
+    const { node, digit } = pathAt(points, level);
+    const c = counters({ level, node });
+    if (digit !== 0) return c.get(digit) ?? 0;
+    if (level === LEVELS - 1) return 0;
+    let others = 0;
+    for (const v of c.values()) others += v;
+    return within(level + 1) - others;
+  };
+  return points > 0 ? within(0) : 0;
 };
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -8,9 +8,11 @@ import {
   COUNTER_SK,
   counterKey,
   counterMoves,
+  heightKey,
   type Standing,
   shardOf,
   TREE_SHARDS,
+  topLevel,
 } from './rank-index.js';
 import { indexUpdate, playTable, type TransactItem } from './repository.js';
 
@@ -57,11 +59,45 @@ export const counterWrites = (board: BoardRef, arcId: string, from: number, to: 
   return counterMoves(from, to).map((move) => counterItem(counterKey(board, move, shard), move.digits));
 };
 
+/** An update adding top levels to a board's height (`heightKey`): a set union, so it never fails. */
+export const heightItem = (key: { pk: string; sk: string }, levels: Iterable<number>): TransactItem => ({
+  Update: {
+    TableName: playTable(),
+    Key: key,
+    UpdateExpression: 'ADD levels :levels',
+    ExpressionAttributeValues: { ':levels': new Set(levels) },
+  },
+});
+
+/**
+ * The key and levels of an item made by `heightItem` (undefined for any other item): the raises of several
+ * players of one board in one transaction are merged into one item (save-groups.ts).
+ */
+export const heightLevels = (item: TransactItem) => {
+  const update = item.Update;
+  const key = update?.Key as { pk?: unknown; sk?: unknown } | undefined;
+  const levels = update?.ExpressionAttributeValues?.[':levels'];
+  if (key?.sk !== 'HEIGHT' || typeof key.pk !== 'string' || !(levels instanceof Set)) return undefined;
+  return { key: { pk: key.pk, sk: 'HEIGHT' }, levels: [...levels].map(Number) };
+};
+
+/** The board's height raised to a new score's top level when that is above the height read (null: none yet). */
+const raiseHeight = (board: BoardRef, height: number | null, points: number): TransactItem[] => {
+  const level = topLevel(points);
+  return points > 0 && (height === null || level > height) ? [heightItem(heightKey(board), [level])] : [];
+};
+
 /**
  * What a total's update adds for its board: the index attributes of its new standing (SET, or REMOVE when it
- * leaves the board), the condition that its points are still those moved from, and the counter updates.
+ * leaves the board), the condition that its points are still those moved from, the counter updates and the
+ * board height's raise (`height`: as read, null when absent; a move down may pass the old score's top level).
  */
-export const boardMove = (board: BoardRef, from: Standing | undefined, to: Standing) => {
+export const boardMove = (
+  board: BoardRef,
+  from: Standing | undefined,
+  to: Standing,
+  height: number | null,
+) => {
   const index = indexUpdate(boardAttributes(board, to));
   const before = from?.points ?? 0;
   return {
@@ -71,5 +107,6 @@ export const boardMove = (board: BoardRef, from: Standing | undefined, to: Stand
     condition:
       before === 0 ? '(attribute_not_exists(points) OR points = :fromPoints)' : 'points = :fromPoints',
     counters: counterWrites(board, to.arcId, Math.max(0, before), Math.max(0, to.points)),
+    raise: raiseHeight(board, height, to.points),
   };
 };

@@ -1,7 +1,7 @@
 // Several players' writes share one TransactWriteItems (pure, no I/O): packing them within DynamoDB's limits,
 // merging their score-tree counter ADDs to one item, and telling from a cancelled transaction which players'
 // writes failed. Used by save-points.ts.
-import { counterDeltas, counterItem } from './rank-writes.js';
+import { counterDeltas, counterItem, heightItem, heightLevels } from './rank-writes.js';
 import type { TransactItem } from './repository.js';
 
 /** DynamoDB's limit of items per TransactWriteItems. */
@@ -21,7 +21,7 @@ interface Sized<T> {
   unit: T;
   /** Keys no other unit of its transaction may write. */
   keys: string[];
-  /** Score-tree counter items it ADDs to (merged with other units' ADDs to the same item). */
+  /** Score-tree counter and board height items it ADDs to (merged with other units' ADDs to the same item). */
   counters: string[];
   bytes: number;
 }
@@ -85,8 +85,8 @@ const packInto = <T extends Writes>(sized: Array<Sized<T>>, count: number): Arra
 export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
   const sized = units.map((unit) => ({
     unit,
-    keys: unit.items.filter((i) => !counterDeltas(i)).map(writeKey),
-    counters: unit.items.filter((i) => counterDeltas(i)).map(writeKey),
+    keys: unit.items.filter((i) => !mergeable(i)).map(writeKey),
+    counters: unit.items.filter(mergeable).map(writeKey),
     bytes: JSON.stringify(unit.items).length,
   }));
   const counterItems = new Set(sized.flatMap((s) => s.counters)).size;
@@ -99,6 +99,36 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
   return units.map((unit) => [unit]);
 };
 
+/** A mergeable item's parts: a counter's deltas by digit (summed), or a height's levels (joined; value 1). */
+interface Merge {
+  kind: 'counter' | 'height';
+  key: { pk: string; sk: string };
+  parts: Map<number, number>;
+}
+
+const mergeOf = (item: TransactItem): Merge | undefined => {
+  const deltas = counterDeltas(item);
+  if (deltas) return { kind: 'counter', key: deltas.key, parts: deltas.digits };
+  const raise = heightLevels(item);
+  return raise && { kind: 'height', key: raise.key, parts: new Map(raise.levels.map((l) => [l, 1])) };
+};
+
+/** Merges another unit's write to the same item into `into`: deltas summed, levels joined. */
+const absorb = (into: Merge, other: Merge) => {
+  for (const [part, value] of other.parts)
+    into.parts.set(part, into.kind === 'counter' ? (into.parts.get(part) ?? 0) + value : 1);
+};
+
+/** The one item of merged writes; undefined when counter deltas cancel out. */
+const mergedItem = ({ kind, key, parts }: Merge): TransactItem | undefined => {
+  if (kind === 'height') return heightItem(key, parts.keys());
+  const nonZero = new Map([...parts].filter(([, d]) => d !== 0));
+  return nonZero.size > 0 ? counterItem(key, nonZero) : undefined;
+};
+
+/** Items several units of a transaction may write: merged into one (counter deltas summed, height levels joined). */
+const mergeable = (item: TransactItem) => mergeOf(item) !== undefined;
+
 /** A group's transaction: its items, and for each item the units whose writes it carries. */
 export interface GroupTransaction<T> {
   items: TransactItem[];
@@ -108,38 +138,32 @@ export interface GroupTransaction<T> {
 /**
  * The transaction of a group of units: every unit's items in order, except that the ADDs of several units to
  * one score-tree counter item become one item with the deltas summed (DynamoDB refuses an item twice in a
- * transaction, and two players of a batch often count in the same counter item). A merged item whose deltas
- * cancel out is left out.
+ * transaction, and two players of a batch often count in the same counter item), and their raises of one
+ * board's height one item with the levels joined. A merged counter item whose deltas cancel out is left out.
  */
 export const groupTransaction = <T extends Writes>(units: T[]): GroupTransaction<T> => {
   const slots: Array<{ item: TransactItem; owners: T[] }> = [];
-  const counters = new Map<
-    string,
-    { slot: number; key: { pk: string; sk: string }; sum: Map<number, number> }
-  >();
+  const merges = new Map<string, { slot: number; merge: Merge }>();
   for (const unit of units) {
     for (const item of unit.items) {
-      const deltas = counterDeltas(item);
-      if (!deltas) {
-        slots.push({ item, owners: [unit] });
+      const merge = mergeOf(item);
+      const merged = merge && merges.get(writeKey(item));
+      if (merge && merged) {
+        absorb(merged.merge, merge);
+        slots[merged.slot]?.owners.push(unit);
         continue;
       }
-      const merged = counters.get(writeKey(item));
-      if (!merged) {
-        counters.set(writeKey(item), { slot: slots.length, key: deltas.key, sum: new Map(deltas.digits) });
-        slots.push({ item, owners: [unit] });
-        continue;
-      }
-      for (const [digit, delta] of deltas.digits) merged.sum.set(digit, (merged.sum.get(digit) ?? 0) + delta);
-      slots[merged.slot]?.owners.push(unit);
+      if (merge)
+        merges.set(writeKey(item), { slot: slots.length, merge: { ...merge, parts: new Map(merge.parts) } });
+      slots.push({ item, owners: [unit] });
     }
   }
   const dropped = new Set<number>();
-  for (const { slot, key, sum } of counters.values()) {
-    const nonZero = new Map([...sum].filter(([, d]) => d !== 0));
+  for (const { slot, merge } of merges.values()) {
     const at = slots[slot];
-    if (nonZero.size === 0) dropped.add(slot);
-    else if (at) at.item = counterItem(key, nonZero);
+    const item = mergedItem(merge);
+    if (!item) dropped.add(slot);
+    else if (at) at.item = item;
   }
   const kept = slots.filter((_, i) => !dropped.has(i));
   return { items: kept.map((s) => s.item), owners: kept.map((s) => [...new Set(s.owners)]) };

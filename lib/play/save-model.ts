@@ -53,6 +53,8 @@ export interface AddToDay {
   sessions: number;
   /** The total as read (undefined: none yet): the write moves it on the board, conditional on its points. */
   read?: TotalRead | undefined;
+  /** The day board's height as read (null: none yet), raised by the write when the new score is above it. */
+  height: number | null;
   requires: { pointsAtMost: number | null; sessionsAtMost: number | null };
 }
 
@@ -66,6 +68,8 @@ export interface AddToAllTime {
   arcId: string;
   points: number;
   read?: TotalRead | undefined;
+  /** The all-time board's height as read (null: none yet). */
+  height: number | null;
 }
 
 /** A session's increments and its risk after them. */

@@ -59,6 +59,8 @@ export interface PlanInput {
   days: ReadonlyMap<string, DayTotal>;
   /** The all-time total (absent: nothing yet). */
   allTime?: TotalRead | undefined;
+  /** The boards' heights as read (rank-index.ts `heightKey`): the day boards' by UTC day (absent: none yet). */
+  heights: { days: ReadonlyMap<string, number>; allTime: number | null };
   /** Sessions by id (absent: a new session). */
   sessions: ReadonlyMap<string, StoredSession>;
   /** What earlier requests accepted, by idempotency key. */
@@ -200,7 +202,7 @@ const bound = (cap: number | null, add: number) => (cap !== null && add > 0 ? ca
 const totalRead = (points: number, reachedAt: string | undefined): TotalRead | undefined =>
   points !== 0 || reachedAt !== undefined ? { points, reachedAt: reachedAt ?? '' } : undefined;
 
-const dayWrite = ({ game, arcId, days }: PlanInput, day: string, d: DayPlan): AddToDay => ({
+const dayWrite = ({ game, arcId, days, heights }: PlanInput, day: string, d: DayPlan): AddToDay => ({
   kind: 'addToDay',
   gameId: game.id,
   arcId,
@@ -208,6 +210,7 @@ const dayWrite = ({ game, arcId, days }: PlanInput, day: string, d: DayPlan): Ad
   points: d.add,
   sessions: d.newSessions,
   read: totalRead(d.points, days.get(day)?.reachedAt),
+  height: heights.days.get(day) ?? null,
   requires: {
     pointsAtMost: bound(game.maxCumulativePointsPerDay, d.add),
     sessionsAtMost: bound(game.maxSessionsPerDay, d.newSessions),
@@ -282,6 +285,7 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
             arcId: input.arcId,
             points: total,
             read: input.allTime,
+            height: input.heights.allTime,
           },
         ]
       : []),

@@ -8,6 +8,7 @@ import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
 import type { IdentityDirectory } from '../user/index.js';
 import { addToStat, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, utcDay } from './keys.js';
+import { heightKey, heightOf } from './rank-index.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
 import { failedUnits, groupTransaction, packTransactions } from './save-groups.js';
 import type { EntryResult, Indexed, SaveEntry } from './save-model.js';
@@ -68,10 +69,15 @@ const sessionIdsOf = ({ arcId, entries }: Unit, today: string) => [
   ...new Set(entries.map(({ entry }) => entry.sessionId ?? defaultSessionId(today, arcId))),
 ];
 
-/** Every item a unit's plan reads: today's and the all-time total, multiplier slot, sessions, idempotency records. */
+/**
+ * Every item a unit's plan reads: today's and the all-time total, their boards' heights, multiplier slot,
+ * sessions, idempotency records.
+ */
 const stateKeys = (game: GameRecord, unit: Unit, today: string) => [
   playKeys.day(game.id, unit.arcId, today),
   playKeys.allTime(game.id, unit.arcId),
+  heightKey({ kind: 'day', gameId: game.id, day: today }),
+  heightKey({ kind: 'all', gameId: game.id }),
   multiplierSlotKey(game.id, unit.arcId),
   ...sessionIdsOf(unit, today).map((sid) => playKeys.session(game.id, sid)),
   ...unit.entries.flatMap(({ entry }) =>
@@ -89,7 +95,10 @@ const readState = async (game: GameRecord, units: Unit[], today: string, prefetc
     stateKeys(game, unit, today).flatMap((key) => {
       const item = state.get(itemKey(key));
       return item?.sk === 'SESSION' && item.day !== today
-        ? [playKeys.day(game.id, unit.arcId, String(item.day))]
+        ? [
+            playKeys.day(game.id, unit.arcId, String(item.day)),
+            heightKey({ kind: 'day', gameId: game.id, day: String(item.day) }),
+          ]
         : [];
     }),
   );
@@ -104,6 +113,18 @@ const dayTotal = (d: Item): DayTotal => ({
   reachedAt: d.reachedAt === undefined ? undefined : String(d.reachedAt),
 });
 
+/** A session as read. */
+const storedSession = (s: Item): StoredSession => ({
+  status: String(s.status),
+  arcId: String(s.arcId),
+  source: String(s.source),
+  day: String(s.day),
+  points: Number(s.points ?? 0),
+  saves: Number(s.saves ?? 0),
+  capHits: Number(s.capHits ?? 0),
+  createdAt: String(s.createdAt),
+});
+
 /** What a unit's plan reads, parsed from the items read (an item absent: absent from its map). */
 const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): PlanInput => {
   const today = utcDay(at);
@@ -111,23 +132,17 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
   const sessions = new Map<string, StoredSession>();
   for (const sessionId of sessionIdsOf(unit, today)) {
     const s = item(playKeys.session(game.id, sessionId));
-    if (!s) continue;
-    sessions.set(sessionId, {
-      status: String(s.status),
-      arcId: String(s.arcId),
-      source: String(s.source),
-      day: String(s.day),
-      points: Number(s.points ?? 0),
-      saves: Number(s.saves ?? 0),
-      capHits: Number(s.capHits ?? 0),
-      createdAt: String(s.createdAt),
-    });
+    if (s) sessions.set(sessionId, storedSession(s));
   }
   const days = new Map<string, DayTotal>();
+  const dayHeights = new Map<string, number>();
   for (const day of new Set([today, ...[...sessions.values()].map((s) => s.day)])) {
     const d = item(playKeys.day(game.id, unit.arcId, day));
     if (d) days.set(day, dayTotal(d));
+    const height = heightOf(item(heightKey({ kind: 'day', gameId: game.id, day })));
+    if (height !== null) dayHeights.set(day, height);
   }
+  const heights = { days: dayHeights, allTime: heightOf(item(heightKey({ kind: 'all', gameId: game.id }))) };
   const all = item(playKeys.allTime(game.id, unit.arcId));
   const allTime = all && { points: Number(all.points ?? 0), reachedAt: String(all.reachedAt ?? '') };
   const idempotency = new Map<string, { accepted: number }>();
@@ -137,13 +152,21 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
     if (key && record) idempotency.set(key, { accepted: Number(record.accepted ?? 0) });
   }
   const multiplierBps = activeMultiplierBps(item(multiplierSlotKey(game.id, unit.arcId)), at);
-  return { game, arcId: unit.arcId, now: at, multiplierBps, days, allTime, sessions, idempotency };
+  return { game, arcId: unit.arcId, now: at, multiplierBps, days, allTime, heights, sessions, idempotency };
 };
 
 const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): Planned => {
   const input = planInput(game, unit, state, at);
   const plan = planPlayer(input, unit.entries);
-  const read = JSON.stringify([[...input.days], input.allTime, [...input.sessions], [...input.idempotency]]);
+  // The boards' heights count as read state too: a race lost to a rival raising one is progress, not a stall.
+  const read = JSON.stringify([
+    [...input.days],
+    input.allTime,
+    [...input.heights.days],
+    input.heights.allTime,
+    [...input.sessions],
+    [...input.idempotency],
+  ]);
   return { results: plan.results, total: plan.total, items: planItems(plan), read };
 };
 

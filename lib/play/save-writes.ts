@@ -28,11 +28,12 @@ const totalItems = (
   extra: { add: string[]; conditions: string[]; values: Item },
 ): TransactItem[] => {
   const reached = w.points > 0 || !w.read?.reachedAt ? at : w.read.reachedAt;
-  const move = boardMove(board, w.read && { arcId: w.arcId, ...w.read }, {
-    arcId: w.arcId,
-    points: (w.read?.points ?? 0) + w.points,
-    reachedAt: reached,
-  });
+  const move = boardMove(
+    board,
+    w.read && { arcId: w.arcId, ...w.read },
+    { arcId: w.arcId, points: (w.read?.points ?? 0) + w.points, reachedAt: reached },
+    w.height,
+  );
   return [
     {
       Update: {
@@ -54,6 +55,7 @@ const totalItems = (
       },
     },
     ...move.counters,
+    ...move.raise,
   ];
 };
 

@@ -4,7 +4,7 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { playKeys } from './keys.js';
-import type { BoardRef } from './rank-index.js';
+import { type BoardRef, heightKey, heightOf } from './rank-index.js';
 import { boardMove } from './rank-writes.js';
 import {
   getItem,
@@ -84,13 +84,15 @@ const totalUpdate = (
   read: { points: number; reachedAt: string } | undefined,
   accepted: number,
   at: string,
+  height: number | null,
   cap?: { condition: string; values: Record<string, number> },
 ): TransactItem[] => {
-  const move = boardMove(board, read && { arcId, ...read }, {
-    arcId,
-    points: (read?.points ?? 0) + accepted,
-    reachedAt: at,
-  });
+  const move = boardMove(
+    board,
+    read && { arcId, ...read },
+    { arcId, points: (read?.points ?? 0) + accepted, reachedAt: at },
+    height,
+  );
   return [
     {
       Update: {
@@ -112,6 +114,7 @@ const totalUpdate = (
       },
     },
     ...move.counters,
+    ...move.raise,
   ];
 };
 
@@ -121,20 +124,25 @@ const totalsUpdates = (
   accepted: number,
   dayCap: number | null,
   at: string,
-  totals: { day: Record<string, unknown> | undefined; allTime: Record<string, unknown> | undefined },
+  read: Map<string, Record<string, unknown>>,
 ): TransactItem[] => {
   if (accepted <= 0) return [];
   const gameId = String(session.gameId);
   const arcId = String(session.arcId);
   const day = String(session.day);
+  const dayBoard: BoardRef = { kind: 'day', gameId, day };
+  const allBoard: BoardRef = { kind: 'all', gameId };
+  const dayKey = playKeys.day(gameId, arcId, day);
+  const allTimeKey = playKeys.allTime(gameId, arcId);
   return [
     ...totalUpdate(
-      { kind: 'day', gameId, day },
-      playKeys.day(gameId, arcId, day),
+      dayBoard,
+      dayKey,
       arcId,
-      readTotal(totals.day),
+      readTotal(read.get(itemKey(dayKey))),
       accepted,
       at,
+      heightOf(read.get(itemKey(heightKey(dayBoard)))),
       dayCap === null
         ? undefined
         : {
@@ -143,12 +151,13 @@ const totalsUpdates = (
           },
     ),
     ...totalUpdate(
-      { kind: 'all', gameId },
-      playKeys.allTime(gameId, arcId),
+      allBoard,
+      allTimeKey,
       arcId,
-      readTotal(totals.allTime),
+      readTotal(read.get(itemKey(allTimeKey))),
       accepted,
       at,
+      heightOf(read.get(itemKey(heightKey(allBoard)))),
     ),
   ];
 };
@@ -177,7 +186,13 @@ export const commit = async (
     const pending = Number(session.pendingPoints ?? 0);
     const dayKey = playKeys.day(gameId, arcId, day);
     const allTimeKey = playKeys.allTime(gameId, arcId);
-    const totals = await getItems([dayKey, allTimeKey]);
+    // The totals, and their boards' heights (a commit that takes a score to a new level raises its board's).
+    const totals = await getItems([
+      dayKey,
+      allTimeKey,
+      heightKey({ kind: 'day', gameId, day }),
+      heightKey({ kind: 'all', gameId }),
+    ]);
     const dayItem = totals.get(itemKey(dayKey));
     const dayCap =
       session.maxCumulativePointsPerDay === null || session.maxCumulativePointsPerDay === undefined
@@ -212,10 +227,7 @@ export const commit = async (
             },
           },
         },
-        ...totalsUpdates(session, accepted, dayCap, at, {
-          day: dayItem,
-          allTime: totals.get(itemKey(allTimeKey)),
-        }),
+        ...totalsUpdates(session, accepted, dayCap, at, totals),
       ]);
       return { status: 'committed', committedPoints: accepted, clipped };
     } catch (error) {

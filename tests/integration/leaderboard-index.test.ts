@@ -8,7 +8,7 @@ import type { GameView } from '../../lib/games/contracts.js';
 import { dayBoard, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
 import { devLeaderboard } from '../../lib/play/leaderboard.js';
 import { BOARD_SHARDS, type BoardRef, byRank, type Standing, shardOf } from '../../lib/play/rank-index.js';
-import { around, boardSize, pageOf, scoreAt } from '../../lib/play/rank-reads.js';
+import { around, boardSize, pageOf, playerRank, scoreAt } from '../../lib/play/rank-reads.js';
 import { getItems, itemKey } from '../../lib/play/repository.js';
 import { batchSavePoints, type SaveEntry } from '../../lib/play/save-points.js';
 import { localDirectory } from '../../lib/user/directory.js';
@@ -61,7 +61,8 @@ beforeAll(async () => {
     Array.from({ length: 60 }, (_, i) => ({
       playerId: wallets[random(PLAYERS)] as string,
       // Few distinct values: many ties, broken by who reached them first.
-      points: 10 * (1 + random(4)) + (i % 7 === 0 ? 64 * random(3) : 0),
+      // Now and then a score past 4,096 (level 2 of the tree): concurrent batches race to raise the height.
+      points: 10 * (1 + random(4)) + (i % 7 === 0 ? 64 * random(3) : 0) + (i % 23 === 5 ? 4_096 : 0),
       sessionId: `w${wave}-b${n}-${random(3)}`,
     }));
   for (let wave = 0; wave < 3; wave++) {
@@ -90,14 +91,19 @@ describe.each([
     const ties = expected.length - new Set(expected.map((s) => s.points)).size;
     expect(ties).toBeGreaterThan(50);
     expect(await boardSize(board)).toBe(expected.length);
-    const answers = await Promise.all(expected.map((s) => around(board, s)));
+    // As the API reads it: the total and the board's height, then the counters up to the height.
+    const answers = await Promise.all(expected.map((s) => playerRank(board, s.arcId)));
+    // The same from the counters of every level (no height).
+    const full = await Promise.all(expected.slice(0, 40).map((s) => around(board, s)));
+    expect(full).toEqual(answers.slice(0, 40).map((a) => ({ rank: a?.rank, neighbours: a?.neighbours })));
     answers.forEach((answer, i) => {
-      expect(answer.rank).toBe(i + 1);
+      expect(answer?.points).toBe(expected[i]?.points);
+      expect(answer?.rank).toBe(i + 1);
       const window = expected
         .map((s, r) => ({ rank: r + 1, arcId: s.arcId, points: s.points }))
         .slice(Math.max(0, i - 2), i + 3)
         .filter((n) => n.rank !== i + 1);
-      expect(answer.neighbours).toEqual(window);
+      expect(answer?.neighbours).toEqual(window);
     });
   }, 120_000);
 
@@ -139,13 +145,15 @@ describe('what the API and the rewards quotes read', () => {
 });
 
 describe('a tie group larger than a page per shard', () => {
-  it('counts the ties ahead of a player beyond the 10 entries read before it in its shard', async () => {
+  it('counts the ties ahead of a player from the page before it, the tie count less the page after, or COUNT', async () => {
     const g = await registerGame(dev);
     const board: BoardRef = { kind: 'day', gameId: g.id, day: utcDay(new Date()) };
-    const wallets = Array.from({ length: 300 }, () => `sol:${bs58.encode(randomBytes(32))}`);
-    // 300 players at one score, reached at three instants (one per batch), ~14 per index shard.
+    const wallets = Array.from({ length: 600 }, () => `sol:${bs58.encode(randomBytes(32))}`);
+    // 600 players at one score, reached at six instants (one per batch), ~27 per index shard: in a shard, the
+    // first 10 count their ties ahead from the page before them, the last 10 from the shard's counter copy less
+    // the page after them, and those in between with a COUNT.
     const ids: string[] = [];
-    for (let b = 0; b < 3; b++) {
+    for (let b = 0; b < 6; b++) {
       const part = wallets.slice(b * 100, b * 100 + 100);
       const res = await batchSavePoints(
         auth(),
@@ -162,17 +170,17 @@ describe('a tie group larger than a page per shard', () => {
         reachedAt: String(items.get(itemKey(playKeys.day(g.id, arcId, board.day)))?.reachedAt),
       }))
       .sort(byRank);
-    // Some shard holds more than 9 of them: its last players have more than 8 ties ahead in the shard.
+    // Some shard holds more than 21 of them: its middle players have more than 10 ties on each side there.
     const perShard = Array.from({ length: BOARD_SHARDS }, (_, shard) =>
       ids.filter((id) => shardOf(id, BOARD_SHARDS) === shard),
     );
-    expect(Math.max(...perShard.map((p) => p.length))).toBeGreaterThan(9);
-    const probes = expected.flatMap((_s, i) => (i % 7 === 0 || i >= expected.length - 3 ? [i] : []));
-    const answers = await Promise.all(probes.map((i) => around(board, expected[i] as Standing)));
+    expect(Math.max(...perShard.map((p) => p.length))).toBeGreaterThan(21);
+    const probes = expected.flatMap((_s, i) => (i % 5 === 0 || i >= expected.length - 3 ? [i] : []));
+    const answers = await Promise.all(probes.map((i) => playerRank(board, (expected[i] as Standing).arcId)));
     answers.forEach((answer, n) => {
       const i = probes[n] as number;
-      expect(answer.rank).toBe(i + 1);
-      expect(answer.neighbours.map((x) => x.arcId)).toEqual(
+      expect(answer?.rank).toBe(i + 1);
+      expect(answer?.neighbours.map((x) => x.arcId)).toEqual(
         expected.slice(Math.max(0, i - 2), i + 3).flatMap((x) => (x === expected[i] ? [] : [x.arcId])),
       );
     });

@@ -8,9 +8,15 @@ import { handler as flushHandler } from '../../functions/play/flush-points.js';
 import { handler as sessionTokenHandler } from '../../functions/play/get-session-token.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import type { GameView } from '../../lib/games/contracts.js';
+import { utcDay } from '../../lib/play/keys.js';
 import { flushHash } from '../../lib/play/protocol.js';
+import { heightKey, heightOf } from '../../lib/play/rank-index.js';
+import { playerRank } from '../../lib/play/rank-reads.js';
+import { getItem } from '../../lib/play/repository.js';
+import { batchSavePoints } from '../../lib/play/save-points.js';
 import { commit, flush, openSession, playerPoints, sessionState } from '../../lib/play/sdk.js';
 import { issueSessionToken } from '../../lib/play/session-token.js';
+import { localDirectory } from '../../lib/user/directory.js';
 import { ArcadiaError } from '../../sdk/src/index.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
@@ -460,5 +466,31 @@ describe('session-state errors', () => {
       gameId: game.id,
     };
     expect(await codeOf(flush(auth, linkFor(auth.sessionId ?? '', 1, 1, '0'.repeat(64))))).toBe('NOT_FOUND');
+  });
+});
+
+describe('the boards', () => {
+  it("raises the board's height when a commit takes a score to a new level, so ranks below count it", async () => {
+    const g = await registerGame(dev, { maxScorePerSession: 1000 });
+    const day = utcDay(new Date());
+    const board = { kind: 'day' as const, gameId: g.id, day };
+    const below = await batchSavePoints(
+      { scheme: 'hmac', userId: dev.arcId },
+      { gameId: g.id, entries: [{ playerId: `x:low${randomUUID().slice(0, 8)}`, points: 10 }] },
+      { directory: localDirectory },
+    );
+    const low = below.results[0]?.arcId ?? '';
+    expect(heightOf(await getItem(heightKey(board)))).toBe(0);
+    // 500 = 7·64 + 52: level 1 of the score tree, above the height of 0 the batch save left.
+    const { session, auth } = await open(g);
+    const link = linkFor(session.sessionId, 1, 500, session.chainSeed);
+    await flush(auth, link);
+    expect(await commit(auth, { seq: 1, head: link.hash, total: 500 })).toMatchObject({
+      committedPoints: 500,
+    });
+    expect(heightOf(await getItem(heightKey(board)))).toBe(1);
+    expect(heightOf(await getItem(heightKey({ kind: 'all', gameId: g.id })))).toBe(1);
+    expect(await playerRank(board, low)).toMatchObject({ rank: 2, points: 10 });
+    expect(await playerRank(board, auth.userId)).toMatchObject({ rank: 1, points: 500 });
   });
 });

@@ -6,10 +6,12 @@ import {
   byRank,
   type Counters,
   countAbove,
+  countAt,
   counterMoves,
   pathAt,
   rankKey,
   type TreeNode,
+  topLevel,
 } from '../../lib/play/rank-index.js';
 
 const score = fc.oneof(
@@ -46,6 +48,37 @@ describe('score tree', () => {
         },
       ),
     );
+  });
+
+  it("counts exactly the totals at a score, and above it reading only the levels up to the board's height", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(score, score), { maxLength: 60 }),
+        fc.array(score, { maxLength: 10 }),
+        (pairs, probes) => {
+          const counters = build([...pairs.map(([a]) => [0, a] as [number, number]), ...pairs]);
+          const finals = pairs.map(([, b]) => b).filter((b) => b > 0);
+          // The height as the writes keep it: the highest top level any score reached (moves never lower it).
+          const reached = pairs.flat().filter((p) => p > 0);
+          const height = reached.length > 0 ? Math.max(...reached.map(topLevel)) : 0;
+          for (const v of [...probes, ...finals, ...finals.map((f) => f - 1), ...finals.map((f) => f + 64)]) {
+            if (v <= 0) continue;
+            expect(countAt(v, counters)).toBe(finals.filter((f) => f === v).length);
+            if (v <= Math.max(0, ...finals) || topLevel(v) <= height)
+              expect(countAbove(v, counters, Math.max(height, topLevel(v)))).toBe(
+                finals.filter((f) => f > v).length,
+              );
+          }
+        },
+      ),
+    );
+  });
+
+  it('gives each score its highest non-zero base-64 digit as its top level', () => {
+    expect([1, 63, 64, 4_095, 4_096, 262_143, 262_144, 1_000_000].map(topLevel)).toEqual([
+      0, 0, 1, 1, 2, 2, 3, 3,
+    ]);
+    expect(topLevel(Number.MAX_SAFE_INTEGER)).toBe(8);
   });
 
   it('writes no counter for digit 0, and one item for a move inside 64 points', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { counterKey } from '../../lib/play/rank-index.js';
-import { counterItem } from '../../lib/play/rank-writes.js';
+import { counterKey, heightKey } from '../../lib/play/rank-index.js';
+import { counterItem, heightItem } from '../../lib/play/rank-writes.js';
 import type { TransactItem } from '../../lib/play/repository.js';
 import {
   failedUnits,
@@ -130,6 +130,25 @@ describe('groupTransaction', () => {
       ),
       update(`S-${name}`, 'SESSION'),
     ],
+  });
+
+  it("merges the raises of one board's height by several players into one item with their levels", () => {
+    const raising = (name: string, level: number) => ({
+      name,
+      items: [update(`TOTAL#${name}`, 'DAY#2026-01-01'), heightItem(heightKey(board), [level])],
+    });
+    // The first scores on a new board all raise its height: still one transaction.
+    const units = [raising('a', 0), raising('b', 2), raising('c', 0)];
+    expect(packTransactions(units)).toHaveLength(1);
+    const tx = groupTransaction(units);
+    expect(tx.items).toHaveLength(4);
+    const height = tx.items.filter((i) => i.Update?.Key?.sk === 'HEIGHT');
+    expect(height).toEqual([heightItem(heightKey(board), [0, 2])]);
+    expect(tx.owners[tx.items.indexOf(height[0] as TransactItem)]?.map((u) => u.name)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
   it('merges the counter ADDs of players who count in one item, and packs them together', () => {

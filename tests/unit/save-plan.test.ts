@@ -28,6 +28,7 @@ const input = (
     idempotency?: Record<string, number>;
     multiplierBps?: number;
     now?: Date;
+    heights?: { days?: Record<string, number>; allTime?: number };
   } = {},
 ): PlanInput => ({
   game: {
@@ -41,6 +42,10 @@ const input = (
   now: state.now ?? NOW,
   multiplierBps: state.multiplierBps ?? 10_000,
   days: new Map(Object.entries(state.days ?? {})),
+  heights: {
+    days: new Map(Object.entries(state.heights?.days ?? {})),
+    allTime: state.heights?.allTime ?? null,
+  },
   sessions: new Map(
     Object.entries(state.sessions ?? {}).map(([id, s]) => [
       id,
@@ -226,9 +231,10 @@ describe('planPlayer: caps', () => {
         day: TODAY,
         points: 60,
         sessions: 1,
+        height: null,
         requires: { pointsAtMost: 40, sessionsAtMost: 2 },
       },
-      { kind: 'addToAllTime', ...who, points: 60 },
+      { kind: 'addToAllTime', ...who, points: 60, height: null },
       {
         kind: 'openSession',
         ...who,
@@ -264,9 +270,10 @@ describe('planPlayer: caps', () => {
         sessions: 0,
         // The total as read: its move on the board starts there (no reachedAt stored in this fixture).
         read: { points: 30, reachedAt: '' },
+        height: null,
         requires: { pointsAtMost: null, sessionsAtMost: null },
       },
-      { kind: 'addToAllTime', ...who, points: 25 },
+      { kind: 'addToAllTime', ...who, points: 25, height: null },
       {
         kind: 'addToSession',
         ...who,
@@ -297,6 +304,7 @@ describe('planPlayer: caps', () => {
         points: 0,
         sessions: 1,
         read: { points: 100, reachedAt: '' },
+        height: null,
         requires: { pointsAtMost: null, sessionsAtMost: 4 },
       },
       {
@@ -535,6 +543,7 @@ describe('planPlayer: UTC day boundaries', () => {
         points: 5,
         sessions: 0,
         read: { points: 95, reachedAt: '' },
+        height: null,
         requires: { pointsAtMost: 95, sessionsAtMost: null },
       },
       {
@@ -543,11 +552,12 @@ describe('planPlayer: UTC day boundaries', () => {
         day: '2026-03-11',
         points: 30,
         sessions: 1,
+        height: null,
         requires: { pointsAtMost: 70, sessionsAtMost: 2 },
       },
     ]);
     expect(plan.writes.filter((w) => w.kind === 'addToAllTime')).toEqual([
-      { kind: 'addToAllTime', ...who, points: 35 },
+      { kind: 'addToAllTime', ...who, points: 35, height: null },
     ]);
   });
 });

@@ -6,6 +6,7 @@ import {
   BOARD_SHARDS,
   boardPartition,
   counterKey,
+  heightKey,
   rankKey,
   shardOf,
   TREE_SHARDS,
@@ -59,6 +60,7 @@ describe('planItems', () => {
       day: '2026-03-10',
       points: 60,
       sessions: 1,
+      height: 0,
       requires: { pointsAtMost: 40, sessionsAtMost: 2 },
     });
     const board = { kind: 'day', gameId: 'g1', day: '2026-03-10' } as const;
@@ -102,6 +104,7 @@ describe('planItems', () => {
       ...who,
       points: 60,
       read: { points: 70, reachedAt: '2026-03-09T00:00:00.000Z' },
+      height: 1,
     });
     expect(item?.Update?.ConditionExpression).toBe('points = :fromPoints');
     expect(item?.Update?.ExpressionAttributeValues?.[':fromPoints']).toBe(70);
@@ -121,6 +124,33 @@ describe('planItems', () => {
     );
   });
 
+  it("raises the board's height to a score's top level above the height read, never lowers it", () => {
+    const day = (height: number | null, points: number, read?: number) =>
+      itemsOf({
+        kind: 'addToDay',
+        ...who,
+        day: '2026-03-10',
+        points,
+        sessions: 0,
+        read: read === undefined ? undefined : { points: read, reachedAt: AT },
+        height,
+        requires: { pointsAtMost: null, sessionsAtMost: null },
+      }).filter((i) => i.Update?.Key?.sk === 'HEIGHT');
+    const raise = (level: number) => ({
+      Update: {
+        TableName: playTable(),
+        Key: heightKey({ kind: 'day', gameId: 'g1', day: '2026-03-10' }),
+        UpdateExpression: 'ADD levels :levels',
+        ExpressionAttributeValues: { ':levels': new Set([level]) },
+      },
+    });
+    // The first score on a board; 5,000 = 1·64² + … reaches level 2 over a height of 1; 4,095 < 64² stays at 1.
+    expect(day(null, 10)).toEqual([raise(0)]);
+    expect(day(1, 4_000, 1_000)).toEqual([raise(2)]);
+    expect(day(1, 4_000, 95)).toEqual([]);
+    expect(day(3, 4_000, 1_000)).toEqual([]);
+  });
+
   it('leaves a day total without a bound conditional only on the points read, off the board at 0 points', () => {
     const items = itemsOf({
       kind: 'addToDay',
@@ -128,6 +158,7 @@ describe('planItems', () => {
       day: '2026-03-10',
       points: 0,
       sessions: 1,
+      height: null,
       requires: { pointsAtMost: null, sessionsAtMost: null },
     });
     expect(items).toHaveLength(1);
