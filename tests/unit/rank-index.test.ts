@@ -32,7 +32,7 @@ const build = (moves: Array<[number, number]>) => {
 };
 
 describe('score tree', () => {
-  it('counts the totals above any score exactly, after joins, moves and departures', () => {
+  it('counts the totals above and at any score exactly (every level, or up to the height), after joins, moves and departures', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(score, score), { maxLength: 60 }),
@@ -41,33 +41,22 @@ describe('score tree', () => {
           // Each total joins at `a`, then moves to `b` (0: leaves the board).
           const counters = build([...pairs.map(([a]) => [0, a] as [number, number]), ...pairs]);
           const finals = pairs.map(([, b]) => b).filter((b) => b > 0);
-          for (const v of [0, ...probes, ...finals, ...finals.map((f) => f - 1)]) {
-            if (v < 0) continue;
-            expect(countAbove(v, counters)).toBe(finals.filter((f) => f > v).length);
-          }
-        },
-      ),
-    );
-  });
-
-  it("counts exactly the totals at a score, and above it reading only the levels up to the board's height", () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(score, score), { maxLength: 60 }),
-        fc.array(score, { maxLength: 10 }),
-        (pairs, probes) => {
-          const counters = build([...pairs.map(([a]) => [0, a] as [number, number]), ...pairs]);
-          const finals = pairs.map(([, b]) => b).filter((b) => b > 0);
           // The height as the writes keep it: the highest top level any score reached (moves never lower it).
           const reached = pairs.flat().filter((p) => p > 0);
           const height = reached.length > 0 ? Math.max(...reached.map(topLevel)) : 0;
-          for (const v of [...probes, ...finals, ...finals.map((f) => f - 1), ...finals.map((f) => f + 64)]) {
-            if (v <= 0) continue;
-            expect(countAt(v, counters)).toBe(finals.filter((f) => f === v).length);
-            if (v <= Math.max(0, ...finals) || topLevel(v) <= height)
-              expect(countAbove(v, counters, Math.max(height, topLevel(v)))).toBe(
-                finals.filter((f) => f > v).length,
-              );
+          for (const v of [
+            0,
+            ...probes,
+            ...finals,
+            ...finals.map((f) => f - 1),
+            ...finals.map((f) => f + 64),
+          ]) {
+            if (v < 0) continue;
+            const above = finals.filter((f) => f > v).length;
+            expect(countAbove(v, counters)).toBe(above);
+            // A rank reads up to the height, or the score's own top level if it is above (not on the board).
+            expect(countAbove(v, counters, Math.max(height, v > 0 ? topLevel(v) : 0))).toBe(above);
+            expect(countAt(v, counters)).toBe(v > 0 ? finals.filter((f) => f === v).length : 0);
           }
         },
       ),
