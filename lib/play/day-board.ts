@@ -1,7 +1,7 @@
 // A game's board of one UTC day as other domains read it (the multiplier quotes): its size, its top and one
 // player's points, from the board's rank index (rank-reads.ts: bounded reads at any board size).
 import { playKeys } from './keys.js';
-import type { Standing } from './rank-index.js';
+import { heightKey, type Standing } from './rank-index.js';
 import { boardSize, topOf } from './rank-reads.js';
 import { getItem } from './repository.js';
 
@@ -17,5 +17,21 @@ export const topOfDay = (gameId: string, day: string, wanted: number): Promise<S
 export const dayPoints = async (gameId: string, arcId: string, day: string): Promise<number> =>
   Number((await getItem(playKeys.day(gameId, arcId, day)))?.points ?? 0);
 
-/** The day board as the multiplier quotes read it. */
-export const dayBoard = { count: countDayBoard, top: topOfDay, pointsOf: dayPoints };
+/**
+ * Whether anyone has points on a game's board of one UTC day: a board that never had a score has no height
+ * item (one GetItem, the common case for a game not played that day); else its top entry (22 queries, one per
+ * index shard: a board whose every player was invalidated to 0 keeps its height and has none).
+ */
+export const dayHasPlayers = async (gameId: string, day: string): Promise<boolean> => {
+  const board = { kind: 'day' as const, gameId, day };
+  if (!(await getItem(heightKey(board)))) return false;
+  return (await topOf(board, 1)).length > 0;
+};
+
+/** The day board as the multiplier quotes and the settlement schedule read it. */
+export const dayBoard = {
+  count: countDayBoard,
+  top: topOfDay,
+  pointsOf: dayPoints,
+  hasPlayers: dayHasPlayers,
+};

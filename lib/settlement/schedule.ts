@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { logger } from '../core/logger.js';
 import { getGame, listGameIds } from '../games/index.js';
-import { dayStandings } from '../play/index.js';
+import { dayBoard } from '../play/index.js';
 import { settlesAt } from './settle.js';
 
 /** One (game, day) to settle: the queue's message body. */
@@ -25,9 +25,8 @@ export interface ScheduleDeps {
   now: () => Date;
 }
 
-/** Whether anyone has counted points on a game's board of the day (one Query, Limit 1). */
-export const hasPlayers = async (gameId: string, day: string): Promise<boolean> =>
-  (await dayStandings(gameId, day, { limit: 1 })).standings.length > 0;
+/** Whether anyone has counted points on a game's board of the day (one GetItem when nobody ever had). */
+export const hasPlayers = (gameId: string, day: string): Promise<boolean> => dayBoard.hasPlayers(gameId, day);
 
 /** Whether a game's coin is still being emitted (its last emission day has not settled). */
 export const coinActive = async (gameId: string): Promise<boolean> =>
@@ -36,7 +35,7 @@ export const coinActive = async (gameId: string): Promise<boolean> =>
 const dayBefore = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) - n * 86_400_000).toISOString().slice(0, 10);
 
-/** The games with players on a UTC day (one projected Scan, then one Limit-1 Query per game). */
+/** The games with players on a UTC day (one projected Scan, then `hasPlayers` per game). */
 export const gamesWithPlayers = async (day: string): Promise<string[]> => {
   const ids = await listGameIds();
   const active = await Promise.all(ids.map(async (id) => ((await hasPlayers(id, day)) ? id : undefined)));

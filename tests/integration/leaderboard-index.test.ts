@@ -11,6 +11,7 @@ import { BOARD_SHARDS, type BoardRef, byRank, type Standing, shardOf } from '../
 import { around, boardSize, pageOf, playerRank, scoreAt } from '../../lib/play/rank-reads.js';
 import { getItems, itemKey } from '../../lib/play/repository.js';
 import { batchSavePoints, type SaveEntry } from '../../lib/play/save-points.js';
+import { hasPlayers } from '../../lib/settlement/schedule.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';
 import { createDeveloper, type Developer } from '../helpers/users.js';
@@ -142,6 +143,24 @@ describe('what the API and the rewards quotes read', () => {
     );
     expect(res.player).toMatchObject({ rank: expected.length, points: last.points });
   }, 60_000);
+});
+
+describe('whether a day board has players (the settlement schedule)', () => {
+  it('answers no for a board never played and for one whose every player was invalidated, yes otherwise', async () => {
+    const g = await registerGame(dev);
+    const day = utcDay(new Date());
+    expect(await hasPlayers(g.id, day)).toBe(false);
+    const player = `sol:${bs58.encode(randomBytes(32))}`;
+    await batchSavePoints(
+      auth(),
+      { gameId: g.id, entries: [{ playerId: player, points: 5, sessionId: 'only' }] },
+      deps,
+    );
+    expect(await hasPlayers(g.id, day)).toBe(true);
+    await invalidateSessions(auth(), { gameId: g.id, sessionIds: ['only'] });
+    // The board keeps its height (never lowered) but nobody has points on it.
+    expect(await hasPlayers(g.id, day)).toBe(false);
+  });
 });
 
 describe('a tie group larger than a page per shard', () => {
