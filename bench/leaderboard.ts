@@ -6,7 +6,7 @@
 // --old-max N runs it only on boards of at most N players (the larger ones stay out of its index).
 // Starts DynamoDB Local (no serverless offline) and seeds each board straight into the play table with
 // parallel BatchWriteItem: the totals as the save path writes them (rank attributes, and `boardDay` for the old
-// index, created here) and the score tree's counters summed in memory. Every DynamoDB command is counted
+// index, created here) and the score tree's and tie trees' counters summed in memory. Every DynamoDB command is counted
 // (requests, and waves: requests that start after every earlier one has answered, i.e. sequential round trips).
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -131,11 +131,19 @@ try {
       const reachedAt = new Date(Date.parse(`${DAY}T00:00:00.000Z`) + Math.floor(Math.random() * 86_400_000));
       players.push({ arcId, points, reachedAt: reachedAt.toISOString() });
       const shard = rankIndex.shardOf(arcId, rankIndex.TREE_SHARDS);
-      for (const move of rankIndex.counterMoves(0, points)) {
-        const key = rankIndex.counterKey(board, move, shard);
+      const moves = [
+        ...rankIndex
+          .counterMoves(0, points)
+          .map((m) => ({ ...m, key: rankIndex.counterKey(board, m, shard) })),
+        ...rankIndex.tieMoves(board, undefined, players[i] as (typeof players)[number]).map((m) => ({
+          ...m,
+          key: rankIndex.tieKey(board, m.points, m, rankIndex.shardOf(arcId, rankIndex.TIE_SHARDS)),
+        })),
+      ];
+      for (const { key, digits } of moves) {
         const id = `${key.pk}|${key.sk}`;
         const entry = counters.get(id) ?? { key, digits: new Map() };
-        for (const [d, delta] of move.digits) entry.digits.set(d, (entry.digits.get(d) ?? 0) + delta);
+        for (const [d, delta] of digits) entry.digits.set(d, (entry.digits.get(d) ?? 0) + delta);
         counters.set(id, entry);
       }
     }

@@ -176,6 +176,106 @@ export const countAt = (points: number, counters: (n: TreeNode) => Counters): nu
   return points > 0 ? within(0) : 0;
 };
 
+/**
+ * The tie tree: under each score of a board, a 64-ary tree of counters over the minute its players reached it,
+ * so that a rank counts the players tied with it who reached the score in an earlier minute without reading
+ * them. Only players who reached the same score in the same minute are told apart by the index partitions
+ * (`around`). Minutes since the day's start on a day board (2 levels: 4,096 minutes), since 2026-01-01 on the
+ * all-time board (4 levels: 31.9 years); a time outside the range is clamped to its end, which keeps the
+ * order (the clamped players form one minute's group, still ordered by the index).
+ */
+/**
+ * Copies of each tie-tree item: 8, not 22, because every rank read sums a tie tree's copies (16 keys on a day
+ * board, in one BatchGetItem) while only moves into or out of one score write its tree: a copy stays under
+ * DynamoDB's 1,000 write units a second up to 4,000 moves a second at a single score (docs/leaderboards.md §3).
+ */
+export const TIE_SHARDS = 8;
+
+const TIE_EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
+const tieLevels = (board: BoardRef) => (board.kind === 'day' ? 2 : 4);
+
+const tieBase = (board: BoardRef) =>
+  board.kind === 'day' ? Date.parse(`${board.day}T00:00:00.000Z`) : TIE_EPOCH;
+
+/** The tie tree's time of a reach instant (ISO) on a board: whole minutes from the board's base, clamped. */
+export const tieMinute = (board: BoardRef, reachedAt: string): number => {
+  const minutes = Math.floor((Date.parse(reachedAt) - tieBase(board)) / 60_000);
+  if (!Number.isFinite(minutes) || minutes < 0) return 0;
+  return Math.min(minutes, scale(tieLevels(board)) - 1);
+};
+
+/** The first instant (ISO) of a tie-tree minute: the lowest reachedAt of that minute's players. */
+export const tieMinuteStart = (board: BoardRef, minute: number) =>
+  new Date(tieBase(board) + minute * 60_000).toISOString();
+
+/** The key of one copy of a node of the tie tree of `points` on a board. */
+export const tieKey = (board: BoardRef, points: number, { level, node }: TreeNode, shard: number) => ({
+  pk: `RANK#${boardId(board)}#T${points}#${level}#${node}#${shard}`,
+  sk: COUNTER_SK,
+});
+
+/**
+ * The tie-tree counter changes of a standing leaving `from` and arriving at `to` (either absent or at 0 points:
+ * off the board), by tree (score) and node. Level 0 counts every minute digit, 0 included (the rank reads a
+ * copy's count of one minute there); above it digit 0 has no counter, as in the score tree.
+ */
+export const tieMoves = (
+  board: BoardRef,
+  from: Standing | undefined,
+  to: Standing | undefined,
+): Array<TreeNode & { points: number; digits: Map<number, number> }> => {
+  const moves = new Map<string, TreeNode & { points: number; digits: Map<number, number> }>();
+  const add = (s: Standing | undefined, delta: number) => {
+    if (!s || s.points <= 0) return;
+    const minute = tieMinute(board, s.reachedAt);
+    for (let level = 0; level < tieLevels(board); level++) {
+      const { node, digit } = pathAt(minute, level);
+      if (digit === 0 && level > 0) continue;
+      const id = `${s.points}#${level}#${node}`;
+      const move = moves.get(id) ?? { points: s.points, level, node, digits: new Map<number, number>() };
+      move.digits.set(digit, (move.digits.get(digit) ?? 0) + delta);
+      moves.set(id, move);
+    }
+  };
+  add(from, -1);
+  add(to, +1);
+  return [...moves.values()]
+    .map((m) => ({ ...m, digits: new Map([...m.digits].filter(([, d]) => d !== 0)) }))
+    .filter((m) => m.digits.size > 0);
+};
+
+/**
+ * The tie-tree nodes a rank of a standing reached at `minute` reads: the node on its path at every level up to
+ * the highest where a minute after it but not after `bound` (the latest minute any player can have reached a
+ * score at) differs from it: above that, every later player has its digits.
+ */
+export const tieNodes = (board: BoardRef, minute: number, bound: number): TreeNode[] => {
+  let top = 0;
+  for (let level = 1; level < tieLevels(board); level++)
+    if (Math.floor(minute / scale(level)) !== Math.floor(Math.max(minute, bound) / scale(level))) top = level;
+  return Array.from({ length: top + 1 }, (_, level) => ({ level, node: pathAt(minute, level).node }));
+};
+
+/** Players tied at a score who reached it in a later minute than `minute`, from `tieNodes`' counters. */
+export const countLater = (
+  minute: number,
+  nodes: TreeNode[],
+  counters: (n: TreeNode) => Counters,
+): number => {
+  let later = 0;
+  for (const n of nodes) {
+    const { digit } = pathAt(minute, n.level);
+    for (const [d, c] of counters(n)) if (d > digit) later += c;
+  }
+  return later;
+};
+
+/** Players tied at a score who reached it in the minute `minute`: the level-0 counter of its digit. */
+export const countInMinute = (minute: number, counters: (n: TreeNode) => Counters): number => {
+  const { node, digit } = pathAt(minute, 0);
+  return counters({ level: 0, node }).get(digit) ?? 0;
+};
+
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Highest score first, then who reached it first, then Arc ID: the rank key's order (code units, as DynamoDB). */

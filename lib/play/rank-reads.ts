@@ -13,6 +13,8 @@ import {
   countAbove,
   countAt,
   counterKey,
+  countInMinute,
+  countLater,
   countNodes,
   FANOUT,
   heightKey,
@@ -20,9 +22,13 @@ import {
   LEVELS,
   rankKey,
   type Standing,
-  shardOf,
+  TIE_SHARDS,
   TREE_SHARDS,
   type TreeNode,
+  tieKey,
+  tieMinute,
+  tieMinuteStart,
+  tieNodes,
   tieStart,
 } from './rank-index.js';
 import { getItems, itemKey, queryRankRange } from './repository.js';
@@ -31,54 +37,51 @@ type Item = Record<string, NativeAttributeValue>;
 
 const nodeId = ({ level, node }: TreeNode) => `${level}#${node}`;
 
-/** The counters of some nodes by copy (`copies[s]`) and summed over the copies (`sum`). */
-interface CounterRead {
-  sum: Map<string, Counters>;
-  copies: Array<Map<string, Counters>>;
-}
-
 /**
- * The counters of some nodes: one BatchGetItem per node (its 22 copies), all in parallel. One request per node
- * rather than one per 100 keys: DynamoDB Local serves a BatchGetItem's keys one after another but requests in
- * parallel (88 keys: 26–28 ms in one request, 19–22 ms in four; bench/leaderboard.ts, docs/leaderboards.md §4).
+ * The counters of some nodes, summed over their copies: one BatchGetItem per 22 keys (a score-tree node's
+ * copies), all in parallel, rather than one per 100 keys: DynamoDB Local serves a BatchGetItem's keys one after
+ * another but requests in parallel (88 keys: 26–28 ms in one request, 19–22 ms in four; bench/leaderboard.ts,
+ * docs/leaderboards.md §4). `key` names a node's copy: the score tree's (default) or a tie tree's (whose level 0
+ * counts digit 0 too).
  */
-const readCounters = async (board: BoardRef, nodes: TreeNode[]): Promise<CounterRead> => {
+/** Keys per BatchGetItem of counters: a score-tree node's copies (see `readCounters`). */
+const REQUEST_KEYS = TREE_SHARDS;
+
+const readCounters = async (
+  board: BoardRef,
+  nodes: TreeNode[],
+  key: (n: TreeNode, copy: number) => { pk: string; sk: string } = (n, copy) => counterKey(board, n, copy),
+  copies = TREE_SHARDS,
+): Promise<Map<string, Counters>> => {
   const unique = [...new Map(nodes.map((n) => [nodeId(n), n])).values()];
+  const keys = unique.flatMap((n) => Array.from({ length: copies }, (_, s) => key(n, s)));
   // Eventually consistent like the index partitions they are read with (and half the read units).
   const reads = await Promise.all(
-    unique.map((n) =>
-      getItems(
-        Array.from({ length: TREE_SHARDS }, (_, s) => counterKey(board, n, s)),
-        false,
-      ),
+    Array.from({ length: Math.ceil(keys.length / REQUEST_KEYS) }, (_, i) =>
+      getItems(keys.slice(i * REQUEST_KEYS, (i + 1) * REQUEST_KEYS), false),
     ),
   );
   const items = new Map(reads.flatMap((r) => [...r]));
   const sum = new Map<string, Counters>();
-  const copies = Array.from({ length: TREE_SHARDS }, () => new Map<string, Counters>());
   for (const n of unique) {
     const sums = new Map<number, number>();
-    for (let s = 0; s < TREE_SHARDS; s++) {
-      const item = items.get(itemKey(counterKey(board, n, s)));
-      const copy = new Map<number, number>();
-      for (let d = 1; d < FANOUT; d++) {
+    for (let s = 0; s < copies; s++) {
+      const item = items.get(itemKey(key(n, s)));
+      for (let d = 0; d < FANOUT; d++) {
         const c = Number(item?.[`c${d}`] ?? 0);
-        if (c === 0) continue;
-        copy.set(d, c);
-        sums.set(d, (sums.get(d) ?? 0) + c);
+        if (c !== 0) sums.set(d, (sums.get(d) ?? 0) + c);
       }
-      copies[s]?.set(nodeId(n), copy);
     }
     sum.set(nodeId(n), sums);
   }
-  return { sum, copies };
+  return sum;
 };
 
 const lookup = (counters: Map<string, Counters>) => (n: TreeNode) => counters.get(nodeId(n)) ?? new Map();
 
 /** Standings with more than `points` on a board (1 + this is the best rank a score of `points` can have). */
 export const countAboveOn = async (board: BoardRef, points: number): Promise<number> =>
-  countAbove(points, lookup((await readCounters(board, countNodes(points))).sum));
+  countAbove(points, lookup(await readCounters(board, countNodes(points))));
 
 /** Players on a board (with points > 0). */
 export const boardSize = (board: BoardRef): Promise<number> => countAboveOn(board, 0);
@@ -134,7 +137,7 @@ export const topOf = async (board: BoardRef, n: number): Promise<Standing[]> =>
  */
 export const scoreAt = async (board: BoardRef, k: number) => {
   const zero = await readCounters(board, countNodes(0));
-  const get = lookup(zero.sum);
+  const get = lookup(zero);
   const size = countAbove(0, get);
   if (k > size) return undefined;
   let node = 0;
@@ -144,7 +147,7 @@ export const scoreAt = async (board: BoardRef, k: number) => {
     const counters =
       node === 0
         ? get({ level, node })
-        : lookup((await readCounters(board, [{ level, node }])).sum)({ level, node });
+        : lookup(await readCounters(board, [{ level, node }]))({ level, node });
     let chosen = 0;
     let rest = total;
     for (let d = FANOUT - 1; d >= 1; d--) {
@@ -180,24 +183,31 @@ const justBelow = (key: string) =>
 
 /**
  * Entries read on each side of a standing in each shard: its two neighbours that side, and the players tied
- * with it there, counted from the page as long as it leaves the tie group.
+ * with it there (or who reached its score in its minute), counted from the page as long as it leaves that group.
  */
 const SIDE_PAGE = 10;
 
-/** How many of a page's entries are tied at `points`, when the page shows them all (it left the tie group). */
-const tiesIn = (page: { items: Item[]; next?: Item | undefined }, points: number): number | undefined => {
-  const ties = page.items.filter((item) => Number(item.points) === points).length;
-  return ties < page.items.length || !page.next ? ties : undefined;
+/** How many of a page's entries are in a group, when the page shows them all (it left the group, or ended). */
+const groupIn = (page: { items: Item[]; next?: Item | undefined }, member: (item: Item) => boolean) => {
+  const n = page.items.filter(member).length;
+  return n < page.items.length || !page.next ? n : undefined;
 };
 
 /**
+ * How far a reader allows writers' clocks to run ahead of its own: a tie tree's levels above the highest where a
+ * minute up to now + this differs from the standing's are not read (docs/leaderboards.md §1).
+ */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+/**
  * A standing's rank (1-based) and up to two neighbours each side, in one wave after its total (and its board's
- * height, `height`: undefined when unknown) was read: the counters on its score's path up to the height, and
- * per index shard the entries just before it and just after it. The counter copies are the index shards
- * (both by the Arc ID's hash), so a shard's copy tells how many of its players are tied at the score: a shard's
- * ties ahead come from the page before the standing when that page leaves the tie group, else from the tie
- * count less the ties behind, when the page after leaves it. Only a shard with more than SIDE_PAGE ties on both
- * sides is counted in a second wave (COUNT over its tie group before the standing).
+ * height, `height`: undefined when unknown) was read: the counters on its score's path up to the height, its
+ * score's tie tree on its minute's path, and per index shard the entries just before it and just after it.
+ * Ahead of it: the players of higher scores (score tree), those tied who reached the score in an earlier minute
+ * (the score's ties less those of later minutes and of its minute: tie tree), and those of its minute ahead of
+ * it, counted per shard from the page before it, which leaves that minute's group unless more than SIDE_PAGE
+ * players of the shard reached the score in that minute before it: only such a shard is counted in a second
+ * wave (COUNT over the minute's group before the standing).
  */
 export const around = async (board: BoardRef, me: Standing, height?: number) => {
   const key = rankKey(me);
@@ -209,34 +219,34 @@ export const around = async (board: BoardRef, me: Standing, height?: number) => 
         queryRankRange({ index, key: attribute, value, range, forward, limit: SIDE_PAGE }),
       ),
     );
-  const [counters, befores, afters] = await Promise.all([
+  const minute = tieMinute(board, me.reachedAt);
+  const ties = tieNodes(board, minute, tieMinute(board, new Date(Date.now() + CLOCK_SKEW_MS).toISOString()));
+  const [counters, tieCounters, befores, afters] = await Promise.all([
     readCounters(board, countNodes(me.points, height)),
+    readCounters(board, ties, (n, copy) => tieKey(board, me.points, n, copy), TIE_SHARDS),
     side({ before: key }, false),
     side({ after: key }, true),
   ]);
-  const above = countAbove(me.points, lookup(counters.sum), height);
-  const mine = shardOf(me.arcId, BOARD_SHARDS);
+  const above = countAbove(me.points, lookup(counters), height);
+  const inMinute = countInMinute(minute, lookup(tieCounters));
+  const later = countLater(minute, ties, lookup(tieCounters));
+  // At least 0 (on AWS a read may see the two trees at different moments).
+  const earlier = Math.max(0, countAt(me.points, lookup(counters)) - later - inMinute);
+  const sameMinute = (item: Item) =>
+    Number(item.points) === me.points && tieMinute(board, String(item.reachedAt)) === minute;
   const tieCounts = await Promise.all(
     befores.map(async (page, shard) => {
-      const ahead = tiesIn(page, me.points);
+      const ahead = groupIn(page, sameMinute);
       if (ahead !== undefined) return ahead;
-      const behind = tiesIn(afters[shard] ?? { items: [] }, me.points);
-      // A shard's counter copy holds the same players as its index partition only while both count 22.
-      const copy = TREE_SHARDS === BOARD_SHARDS ? counters.copies[shard] : undefined;
-      if (behind !== undefined && copy) {
-        const tied = countAt(me.points, lookup(copy)) - (shard === mine ? 1 : 0);
-        // At least the page's ties (on AWS the counters and the index can differ for a moment).
-        return Math.max(page.items.length, tied - behind);
-      }
       const last = page.items[page.items.length - 1];
       const rest = await countShard(board, shards[shard] as string, {
-        from: tieStart(me.points),
+        from: tieStart(me.points) + (minute === 0 ? '' : tieMinuteStart(board, minute)),
         to: justBelow(String(last?.rankKey)),
       });
       return page.items.length + rest;
     }),
   );
-  const rank = above + tieCounts.reduce((a, b) => a + b, 0) + 1;
+  const rank = above + earlier + tieCounts.reduce((a, b) => a + b, 0) + 1;
   const closest = befores
     .flatMap((p) => p.items.map(standing))
     .sort(byRank)

@@ -1,5 +1,5 @@
 // A total's move on its board as DynamoDB writes: the index attributes of the total's own update, and the score
-// tree's counter updates that go in the same transaction, so that the counters always equal the totals
+// tree's and the tie trees' counter updates that go in the same transaction, so that the counters always equal the totals
 // (docs/leaderboards.md §2). The writer conditions its update on the points it moved from.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import {
@@ -11,7 +11,10 @@ import {
   heightKey,
   type Standing,
   shardOf,
+  TIE_SHARDS,
   TREE_SHARDS,
+  tieKey,
+  tieMoves,
   topLevel,
 } from './rank-index.js';
 import { indexUpdate, playTable, type TransactItem } from './repository.js';
@@ -57,6 +60,14 @@ export const counterDeltas = (item: TransactItem) => {
 export const counterWrites = (board: BoardRef, arcId: string, from: number, to: number): TransactItem[] => {
   const shard = shardOf(arcId, TREE_SHARDS);
   return counterMoves(from, to).map((move) => counterItem(counterKey(board, move, shard), move.digits));
+};
+
+/** The tie-tree counter updates of a standing moving from `from` to `to` on a board (its copy: `shardOf` the Arc ID, mod TIE_SHARDS). */
+export const tieWrites = (board: BoardRef, from: Standing | undefined, to: Standing): TransactItem[] => {
+  const shard = shardOf(to.arcId, TIE_SHARDS);
+  return tieMoves(board, from, to).map((move) =>
+    counterItem(tieKey(board, move.points, move, shard), move.digits),
+  );
 };
 
 /** An update adding top levels to a board's height (`heightKey`): a set union, so it never fails. */
@@ -106,7 +117,10 @@ export const boardMove = (
     values: { ...index.values, ':fromPoints': before } as Item,
     condition:
       before === 0 ? '(attribute_not_exists(points) OR points = :fromPoints)' : 'points = :fromPoints',
-    counters: counterWrites(board, to.arcId, Math.max(0, before), Math.max(0, to.points)),
+    counters: [
+      ...counterWrites(board, to.arcId, Math.max(0, before), Math.max(0, to.points)),
+      ...tieWrites(board, from, to),
+    ],
     raise: raiseHeight(board, height, to.points),
   };
 };

@@ -3,7 +3,8 @@
 // score tree) compared with the order recomputed from the totals themselves.
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { dayBoard, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
 import { devLeaderboard } from '../../lib/play/leaderboard.js';
@@ -163,14 +164,110 @@ describe('whether a day board has players (the settlement schedule)', () => {
   });
 });
 
+/** Counts the COUNT queries of the index made while `run` runs (the rank read's extra wave). */
+const countQueries = async <T>(run: () => Promise<T>) => {
+  let counts = 0;
+  const name = `countQueries-${Math.random()}`;
+  dynamo().middlewareStack.add(
+    (next) => async (args) => {
+      if ((args.input as { Select?: string }).Select === 'COUNT') counts++;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    return { result: await run(), counts };
+  } finally {
+    dynamo().middlewareStack.remove(name);
+  }
+};
+
+describe('ties reached over many minutes (the tie tree)', () => {
+  it('ranks every tied player from the tie tree, with no COUNT, after moves and invalidations', async () => {
+    const g = await registerGame(dev);
+    const day = '2026-03-10';
+    const start = Date.parse(`${day}T00:00:00.000Z`);
+    const wallets: string[] = [];
+    const ids: string[] = [];
+    // Batches of players reaching 7 points at minutes across both levels of the day's tree (a minute twice, and
+    // the day's last minute), each batch one instant: ~2 players of a minute per index shard.
+    const at = [3, 4, 4, 63, 64, 65, 130, 700, 1_439].map((m, i) => start + m * 60_000 + i * 1_000);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      for (const [i, time] of at.entries()) {
+        vi.setSystemTime(time);
+        const part = Array.from({ length: 30 }, () => `sol:${bs58.encode(randomBytes(32))}`);
+        const res = await batchSavePoints(
+          auth(),
+          {
+            gameId: g.id,
+            entries: part.map((playerId, j) => ({ playerId, points: 7, sessionId: `s${i}-${j}` })),
+          },
+          deps,
+        );
+        wallets.push(...part);
+        ids.push(...part.map((w) => res.playerIdToArcId[w] as string));
+      }
+      // At minute 800, 23 of them move up to 10 and 10 of those are invalidated back to 7: they rejoin the tie
+      // keeping the minute they reached 10 in (800), the others leave it.
+      vi.setSystemTime(start + 800 * 60_000);
+      const movers = wallets.filter((_, i) => i % 12 === 0);
+      await batchSavePoints(
+        auth(),
+        {
+          gameId: g.id,
+          entries: movers.map((playerId, i) => ({
+            playerId,
+            points: 3,
+            sessionId: `${i < 10 ? 'back' : 'up'}-${i}`,
+          })),
+        },
+        deps,
+      );
+      await invalidateSessions(auth(), {
+        gameId: g.id,
+        sessionIds: Array.from({ length: 10 }, (_, i) => `back-${i}`),
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    for (const board of [
+      { kind: 'day', gameId: g.id, day },
+      { kind: 'all', gameId: g.id },
+    ] as BoardRef[]) {
+      const keys = ids.map((arcId) =>
+        board.kind === 'day' ? playKeys.day(g.id, arcId, day) : playKeys.allTime(g.id, arcId),
+      );
+      const items = await getItems(keys);
+      const expected = ids
+        .map((arcId, i) => {
+          const item = items.get(itemKey(keys[i] as { pk: string; sk: string }));
+          return { arcId, points: Number(item?.points), reachedAt: String(item?.reachedAt) };
+        })
+        .sort(byRank);
+      expect(expected.filter((s) => s.points === 7)).toHaveLength(ids.length - 13);
+      const { result, counts } = await countQueries(() =>
+        Promise.all(expected.map((s) => playerRank(board, s.arcId))),
+      );
+      expect(counts).toBe(0);
+      result.forEach((answer, i) => {
+        expect(answer?.rank).toBe(i + 1);
+        expect(answer?.neighbours.map((x) => x.arcId)).toEqual(
+          expected.slice(Math.max(0, i - 2), i + 3).flatMap((x) => (x === expected[i] ? [] : [x.arcId])),
+        );
+      });
+    }
+  }, 120_000);
+});
+
 describe('a tie group larger than a page per shard', () => {
-  it('counts the ties ahead of a player from the page before it, the tie count less the page after, or COUNT', async () => {
+  it('counts the ties ahead of a player reached in the same minute from the page before it, or COUNT', async () => {
     const g = await registerGame(dev);
     const board: BoardRef = { kind: 'day', gameId: g.id, day: utcDay(new Date()) };
     const wallets = Array.from({ length: 600 }, () => `sol:${bs58.encode(randomBytes(32))}`);
-    // 600 players at one score, reached at six instants (one per batch), ~27 per index shard: in a shard, the
-    // first 10 count their ties ahead from the page before them, the last 10 from the shard's counter copy less
-    // the page after them, and those in between with a COUNT.
+    // 600 players at one score, reached at six instants (one per batch, likely in one minute), ~27 per index
+    // shard: in a shard, the first 10 of a minute count the ties of their minute ahead from the page before them,
+    // the others with a COUNT.
     const ids: string[] = [];
     for (let b = 0; b < 6; b++) {
       const part = wallets.slice(b * 100, b * 100 + 100);

@@ -1,16 +1,25 @@
 // The score tree's arithmetic against brute force, no stack: counters built by the moves of random totals
-// (joining, moving, leaving) answer `count(> v)` like a scan of the totals, and rank keys sort like byRank.
+// (joining, moving, leaving) answer `count(> v)` like a scan of the totals, the tie trees count ties by minute
+// like a scan, and rank keys sort like byRank.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type BoardRef,
   byRank,
   type Counters,
   countAbove,
   countAt,
   counterMoves,
+  countInMinute,
+  countLater,
   pathAt,
   rankKey,
+  type Standing,
   type TreeNode,
+  tieMinute,
+  tieMinuteStart,
+  tieMoves,
+  tieNodes,
   topLevel,
 } from '../../lib/play/rank-index.js';
 
@@ -84,6 +93,93 @@ describe('score tree', () => {
     ]);
     expect(counterMoves(70, 70)).toEqual([]);
     expect(pathAt(2 ** 53, 8)).toEqual({ node: 0, digit: 32 });
+  });
+});
+
+describe('tie tree', () => {
+  const day: BoardRef = { kind: 'day', gameId: 'g', day: '2026-03-10' };
+  const all: BoardRef = { kind: 'all', gameId: 'g' };
+  const dayStart = Date.parse('2026-03-10T00:00:00.000Z');
+  // Reach instants from before the day to past the day tree's 4,096 minutes (clamped), a few minutes apart or not.
+  const instant = fc
+    .oneof(fc.integer({ min: -3, max: 40 }), fc.integer({ min: -100, max: 6_000 }))
+    .chain((minute) =>
+      fc
+        .integer({ min: 0, max: 59_999 })
+        .map((ms) => new Date(dayStart + minute * 60_000 + ms).toISOString()),
+    );
+  const standing = fc.record({
+    arcId: fc.constant('a'),
+    points: fc.integer({ min: 0, max: 3 }),
+    reachedAt: instant,
+  });
+
+  it.each([
+    ['day', day],
+    ['all-time', all],
+  ])(
+    'counts the ties of a later minute and of one minute exactly on the %s board, after joins, moves and departures',
+    (_, board) => {
+      fc.assert(
+        fc.property(fc.array(fc.tuple(standing, standing), { maxLength: 60 }), instant, (pairs, probe) => {
+          // Each standing joins as `a`, then moves to `b` (0 points: leaves the board).
+          const trees = new Map<string, Map<number, number>>();
+          const move = (from: Standing | undefined, to: Standing | undefined) => {
+            for (const m of tieMoves(board, from, to)) {
+              const id = `${m.points}#${m.level}#${m.node}`;
+              const node = trees.get(id) ?? new Map<number, number>();
+              for (const [d, delta] of m.digits) node.set(d, (node.get(d) ?? 0) + delta);
+              trees.set(id, node);
+            }
+          };
+          for (const [a] of pairs) move(undefined, a);
+          for (const [a, b] of pairs) move(a, b);
+          const finals = pairs.map(([, b]) => b).filter((b) => b.points > 0);
+          const latest = Math.max(0, ...finals.map((f) => tieMinute(board, f.reachedAt)));
+          for (const points of [1, 2, 3])
+            for (const at of [probe, ...finals.map((f) => f.reachedAt)]) {
+              const minute = tieMinute(board, at);
+              const tree = (n: TreeNode): Counters =>
+                trees.get(`${points}#${n.level}#${n.node}`) ?? new Map();
+              const tied = finals
+                .filter((f) => f.points === points)
+                .map((f) => tieMinute(board, f.reachedAt));
+              // Any bound at or after the latest minute reached reads enough levels.
+              for (const bound of [latest, latest + 1, 1e9]) {
+                const nodes = tieNodes(board, minute, bound);
+                expect(countLater(minute, nodes, tree)).toBe(tied.filter((m) => m > minute).length);
+              }
+              expect(countInMinute(minute, tree)).toBe(tied.filter((m) => m === minute).length);
+            }
+        }),
+      );
+    },
+  );
+
+  it('keeps the order of reach instants, clamped to the tree', () => {
+    fc.assert(
+      fc.property(instant, instant, (a, b) => {
+        if (a <= b) expect(tieMinute(day, a)).toBeLessThanOrEqual(tieMinute(day, b));
+        if (a <= b) expect(tieMinute(all, a)).toBeLessThanOrEqual(tieMinute(all, b));
+      }),
+    );
+    expect(tieMinute(day, '2026-03-09T23:59:59.999Z')).toBe(0);
+    expect(tieMinute(day, '2026-03-10T01:05:30.000Z')).toBe(65);
+    expect(tieMinute(day, '2026-03-13T00:00:00.000Z')).toBe(4_095);
+    expect(tieMinute(all, '2026-01-01T00:01:00.000Z')).toBe(1);
+    expect(tieMinute(all, '')).toBe(0);
+    expect(tieMinuteStart(day, 65)).toBe('2026-03-10T01:05:00.000Z');
+  });
+
+  it('reads the levels where a later minute up to the bound can differ, level 0 always', () => {
+    expect(tieNodes(day, 70, 100)).toEqual([{ level: 0, node: 1 }]);
+    expect(tieNodes(day, 70, 130)).toEqual([
+      { level: 0, node: 1 },
+      { level: 1, node: 0 },
+    ]);
+    expect(tieNodes(all, 5, 4_096).map((n) => n.level)).toEqual([0, 1, 2]);
+    // A standing reached after the bound (a writer's clock ahead) still reads its own minute.
+    expect(tieNodes(day, 70, 10)).toEqual([{ level: 0, node: 1 }]);
   });
 });
 

@@ -9,7 +9,9 @@ import {
   heightKey,
   rankKey,
   shardOf,
+  TIE_SHARDS,
   TREE_SHARDS,
+  tieKey,
 } from '../../lib/play/rank-index.js';
 import { indexUpdate, playTable, updateExpression } from '../../lib/play/repository.js';
 import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
@@ -85,16 +87,22 @@ describe('planItems', () => {
         },
       },
     });
-    // 60 = digit 60 at level 0 of node 0: one counter, in the player's copy.
-    expect(counters).toEqual([
-      {
-        Update: {
-          TableName: playTable(),
-          Key: counterKey(board, { level: 0, node: 0 }, shardOf('arc-1', TREE_SHARDS)),
-          UpdateExpression: 'ADD c60 :d60',
-          ExpressionAttributeValues: { ':d60': 1 },
-        },
+    const add = (key: { pk: string; sk: string }, digit: number) => ({
+      Update: {
+        TableName: playTable(),
+        Key: key,
+        UpdateExpression: `ADD c${digit} :d${digit}`,
+        ExpressionAttributeValues: { [`:d${digit}`]: 1 },
       },
+    });
+    // 60 = digit 60 at level 0 of node 0: one counter, in the player's copy. Its tie tree: 12:00 is minute
+    // 720 = 11·64 + 16 of the day: digit 16 of node 11 at level 0, digit 11 of node 0 at level 1.
+    const tie = (level: number, node: number) =>
+      tieKey(board, 60, { level, node }, shardOf('arc-1', TIE_SHARDS));
+    expect(counters).toEqual([
+      add(counterKey(board, { level: 0, node: 0 }, shardOf('arc-1', TREE_SHARDS)), 60),
+      add(tie(0, 11), 16),
+      add(tie(1, 0), 11),
     ]);
   });
 
@@ -109,8 +117,8 @@ describe('planItems', () => {
     expect(item?.Update?.ConditionExpression).toBe('points = :fromPoints');
     expect(item?.Update?.ExpressionAttributeValues?.[':fromPoints']).toBe(70);
     // 70 = 1·64 + 6, 130 = 2·64 + 2: level 0 moves between nodes 1 and 2, level 1 (node 0) from digit 1 to 2.
-    expect(counters.map((c) => [c.Update?.Key, c.Update?.ExpressionAttributeValues])).toEqual(
-      [
+    expect(counters.map((c) => [c.Update?.Key, c.Update?.ExpressionAttributeValues])).toEqual([
+      ...[
         [{ level: 0, node: 1 }, { ':d6': -1 }],
         [
           { level: 1, node: 0 },
@@ -121,7 +129,25 @@ describe('planItems', () => {
         counterKey({ kind: 'all', gameId: 'g1' }, n as never, shardOf('arc-1', TREE_SHARDS)),
         v,
       ]),
-    );
+      // The tie trees: leaving 70 reached 2026-03-09T00:00 (minute 96,480 since 2026-01-01 = 23·64² + 35·64 + 32),
+      // joining 130 at 2026-03-10T12:00 (minute 98,640 = 24·64² + 5·64 + 16); both under 64³: no level 3.
+      ...[
+        [70, 0, 1507, { ':d32': -1 }],
+        [70, 1, 23, { ':d35': -1 }],
+        [70, 2, 0, { ':d23': -1 }],
+        [130, 0, 1541, { ':d16': 1 }],
+        [130, 1, 24, { ':d5': 1 }],
+        [130, 2, 0, { ':d24': 1 }],
+      ].map(([points, level, node, v]) => [
+        tieKey(
+          { kind: 'all', gameId: 'g1' },
+          points as number,
+          { level, node } as never,
+          shardOf('arc-1', TIE_SHARDS),
+        ),
+        v,
+      ]),
+    ]);
   });
 
   it("raises the board's height to a score's top level above the height read, never lowers it", () => {
