@@ -37,45 +37,60 @@ type Item = Record<string, NativeAttributeValue>;
 
 const nodeId = ({ level, node }: TreeNode) => `${level}#${node}`;
 
-/**
- * The counters of some nodes, summed over their copies: one BatchGetItem per 22 keys (a score-tree node's
- * copies), all in parallel, rather than one per 100 keys: DynamoDB Local serves a BatchGetItem's keys one after
- * another but requests in parallel (88 keys: 26–28 ms in one request, 19–22 ms in four; bench/leaderboard.ts,
- * docs/leaderboards.md §4). `key` names a node's copy: the score tree's (default) or a tie tree's (whose level 0
- * counts digit 0 too).
- */
-/** Keys per BatchGetItem of counters: a score-tree node's copies (see `readCounters`). */
+/** Some nodes of one tree: how to name a node's copy (score tree, or one score's tie tree) and how many copies. */
+interface TreeRead {
+  nodes: TreeNode[];
+  key: (n: TreeNode, copy: number) => { pk: string; sk: string };
+  copies: number;
+}
+
+/** Keys per BatchGetItem of counters, about: a score-tree node's copies (see `readTrees`). */
 const REQUEST_KEYS = TREE_SHARDS;
 
-const readCounters = async (
-  board: BoardRef,
-  nodes: TreeNode[],
-  key: (n: TreeNode, copy: number) => { pk: string; sk: string } = (n, copy) => counterKey(board, n, copy),
-  copies = TREE_SHARDS,
-): Promise<Map<string, Counters>> => {
-  const unique = [...new Map(nodes.map((n) => [nodeId(n), n])).values()];
-  const keys = unique.flatMap((n) => Array.from({ length: copies }, (_, s) => key(n, s)));
+/**
+ * The counters of some nodes of some trees, summed over their copies (one map per tree), in parallel
+ * BatchGetItem requests of ~22 keys rather than one per 100 keys: DynamoDB Local serves a BatchGetItem's keys
+ * one after another but requests in parallel (88 keys: 26–28 ms in one request, 19–22 ms in four;
+ * bench/leaderboard.ts, docs/leaderboards.md §4). A tie tree's level 0 counts digit 0 too.
+ */
+const readTrees = async (trees: TreeRead[]): Promise<Array<Map<string, Counters>>> => {
+  const unique = trees.map((t) => [...new Map(t.nodes.map((n) => [nodeId(n), n])).values()]);
+  const keys = trees.flatMap((t, i) =>
+    (unique[i] ?? []).flatMap((n) => Array.from({ length: t.copies }, (_, c) => t.key(n, c))),
+  );
+  const requests = Math.max(1, Math.floor(keys.length / REQUEST_KEYS));
+  const size = Math.ceil(keys.length / requests);
   // Eventually consistent like the index partitions they are read with (and half the read units).
   const reads = await Promise.all(
-    Array.from({ length: Math.ceil(keys.length / REQUEST_KEYS) }, (_, i) =>
-      getItems(keys.slice(i * REQUEST_KEYS, (i + 1) * REQUEST_KEYS), false),
-    ),
+    Array.from({ length: requests }, (_, i) => getItems(keys.slice(i * size, (i + 1) * size), false)),
   );
   const items = new Map(reads.flatMap((r) => [...r]));
-  const sum = new Map<string, Counters>();
-  for (const n of unique) {
-    const sums = new Map<number, number>();
-    for (let s = 0; s < copies; s++) {
-      const item = items.get(itemKey(key(n, s)));
-      for (let d = 0; d < FANOUT; d++) {
-        const c = Number(item?.[`c${d}`] ?? 0);
-        if (c !== 0) sums.set(d, (sums.get(d) ?? 0) + c);
+  return trees.map((t, i) => {
+    const sum = new Map<string, Counters>();
+    for (const n of unique[i] ?? []) {
+      const sums = new Map<number, number>();
+      for (let c = 0; c < t.copies; c++) {
+        const item = items.get(itemKey(t.key(n, c)));
+        for (let d = 0; d < FANOUT; d++) {
+          const v = Number(item?.[`c${d}`] ?? 0);
+          if (v !== 0) sums.set(d, (sums.get(d) ?? 0) + v);
+        }
       }
+      sum.set(nodeId(n), sums);
     }
-    sum.set(nodeId(n), sums);
-  }
-  return sum;
+    return sum;
+  });
 };
+
+/** The score tree's counters of some nodes of a board, summed over their copies. */
+const scoreTree = (board: BoardRef, nodes: TreeNode[]): TreeRead => ({
+  nodes,
+  key: (n, copy) => counterKey(board, n, copy),
+  copies: TREE_SHARDS,
+});
+
+const readCounters = async (board: BoardRef, nodes: TreeNode[]) =>
+  (await readTrees([scoreTree(board, nodes)]))[0] ?? new Map<string, Counters>();
 
 const lookup = (counters: Map<string, Counters>) => (n: TreeNode) => counters.get(nodeId(n)) ?? new Map();
 
@@ -187,6 +202,9 @@ const justBelow = (key: string) =>
  */
 const SIDE_PAGE = 10;
 
+/** Neighbours shown on each side of a standing. */
+const NEIGHBOURS = 2;
+
 /** How many of a page's entries are in a group, when the page shows them all (it left the group, or ended). */
 const groupIn = (page: { items: Item[]; next?: Item | undefined }, member: (item: Item) => boolean) => {
   const n = page.items.filter(member).length;
@@ -213,19 +231,20 @@ export const around = async (board: BoardRef, me: Standing, height?: number) => 
   const key = rankKey(me);
   const { index, attribute } = boardIndex(board);
   const shards = Array.from({ length: BOARD_SHARDS }, (_, shard) => boardPartition(board, shard));
-  const side = (range: Range, forward: boolean) =>
+  const side = (range: Range, forward: boolean, limit: number) =>
     Promise.all(
-      shards.map((value) =>
-        queryRankRange({ index, key: attribute, value, range, forward, limit: SIDE_PAGE }),
-      ),
+      shards.map((value) => queryRankRange({ index, key: attribute, value, range, forward, limit })),
     );
   const minute = tieMinute(board, me.reachedAt);
   const ties = tieNodes(board, minute, tieMinute(board, new Date(Date.now() + CLOCK_SKEW_MS).toISOString()));
-  const [counters, tieCounters, befores, afters] = await Promise.all([
-    readCounters(board, countNodes(me.points, height)),
-    readCounters(board, ties, (n, copy) => tieKey(board, me.points, n, copy), TIE_SHARDS),
-    side({ before: key }, false),
-    side({ after: key }, true),
+  const [[counters = new Map(), tieCounters = new Map()], befores, afters] = await Promise.all([
+    readTrees([
+      scoreTree(board, countNodes(me.points, height)),
+      { nodes: ties, key: (n, copy) => tieKey(board, me.points, n, copy), copies: TIE_SHARDS },
+    ]),
+    side({ before: key }, false, SIDE_PAGE),
+    // After it only its neighbours: nothing behind it is counted.
+    side({ after: key }, true, NEIGHBOURS),
   ]);
   const above = countAbove(me.points, lookup(counters), height);
   const inMinute = countInMinute(minute, lookup(tieCounters));
@@ -250,11 +269,11 @@ export const around = async (board: BoardRef, me: Standing, height?: number) => 
   const closest = befores
     .flatMap((p) => p.items.map(standing))
     .sort(byRank)
-    .slice(-2);
+    .slice(-NEIGHBOURS);
   const after = afters
     .flatMap((p) => p.items.map(standing))
     .sort(byRank)
-    .slice(0, 2);
+    .slice(0, NEIGHBOURS);
   const entry = (s: Standing, r: number) => ({ rank: r, arcId: s.arcId, points: s.points });
   return {
     rank,
