@@ -110,14 +110,14 @@ try {
   await measure(
     'batch-save-points, 100 new players',
     215,
-    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 5 state BatchGets in parallel (402 keys: day and all-time totals, multiplier slot, session per player; the heights of both boards) + 4 transactions (3 writes per player, a player never split, + their merged score-tree counter ADDs, ≤ 100 items each); +1 stats counter',
+    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 5 state BatchGets in parallel (402 keys: day and all-time totals, multiplier slot, session per player; the heights of both boards) + 4 transactions (3 writes per player, a player never split, + the merged counter ADDs of their copies: 2 score-tree items per score-tree copy, 6 tie-tree items per tie-tree copy for a join; ≤ 100 items each); +1 stats counter',
     () => save(0),
   );
   await new Promise((r) => setTimeout(r, 1100));
   await measure(
     'batch-save-points, 100 known players',
-    15,
-    '4 auth/budgets + game + resolve + 5 state BatchGets in parallel (402 keys: day and all-time totals, multiplier slot, session per player; the heights of both boards) + 4 transactions (3 writes per player, a player never split, + their merged score-tree counter ADDs, ≤ 100 items each); +1 stats counter',
+    17,
+    '4 auth/budgets + game + resolve + 5 state BatchGets in parallel (402 keys: day and all-time totals, multiplier slot, session per player; the heights of both boards) + 6 transactions (3 writes per player, a player never split, + the merged counter ADDs of their copies: 2 score-tree items per score-tree copy, 12 tie-tree items per tie-tree copy for a move, old and new score; ≤ 100 items each: 440 items, and a transaction holds about one tie-tree copy and a half); +1 stats counter',
     () => save(1000),
   );
   await measure(

@@ -137,7 +137,7 @@ try {
           .map((m) => ({ ...m, key: rankIndex.counterKey(board, m, shard) })),
         ...rankIndex.tieMoves(board, undefined, players[i] as (typeof players)[number]).map((m) => ({
           ...m,
-          key: rankIndex.tieKey(board, m.points, m, rankIndex.shardOf(arcId, rankIndex.TIE_SHARDS)),
+          key: rankIndex.tieKey(board, m.points, m, rankIndex.tieShardOf(arcId)),
         })),
       ];
       for (const { key, digits } of moves) {

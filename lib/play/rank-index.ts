@@ -191,6 +191,13 @@ export const countAt = (points: number, counters: (n: TreeNode) => Counters): nu
  */
 export const TIE_SHARDS = 8;
 
+/**
+ * The tie-tree copy of a player: its score-tree copy mod TIE_SHARDS, so that players of a batch who share a
+ * score-tree copy share their tie-tree copies too and pack into fewer transactions (copies 0–5 take 3/22 of the
+ * players each, 6–7 take 2/22).
+ */
+export const tieShardOf = (arcId: string) => shardOf(arcId, TREE_SHARDS) % TIE_SHARDS;
+
 const TIE_EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
 const tieLevels = (board: BoardRef) => (board.kind === 'day' ? 2 : 4);
 

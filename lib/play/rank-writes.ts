@@ -11,10 +11,10 @@ import {
   heightKey,
   type Standing,
   shardOf,
-  TIE_SHARDS,
   TREE_SHARDS,
   tieKey,
   tieMoves,
+  tieShardOf,
   topLevel,
 } from './rank-index.js';
 import { indexUpdate, playTable, type TransactItem } from './repository.js';
@@ -62,9 +62,9 @@ export const counterWrites = (board: BoardRef, arcId: string, from: number, to: 
   return counterMoves(from, to).map((move) => counterItem(counterKey(board, move, shard), move.digits));
 };
 
-/** The tie-tree counter updates of a standing moving from `from` to `to` on a board (its copy: `shardOf` the Arc ID, mod TIE_SHARDS). */
+/** The tie-tree counter updates of a standing moving from `from` to `to` on a board (in its copy, `tieShardOf`). */
 export const tieWrites = (board: BoardRef, from: Standing | undefined, to: Standing): TransactItem[] => {
-  const shard = shardOf(to.arcId, TIE_SHARDS);
+  const shard = tieShardOf(to.arcId);
   return tieMoves(board, from, to).map((move) =>
     counterItem(tieKey(board, move.points, move, shard), move.digits),
   );

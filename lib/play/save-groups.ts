@@ -89,6 +89,10 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
     counters: unit.items.filter(mergeable).map(writeKey),
     bytes: JSON.stringify(unit.items).length,
   }));
+  // Units writing the same counter items (players counting in the same copies) one after another, so that the
+  // packing gathers them before it spreads: a transaction then carries each shared counter item once.
+  const signature = (s: (typeof sized)[number]) => [...s.counters].sort().join(',');
+  sized.sort((a, b) => (signature(a) < signature(b) ? -1 : signature(a) > signature(b) ? 1 : 0));
   const counterItems = new Set(sized.flatMap((s) => s.counters)).size;
   const own = sized.reduce((sum, s) => sum + s.keys.length, 0);
   const least = Math.max(1, Math.ceil((own + counterItems) / MAX_TRANSACTION_ITEMS));

@@ -9,9 +9,9 @@ import {
   heightKey,
   rankKey,
   shardOf,
-  TIE_SHARDS,
   TREE_SHARDS,
   tieKey,
+  tieShardOf,
 } from '../../lib/play/rank-index.js';
 import { indexUpdate, playTable, updateExpression } from '../../lib/play/repository.js';
 import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
@@ -97,8 +97,7 @@ describe('planItems', () => {
     });
     // 60 = digit 60 at level 0 of node 0: one counter, in the player's copy. Its tie tree: 12:00 is minute
     // 720 = 11·64 + 16 of the day: digit 16 of node 11 at level 0, digit 11 of node 0 at level 1.
-    const tie = (level: number, node: number) =>
-      tieKey(board, 60, { level, node }, shardOf('arc-1', TIE_SHARDS));
+    const tie = (level: number, node: number) => tieKey(board, 60, { level, node }, tieShardOf('arc-1'));
     expect(counters).toEqual([
       add(counterKey(board, { level: 0, node: 0 }, shardOf('arc-1', TREE_SHARDS)), 60),
       add(tie(0, 11), 16),
@@ -143,7 +142,7 @@ describe('planItems', () => {
           { kind: 'all', gameId: 'g1' },
           points as number,
           { level, node } as never,
-          shardOf('arc-1', TIE_SHARDS),
+          tieShardOf('arc-1'),
         ),
         v,
       ]),
