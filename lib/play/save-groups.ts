@@ -89,10 +89,20 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
     counters: unit.items.filter(mergeable).map(writeKey),
     bytes: JSON.stringify(unit.items).length,
   }));
-  // Units writing the same counter items (players counting in the same copies) one after another, so that the
-  // packing gathers them before it spreads: a transaction then carries each shared counter item once.
-  const signature = (s: (typeof sized)[number]) => [...s.counters].sort().join(',');
-  sized.sort((a, b) => (signature(a) < signature(b) ? -1 : signature(a) > signature(b) ? 1 : 0));
+  // Units writing the same counter items (players counting in the same copies) one after another, the items
+  // most units share first (a tie tree's 8 copies before a score tree's 22), so that the packing gathers them
+  // before it spreads: a transaction then carries each shared counter item once.
+  const sharing = new Map<string, number>();
+  for (const s of sized) for (const k of s.counters) sharing.set(k, (sharing.get(k) ?? 0) + 1);
+  const order = (a: string, b: string) =>
+    (sharing.get(b) ?? 0) - (sharing.get(a) ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
+  const signature = new Map(sized.map((s) => [s, [...s.counters].sort(order).join(',')]));
+  const bySignature = (a: (typeof sized)[number], b: (typeof sized)[number]) => {
+    const x = signature.get(a) ?? '';
+    const y = signature.get(b) ?? '';
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  sized.sort(bySignature);
   const counterItems = new Set(sized.flatMap((s) => s.counters)).size;
   const own = sized.reduce((sum, s) => sum + s.keys.length, 0);
   const least = Math.max(1, Math.ceil((own + counterItems) / MAX_TRANSACTION_ITEMS));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { counterKey, heightKey } from '../../lib/play/rank-index.js';
-import { counterItem, heightItem } from '../../lib/play/rank-writes.js';
+import { counterItem, counterWrites, heightItem, tieWrites } from '../../lib/play/rank-writes.js';
 import type { TransactItem } from '../../lib/play/repository.js';
 import {
   failedUnits,
@@ -179,6 +179,34 @@ describe('groupTransaction', () => {
     expect(groups).toHaveLength(4);
     for (const group of groups) expect(groupTransaction(group).items.length).toBeLessThanOrEqual(100);
     expect(groups.flat()).toHaveLength(100);
+  });
+
+  it('packs 100 new players with their score-tree and tie-tree ADDs on both boards into at most 5 transactions', () => {
+    const at = '2026-03-10T12:00:00.000Z';
+    const boards = [
+      { kind: 'day' as const, gameId: 'g', day: '2026-03-10' },
+      { kind: 'all' as const, gameId: 'g' },
+    ];
+    // As the save path writes them: per player 3 own writes and, per board, a score-tree ADD (22 copies) and
+    // tie-tree ADDs (8 copies: 2 levels on the day board, 3 on the all-time board in March 2026).
+    const units = Array.from({ length: 100 }, (_, i) => ({
+      name: `p${i}`,
+      items: [
+        update(`TOTAL#p${i}`, 'DAY'),
+        update(`TOTAL#p${i}`),
+        update(`SESSION#p${i}`),
+        ...boards.flatMap((b) => [
+          ...counterWrites(b, `p${i}`, 0, 10),
+          ...tieWrites(b, undefined, { arcId: `p${i}`, points: 10, reachedAt: at }),
+        ]),
+      ],
+    }));
+    // 300 own + 84 counter items: 4 transactions at the least; a transaction holds the counter items of its
+    // players' copies, so players who share copies go together.
+    const groups = packTransactions(units);
+    expect(groups.length).toBeLessThanOrEqual(5);
+    for (const group of groups) expect(groupTransaction(group).items.length).toBeLessThanOrEqual(100);
+    expect(new Set(groups.flat())).toEqual(new Set(units));
   });
 
   it('leaves out a merged counter item whose deltas cancel out', () => {
