@@ -1,5 +1,5 @@
 // The rank index of a leaderboard (docs/leaderboards.md), pure: which boards a total is on, the order key of
-// a standing, and the score tree's counters a change of points moves. rank-writes.ts turns moves into
+// a standing, and the score tree's and tie trees' counters a change of points moves. rank-writes.ts turns moves into
 // transaction items, rank-reads.ts answers ranks, pages and neighbours from them.
 import { createHash } from 'node:crypto';
 
@@ -95,23 +95,39 @@ export const pathAt = (points: number, level: number) => ({
  */
 export const counterMoves = (from: number, to: number): Array<TreeNode & { digits: Map<number, number> }> => {
   const moves = new Map<string, TreeNode & { digits: Map<number, number> }>();
-  const add = (points: number, delta: number) => {
-    if (points <= 0) return;
-    for (let level = 0; level < LEVELS; level++) {
-      const { node, digit } = pathAt(points, level);
-      if (digit === 0) continue;
-      const id = `${level}#${node}`;
-      const move = moves.get(id) ?? { level, node, digits: new Map<number, number>() };
-      move.digits.set(digit, (move.digits.get(digit) ?? 0) + delta);
-      moves.set(id, move);
-    }
-  };
-  add(from, -1);
-  add(to, +1);
-  return [...moves.values()]
+  if (from > 0) addPath(moves, {}, '', from, LEVELS, -1, false);
+  if (to > 0) addPath(moves, {}, '', to, LEVELS, +1, false);
+  return changed(moves);
+};
+
+/**
+ * Adds `delta` on `value`'s path through a tree, by node: `levels` levels, digit 0 skipped (no counter) except
+ * at level 0 when `zeroAtLevel0`. `prefix` tells trees apart in `moves`, `extra` goes with each of the tree's moves.
+ */
+const addPath = <E extends object>(
+  moves: Map<string, TreeNode & E & { digits: Map<number, number> }>,
+  extra: E,
+  prefix: string,
+  value: number,
+  levels: number,
+  delta: number,
+  zeroAtLevel0: boolean,
+) => {
+  for (let level = 0; level < levels; level++) {
+    const { node, digit } = pathAt(value, level);
+    if (digit === 0 && !(zeroAtLevel0 && level === 0)) continue;
+    const id = `${prefix}${level}#${node}`;
+    const move = moves.get(id) ?? { ...extra, level, node, digits: new Map<number, number>() };
+    move.digits.set(digit, (move.digits.get(digit) ?? 0) + delta);
+    moves.set(id, move);
+  }
+};
+
+/** The moves whose digits changed (a −1 and a +1 on one digit cancel out). */
+const changed = <M extends { digits: Map<number, number> }>(moves: Map<string, M>): M[] =>
+  [...moves.values()]
     .map((m) => ({ ...m, digits: new Map([...m.digits].filter(([, d]) => d !== 0)) }))
     .filter((m) => m.digits.size > 0);
-};
 
 /** The highest level at which a score (> 0) has a non-zero digit: its highest counter (0 for scores under 64). */
 export const topLevel = (points: number) => {
@@ -232,23 +248,21 @@ export const tieMoves = (
   to: Standing | undefined,
 ): Array<TreeNode & { points: number; digits: Map<number, number> }> => {
   const moves = new Map<string, TreeNode & { points: number; digits: Map<number, number> }>();
-  const add = (s: Standing | undefined, delta: number) => {
-    if (!s || s.points <= 0) return;
-    const minute = tieMinute(board, s.reachedAt);
-    for (let level = 0; level < tieLevels(board); level++) {
-      const { node, digit } = pathAt(minute, level);
-      if (digit === 0 && level > 0) continue;
-      const id = `${s.points}#${level}#${node}`;
-      const move = moves.get(id) ?? { points: s.points, level, node, digits: new Map<number, number>() };
-      move.digits.set(digit, (move.digits.get(digit) ?? 0) + delta);
-      moves.set(id, move);
-    }
-  };
-  add(from, -1);
-  add(to, +1);
-  return [...moves.values()]
-    .map((m) => ({ ...m, digits: new Map([...m.digits].filter(([, d]) => d !== 0)) }))
-    .filter((m) => m.digits.size > 0);
+  for (const [s, delta] of [
+    [from, -1],
+    [to, +1],
+  ] as const)
+    if (s && s.points > 0)
+      addPath(
+        moves,
+        { points: s.points },
+        `${s.points}#`,
+        tieMinute(board, s.reachedAt),
+        tieLevels(board),
+        delta,
+        true,
+      );
+  return changed(moves);
 };
 
 /**

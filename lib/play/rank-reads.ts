@@ -1,6 +1,7 @@
 // Reading a board through its rank index (docs/leaderboards.md §1): the board's size and a score's rank from
-// the score tree's counters (one batched read), the entries from the board's index partitions (one query each,
-// in parallel), and the score at any rank by walking down the tree. No read grows with the board.
+// the score tree's counters and the score's tie tree (one batched read), the entries from the board's index
+// partitions (one query each, in parallel), and the score at any rank by walking down the tree. No read grows
+// with the board.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { playKeys } from './keys.js';
 import {
