@@ -6,12 +6,14 @@ import {
   type ClaimDeps,
   claimStores,
   loadDistributionVault,
+  reserveClaim,
 } from '../../lib/snapshots/index.js';
 
 export const sideEffects: ClaimDeps = {
   chain: chainReaderFromConfig(),
   ...claimStores,
   loadVault: loadDistributionVault,
+  reserveClaim,
 };
 
 export const handler = route(buildClaimTransactionsContract, async ({ body }) => ({

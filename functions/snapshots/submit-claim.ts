@@ -5,6 +5,8 @@ import { route } from '../../lib/http/route.js';
 import {
   claimStores,
   loadDistributionVault,
+  noteClaimSignature,
+  reserveClaim,
   type SubmitClaimDeps,
   submitClaim,
   submitClaimContract,
@@ -17,6 +19,8 @@ export const sideEffects: SubmitClaimDeps = {
   loadWallet,
   ...claimStores,
   loadVault: loadDistributionVault,
+  reserveClaim,
+  noteClaimSignature,
 };
 
 export const handler = route(

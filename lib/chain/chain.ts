@@ -11,6 +11,7 @@ import {
   getBase64EncodedWireTransaction,
   getPublicKeyFromAddress,
   getSignatureFromTransaction,
+  getTransactionDecoder,
   type Instruction,
   partiallySignTransactionMessageWithSigners,
   setTransactionMessageFeePayer,
@@ -60,6 +61,11 @@ export interface SendOptions {
 export interface Chain extends ChainReader {
   /** Sign (the plan's signers, then `cosign`), send with preflight, and confirm by polling before the deadline. */
   sendAndConfirm(plan: TransactionPlan, options?: SendOptions): Promise<string>;
+  /**
+   * Send a transaction the platform already signed (and recorded), after `cosign` adds the remaining signatures:
+   * the same checks, sending and confirmation as sendAndConfirm, with the transaction's own lifetime.
+   */
+  sendSigned(partial: Transaction, lastValidBlockHeight: number, options?: SendOptions): Promise<string>;
   /** Poll an already-sent transaction until it is confirmed, fails, its blockhash expires or the deadline passes. */
   confirm(
     sent: SentTransaction,
@@ -99,6 +105,10 @@ export const signPlan = (
 
 /** The wire form of a transaction, base64 (unsigned slots are zeros). */
 export const wireTransaction = (tx: Transaction): string => getBase64EncodedWireTransaction(tx);
+
+/** A transaction back from its base64 wire form. */
+export const decodeWireTransaction = (wire: string): Transaction =>
+  getTransactionDecoder().decode(Buffer.from(wire, 'base64'));
 
 /**
  * Whether `signed` is `unsigned` with every signature present and valid: the same message (a co-signer may not
@@ -194,12 +204,9 @@ export const makeChain = (options: ChainOptions): Chain => {
     }
   };
 
-  const sendAndConfirm: Chain['sendAndConfirm'] = async (plan, sendOptions = {}) => {
+  const sendSigned: Chain['sendSigned'] = async (partial, lastValidBlockHeight, sendOptions = {}) => {
     const timeoutMs = sendOptions.timeoutMs ?? 30_000;
     const started = Date.now();
-    const lifetime = await getLatestBlockhash();
-    const { lastValidBlockHeight } = lifetime;
-    const partial = await signPlan(plan, lifetime);
     const signed = sendOptions.cosign ? await sendOptions.cosign(partial) : partial;
     if (!(await completesSignatures(partial, signed)))
       throw new ChainError(
@@ -222,9 +229,18 @@ export const makeChain = (options: ChainOptions): Chain => {
     );
   };
 
+  const sendAndConfirm: Chain['sendAndConfirm'] = async (plan, sendOptions = {}) => {
+    const started = Date.now();
+    const lifetime = await getLatestBlockhash();
+    const partial = await signPlan(plan, lifetime);
+    const timeoutMs = (sendOptions.timeoutMs ?? 30_000) - (Date.now() - started);
+    return sendSigned(partial, lifetime.lastValidBlockHeight, { ...sendOptions, timeoutMs });
+  };
+
   return {
     ...reader,
     sendAndConfirm,
+    sendSigned,
     confirm,
     airdrop: async (address, lamports) => {
       if (!isLoopback(options.rpcUrl))

@@ -2,6 +2,7 @@
 // the reader (`chainReaderFromConfig`); signing and sending (`chainFromConfig`) extend it.
 export {
   type Chain,
+  decodeWireTransaction,
   makeChain,
   type SendOptions,
   type SentTransaction,
@@ -16,6 +17,7 @@ export {
   type AddressLike,
   type ChainOptions,
   type ChainReader,
+  type LandedTransaction,
   type MintInfo,
   makeChainReader,
   type SignatureInfo,
@@ -35,6 +37,9 @@ export {
   keypairFromSecret,
   memoInstruction,
   newKeypair,
+  RECEIPT_SPACE,
+  receiptUsed,
   TOKEN_2022_PROGRAM_ADDRESS,
+  useReceiptInstructions,
   vaultTokenAccount,
 } from './spl.js';

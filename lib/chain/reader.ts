@@ -40,6 +40,14 @@ export type SignatureState =
   | { status: 'processed' | 'confirmed' | 'finalized'; slot: number }
   | { status: 'failed'; slot: number; err: unknown };
 
+/** What the platform checks of a landed transaction it did not send itself. */
+export interface LandedTransaction {
+  signers: string[];
+  /** Token balance changes per (owner, mint), post − pre, in base units. */
+  tokenChanges: Array<{ owner: string; mint: string; delta: bigint }>;
+  blockTime: number | null;
+}
+
 export interface SignatureInfo {
   signature: string;
   slot: number;
@@ -67,8 +75,10 @@ export interface ChainReader {
   getSignatureStatus(signature: string): Promise<SignatureState>;
   /** Program logs of a processed transaction (empty when unknown). */
   getTransactionLogs(signature: string): Promise<string[]>;
-  /** Recent signatures that touched an address, newest first. */
-  findSignatures(address: AddressLike, limit?: number): Promise<SignatureInfo[]>;
+  /** A transaction that landed and succeeded: who signed it and how token balances moved; null when unknown or failed. */
+  getLandedTransaction(signature: string): Promise<LandedTransaction | null>;
+  /** Signatures that touched an address, newest first (older than `before` when given). */
+  findSignatures(address: AddressLike, limit?: number, before?: string): Promise<SignatureInfo[]>;
   /** A mint with its Token-2022 metadata pointer and token metadata, or null when absent or not a mint. */
   getMint(mint: AddressLike): Promise<MintInfo | null>;
   /** Token balance of one token account (0 when it does not exist). */
@@ -263,9 +273,45 @@ export const makeChainReader = (options: ChainOptions, rpc: SolanaRpc = solanaRp
       );
       return [...(tx?.meta?.logMessages ?? [])];
     },
-    findSignatures: async (address, limit = 20) => {
+    getLandedTransaction: async (signature) => {
+      const tx = await rpcCall('getTransaction', () =>
+        rpc
+          .getTransaction(signature as Signature, {
+            commitment: COMMITMENT,
+            encoding: 'json',
+            maxSupportedTransactionVersion: 0,
+          })
+          .send(),
+      );
+      if (!tx?.meta || tx.meta.err) return null;
+      const { accountKeys, header } = tx.transaction.message;
+      const changes = new Map<string, { owner: string; mint: string; delta: bigint }>();
+      const add = (balances: typeof tx.meta.preTokenBalances, sign: 1n | -1n) => {
+        for (const b of balances ?? []) {
+          if (!b.owner) continue;
+          const key = `${b.owner}:${b.mint}`;
+          const entry = changes.get(key) ?? { owner: String(b.owner), mint: String(b.mint), delta: 0n };
+          entry.delta += sign * BigInt(b.uiTokenAmount.amount);
+          changes.set(key, entry);
+        }
+      };
+      add(tx.meta.preTokenBalances, -1n);
+      add(tx.meta.postTokenBalances, 1n);
+      return {
+        signers: accountKeys.slice(0, header.numRequiredSignatures).map(String),
+        tokenChanges: [...changes.values()],
+        blockTime: tx.blockTime === null ? null : Number(tx.blockTime),
+      };
+    },
+    findSignatures: async (address, limit = 20, before) => {
       const list = await rpcCall('getSignaturesForAddress', () =>
-        rpc.getSignaturesForAddress(toKey(address), { limit, commitment: COMMITMENT }).send(),
+        rpc
+          .getSignaturesForAddress(toKey(address), {
+            limit,
+            commitment: COMMITMENT,
+            ...(before ? { before: before as Signature } : {}),
+          })
+          .send(),
       );
       return list.map((s) => ({
         signature: s.signature,

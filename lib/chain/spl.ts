@@ -15,8 +15,8 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 import {
+  getAllocateWithSeedInstruction,
   getCreateAccountInstruction,
-  getCreateAccountWithSeedInstruction,
   getTransferSolInstruction,
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
@@ -31,6 +31,7 @@ import {
 } from '@solana-program/token';
 import bs58 from 'bs58';
 import type { TransactionPlan } from './chain.js';
+import type { AccountInfo } from './reader.js';
 import {
   type CoinMetadata,
   coinMintSizes,
@@ -77,6 +78,39 @@ export const walletTokenAccount = async (mint: string, owner: string): Promise<A
 
 /** The vault's associated Token-2022 account for a coin. */
 export const vaultTokenAccount = walletTokenAccount;
+
+/** Bytes of data a used receipt holds: only an AllocateWithSeed signed by the receipt's base can write them. */
+export const RECEIPT_SPACE = 1;
+
+/**
+ * The instructions that use a seeded receipt once: the payer funds its rent, then AllocateWithSeed (signed by the
+ * base) gives it one byte of data. Allocation fails on an account that already holds data, so of all transactions
+ * carrying them only one can land. Anybody can send lamports to the address (leaving a funded 0-byte System
+ * account): that neither blocks these instructions, which work on a funded account where CreateAccountWithSeed
+ * fails, nor passes for a used receipt (`receiptUsed`).
+ */
+export const useReceiptInstructions = (args: {
+  payer: TransactionSigner;
+  base: TransactionSigner;
+  seed: string;
+  receipt: Address;
+  /** Rent-exempt minimum of RECEIPT_SPACE bytes. */
+  rentLamports: bigint;
+}) => [
+  getTransferSolInstruction({ source: args.payer, destination: args.receipt, amount: args.rentLamports }),
+  getAllocateWithSeedInstruction({
+    newAccount: args.receipt,
+    baseAccount: args.base,
+    base: args.base.address,
+    seed: args.seed,
+    space: RECEIPT_SPACE,
+    programAddress: SYSTEM_PROGRAM_ADDRESS,
+  }),
+];
+
+/** Whether a seeded receipt was used: it holds data, which a stranger's transfer can never put there. */
+export const receiptUsed = (account: AccountInfo | null): boolean =>
+  account !== null && account.data.length > 0;
 
 /** Address of a vault's initial-buy receipt (created with seed, owned by the System program). */
 export const initialBuyReceipt = (vault: string): Promise<Address> =>
@@ -199,15 +233,12 @@ export const buildInitialBuyTx = async (args: {
     feePayer: buyer.address,
     instructions: [
       getTransferSolInstruction({ source: buyer, destination: vault.address, amount: args.lamports }),
-      getCreateAccountWithSeedInstruction({
+      ...useReceiptInstructions({
         payer: buyer,
-        newAccount: args.receipt,
-        baseAccount: vault,
-        base: vault.address,
+        base: vault,
         seed: INITIAL_BUY_RECEIPT_SEED,
-        amount: args.receiptLamports,
-        space: 0,
-        programAddress: SYSTEM_PROGRAM_ADDRESS,
+        receipt: args.receipt,
+        rentLamports: args.receiptLamports,
       }),
       getCreateAssociatedTokenIdempotentInstruction({
         payer: buyer,

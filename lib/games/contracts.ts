@@ -79,7 +79,9 @@ export const updateGameContract = defineContract({
     'optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, ' +
     'verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or ' +
     'port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until ' +
-    `the new origin is claimed again; a new path on the same origin keeps it. ${IMAGE_BODY_LIMITS}`,
+    'the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change ' +
+    'while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to ' +
+    `the holders of the token it started with. ${IMAGE_BODY_LIMITS}`,
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   body: updateGameBody,
@@ -95,6 +97,7 @@ export const updateGameContract = defineContract({
     'UNSUPPORTED_IMAGE_FORMAT',
     'IMAGE_TOO_LARGE',
     'INVALID_REWARDS_SPLIT',
+    'AIRDROP_TOKEN_FROZEN',
     'PAYLOAD_TOO_LARGE',
   ],
   example: { params: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' }, body: { hidden: true } },

@@ -189,6 +189,22 @@ const sameOrigin = (a: string, b: string) => {
 };
 
 /**
+ * The airdrop token of a game whose coin is active stays as it is: the coin's airdrop is being released to that
+ * token's holders (the save is conditional on the version read here, so a coin completed meanwhile refuses it).
+ */
+const assertAirdropTokenMayChange = (game: GameRecord, input: UpdateGameInput) => {
+  const requested = input.airdropTokenAddress;
+  if (requested === undefined || requested === game.airdropTokenAddress) return;
+  if (game.coin?.status !== 'active') return;
+  throw new AppError(
+    'AIRDROP_TOKEN_FROZEN',
+    `The airdrop token of this game cannot change while its coin ${game.coin.coinMint} is active ` +
+      `(its emission ends ${game.coin.emissionEndAt})`,
+    [{ path: 'airdropTokenAddress', message: 'frozen while the game coin is active' }],
+  );
+};
+
+/**
  * Update a game (creator or owner): only the fields of the update schema can change. Moving gameUrl to another
  * origin resets ownershipVerified (and with it the effective split, all to the creator) until the new origin is
  * claimed: a proof for one domain must not vouch for another. The owner keeps their access, so that they can claim
@@ -201,6 +217,7 @@ export const updateGame = async (
   deps: GamesDeps,
 ) => {
   const game = await requireOwnedGame(auth, gameId);
+  assertAirdropTokenMayChange(game, input);
   const { image, cover } = await pickImages(auth, input, deps.uploads);
   const split =
     input.orgRewardsSplit === undefined ? undefined : await resolveSplit(input.orgRewardsSplit, deps);

@@ -3,7 +3,7 @@
 // before sending, so a retried or re-run step finds its work done and returns without a second mint or buy:
 //   (a) createCoinMint   Token-2022 mint + metadata pointer + token metadata   guard: the mint account exists
 //   (b) mintCoinSupply   fixed supply → vault, mint + metadata authority revoked   guard: supply minted, authority null
-//   (c) initialBuy       buyer lamports → vault, curve-quoted tokens → buyer       guard: the vault's receipt account
+//   (c) initialBuy       buyer lamports → vault, curve-quoted tokens → buyer       guard: the vault's receipt, used
 // The vault is a custodial keypair held (sealed) by the platform. The user's embedded wallet pays all fees and
 // rent through the WalletSigner.
 import type { WalletSigner } from '../adapters/wallet-signer.js';
@@ -13,10 +13,13 @@ import {
   buildMintSupplyTx,
   type Chain,
   ChainError,
+  type ChainReader,
   type CoinMetadata,
   coinMintSizes,
   externalSigner,
   initialBuyReceipt,
+  RECEIPT_SPACE,
+  receiptUsed,
   type SentTransaction,
   type TransactionPlan,
   vaultTokenAccount,
@@ -153,6 +156,27 @@ export const mintCoinSupply = async (
 };
 
 /**
+ * The successful transaction `signer` signed among `known` (signatures the platform recorded) and then the recent
+ * ones touching `address`, oldest first; null when none is found. Anybody can touch an address: only the
+ * signer's signature tells the platform's transaction apart from a stranger's.
+ */
+export const findSignedBy = async (
+  chain: Pick<ChainReader, 'findSignatures' | 'getLandedTransaction'>,
+  address: string,
+  signer: string,
+  known: ReadonlyArray<string | null | undefined> = [],
+): Promise<string | null> => {
+  const recent = (await chain.findSignatures(address, 20))
+    .filter((s) => s.err === null)
+    .map((s) => s.signature)
+    .reverse();
+  for (const signature of new Set([...known.filter((s): s is string => !!s), ...recent])) {
+    if ((await chain.getLandedTransaction(signature))?.signers.includes(signer)) return signature;
+  }
+  return null;
+};
+
+/**
  * Step (c): the initial buy at launch price, one atomic transaction whose signature is the job's `bundleTx`.
  * `curve` is the curve before the buy (a new coin's is INITIAL_CURVE); the quote fields of the result are
  * computed from the arguments, so a re-run must pass the same ones.
@@ -161,19 +185,17 @@ export const initialBuy = async (
   deps: CoinDeps,
   launch: Launch,
   buyAmount: bigint,
-  options: StepOptions & { curve?: CurveState } = {},
+  options: StepOptions & { curve?: CurveState; sentBefore?: string | null } = {},
 ): Promise<InitialBuyResult> => {
   const { mint, vault } = launch.keys;
   const quote = quoteBuy(options.curve ?? INITIAL_CURVE, buyAmount);
   if (quote.tokensOut === 0n) throw new CoinLaunchError('Buy amount too small to buy any token');
   const receipt = await initialBuyReceipt(vault.address);
+  let sent = options.sentBefore;
+  // Only the buy (signed by the vault) can allocate the receipt; a stranger's transfer to it changes nothing.
   const done = async () => {
-    if (!(await deps.chain.getAccountInfo(receipt))) return null;
-    const history = await deps.chain.findSignatures(receipt, 10);
-    const landed = history.filter((s) => s.err === null);
-    const marked = landed.filter((s) => s.memo?.includes('arcadia:initial-buy'));
-    // Newest first: the oldest successful transaction created the receipt.
-    return { signature: (marked.at(-1) ?? landed.at(-1))?.signature ?? null };
+    if (!receiptUsed(await deps.chain.getAccountInfo(receipt))) return null;
+    return { signature: await findSignedBy(deps.chain, receipt, vault.address, [sent, options.sentBefore]) };
   };
   const result = await idempotent(done, async () => {
     const vaultBalance = await deps.chain.getTokenAccountBalance(
@@ -189,10 +211,16 @@ export const initialBuy = async (
       tokens: quote.tokensOut,
       decimals: COIN_DECIMALS,
       receipt,
-      receiptLamports: await deps.chain.getMinimumBalanceForRentExemption(0),
+      receiptLamports: await deps.chain.getMinimumBalanceForRentExemption(RECEIPT_SPACE),
       memo: `arcadia:initial-buy mint=${mint.address} lamports=${quote.lamportsIn} tokens=${quote.tokensOut}`,
     });
-    return send(deps, launch, plan, options);
+    return send(deps, launch, plan, {
+      ...options,
+      onSent: async (tx) => {
+        sent = tx.signature;
+        await options.onSent?.(tx);
+      },
+    });
   });
   return { ...result, ...quote };
 };

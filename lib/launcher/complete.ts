@@ -2,11 +2,12 @@
 // (coin record, game link and coin summary, job completed) in one transaction. Idempotent: a second call finds
 // the job completed and answers the same record.
 import type { ChainReader } from '../chain/index.js';
-import { initialBuyReceipt, vaultTokenAccount } from '../chain/index.js';
+import { initialBuyReceipt, receiptUsed, vaultTokenAccount } from '../chain/index.js';
 import { AppError } from '../core/errors.js';
 import type { CoinSummary } from '../games/index.js';
 import { getGame } from '../games/index.js';
 import { completeJob, getCoin } from './coin-repository.js';
+import { findSignedBy } from './coin-steps.js';
 import { verifyLaunchedCoin } from './coin-verify.js';
 import type { CoinRecord, JobRecord } from './model.js';
 import * as repo from './repository.js';
@@ -57,13 +58,6 @@ const view = (coin: CoinRecord, alreadyCompleted: boolean): CompletionView => ({
   },
 });
 
-const oldestSuccessful = async (chain: ChainReader, address: string, memo?: string) => {
-  const history = await chain.findSignatures(address, 20);
-  const landed = history.filter((s) => s.err === null && (!memo || s.memo?.includes(memo)));
-  // Newest first: the oldest successful transaction is the one that created the account.
-  return landed.at(-1)?.signature ?? null;
-};
-
 /**
  * The launch's final transaction as the chain shows it: the initial buy (found by its receipt account) when the
  * launch asked for one, else the supply transaction (the one that created the vault's token account).
@@ -77,18 +71,17 @@ const findBundleTx = async (
   const vault = job.vaultAddress;
   if (job.buyAmount) {
     const receipt = await initialBuyReceipt(vault);
-    if (!(await chain.getAccountInfo(receipt)))
+    // Used only by the vault-signed buy: a stranger's transfer to the receipt is no initial buy.
+    if (!receiptUsed(await chain.getAccountInfo(receipt)))
       return { problem: `the initial buy of ${job.buyAmount} lamports has not landed` };
-    const signature =
-      (await oldestSuccessful(chain, receipt, 'arcadia:initial-buy')) ??
-      (await oldestSuccessful(chain, receipt));
+    const signature = await findSignedBy(chain, receipt, vault, [job.buyTx]);
     return signature ? { signature } : { problem: 'the initial buy transaction cannot be found' };
   }
   if (job.supplyTx) {
     const state = await chain.getSignatureStatus(job.supplyTx);
     if (state.status !== 'unknown' && state.status !== 'failed') return { signature: job.supplyTx };
   }
-  const signature = await oldestSuccessful(chain, await vaultTokenAccount(coinMint, vault));
+  const signature = await findSignedBy(chain, await vaultTokenAccount(coinMint, vault), vault);
   return signature ? { signature } : { problem: 'the supply transaction cannot be found' };
 };
 

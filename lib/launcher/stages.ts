@@ -162,6 +162,7 @@ export const buyStage = async (jobId: string, deps: StageDeps): Promise<StageRes
     {
       timeoutMs: deps.stepTimeoutMs ?? 25_000,
       onSent: persistSent(jobId, 'buyTx', deps),
+      sentBefore: job.buyTx,
     },
   );
   job = await finish(

@@ -5,7 +5,7 @@ import { now } from '../core/time.js';
 import { claimableAmount, type LedgerDeps, readLedger, walletAllocation } from './claim-ledger.js';
 import { findVaultAddress } from './coins.js';
 import { listWalletEmissions } from './emission-repository.js';
-import { getSummary, listClaimRecords, recordClaim } from './repository.js';
+import { getSummary, listClaimRecords, settleClaim } from './repository.js';
 import type { ReadDeps } from './service.js';
 import { getSnapshotObject } from './storage.js';
 
@@ -20,7 +20,7 @@ export const coinAllocationDeps = (): AllocationDeps => ({
   getSummary,
   getObject: getSnapshotObject,
   listClaimRecords,
-  recordClaim,
+  settleClaim,
   findVaultAddress,
   now,
 });
@@ -48,15 +48,15 @@ export const claimableCoinAllocations = async (
         walletAllocation(coinMint, wallet, deps),
         deps.findVaultAddress(coinMint),
       ]);
-      const ledger = vault ? await readLedger(coinMint, wallet, vault, deps) : undefined;
-      // A landed claim whose amount cannot be read yet: nothing is claimable until it is.
-      const claimed = ledger?.claimed ?? (ledger ? allocation.total : 0n);
+      const ledger = await readLedger(coinMint, wallet, deps);
+      // A pending claim pays what is claimable now: nothing more is until it lands or expires.
+      const owed = claimableAmount(allocation.total, ledger.claimed);
       return {
         gameId,
         gtokenAddress: coinMint,
         allocated: allocation.total.toString(),
-        claimed: claimed.toString(),
-        claimable: (vault ? claimableAmount(allocation.total, claimed) : 0n).toString(),
+        claimed: ledger.claimed.toString(),
+        claimable: (vault && !ledger.pending ? owed : 0n).toString(),
       };
     }),
   );

@@ -1,13 +1,15 @@
-// The snapshot builder (DESIGN §4, §5): holders of a coin's airdrop token → allocations of the coin's airdrop
-// pool → Jito merkle tree → immutable S3 objects → conditional switch of the coin's summary. SQS-driven: a
-// message may be delivered more than once and a build may crash at any step, so every step is idempotent.
+// The snapshot builder: holders of a coin's airdrop token → this round's release of the airdrop pool, pro rata
+// → added to the previous snapshot's cumulative leaves → Jito merkle tree → immutable S3 objects → conditional
+// switch of the coin's summary (airdrop-release.ts has the rule). SQS-driven: a message may be delivered more than
+// once and a build may crash at any step, so every step is idempotent or guarded by the summary's version.
 import * as z from 'zod/mini';
-import type { ChainReader } from '../chain/index.js';
+import { ChainError, type ChainReader } from '../chain/index.js';
 import { logger } from '../core/logger.js';
 import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
+import { addRound, airdropDue, releaseWindow } from './airdrop-release.js';
 import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
 import { snapshotKeys } from './keys.js';
-import { type StoredObject, serializeSnapshot } from './layout.js';
+import { type GetObject, HOLDERS_OBJECT, type StoredObject, serializeSnapshot } from './layout.js';
 import { buildDistributionFromSorted } from './merkle.js';
 import type { SnapshotSummary } from './repository.js';
 
@@ -19,12 +21,14 @@ export const snapshotMessageSchema = z.object({
 });
 export type SnapshotMessage = z.infer<typeof snapshotMessageSchema>;
 
-/** The coin as the builder needs it: its game's airdrop token and the custodial vault (excluded from airdrops). */
+/** The coin as the builder needs it: its game's airdrop token, the custodial vault, its emission window. */
 export interface AirdropCoin {
   coinMint: string;
   gameId: string;
   airdropMint: string;
   vaultAddress: string | null;
+  emissionStartAt: string;
+  emissionDays: number;
 }
 
 export interface BuilderDeps {
@@ -32,6 +36,8 @@ export interface BuilderDeps {
   /** The coin and its game's airdrop token; undefined when the mint is no game coin or has no airdrop token. */
   findCoin(coinMint: string): Promise<AirdropCoin | undefined>;
   putObjects(objects: readonly StoredObject[]): Promise<void>;
+  /** Reads the previous snapshot's leaves. */
+  getObject: GetObject;
   getSummary(coinMint: string): Promise<SnapshotSummary | undefined>;
   putSummaryIfNewer(summary: SnapshotSummary): Promise<boolean>;
   now(): Date;
@@ -42,70 +48,96 @@ export type BuildOutcome =
   | { status: 'superseded'; summary: SnapshotSummary | undefined }
   | { status: 'skipped'; reason: string };
 
-/** Whole airdrop tokens a wallet must hold to be in a snapshot. */
+/** Whole airdrop tokens a wallet must hold to be in a round. */
 export const MIN_BALANCE_WHOLE_TOKENS = 1n;
 
 /**
- * Build (or confirm) the snapshot of one game coin. Same holder set → same root → no new version; a crash after
- * the objects were written leaves the summary untouched, and the retry rewrites the same objects and switches.
+ * Holders of one airdrop mint a build reads at most. A mint with more (a stablecoin, say) is reported unusable
+ * and acknowledged: retrying cannot make it smaller.
+ */
+export const MAX_AIRDROP_HOLDERS = 200_000;
+
+const unusable = (coinMint: string, airdropMint: string, reason: string): BuildOutcome => {
+  logger.warn('airdrop token unusable', { coinMint, airdropMint, reason });
+  return { status: 'skipped', reason: `airdrop token ${airdropMint} unusable: ${reason}` };
+};
+
+/**
+ * Build the next snapshot of one game coin: release what became due since the current one to the holders of
+ * now. Nothing due, or no eligible holder, leaves the current snapshot (`unchanged`; what is due waits for the
+ * next round). The first snapshot pins the coin's airdrop token: later changes of the game's field never move it.
  */
 export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promise<BuildOutcome> => {
   const coin = await deps.findCoin(coinMint);
   if (!coin) return { status: 'skipped', reason: 'not a game coin with an airdrop token' };
+  const current = await deps.getSummary(coinMint);
+  const airdropMint = current?.airdropMint ?? coin.airdropMint;
   const [coinInfo, airdropInfo] = await Promise.all([
     deps.chain.getMint(coin.coinMint),
-    deps.chain.getMint(coin.airdropMint),
+    deps.chain.getMint(airdropMint),
   ]);
   if (!coinInfo) return { status: 'skipped', reason: 'game coin mint not found on chain' };
-  if (!airdropInfo) return { status: 'skipped', reason: 'airdrop token mint not found on chain' };
-  // The slot is read before the holders: the snapshot reflects the chain at this slot or later.
-  const slot = await deps.chain.getSlot();
+  if (!airdropInfo) return unusable(coinMint, airdropMint, 'not a token mint on chain');
   const pool = airdropPoolSize(coinInfo.supply);
-  let holders: Map<string, bigint> | undefined = await deps.chain.listTokenHolders(coin.airdropMint);
-  const allocations = computeAllocations(holders, pool, {
+  const released = current ? BigInt(current.totalAllocation) : 0n;
+  const due = airdropDue(pool, releaseWindow(coin.emissionStartAt, coin.emissionDays), deps.now().getTime());
+  const round = due - released;
+  const keep = (reason: string): BuildOutcome =>
+    current ? { status: 'unchanged', summary: current } : { status: 'skipped', reason };
+  if (round <= 0n) return keep('nothing due yet');
+
+  // The slot is read before the holders: the round reflects the chain at this slot or later.
+  const slot = await deps.chain.getSlot();
+  let holders: Map<string, bigint> | undefined;
+  try {
+    holders = await deps.chain.listTokenHolders(airdropMint);
+  } catch (error) {
+    // A node that refuses the read for good (too large, filter unsupported) will refuse it next hour too.
+    if (!(error instanceof ChainError) || error.transient) throw error;
+    return unusable(coinMint, airdropMint, error.message);
+  }
+  if (holders.size > MAX_AIRDROP_HOLDERS)
+    return unusable(coinMint, airdropMint, `${holders.size} holders, more than ${MAX_AIRDROP_HOLDERS}`);
+  const shares = computeAllocations(holders, round, {
     minBalance: minBalanceRaw(airdropInfo.decimals, MIN_BALANCE_WHOLE_TOKENS),
     excludeOwners: [coin.vaultAddress, coin.coinMint].filter((a): a is string => a !== null),
   });
-  holders = undefined; // let the (possibly 1M-entry) map go before the tree is built
-  if (allocations.count === 0) return { status: 'skipped', reason: 'no eligible holder' };
-  const distribution = buildDistributionFromSorted(allocations.claimants, allocations.amounts);
-  const root = distribution.tree.root.toString('hex');
+  holders = undefined; // let the (possibly large) map go before the tree is built
+  if (shares.count === 0) return keep('no eligible holder');
 
-  const current = await deps.getSummary(coinMint);
-  if (current?.merkleRoot === root) return { status: 'unchanged', summary: current };
+  const previous = current ? await deps.getObject(`${current.prefix}${HOLDERS_OBJECT}`) : new Uint8Array(0);
+  if (!previous) throw new Error(`Leaves of ${coinMint} v${current?.version} are missing`);
+  const cumulative = addRound(previous, shares);
+  // Σ leaves is what was released: never more than the pool, whatever happened between rounds.
+  if (cumulative.total !== released + round || cumulative.total > pool)
+    throw new Error(`Airdrop of ${coinMint} would allocate ${cumulative.total} of a ${pool} pool`);
+  const distribution = buildDistributionFromSorted(cumulative.claimants, cumulative.amounts);
+  const root = distribution.tree.root.toString('hex');
   const version = (current?.version ?? 0) + 1;
   const createdAt = deps.now().toISOString();
   const prefix = snapshotKeys.objectPrefix(coinMint, version, root);
   await deps.putObjects(
-    serializeSnapshot(distribution, {
-      prefix,
-      version,
-      mint: coinMint,
-      airdropMint: coin.airdropMint,
-      slot,
-      createdAt,
-    }),
+    serializeSnapshot(distribution, { prefix, version, mint: coinMint, airdropMint, slot, createdAt }),
   );
   const summary: SnapshotSummary = {
     coinMint,
-    airdropMint: coin.airdropMint,
+    airdropMint,
     gameId: coin.gameId,
     merkleRoot: root,
-    holderCount: allocations.count,
-    totalAllocation: distribution.totalUnlocked.toString(),
+    holderCount: cumulative.amounts.length,
+    totalAllocation: cumulative.total.toString(),
     pool: pool.toString(),
     slot,
     createdAt,
     version,
     prefix,
   };
+  // Only over the version this round was added to: a concurrent build of the same round loses here.
   if (await deps.putSummaryIfNewer(summary)) {
-    logger.info('snapshot created', { coinMint, version, root, holderCount: summary.holderCount });
+    logger.info('snapshot created', { coinMint, version, root, holderCount: summary.holderCount, round });
     return { status: 'created', summary };
   }
-  const winner = await deps.getSummary(coinMint);
-  if (winner?.merkleRoot === root) return { status: 'unchanged', summary: winner };
-  return { status: 'superseded', summary: winner };
+  return { status: 'superseded', summary: await deps.getSummary(coinMint) };
 };
 
 export type { QueueRecord };

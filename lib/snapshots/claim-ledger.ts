@@ -1,91 +1,88 @@
-// What a wallet is owed and has taken of a game coin: its cumulative allocation (airdrop by the current snapshot
-// plus emission by settled days) and its claims, read from numbered receipts on chain. Claim n creates the receipt
-// createWithSeed(vault, seed(coin, wallet, n)); claim n is only built once receipts 0 … n−1 exist, so no claim
-// with a lower number can land any more, and each receipt can be created once: the claims that land are a
-// sequence, each paying the allocation at its build less what the earlier ones paid (docs/game-coin.md).
+// What a wallet is owed and has taken of a game coin: its cumulative allocation (airdrop released by the snapshots
+// while it held + emission by settled days) and its claims, which are the platform's own records (repository.ts):
+// each written, with its amount and the exact transaction the vault signed, before that transaction leaves the
+// platform. A claim counts as landed only when its receipt is used on chain, which only that vault-signed
+// transaction can do; nothing a stranger writes on chain (memos, transfers into any address) counts.
 import { createHash } from 'node:crypto';
 import { createAddressWithSeed } from '@solana/kit';
 import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
-import { address, type ChainReader } from '../chain/index.js';
+import { address, type ChainReader, receiptUsed } from '../chain/index.js';
 import { decodeAddress } from './allocation.js';
 import { getWalletEmission } from './emission-repository.js';
 import { leafHash, verifyProof } from './merkle.js';
 import type { ClaimRecord, SnapshotSummary } from './repository.js';
 import { findProof, type ReadDeps } from './service.js';
 
-/** Memo prefix of claim transactions (the ledger reads each claim's amount back from it). */
+/** Memo prefix of claim transactions (for explorers and referral tracking; the platform never reads it back). */
 export const CLAIM_MEMO = 'arcadia:claim';
 
 /**
- * Seed (32 chars, the System program's limit) of a wallet's n-th claim receipt for a coin. Claim 0 keeps the
- * seed of the one-claim receipts that came before numbering, so those count as claim 0.
+ * Seed (32 chars, the System program's limit) of a wallet's n-th claim receipt for a coin. "v2": receipts of the
+ * release that created 0-byte accounts live at other addresses, so none of them can pass for a used receipt.
  */
-export const claimReceiptSeed = (coinMint: string, wallet: string, claimNumber = 0): string => {
-  const preimage = `arcadia-claim:${coinMint}:${wallet}${claimNumber === 0 ? '' : `:${claimNumber}`}`;
-  return `c${createHash('sha256').update(preimage).digest('hex').slice(0, 31)}`;
-};
+export const claimReceiptSeed = (coinMint: string, wallet: string, claimNumber: number): string =>
+  `c${createHash('sha256').update(`arcadia-claim-v2:${coinMint}:${wallet}:${claimNumber}`).digest('hex').slice(0, 31)}`;
 
-/** Address of a wallet's n-th claim receipt: System-owned, 0 bytes, created with seed from the vault. */
-export const claimReceiptAddress = (vault: string, coinMint: string, wallet: string, claimNumber = 0) =>
+/** Address of a wallet's n-th claim receipt: System-owned, derived with seed from the vault. */
+export const claimReceiptAddress = (vault: string, coinMint: string, wallet: string, claimNumber: number) =>
   createAddressWithSeed({
     baseAddress: address(vault),
     seed: claimReceiptSeed(coinMint, wallet, claimNumber),
     programAddress: SYSTEM_PROGRAM_ADDRESS,
   });
 
-const memoAmount = (memo: string | null) => /\bamount=(\d+)/.exec(memo ?? '')?.[1] ?? null;
-
 export interface LedgerDeps {
-  chain: Pick<ChainReader, 'getAccountInfo' | 'findSignatures'>;
+  chain: Pick<ChainReader, 'getAccountInfo' | 'getBlockHeight'>;
   listClaimRecords(coinMint: string, wallet: string): Promise<ClaimRecord[]>;
-  recordClaim(claim: ClaimRecord): Promise<ClaimRecord>;
+  settleClaim(
+    claim: ClaimRecord,
+    change: { status: 'landed' | 'expired'; at: string; signature?: string | null },
+  ): Promise<ClaimRecord>;
   now(): Date;
 }
 
-/** A wallet's landed claims of a coin, in order, and the number its next claim takes. */
+/** A wallet's claims of a coin as they stand. */
 export interface Ledger {
-  claims: ClaimRecord[];
-  /** Σ amounts of the landed claims; null when a landed claim's amount cannot be read (then nothing is built). */
-  claimed: bigint | null;
+  /** Landed claims, in order. */
+  landed: ClaimRecord[];
+  /** Σ amounts of the landed claims. */
+  claimed: bigint;
+  /** The claim whose transaction can still land, if any (at most one: a build answers it instead of a new one). */
+  pending: ClaimRecord | undefined;
+  /** The number the next claim takes, and the expired attempt it replaces at that number. */
   next: number;
+  replaces: ClaimRecord | undefined;
 }
 
 /**
- * Walk the wallet's receipts from 0 until one is missing. Claims seen for the first time are recorded once
- * (amount from the claim's memo, time from its block), so later reads cost one Query and one account read.
+ * Settle a pending claim against the chain: `landed` when its receipt is used; `expired` when the block height
+ * had passed its lifetime before the receipt was read unused (read in that order, a transaction that lands
+ * between the two reads is seen landed); else still pending.
  */
-export const readLedger = async (
-  coinMint: string,
-  wallet: string,
-  vault: string,
-  deps: LedgerDeps,
-): Promise<Ledger> => {
-  const recorded = new Map((await deps.listClaimRecords(coinMint, wallet)).map((r) => [r.claimNumber, r]));
-  const claims: ClaimRecord[] = [];
-  for (let n = 0; ; n++) {
-    let claim = recorded.get(n);
-    if (!claim) {
-      const receipt = await claimReceiptAddress(vault, coinMint, wallet, n);
-      if (!(await deps.chain.getAccountInfo(receipt))) break;
-      const landed = (await deps.chain.findSignatures(receipt, 10)).filter((s) => s.err === null);
-      const first = landed.at(-1); // newest first: the oldest created the receipt
-      const amount = memoAmount(first?.memo ?? null);
-      const observed = {
-        coinMint,
-        wallet,
-        claimNumber: n,
-        amount,
-        signature: first?.signature ?? null,
-        claimedAt: (first?.blockTime ? new Date(first.blockTime * 1000) : deps.now()).toISOString(),
-      };
-      // Only a claim whose amount was read is recorded: an unread one is looked up again next time.
-      claim = amount === null ? observed : await deps.recordClaim(observed);
-    }
-    claims.push(claim);
-  }
-  const unknown = claims.some((c) => c.amount === null);
-  const claimed = unknown ? null : claims.reduce((sum, c) => sum + BigInt(c.amount ?? 0), 0n);
-  return { claims, claimed, next: claims.length };
+export const resolveClaim = async (claim: ClaimRecord, deps: LedgerDeps): Promise<ClaimRecord> => {
+  if (claim.status !== 'pending') return claim;
+  const height = await deps.chain.getBlockHeight();
+  const receipt = await deps.chain.getAccountInfo(claim.receiptAddress);
+  const at = deps.now().toISOString();
+  if (receiptUsed(receipt)) return deps.settleClaim(claim, { status: 'landed', at });
+  if (height > claim.lastValidBlockHeight) return deps.settleClaim(claim, { status: 'expired', at });
+  return claim;
+};
+
+/** Read a wallet's claims, settling the pending one against the chain. */
+export const readLedger = async (coinMint: string, wallet: string, deps: LedgerDeps): Promise<Ledger> => {
+  const records = await Promise.all(
+    (await deps.listClaimRecords(coinMint, wallet)).map((claim) => resolveClaim(claim, deps)),
+  );
+  const landed = records.filter((c) => c.status === 'landed');
+  const last = records.at(-1);
+  return {
+    landed,
+    claimed: landed.reduce((sum, c) => sum + BigInt(c.amount), 0n),
+    pending: records.find((c) => c.status === 'pending'),
+    next: last ? (last.status === 'expired' ? last.claimNumber : last.claimNumber + 1) : 0,
+    replaces: last?.status === 'expired' ? last : undefined,
+  };
 };
 
 /** A wallet's part of the current snapshot, checked against the stored root. */

@@ -1,9 +1,9 @@
-// The tables and bucket every claim use case reads (the snapshot, its objects, the wallet's recorded claims),
-// wired once for the claim functions. The vault's key is not among them: only the functions that build a claim
-// load it, so the status function's bundle never holds the code that opens it.
+// The tables and bucket every claim use case reads (the snapshot, its objects, the wallet's claim records), wired
+// once for the claim functions. The vault's key is not among them: only the functions that build a claim load it,
+// so the status function's bundle never holds the code that opens it.
 import { now } from '../core/time.js';
 import type { LedgerDeps } from './claim-ledger.js';
-import { getSummary, listClaimRecords, recordClaim } from './repository.js';
+import { getSummary, listClaimRecords, settleClaim } from './repository.js';
 import type { ReadDeps } from './service.js';
 import { getSnapshotObject } from './storage.js';
 
@@ -11,6 +11,6 @@ export const claimStores: ReadDeps & Omit<LedgerDeps, 'chain'> = {
   getSummary,
   getObject: getSnapshotObject,
   listClaimRecords,
-  recordClaim,
+  settleClaim,
   now,
 };

@@ -12,7 +12,7 @@ export const submitClaimContract = defineContract({
     'Claim a coin allocation for your embedded wallet (the platform signs through your identity provider)',
   description:
     `${ALLOCATION_RULES}\n\n` +
-    'For a signed-in user whose wallet is the identity provider’s **embedded wallet** (SPEC §5): the platform ' +
+    'For a signed-in user whose wallet is the identity provider’s **embedded wallet**: the platform ' +
     'builds the same transaction as `POST /token-launcher/exercise-claim/build-transactions` with that wallet as ' +
     'participant and fee payer, has the provider sign it as the wallet (**delegated signing**, as for launches and ' +
     'purchases) and sends it. The wallet pays the network fee and the claim receipt’s rent (~0.0009 SOL). ' +
@@ -21,8 +21,8 @@ export const submitClaimContract = defineContract({
     '`NO_EMBEDDED_WALLET` without one, 403 `WALLET_DELEGATION_REQUIRED` while delegation is off (nothing is ' +
     'signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; ' +
     '400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` ' +
-    'when the transaction was sent but not confirmed within 20 s (see the claim status; the receipt number keeps ' +
-    'a repeated request from paying twice).',
+    'when the transaction was sent but not confirmed within 20 s (see the claim status). A repeated request while ' +
+    'the claim can still land sends that same transaction again, so it can never pay twice.',
   auth: ['bearer'] as const,
   body: z.object({
     gtokenAddress: address('Game coin mint address'),
@@ -46,6 +46,7 @@ export const submitClaimContract = defineContract({
     'WALLET_DELEGATION_REQUIRED',
     'NOT_FOUND',
     'CONFLICT',
+    'CLAIM_MIGRATION_PENDING',
   ],
   example: { body: { gtokenAddress: 'So11111111111111111111111111111111111111112' } },
 });

@@ -1,9 +1,8 @@
 // Exercise-claim use cases: the claim transaction (participant pays, the custodial distribution vault co-signs)
-// and the claim status. A claim pays the wallet's whole unclaimed allocation of the coin (airdrop by the current
-// snapshot + emission by settled days); claims are numbered receipts on chain (claim-ledger.ts), so a wallet can
-// claim again as its allocation grows and never more than it.
+// and the claim status. A claim pays the wallet's whole unclaimed allocation of the coin (airdrop released to it
+// by the snapshots + emission by settled days). Each claim is the platform's record, written before the vault's
+// signature leaves the platform (claim-ledger.ts); while one can still land, a build answers that one.
 import type { KeyPairSigner } from '@solana/kit';
-import { getCreateAccountWithSeedInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
@@ -14,8 +13,10 @@ import {
   type ChainReader,
   externalSigner,
   memoInstruction,
+  RECEIPT_SPACE,
   signPlan,
   type TransactionPlan,
+  useReceiptInstructions,
   wireTransaction,
 } from '../chain/index.js';
 import { AppError, errors } from '../core/errors.js';
@@ -28,23 +29,31 @@ import {
   readLedger,
   walletAllocation,
 } from './claim-ledger.js';
+import type { ClaimRecord } from './repository.js';
 import type { ReadDeps } from './service.js';
 
 export interface ClaimDeps extends ReadDeps, LedgerDeps {
-  chain: Pick<
-    ChainReader,
-    | 'getAccountInfo'
-    | 'getMint'
-    | 'getMinimumBalanceForRentExemption'
-    | 'findSignatures'
-    | 'getBlockHeight'
-    | 'getLatestBlockhash'
-  >;
+  chain: LedgerDeps['chain'] &
+    Pick<ChainReader, 'getMint' | 'getMinimumBalanceForRentExemption' | 'getLatestBlockhash'>;
   loadVault(coinMint: string): Promise<KeyPairSigner | undefined>;
+  reserveClaim(claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean>;
 }
 
 /** A blockhash stays valid for this many blocks after its own (Solana's MAX_PROCESSING_AGE). */
 const BLOCKHASH_VALIDITY = 150;
+
+/** How a claim's transaction gets its lifetime: the latest blockhash, or the caller's. */
+export type Lifetime = () => Promise<{ blockhash: string; lastValidBlockHeight: number }>;
+
+export const latestLifetime =
+  (deps: Pick<ClaimDeps, 'chain'>): Lifetime =>
+  () =>
+    deps.chain.getLatestBlockhash();
+
+/** A caller's blockhash: it can be no newer than the latest, so it expires at most 150 blocks from now. */
+export const callerLifetime =
+  (blockhash: string, deps: { chain: Pick<ChainReader, 'getBlockHeight'> }): Lifetime =>
+  async () => ({ blockhash, lastValidBlockHeight: (await deps.chain.getBlockHeight()) + BLOCKHASH_VALIDITY });
 
 const requireVault = async (deps: ClaimDeps, coinMint: string) => {
   const vault = await deps.loadVault(coinMint);
@@ -52,89 +61,34 @@ const requireVault = async (deps: ClaimDeps, coinMint: string) => {
   return vault;
 };
 
-/** A claim ready to sign: the plan (vault as co-signer, participant as fee payer) and what it pays. */
-export interface PreparedClaim {
-  plan: TransactionPlan;
-  /** What the participant pays besides the fee: the receipt's rent, and the token account it may create. */
-  costs: { receiptLamports: bigint; tokenAccount: string; tokenProgram: string };
-  summary: {
-    participant: string;
-    amount: string;
-    claimNumber: number;
-    allocated: string;
-    airdropAllocation: string;
-    emissionAllocation: string;
-    claimedBefore: string;
-    index: number | null;
-    merkleRoot: string | null;
-    snapshotVersion: number | null;
-    receiptAddress: string;
-  };
-}
-
-/**
- * The claim of a wallet's whole unclaimed allocation, not yet signed: 404 without allocation, 409 when all of it
- * is claimed or a claim of this number just landed.
- */
-export const prepareClaim = async (
-  input: { gtokenAddress: string; participant: string; referrer?: string | undefined },
-  deps: ClaimDeps,
-): Promise<PreparedClaim> => {
-  const { gtokenAddress: coinMint, participant } = input;
-  const allocation = await walletAllocation(coinMint, participant, deps);
-  if (allocation.total === 0n)
-    throw new AppError('NOT_FOUND', `${participant} has no allocation of ${coinMint} (airdrop or emission)`);
-  const vault = await requireVault(deps, coinMint);
-  const ledger = await readLedger(coinMint, participant, vault.address, deps);
-  if (ledger.claimed === null)
-    throw new Error(`A landed claim of ${participant} for ${coinMint} has no readable amount; retry later`);
-  const amount = claimableAmount(allocation.total, ledger.claimed);
-  if (amount === 0n)
-    throw new AppError(
-      'CONFLICT',
-      `${participant} has already claimed its whole allocation of ${coinMint} (${ledger.claimed} base units); ` +
-        'the next settled emission day adds to it',
-    );
-  const claimNumber = ledger.next;
-  const receipt = await claimReceiptAddress(vault.address, coinMint, participant, claimNumber);
-  const [existing, coin, receiptLamports] = await Promise.all([
-    deps.chain.getAccountInfo(receipt),
-    deps.chain.getMint(coinMint),
-    deps.chain.getMinimumBalanceForRentExemption(0),
-  ]);
-  // Landed between the walk and now: the caller asks again and gets the next number.
-  if (existing) throw new AppError('CONFLICT', `A claim of ${participant} just landed; build again`);
-  if (!coin) throw errors.notFound(`Game coin ${coinMint}`);
-
-  const mint = address(coinMint);
-  const tokenProgram = address(coin.programId);
-  const payer = externalSigner(participant);
+/** The claim's transaction: the receipt used once, the participant's token account, the transfer, a memo. */
+const claimPlan = async (args: {
+  coinMint: string;
+  participant: string;
+  vault: KeyPairSigner;
+  claimNumber: number;
+  receipt: string;
+  receiptLamports: bigint;
+  amount: bigint;
+  coin: { programId: string; decimals: number };
+  memo: string;
+}): Promise<TransactionPlan> => {
+  const mint = address(args.coinMint);
+  const tokenProgram = address(args.coin.programId);
+  const payer = externalSigner(args.participant);
   const [[vaultAta], [participantAta]] = await Promise.all([
-    findAssociatedTokenPda({ mint, owner: vault.address, tokenProgram }),
+    findAssociatedTokenPda({ mint, owner: args.vault.address, tokenProgram }),
     findAssociatedTokenPda({ mint, owner: payer.address, tokenProgram }),
   ]);
-  const { airdrop, summary } = allocation;
-  const memo = [
-    CLAIM_MEMO,
-    `mint=${coinMint}`,
-    `claim=${claimNumber}`,
-    ...(airdrop ? [`version=${airdrop.summary.version}`, `index=${airdrop.index}`] : []),
-    `amount=${amount}`,
-    `allocated=${allocation.total}`,
-    ...(input.referrer ? [`referrer=${input.referrer}`] : []),
-  ].join(' ');
-  const plan: TransactionPlan = {
+  return {
     feePayer: payer.address,
     instructions: [
-      getCreateAccountWithSeedInstruction({
+      ...useReceiptInstructions({
         payer,
-        newAccount: receipt,
-        baseAccount: vault,
-        base: vault.address,
-        seed: claimReceiptSeed(coinMint, participant, claimNumber),
-        amount: receiptLamports,
-        space: 0,
-        programAddress: SYSTEM_PROGRAM_ADDRESS,
+        base: args.vault,
+        seed: claimReceiptSeed(args.coinMint, args.participant, args.claimNumber),
+        receipt: address(args.receipt),
+        rentLamports: args.receiptLamports,
       }),
       getCreateAssociatedTokenIdempotentInstruction({
         payer,
@@ -148,22 +102,99 @@ export const prepareClaim = async (
           source: vaultAta,
           mint,
           destination: participantAta,
-          authority: vault,
-          amount,
-          decimals: coin.decimals,
+          authority: args.vault,
+          amount: args.amount,
+          decimals: args.coin.decimals,
         },
         { programAddress: tokenProgram },
       ),
-      memoInstruction(memo),
+      memoInstruction(args.memo),
     ],
   };
-  return {
-    plan,
-    costs: { receiptLamports, tokenAccount: participantAta, tokenProgram },
-    summary: {
+};
+
+/** What the participant pays besides the fee: the receipt's rent, and the token account it may create. */
+export interface ClaimCosts {
+  receiptLamports: bigint;
+  tokenAccount: string;
+  tokenProgram: string;
+}
+
+/** The claim a build answers, and whether this call created it (false: the wallet's pending claim). */
+export interface Reserved {
+  claim: ClaimRecord;
+  created: boolean;
+}
+
+/**
+ * The wallet's pending claim, or a new one for its whole unclaimed allocation, recorded before it is returned:
+ * 404 without allocation, 409 when all of it is claimed. Of concurrent builds one records the claim and the
+ * others answer it.
+ */
+export const reserveClaim = async (
+  input: { gtokenAddress: string; participant: string; referrer?: string | undefined },
+  lifetime: Lifetime,
+  deps: ClaimDeps,
+  /** A last check before a new claim is recorded (a refusal leaves nothing behind). */
+  beforeRecord?: () => Promise<void>,
+): Promise<Reserved> => {
+  const { gtokenAddress: coinMint, participant } = input;
+  for (let round = 0; round < 3; round++) {
+    const [allocation, ledger] = await Promise.all([
+      walletAllocation(coinMint, participant, deps),
+      readLedger(coinMint, participant, deps),
+    ]);
+    if (ledger.pending) return { claim: ledger.pending, created: false };
+    if (allocation.total === 0n)
+      throw new AppError(
+        'NOT_FOUND',
+        `${participant} has no allocation of ${coinMint} (airdrop or emission)`,
+      );
+    const amount = claimableAmount(allocation.total, ledger.claimed);
+    if (amount === 0n)
+      throw new AppError(
+        'CONFLICT',
+        `${participant} has already claimed its whole allocation of ${coinMint} (${ledger.claimed} base units); ` +
+          'later snapshots and settled emission days add to it',
+      );
+    const vault = await requireVault(deps, coinMint);
+    const claimNumber = ledger.next;
+    const receipt = await claimReceiptAddress(vault.address, coinMint, participant, claimNumber);
+    const [coin, receiptLamports] = await Promise.all([
+      deps.chain.getMint(coinMint),
+      deps.chain.getMinimumBalanceForRentExemption(RECEIPT_SPACE),
+    ]);
+    if (!coin) throw errors.notFound(`Game coin ${coinMint}`);
+    const { airdrop, summary } = allocation;
+    const memo = [
+      CLAIM_MEMO,
+      `mint=${coinMint}`,
+      `claim=${claimNumber}`,
+      `amount=${amount}`,
+      ...(input.referrer ? [`referrer=${input.referrer}`] : []),
+    ].join(' ');
+    const plan = await claimPlan({
+      coinMint,
       participant,
-      amount: amount.toString(),
+      vault,
       claimNumber,
+      receipt,
+      receiptLamports,
+      amount,
+      coin,
+      memo,
+    });
+    await beforeRecord?.();
+    const life = await lifetime();
+    // Signed in memory; the signature leaves the platform only once the claim is recorded below.
+    const tx = await signPlan(plan, life);
+    const claim: ClaimRecord = {
+      coinMint,
+      wallet: participant,
+      claimNumber,
+      attempt: (ledger.replaces?.attempt ?? 0) + 1,
+      status: 'pending',
+      amount: amount.toString(),
       allocated: allocation.total.toString(),
       airdropAllocation: allocation.airdropAmount.toString(),
       emissionAllocation: allocation.emissionAmount.toString(),
@@ -172,28 +203,50 @@ export const prepareClaim = async (
       merkleRoot: airdrop ? airdrop.summary.merkleRoot : null,
       snapshotVersion: summary?.version ?? null,
       receiptAddress: receipt,
-    },
-  };
+      transaction: wireTransaction(tx),
+      blockhash: life.blockhash,
+      lastValidBlockHeight: life.lastValidBlockHeight,
+      signature: null,
+      createdAt: deps.now().toISOString(),
+      claimedAt: null,
+    };
+    if (await deps.reserveClaim(claim, ledger.replaces)) return { claim, created: true };
+    // Another build recorded this number first: read again, and answer that claim.
+  }
+  throw new AppError('CONFLICT', `Claims of ${participant} changed while building; build again`);
 };
 
-/** POST /token-launcher/exercise-claim/build-transactions: one transaction paying the whole unclaimed allocation. */
+/** The fields build-transactions and submit answer about a claim. */
+export const claimView = (claim: ClaimRecord) => ({
+  amount: claim.amount,
+  claimNumber: claim.claimNumber,
+  allocated: claim.allocated,
+  airdropAllocation: claim.airdropAllocation,
+  emissionAllocation: claim.emissionAllocation,
+  claimedBefore: claim.claimedBefore,
+  index: claim.index,
+  merkleRoot: claim.merkleRoot,
+  snapshotVersion: claim.snapshotVersion,
+  receiptAddress: claim.receiptAddress,
+});
+
+/**
+ * POST /token-launcher/exercise-claim/build-transactions: one transaction paying the whole unclaimed allocation,
+ * or the wallet's pending claim again (`pending: true`) while that one can still land.
+ */
 export const buildClaimTransactions = async (
   input: { gtokenAddress: string; participant: string; referrer?: string; blockhash?: string },
   deps: ClaimDeps,
 ) => {
-  const { plan, summary } = await prepareClaim(input, deps);
-  let blockhash: string;
-  let lastValidBlockHeight: number;
-  if (input.blockhash) {
-    // A caller's blockhash: its expiry is at most 150 blocks after the current height.
-    blockhash = input.blockhash;
-    lastValidBlockHeight = (await deps.chain.getBlockHeight()) + BLOCKHASH_VALIDITY;
-  } else {
-    ({ blockhash, lastValidBlockHeight } = await deps.chain.getLatestBlockhash());
-  }
-  const tx = await signPlan(plan, { blockhash, lastValidBlockHeight });
-  const { participant: _, ...fields } = summary;
-  return { transactions: [wireTransaction(tx)], ...fields, blockhash, lastValidBlockHeight };
+  const lifetime = input.blockhash ? callerLifetime(input.blockhash, deps) : latestLifetime(deps);
+  const { claim, created } = await reserveClaim(input, lifetime, deps);
+  return {
+    transactions: [claim.transaction],
+    ...claimView(claim),
+    blockhash: claim.blockhash,
+    lastValidBlockHeight: claim.lastValidBlockHeight,
+    pending: !created,
+  };
 };
 
 /** A coin's emission schedule as the status reports it (from the game's coin summary and the emission state). */
@@ -233,30 +286,43 @@ export const nextSettlement = (schedule: EmissionSchedule | undefined) => {
 
 /** GET /token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}. */
 export const getClaimStatus = async (coinMint: string, wallet: string, deps: ClaimStatusDeps) => {
-  const [allocation, vault, schedule] = await Promise.all([
+  const [allocation, vault, schedule, ledger] = await Promise.all([
     walletAllocation(coinMint, wallet, deps),
     deps.findVaultAddress(coinMint),
     deps.findEmissionSchedule(coinMint),
+    readLedger(coinMint, wallet, deps),
   ]);
-  const ledger = vault ? await readLedger(coinMint, wallet, vault, deps) : undefined;
-  const claimed = ledger?.claimed ?? 0n;
-  const claimable = vault && ledger?.claimed !== null ? claimableAmount(allocation.total, claimed) : 0n;
-  const last = ledger?.claims.at(-1);
-  const state: 'claimable' | 'claimed' | 'not_eligible' =
-    claimable > 0n ? 'claimable' : last ? 'claimed' : 'not_eligible';
-  const claimedView = ledger?.claimed === null ? null : claimed.toString();
+  const { claimed, pending } = ledger;
+  const claimable = vault && !pending ? claimableAmount(allocation.total, claimed) : 0n;
+  const last = ledger.landed.at(-1);
+  const state: 'claimable' | 'pending' | 'claimed' | 'not_eligible' = pending
+    ? 'pending'
+    : claimable > 0n
+      ? 'claimable'
+      : last
+        ? 'claimed'
+        : 'not_eligible';
+  const amounts = { pending: pending?.amount, claimable: claimable.toString(), claimed: claimed.toString() };
   return {
     gtokenAddress: coinMint,
     wallet,
-    canClaim: claimable > 0n,
+    canClaim: state === 'claimable' || state === 'pending',
     state,
-    amount: state === 'claimable' ? claimable.toString() : state === 'claimed' ? claimedView : null,
+    amount: state === 'not_eligible' ? null : (amounts[state] ?? null),
     allocated: allocation.total.toString(),
     airdropAllocation: allocation.airdropAmount.toString(),
     emissionAllocation: allocation.emissionAmount.toString(),
-    claimed: claimedView,
+    claimed: claimed.toString(),
     claimable: claimable.toString(),
-    claims: ledger?.claims.length ?? 0,
+    pending: pending
+      ? {
+          claimNumber: pending.claimNumber,
+          amount: pending.amount,
+          lastValidBlockHeight: pending.lastValidBlockHeight,
+          signature: pending.signature,
+        }
+      : null,
+    claims: ledger.landed.length,
     claimedAt: last?.claimedAt ?? null,
     signature: last?.signature ?? null,
     snapshotVersion: allocation.summary?.version ?? null,

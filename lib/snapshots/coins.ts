@@ -13,17 +13,22 @@ const jobOf = async (coinMint: string) => {
   return jobId ? getJob(jobId) : undefined;
 };
 
-/** A game coin with its game's airdrop token, or undefined. */
+/** A game coin with its game's airdrop token and its emission window, or undefined. */
 export const findAirdropCoin = async (coinMint: string): Promise<AirdropCoin | undefined> => {
   const gameId = (await getCoinGameIds([coinMint])).get(coinMint);
   const game = gameId ? await getGame(gameId) : undefined;
   if (!game?.airdropTokenAddress) return undefined;
+  // The game's current coin, else the coin's own record (a game that launched a newer coin since).
+  const window = game.coin?.coinMint === coinMint ? game.coin : await getCoin(coinMint);
+  if (!window?.emissionStartAt) return undefined;
   const job = await jobOf(coinMint);
   return {
     coinMint,
     gameId: game.id,
     airdropMint: game.airdropTokenAddress,
     vaultAddress: job?.vaultAddress ?? null,
+    emissionStartAt: window.emissionStartAt,
+    emissionDays: window.emissionDays,
   };
 };
 

@@ -145,13 +145,18 @@ export const listSnapshotHoldersContract = defineContract({
 
 /** The allocation rules every claim answer follows (also docs/game-coin.md). */
 export const ALLOCATION_RULES =
-  'A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop ' +
-  'pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the ' +
-  'emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each ' +
-  'day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim ' +
-  'pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can ' +
-  'never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once ' +
-  'claims 0 … n−1 have landed or none has, and each receipt can be created once.';
+  'A wallet’s **allocation** of a coin is cumulative: the airdrop the coin’s snapshots released to it (the airdrop ' +
+  'pool, 10 % of the supply, is released evenly over the emission window; each snapshot releases what became due ' +
+  'since the last one to the airdrop-token holders of that moment, pro rata to holdings, so moving tokens moves ' +
+  'only later shares) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted ' +
+  'evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata ' +
+  'to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; ' +
+  'claim again later for the rest.\n\n' +
+  '**Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded ' +
+  'with its number, amount and the exact transaction the vault signed; it counts as landed only when that ' +
+  'transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. ' +
+  'While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else ' +
+  'writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.';
 
 /** What a claim pays and why: build-transactions and submit answer these fields. */
 export const claimFields = {
@@ -164,7 +169,7 @@ export const claimFields = {
   index: described(z.nullable(z.int()), 'Leaf index in the snapshot; null without airdrop share'),
   merkleRoot: described(z.nullable(z.string()), 'Root the airdrop share was verified against'),
   snapshotVersion: z.nullable(z.int()),
-  receiptAddress: described(z.string(), 'Claim receipt account the transaction creates'),
+  receiptAddress: described(z.string(), 'Claim receipt account the transaction uses (allocates one byte of)'),
 };
 
 export const buildClaimTransactionsContract = defineContract({
@@ -175,21 +180,24 @@ export const buildClaimTransactionsContract = defineContract({
   summary: 'Build the claim transaction of a wallet’s unclaimed allocation (airdrop and emission)',
   description:
     `${ALLOCATION_RULES}\n\n` +
-    'Reads the allocation (an airdrop proof is verified against the stored root) and the wallet’s landed claims, ' +
+    'Reads the allocation (an airdrop proof is verified against the stored root) and the wallet’s claims, ' +
     'then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, ' +
     '**partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:\n' +
-    '1. creates the wallet’s claim receipt number `claimNumber` (`SystemProgram.createAccountWithSeed`, base = ' +
-    'vault, seed = `c` + hex(sha256("arcadia-claim:<coin>:<wallet>" + (n > 0 ? ":<n>" : "")))[0..31], 0 bytes, ' +
-    'rent paid by the participant): of two transactions built for the same number only one can land;\n' +
+    '1. uses the wallet’s claim receipt number `claimNumber`: the participant funds its rent ' +
+    '(`SystemProgram.transfer`), then `SystemProgram.allocateWithSeed` (base = vault, seed = `c` + ' +
+    'hex(sha256("arcadia-claim-v2:<coin>:<wallet>:<n>"))[0..31], 1 byte, signed by the vault) — allocation ' +
+    'fails once the receipt holds data, so of all transactions built for a number only one can land, and a ' +
+    'transfer a stranger sends to the receipt blocks nothing;\n' +
     '2. creates the participant’s associated token account idempotently;\n' +
     '3. transfers `amount` (= `allocated` − `claimedBefore`) from the vault’s token account (`TransferChecked`);\n' +
-    '4. a Memo `arcadia:claim mint=… claim=<n> [version=… index=…] amount=… allocated=… [referrer=…]` (the ' +
-    'claim’s amount is read back from it; referral tracking).\n\n' +
+    '4. a Memo `arcadia:claim mint=… claim=<n> amount=… [referrer=…]` (for explorers and referral tracking; never ' +
+    'read back).\n\n' +
     'Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay ' +
     'the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an ' +
-    'upper bound: current height + 150), else the latest. 404 NOT_FOUND: no allocation (not in the snapshot and ' +
-    'no settled emission); 409 CONFLICT: the whole allocation is already claimed (or a claim landed meanwhile: ' +
-    'build again).',
+    'upper bound: current height + 150), else the latest. While the wallet’s last claim can still land, the ' +
+    'answer is that claim again, `pending: true` (same transaction, amount and expiry). 404 NOT_FOUND: no ' +
+    'allocation; 409 CONFLICT: the whole allocation is already claimed; 409 CLAIM_MIGRATION_PENDING: a claim ' +
+    'recorded before the claim records is still being verified.',
   auth: PUBLIC,
   body: z.object({
     gtokenAddress: address('Game coin mint address'),
@@ -210,11 +218,15 @@ export const buildClaimTransactionsContract = defineContract({
         ...claimFields,
         blockhash: z.string(),
         lastValidBlockHeight: described(z.int(), 'The transaction expires after this block height'),
+        pending: described(
+          z.boolean(),
+          'True when this is the wallet’s claim built earlier that can still land (sign and send it)',
+        ),
       }),
       { id: 'ClaimTransactions' },
     ),
   ),
-  errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT'],
+  errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'CLAIM_MIGRATION_PENDING'],
   example: {
     body: {
       gtokenAddress: 'So11111111111111111111111111111111111111112',
@@ -231,11 +243,13 @@ export const getClaimStatusContract = defineContract({
   summary: 'A wallet’s allocation of a coin: claimable, claimed, and the next settlement',
   description:
     `${ALLOCATION_RULES}\n\n` +
-    '`state`: `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet has landed ' +
-    'claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, block time else first observed); ' +
-    'else `not_eligible`. `canClaim` = state is `claimable`. `claimed` is null when a landed claim’s amount ' +
-    'cannot be read yet. `nextSettlement`: the next emission day to settle (`day`), settled after `notBefore` ' +
-    '(the end of that UTC day) plus the settlement delay; null once the coin’s emission has ended. Public.',
+    '`state`: `pending` while the wallet’s last claim can still land (`amount` = its amount; building again ' +
+    'answers it); else `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet ' +
+    'has landed claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, when known); else ' +
+    '`not_eligible`. `canClaim`: state is `pending` or `claimable`. Reading the status settles a pending claim ' +
+    'against the chain (landed when its receipt is used, freed once its blockhash expired). `nextSettlement`: ' +
+    'the next emission day to settle (`day`), settled after `notBefore` (the end of that UTC day) plus the ' +
+    'settlement delay; null once the coin’s emission has ended. Public.',
   auth: PUBLIC,
   params: z.object({
     gtokenAddress: address('Game coin mint address'),
@@ -247,16 +261,28 @@ export const getClaimStatusContract = defineContract({
         gtokenAddress: z.string(),
         wallet: z.string(),
         canClaim: z.boolean(),
-        state: z.enum(['not_eligible', 'claimable', 'claimed']),
+        state: z.enum(['not_eligible', 'claimable', 'pending', 'claimed']),
         amount: described(
           z.nullable(amount),
-          'Claimable amount (claimable) or claimed amount (claimed); null when not eligible',
+          'The pending claim’s amount (pending), claimable amount (claimable) or claimed amount (claimed); null ' +
+            'when not eligible',
         ),
         allocated: described(amount, 'Cumulative allocation: airdrop + emission'),
         airdropAllocation: described(amount, 'Share in the current snapshot (0 when none)'),
         emissionAllocation: described(amount, 'Σ emission of the settled days'),
-        claimed: described(z.nullable(amount), 'Σ of the landed claims'),
-        claimable: described(amount, 'What a claim built now pays'),
+        claimed: described(amount, 'Σ of the landed claims'),
+        claimable: described(amount, 'What a new claim built now would pay (0 while one is pending)'),
+        pending: described(
+          z.nullable(
+            z.object({
+              claimNumber: z.int(),
+              amount,
+              lastValidBlockHeight: z.int(),
+              signature: z.nullable(z.string()),
+            }),
+          ),
+          'The claim that can still land: it lands or is freed once the chain passes `lastValidBlockHeight`',
+        ),
         claims: described(z.int(), 'Landed claims'),
         claimedAt: z.nullable(z.string()),
         signature: described(z.optional(z.nullable(z.string())), 'Last claim transaction, when claimed'),
@@ -269,7 +295,7 @@ export const getClaimStatusContract = defineContract({
       { id: 'ClaimStatus' },
     ),
   ),
-  errors: ['VALIDATION_ERROR'],
+  errors: ['VALIDATION_ERROR', 'CLAIM_MIGRATION_PENDING'],
   example: {
     params: {
       gtokenAddress: 'So11111111111111111111111111111111111111112',

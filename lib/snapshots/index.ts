@@ -4,6 +4,8 @@ export type { AllocationDeps, CoinAllocation } from './allocations.js';
 export { claimableCoinAllocations, coinAllocationDeps } from './allocations.js';
 export type { BuilderDeps } from './builder.js';
 export { buildSnapshot, processSnapshotBatch } from './builder.js';
+export type { MigrationDeps, MigrationReport } from './claim-migration.js';
+export { migrateLegacyClaims } from './claim-migration.js';
 export { claimStores } from './claim-stores.js';
 export type { SubmitClaimDeps } from './claim-submit.js';
 export { submitClaim } from './claim-submit.js';
@@ -48,11 +50,17 @@ export {
   verifyProof,
 } from './merkle.js';
 export {
+  deleteLegacyClaim,
   getClaimRecord,
   getSummary,
+  listClaimCoins,
   listClaimRecords,
+  listLegacyClaims,
+  noteClaimSignature,
+  putMigratedClaim,
   putSummaryIfNewer,
-  recordClaim,
+  reserveClaim,
+  settleClaim,
 } from './repository.js';
 export { scheduleSnapshots } from './schedule.js';
 export type { ReadDeps, SnapshotReadDeps } from './service.js';

@@ -4,8 +4,9 @@
  * - current snapshot summary of a game coin: pk=SNAPSHOT#<coinMint>  sk=SUMMARY
  *   (points at the immutable S3 objects of one version; switched by a conditional Put: newer slot and version
  *   only, so an older or concurrent build can never replace a newer one)
- * - observed claim n of a wallet:            pk=SNAPSHOT#<coinMint>  sk=CLAIM#<wallet> (n = 0), CLAIM#<wallet>#<n>
- *   (written once, attribute_not_exists, the first time claim receipt n is seen on chain: keeps amount and time)
+ * - claim n of a wallet:                     pk=SNAPSHOT#<coinMint>  sk=CLAIM#<wallet> (n = 0), CLAIM#<wallet>#<n>
+ *   (the platform's record, written before the vault's signature leaves it: amount, the signed transaction, its
+ *   expiry; pending → landed or expired by conditional updates; an expired one is replaced by attempt + 1)
  * - a coin's emission state:                 pk=EMISSION#<coinMint>  sk=STATE       (emitted total, last day)
  * - one emission day (intent, then settled): pk=EMISSION#<coinMint>  sk=DAY#<yyyy-mm-dd>
  * - a day's applied allocation chunk:        pk=EMISSION#<coinMint>  sk=DAY#<yyyy-mm-dd>#CHUNK#<i>

@@ -1,8 +1,16 @@
 // DynamoDB access of snapshots: summaries and observed claims in SnapshotsTable (keys.ts).
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 import { snapshotKeys } from './keys.js';
 
 /** The current snapshot of a game coin. */
@@ -22,15 +30,39 @@ export const snapshotSummarySchema = z.object({
 });
 export type SnapshotSummary = z.infer<typeof snapshotSummarySchema>;
 
-/** An observed claim (first time its receipt was seen on chain). */
+/**
+ * A claim as the platform wrote it before the vault signed: what it pays, the exact transaction the vault signed
+ * and until when it can land. `pending` until its receipt is seen used on chain (`landed`) or its lifetime has
+ * passed without that (`expired`: the next build replaces it, with the same number and attempt + 1).
+ */
 export const claimRecordSchema = z.object({
   coinMint: z.string(),
   wallet: z.string(),
-  /** The wallet's n-th claim of the coin (0 = its first; receipts are numbered, docs/game-coin.md). */
-  claimNumber: z._default(z.int(), 0),
-  amount: z.nullable(z.string()),
+  /** The wallet's n-th claim of the coin (0 = its first). */
+  claimNumber: z.int(),
+  /** Builds of this number: an expired build is replaced by the next one, conditionally on this count. */
+  attempt: z.int(),
+  status: z.enum(['pending', 'landed', 'expired']),
+  /** Base units this claim pays. */
+  amount: z.string(),
+  allocated: z.string(),
+  airdropAllocation: z.string(),
+  emissionAllocation: z.string(),
+  claimedBefore: z.string(),
+  index: z.nullable(z.int()),
+  merkleRoot: z.nullable(z.string()),
+  snapshotVersion: z.nullable(z.int()),
+  receiptAddress: z.string(),
+  /** The transaction the vault signed (base64 wire form, the participant's slot empty). */
+  transaction: z.string(),
+  blockhash: z.string(),
+  /** It can land at this block height at the latest (an upper bound for a caller's blockhash). */
+  lastValidBlockHeight: z.int(),
+  /** Its signature, once known (the platform sent it, or the participant's signed copy was seen). */
   signature: z.nullable(z.string()),
-  claimedAt: z.string(),
+  createdAt: z.string(),
+  /** When it was seen landed. */
+  claimedAt: z.nullable(z.string()),
 });
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
 
@@ -69,7 +101,18 @@ export const putSummaryIfNewer = async (summary: SnapshotSummary): Promise<boole
   }
 };
 
-/** The recorded claim n of a wallet, if already observed. */
+const parseClaim = (item: Record<string, unknown>): ClaimRecord => {
+  // Recorded by the release that read amounts from memos: not the platform's record until migrated.
+  if (!('status' in item))
+    throw new AppError(
+      'CLAIM_MIGRATION_PENDING',
+      `Claim ${String(item.claimNumber ?? 0)} of ${String(item.wallet)} predates the platform's claim records ` +
+        'and is being verified; try again later',
+    );
+  return claimRecordSchema.parse(strip(item));
+};
+
+/** The claim n of a wallet, if any. */
 export const getClaimRecord = async (
   coinMint: string,
   wallet: string,
@@ -82,10 +125,10 @@ export const getClaimRecord = async (
       ConsistentRead: true,
     }),
   );
-  return Item ? claimRecordSchema.parse(strip(Item)) : undefined;
+  return Item ? parseClaim(Item) : undefined;
 };
 
-/** Every recorded claim of a wallet for a coin, by claim number. */
+/** Every claim of a wallet for a coin, by claim number. */
 export const listClaimRecords = async (coinMint: string, wallet: string): Promise<ClaimRecord[]> => {
   const first = snapshotKeys.claim(coinMint, wallet, 0);
   const records: ClaimRecord[] = [];
@@ -101,28 +144,184 @@ export const listClaimRecords = async (coinMint: string, wallet: string): Promis
       }),
     );
     for (const item of page.Items ?? []) {
-      const record = claimRecordSchema.parse(strip(item));
       // begins_with also matches a longer wallet address that starts with this one.
-      if (record.wallet === wallet) records.push(record);
+      if (item.wallet === wallet) records.push(parseClaim(item));
     }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return records.sort((a, b) => a.claimNumber - b.claimNumber);
 };
 
-/** Record a claim once; a concurrent first observation keeps the earlier record. Returns the stored one. */
-export const recordClaim = async (claim: ClaimRecord): Promise<ClaimRecord> => {
+/**
+ * Write a new claim before its transaction leaves the platform: only when its number is free, or taken by the
+ * expired attempt the caller read (`replaces`). False when another build took the number first.
+ */
+export const reserveClaim = async (claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean> => {
   try {
     await dynamo().send(
       new PutCommand({
         TableName: settings().SNAPSHOTS_TABLE,
         Item: { ...snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber), ...claim },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        ...(replaces
+          ? {
+              ConditionExpression: '#status = :expired AND attempt = :attempt',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':expired': 'expired', ':attempt': replaces.attempt },
+            }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
       }),
     );
-    return claim;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * Move a pending claim to `landed` or `expired` (and record its signature when known), only while it is still
+ * that pending attempt. Returns the stored record either way.
+ */
+export const settleClaim = async (
+  claim: ClaimRecord,
+  change: { status: 'landed' | 'expired'; at: string; signature?: string | null },
+): Promise<ClaimRecord> => {
+  const signature = change.signature ?? claim.signature;
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: settings().SNAPSHOTS_TABLE,
+        Key: snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber),
+        UpdateExpression: 'SET #status = :to, claimedAt = :at, signature = :signature',
+        ConditionExpression: '#status = :pending AND attempt = :attempt',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':to': change.status,
+          ':at': change.status === 'landed' ? change.at : null,
+          ':signature': signature,
+          ':pending': 'pending',
+          ':attempt': claim.attempt,
+        },
+      }),
+    );
+    return {
+      ...claim,
+      status: change.status,
+      claimedAt: change.status === 'landed' ? change.at : null,
+      signature,
+    };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return (await getClaimRecord(claim.coinMint, claim.wallet, claim.claimNumber)) ?? claim;
+    const stored = await getClaimRecord(claim.coinMint, claim.wallet, claim.claimNumber);
+    if (!stored) throw new Error(`Claim ${claim.claimNumber} of ${claim.wallet} vanished`);
+    return stored;
   }
+};
+
+/** Note the signature of a pending claim's transaction (the platform is about to send it). */
+export const noteClaimSignature = async (claim: ClaimRecord, signature: string): Promise<void> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: settings().SNAPSHOTS_TABLE,
+        Key: snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber),
+        UpdateExpression: 'SET signature = :signature',
+        ConditionExpression: 'attempt = :attempt',
+        ExpressionAttributeValues: { ':signature': signature, ':attempt': claim.attempt },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
+/** A claim item of the release that read amounts from memos, as stored (no `status`). */
+export interface LegacyClaim {
+  coinMint: string;
+  wallet: string;
+  claimNumber: number;
+}
+
+/** Every legacy claim item (a one-off Scan for the migration). */
+export const listLegacyClaims = async (): Promise<LegacyClaim[]> => {
+  const found: LegacyClaim[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: settings().SNAPSHOTS_TABLE,
+        FilterExpression: 'begins_with(sk, :claim) AND attribute_not_exists(#status)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':claim': 'CLAIM#' },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      found.push({
+        coinMint: String(item.coinMint),
+        wallet: String(item.wallet),
+        claimNumber: Number(item.claimNumber ?? 0),
+      });
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return found.sort(
+    (a, b) =>
+      a.coinMint.localeCompare(b.coinMint) ||
+      a.wallet.localeCompare(b.wallet) ||
+      a.claimNumber - b.claimNumber,
+  );
+};
+
+/** Write a migrated claim over a legacy item or an empty key; false when a claim record is already there. */
+export const putMigratedClaim = async (claim: ClaimRecord): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: settings().SNAPSHOTS_TABLE,
+        Item: { ...snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber), ...claim },
+        ConditionExpression: 'attribute_not_exists(#status)',
+        ExpressionAttributeNames: { '#status': 'status' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** Delete a legacy claim item, only while it is still one. */
+export const deleteLegacyClaim = async (claim: LegacyClaim): Promise<void> => {
+  try {
+    await dynamo().send(
+      new DeleteCommand({
+        TableName: settings().SNAPSHOTS_TABLE,
+        Key: snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#status)',
+        ExpressionAttributeNames: { '#status': 'status' },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
+/** The coins claims can exist for: every coin with a snapshot summary or an emission state (a one-off Scan). */
+export const listClaimCoins = async (): Promise<string[]> => {
+  const coins = new Set<string>();
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: settings().SNAPSHOTS_TABLE,
+        FilterExpression: 'sk = :summary OR sk = :state',
+        ExpressionAttributeValues: { ':summary': 'SUMMARY', ':state': 'STATE' },
+        ProjectionExpression: 'coinMint',
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) if (typeof item.coinMint === 'string') coins.add(item.coinMint);
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return [...coins];
 };

@@ -223,7 +223,7 @@ export type paths = {
         put?: never;
         /**
          * Update a game
-         * @description Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until the new origin is claimed again; a new path on the same origin keeps it. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
+         * @description Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to the holders of the token it started with. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
          */
         post: operations["updateGame"];
         delete?: never;
@@ -617,9 +617,11 @@ export type paths = {
         };
         /**
          * A wallet’s allocation of a coin: claimable, claimed, and the next settlement
-         * @description A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once claims 0 … n−1 have landed or none has, and each receipt can be created once.
+         * @description A wallet’s **allocation** of a coin is cumulative: the airdrop the coin’s snapshots released to it (the airdrop pool, 10 % of the supply, is released evenly over the emission window; each snapshot releases what became due since the last one to the airdrop-token holders of that moment, pro rata to holdings, so moving tokens moves only later shares) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again later for the rest.
          *
-         *     `state`: `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet has landed claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, block time else first observed); else `not_eligible`. `canClaim` = state is `claimable`. `claimed` is null when a landed claim’s amount cannot be read yet. `nextSettlement`: the next emission day to settle (`day`), settled after `notBefore` (the end of that UTC day) plus the settlement delay; null once the coin’s emission has ended. Public.
+         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
+         *
+         *     `state`: `pending` while the wallet’s last claim can still land (`amount` = its amount; building again answers it); else `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet has landed claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, when known); else `not_eligible`. `canClaim`: state is `pending` or `claimable`. Reading the status settles a pending claim against the chain (landed when its receipt is used, freed once its blockhash expired). `nextSettlement`: the next emission day to settle (`day`), settled after `notBefore` (the end of that UTC day) plus the settlement delay; null once the coin’s emission has ended. Public.
          */
         get: operations["getClaimStatus"];
         put?: never;
@@ -641,15 +643,17 @@ export type paths = {
         put?: never;
         /**
          * Build the claim transaction of a wallet’s unclaimed allocation (airdrop and emission)
-         * @description A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once claims 0 … n−1 have landed or none has, and each receipt can be created once.
+         * @description A wallet’s **allocation** of a coin is cumulative: the airdrop the coin’s snapshots released to it (the airdrop pool, 10 % of the supply, is released evenly over the emission window; each snapshot releases what became due since the last one to the airdrop-token holders of that moment, pro rata to holdings, so moving tokens moves only later shares) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again later for the rest.
          *
-         *     Reads the allocation (an airdrop proof is verified against the stored root) and the wallet’s landed claims, then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, **partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:
-         *     1. creates the wallet’s claim receipt number `claimNumber` (`SystemProgram.createAccountWithSeed`, base = vault, seed = `c` + hex(sha256("arcadia-claim:<coin>:<wallet>" + (n > 0 ? ":<n>" : "")))[0..31], 0 bytes, rent paid by the participant): of two transactions built for the same number only one can land;
+         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
+         *
+         *     Reads the allocation (an airdrop proof is verified against the stored root) and the wallet’s claims, then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, **partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:
+         *     1. uses the wallet’s claim receipt number `claimNumber`: the participant funds its rent (`SystemProgram.transfer`), then `SystemProgram.allocateWithSeed` (base = vault, seed = `c` + hex(sha256("arcadia-claim-v2:<coin>:<wallet>:<n>"))[0..31], 1 byte, signed by the vault) — allocation fails once the receipt holds data, so of all transactions built for a number only one can land, and a transfer a stranger sends to the receipt blocks nothing;
          *     2. creates the participant’s associated token account idempotently;
          *     3. transfers `amount` (= `allocated` − `claimedBefore`) from the vault’s token account (`TransferChecked`);
-         *     4. a Memo `arcadia:claim mint=… claim=<n> [version=… index=…] amount=… allocated=… [referrer=…]` (the claim’s amount is read back from it; referral tracking).
+         *     4. a Memo `arcadia:claim mint=… claim=<n> amount=… [referrer=…]` (for explorers and referral tracking; never read back).
          *
-         *     Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an upper bound: current height + 150), else the latest. 404 NOT_FOUND: no allocation (not in the snapshot and no settled emission); 409 CONFLICT: the whole allocation is already claimed (or a claim landed meanwhile: build again).
+         *     Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an upper bound: current height + 150), else the latest. While the wallet’s last claim can still land, the answer is that claim again, `pending: true` (same transaction, amount and expiry). 404 NOT_FOUND: no allocation; 409 CONFLICT: the whole allocation is already claimed; 409 CLAIM_MIGRATION_PENDING: a claim recorded before the claim records is still being verified.
          */
         post: operations["buildClaimTransactions"];
         delete?: never;
@@ -669,11 +673,13 @@ export type paths = {
         put?: never;
         /**
          * Claim a coin allocation for your embedded wallet (the platform signs through your identity provider)
-         * @description A wallet’s **allocation** of a coin is cumulative: its airdrop share in the coin’s current snapshot (airdrop pool, 10 % of the supply, pro rata to airdrop-token holdings) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again after later settlements for the rest. A wallet can never receive more than its allocation: claims are numbered receipts on chain, claim n is built only once claims 0 … n−1 have landed or none has, and each receipt can be created once.
+         * @description A wallet’s **allocation** of a coin is cumulative: the airdrop the coin’s snapshots released to it (the airdrop pool, 10 % of the supply, is released evenly over the emission window; each snapshot releases what became due since the last one to the airdrop-token holders of that moment, pro rata to holdings, so moving tokens moves only later shares) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again later for the rest.
          *
-         *     For a signed-in user whose wallet is the identity provider’s **embedded wallet** (SPEC §5): the platform builds the same transaction as `POST /token-launcher/exercise-claim/build-transactions` with that wallet as participant and fee payer, has the provider sign it as the wallet (**delegated signing**, as for launches and purchases) and sends it. The wallet pays the network fee and the claim receipt’s rent (~0.0009 SOL). External wallets use build-transactions and sign themselves.
+         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
          *
-         *     The wallet and its delegation are read fresh from the provider before anything is built: 400 `NO_EMBEDDED_WALLET` without one, 403 `WALLET_DELEGATION_REQUIRED` while delegation is off (nothing is signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; 400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` when the transaction was sent but not confirmed within 20 s (see the claim status; the receipt number keeps a repeated request from paying twice).
+         *     For a signed-in user whose wallet is the identity provider’s **embedded wallet**: the platform builds the same transaction as `POST /token-launcher/exercise-claim/build-transactions` with that wallet as participant and fee payer, has the provider sign it as the wallet (**delegated signing**, as for launches and purchases) and sends it. The wallet pays the network fee and the claim receipt’s rent (~0.0009 SOL). External wallets use build-transactions and sign themselves.
+         *
+         *     The wallet and its delegation are read fresh from the provider before anything is built: 400 `NO_EMBEDDED_WALLET` without one, 403 `WALLET_DELEGATION_REQUIRED` while delegation is off (nothing is signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; 400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` when the transaction was sent but not confirmed within 20 s (see the claim status). A repeated request while the claim can still land sends that same transaction again, so it can never pay twice.
          */
         post: operations["submitClaim"];
         delete?: never;
@@ -899,7 +905,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
                 message: string;
                 details: {
                     path: string;
@@ -1124,8 +1130,8 @@ export type components = {
             wallet: string;
             canClaim: boolean;
             /** @enum {string} */
-            state: "not_eligible" | "claimable" | "claimed";
-            /** @description Claimable amount (claimable) or claimed amount (claimed); null when not eligible */
+            state: "not_eligible" | "claimable" | "pending" | "claimed";
+            /** @description The pending claim’s amount (pending), claimable amount (claimable) or claimed amount (claimed); null when not eligible */
             amount: string | null;
             /** @description Cumulative allocation: airdrop + emission */
             allocated: string;
@@ -1134,9 +1140,16 @@ export type components = {
             /** @description Σ emission of the settled days */
             emissionAllocation: string;
             /** @description Σ of the landed claims */
-            claimed: string | null;
-            /** @description What a claim built now pays */
+            claimed: string;
+            /** @description What a new claim built now would pay (0 while one is pending) */
             claimable: string;
+            /** @description The claim that can still land: it lands or is freed once the chain passes `lastValidBlockHeight` */
+            pending: {
+                claimNumber: number;
+                amount: string;
+                lastValidBlockHeight: number;
+                signature: string | null;
+            } | null;
             /** @description Landed claims */
             claims: number;
             claimedAt: string | null;
@@ -1170,11 +1183,13 @@ export type components = {
             /** @description Root the airdrop share was verified against */
             merkleRoot: string | null;
             snapshotVersion: number | null;
-            /** @description Claim receipt account the transaction creates */
+            /** @description Claim receipt account the transaction uses (allocates one byte of) */
             receiptAddress: string;
             blockhash: string;
             /** @description The transaction expires after this block height */
             lastValidBlockHeight: number;
+            /** @description True when this is the wallet’s claim built earlier that can still land (sign and send it) */
+            pending: boolean;
         };
         SubmittedClaim: {
             /** @description The claim transaction’s signature */
@@ -1203,7 +1218,7 @@ export type components = {
             /** @description Root the airdrop share was verified against */
             merkleRoot: string | null;
             snapshotVersion: number | null;
-            /** @description Claim receipt account the transaction creates */
+            /** @description Claim receipt account the transaction uses (allocates one byte of) */
             receiptAddress: string;
         };
         LaunchJob: components["schemas"]["LaunchJobCompleted"] | components["schemas"]["LaunchJobInProgress"] | components["schemas"]["LaunchJobFailed"];
@@ -3230,6 +3245,16 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: AIRDROP_TOKEN_FROZEN */
+            409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5971,6 +5996,12 @@ export interface operations {
                      *         "emissionAllocation": "0",
                      *         "claimed": "0",
                      *         "claimable": "0",
+                     *         "pending": {
+                     *           "claimNumber": 0,
+                     *           "amount": "0",
+                     *           "lastValidBlockHeight": 0,
+                     *           "signature": "string"
+                     *         },
                      *         "claims": 0,
                      *         "claimedAt": "string",
                      *         "signature": "string",
@@ -5990,6 +6021,16 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CLAIM_MIGRATION_PENDING */
+            409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6079,7 +6120,8 @@ export interface operations {
                      *         "snapshotVersion": 0,
                      *         "receiptAddress": "string",
                      *         "blockhash": "string",
-                     *         "lastValidBlockHeight": 0
+                     *         "lastValidBlockHeight": 0,
+                     *         "pending": true
                      *       }
                      *     }
                      */
@@ -6108,7 +6150,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: CONFLICT */
+            /** @description Error: CLAIM_MIGRATION_PENDING, CONFLICT */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6261,7 +6303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: CONFLICT */
+            /** @description Error: CLAIM_MIGRATION_PENDING, CONFLICT */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

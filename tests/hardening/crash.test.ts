@@ -55,7 +55,7 @@ import { type BuilderDeps, buildSnapshot, processSnapshotBatch } from '../../lib
 import { leafHash, verifyProof } from '../../lib/snapshots/merkle.js';
 import { getSummary, putSummaryIfNewer } from '../../lib/snapshots/repository.js';
 import { getSnapshotProof } from '../../lib/snapshots/service.js';
-import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
+import { getSnapshotObject, putSnapshotObjects } from '../../lib/snapshots/storage.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { userKeys } from '../../lib/user/keys.js';
 import { getUser } from '../../lib/user/repository.js';
@@ -1018,9 +1018,20 @@ describe('snapshots', () => {
             >,
           getSlot: async () => 1_000,
         },
+        // Launched 8 days ago for 7 days: the whole airdrop pool is due in the first round.
         findCoin: async (m) =>
-          m === mint ? { coinMint: mint, gameId: randomUUID(), airdropMint, vaultAddress: null } : undefined,
+          m === mint
+            ? {
+                coinMint: mint,
+                gameId: randomUUID(),
+                airdropMint,
+                vaultAddress: null,
+                emissionStartAt: new Date(Date.now() - 8 * 86_400_000).toISOString(),
+                emissionDays: 7,
+              }
+            : undefined,
         putObjects: putSnapshotObjects,
+        getObject: getSnapshotObject,
         getSummary,
         putSummaryIfNewer,
         now: () => new Date(),

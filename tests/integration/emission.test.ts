@@ -331,7 +331,9 @@ const launchedCoin = async () => {
   await dynamo().send(
     new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(coinMint), jobId, gameId } }),
   );
-  expect((await buildSnapshot(coinMint, builderDeps)).status).toBe('created');
+  // The snapshot taken at the end of the release window: the whole airdrop pool is released to the holders.
+  const windowEnd = () => new Date('2031-03-08T00:00:00.000Z');
+  expect((await buildSnapshot(coinMint, { ...builderDeps, now: windowEnd })).status).toBe('created');
   for (const h of Object.values(holders)) await chain.airdrop(h.publicKey.toBase58(), SOL);
   return { coinMint, gameId, holders };
 };
@@ -428,14 +430,15 @@ describe('claims of airdrop + emission on the local chain', () => {
     const nothing = await build(wa);
     expect(nothing.status).toBe(409);
 
-    // Day 1 settles: a may claim again, only day 1's share. Two transactions built for claim 1, both sent.
+    // Day 1 settles: a may claim again, only day 1's share. Two concurrent builds answer one claim, sent twice.
     await settleCoinEmission({ gameId: ctx.gameId, day: dayOf(1), players }, deps);
     const ea1 = (await emissionOf(wa, ctx.coinMint)) - ea0;
     const [x, y] = await Promise.all([build(wa), build(wa)]);
     expect(x.body.data).toMatchObject({ claimNumber: 1, amount: ea1.toString() });
     expect(y.body.data).toMatchObject({ claimNumber: 1, amount: ea1.toString() });
+    expect(y.body.data.transactions).toEqual(x.body.data.transactions);
     const landed = await Promise.allSettled([send(x.body.data, a), send(y.body.data, a)]);
-    expect(landed.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(landed.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
     expect(await balance(a)).toBe(AIRDROP_POOL + ea0 + ea1);
     expect(await status(wa)).toMatchObject({
       state: 'claimed',

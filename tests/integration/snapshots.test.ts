@@ -4,23 +4,39 @@
 // on chain.
 // Fixtures go through the API's chain adapter (@solana/kit); the claim transactions the API returns are decoded,
 // co-signed and sent by a @solana/web3.js client, as players' wallets do, which proves wire compatibility.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type Address, address, type Base64EncodedWireTransaction, type KeyPairSigner } from '@solana/kit';
+import {
+  type Address,
+  address,
+  type Base64EncodedWireTransaction,
+  createAddressWithSeed,
+  type KeyPairSigner,
+} from '@solana/kit';
 // The client side: a player's wallet decodes the claim transaction the API returns, co-signs and sends it.
 import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import {
+  getCreateAccountWithSeedInstruction,
+  getTransferSolInstruction,
+  SYSTEM_PROGRAM_ADDRESS,
+} from '@solana-program/system';
+import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
   getMintToInstruction,
+  getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import type { SQSEvent } from 'aws-lambda';
 import bs58 from 'bs58';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as buildClaimHandler } from '../../functions/snapshots/build-claim-transactions.js';
+import { handler as updateGameHandler } from '../../functions/games/update-game.js';
+import {
+  sideEffects as buildClaimDeps,
+  handler as buildClaimHandler,
+} from '../../functions/snapshots/build-claim-transactions.js';
 import {
   sideEffects as builderDeps,
   handler as buildSnapshotsHandler,
@@ -30,7 +46,12 @@ import { handler as getSnapshotHandler } from '../../functions/snapshots/get-sna
 import { handler as proofHandler } from '../../functions/snapshots/get-snapshot-proof.js';
 import { handler as holdersHandler } from '../../functions/snapshots/list-snapshot-holders.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
-import { makeChain, type TransactionPlan } from '../../lib/chain/index.js';
+import {
+  makeChain,
+  memoInstruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  type TransactionPlan,
+} from '../../lib/chain/index.js';
 import { newKeypair } from '../../lib/chain/spl.js';
 import { listAirdropCoins } from '../../lib/games/index.js';
 import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
@@ -39,16 +60,26 @@ import * as steps from '../../lib/launcher/coin-steps.js';
 import { launcherKeys } from '../../lib/launcher/keys.js';
 import type { JobRecord } from '../../lib/launcher/model.js';
 import { buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
+import { migrateLegacyClaims } from '../../lib/snapshots/claim-migration.js';
+import { buildClaimTransactions } from '../../lib/snapshots/claims.js';
+import { findVaultAddress } from '../../lib/snapshots/coins.js';
 import { buildDistribution, leafHash, verifyProof } from '../../lib/snapshots/merkle.js';
 import { sendSnapshotMessages } from '../../lib/snapshots/queue.js';
-import { getSummary } from '../../lib/snapshots/repository.js';
+import {
+  deleteLegacyClaim,
+  getClaimRecord,
+  getSummary,
+  listClaimCoins,
+  listLegacyClaims,
+  putMigratedClaim,
+} from '../../lib/snapshots/repository.js';
 import { scheduleSnapshots } from '../../lib/snapshots/schedule.js';
 import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
-import { createDeveloper } from '../helpers/users.js';
+import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
 const SOL = 1_000_000_000n;
 const TOKEN = 1_000_000n; // airdrop token: 6 decimals
@@ -128,6 +159,8 @@ const setUp = async () => {
   if (!game) throw new Error('game missing');
   const coinMint = sealed.coinMint;
   const now = new Date().toISOString();
+  // Launched 8 days ago with 7 emission days: the whole airdrop pool is due, so the first snapshot releases it.
+  const launchedAt = new Date(Date.now() - 8 * 86_400_000).toISOString();
   await saveGame(
     {
       ...game,
@@ -138,7 +171,7 @@ const setUp = async () => {
         gameCoinSymbol: 'SNAP',
         emissionDays: 7,
         status: 'active',
-        emissionStartAt: now,
+        emissionStartAt: launchedAt,
         emissionEndAt: now,
       },
     },
@@ -177,7 +210,16 @@ const setUp = async () => {
   await dynamo().send(
     new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(coinMint), jobId, gameId: game.id } }),
   );
-  return { coinMint, airdropMint, holders, vault: launch.keys.vault.address, gameId: game.id };
+  return {
+    coinMint,
+    airdropMint,
+    holders,
+    vault: launch.keys.vault.address,
+    vaultSigner: launch.keys.vault,
+    gameId: game.id,
+    dev,
+    payer,
+  };
 };
 
 const sqsEvent = (records: Array<{ messageId: string; body: string }>): SQSEvent =>
@@ -204,7 +246,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('snapshot builder (SQS)', () => {
-  it('retried after a crash between the objects and the summary, produces the same root; unchanged set keeps the version', async () => {
+  it('retried after a crash between the objects and the summary, produces the same root; nothing more due keeps the version', async () => {
     const { a, b, root } = expected(ctx.holders);
     let crashedRoot: string | undefined;
     const crashing = {
@@ -425,7 +467,25 @@ describe('snapshot endpoints', () => {
 });
 
 describe('exercise claim', () => {
-  type Built = { transactions: string[]; amount: string; blockhash: string; lastValidBlockHeight: number };
+  type Built = {
+    transactions: string[];
+    amount: string;
+    claimNumber: number;
+    receiptAddress: string;
+    blockhash: string;
+    lastValidBlockHeight: number;
+    pending: boolean;
+  };
+  type Status = {
+    canClaim: boolean;
+    state: string;
+    amount: string | null;
+    claimed: string;
+    claimable: string;
+    claims: number;
+    claimedAt: string | null;
+    pending: { claimNumber: number; amount: string } | null;
+  };
   const build = (participant: string, referrer?: string) =>
     invoke<Body<Built>>(buildClaimHandler, {
       method: 'POST',
@@ -433,14 +493,11 @@ describe('exercise claim', () => {
       body: { gtokenAddress: ctx.coinMint, participant, ...(referrer ? { referrer } : {}) },
     });
   const status = (wallet: string) =>
-    invoke<Body<{ canClaim: boolean; state: string; amount: string | null; claimedAt: string | null }>>(
-      claimStatusHandler,
-      {
-        method: 'GET',
-        path: `/token-launcher/exercise-claim/${ctx.coinMint}/status/${wallet}`,
-        pathParameters: { gtokenAddress: ctx.coinMint, wallet },
-      },
-    );
+    invoke<Body<Status>>(claimStatusHandler, {
+      method: 'GET',
+      path: `/token-launcher/exercise-claim/${ctx.coinMint}/status/${wallet}`,
+      pathParameters: { gtokenAddress: ctx.coinMint, wallet },
+    });
   /** What a player's wallet does with a built claim: decode, co-sign, send, then wait for it to land. */
   const sendSigned = async (built: Built, signer: Keypair) => {
     const tx = Transaction.from(Buffer.from(built.transactions[0] as string, 'base64'));
@@ -452,8 +509,29 @@ describe('exercise claim', () => {
       { raw: raw.toString('base64') as Base64EncodedWireTransaction, timeoutMs: 20_000 },
     );
   };
+  const coinBalance = (owner: PublicKey) =>
+    chain.getTokenAccountBalance(
+      getAssociatedTokenAddressSync(
+        new PublicKey(ctx.coinMint),
+        owner,
+        false,
+        TOKEN_2022_PROGRAM_ID,
+      ).toBase58(),
+    );
+  /** A stranger's transfer to any address, with any memo: what anybody can put on chain. */
+  const strangerTransfer = async (to: string, lamports: bigint, memo: string) => {
+    const { signer: stranger } = await newKeypair();
+    await chain.airdrop(stranger.address, SOL);
+    await send({
+      feePayer: stranger.address,
+      instructions: [
+        getTransferSolInstruction({ source: stranger, destination: address(to), amount: lamports }),
+        memoInstruction(memo),
+      ],
+    });
+  };
 
-  it('executes on chain once; a second claim fails on chain; status moves claimable → claimed', async () => {
+  it('records the claim before signing: a second build answers the same claim; it lands once; status moves claimable → pending → claimed', async () => {
     const participant = ctx.holders.a;
     const wallet = participant.publicKey.toBase58();
     await chain.airdrop(participant.publicKey.toBase58(), SOL);
@@ -465,6 +543,7 @@ describe('exercise claim', () => {
       state: 'claimable',
       amount: (POOL / 4n).toString(),
       claimedAt: null,
+      pending: null,
     });
     expect((await status(ctx.holders.c.publicKey.toBase58())).body.data).toMatchObject({
       canClaim: false,
@@ -473,36 +552,54 @@ describe('exercise claim', () => {
 
     const first = await build(wallet);
     expect(first.status).toBe(200);
-    expect(first.body.data.amount).toBe((POOL / 4n).toString());
+    expect(first.body.data).toMatchObject({ amount: (POOL / 4n).toString(), claimNumber: 0, pending: false });
     expect(first.body.data.transactions).toHaveLength(1);
-    // A second transaction built before the first lands (different memo, so a different message).
+    // Built again before it lands (another referrer even): the same claim, never a second payable one.
     const second = await build(wallet, ctx.holders.b.publicKey.toBase58());
     expect(second.status).toBe(200);
+    expect(second.body.data).toMatchObject({ claimNumber: 0, pending: true });
+    expect(second.body.data.transactions).toEqual(first.body.data.transactions);
+    expect((await status(wallet)).body.data).toMatchObject({
+      state: 'pending',
+      canClaim: true,
+      amount: (POOL / 4n).toString(),
+      claimable: '0',
+      pending: { claimNumber: 0, amount: (POOL / 4n).toString() },
+    });
 
     const started = Date.now();
     const signature = await sendSigned(first.body.data, participant);
     timings.claimMs = Date.now() - started;
-    const ata = getAssociatedTokenAddressSync(
-      new PublicKey(ctx.coinMint),
-      participant.publicKey,
-      false,
-      TOKEN_2022_PROGRAM_ID,
-    );
-    expect(await chain.getTokenAccountBalance(ata.toBase58())).toBe(POOL / 4n);
+    expect(await coinBalance(participant.publicKey)).toBe(POOL / 4n);
     expect(bs58.decode(signature)).toHaveLength(64);
 
-    await expect(sendSigned(second.body.data, participant)).rejects.toThrow();
-    expect(await chain.getTokenAccountBalance(ata.toBase58())).toBe(POOL / 4n);
+    // The attack: before anything reads the ledger again, ten transfers to the landed claim's receipt with memo
+    // amount=0. A ledger that read amounts from memos would count the claim as 0 and pay it again.
+    for (let i = 0; i < 10; i++)
+      await strangerTransfer(
+        first.body.data.receiptAddress,
+        1_000_000n,
+        `arcadia:claim mint=${ctx.coinMint} claim=0 amount=0`,
+      );
+    // The same transaction sent again cannot pay twice either.
+    await sendSigned(second.body.data, participant).catch(() => undefined);
+    expect(await coinBalance(participant.publicKey)).toBe(POOL / 4n);
 
     const after = await status(wallet);
     expect(after.body.data).toMatchObject({
       canClaim: false,
       state: 'claimed',
       amount: (POOL / 4n).toString(),
+      claimed: (POOL / 4n).toString(),
+      claimable: '0',
+      claims: 1,
+      pending: null,
     });
     expect(after.body.data.claimedAt).toEqual(expect.any(String));
     const rebuilt = await build(wallet);
     expect(rebuilt.status).toBe(409);
+    expect(rebuilt.body.error?.code).toBe('CONFLICT');
+    expect(await coinBalance(participant.publicKey)).toBe(POOL / 4n);
   });
 
   it('a changed amount breaks the vault signature', async () => {
@@ -529,7 +626,57 @@ describe('exercise claim', () => {
         preflightCommitment: 'confirmed',
       }),
     ).rejects.toThrow();
-    expect((await status(participant.publicKey.toBase58())).body.data.state).toBe('claimable');
+    expect((await status(participant.publicKey.toBase58())).body.data).toMatchObject({
+      state: 'pending',
+      claimed: '0',
+    });
+  });
+
+  it('a pre-funded receipt neither zeroes the victim’s claim nor stops it; an expired claim frees its number', async () => {
+    const victim = ctx.holders.b;
+    const wallet = victim.publicKey.toBase58();
+    // The stranger learns the victim's receipt from the public build endpoint and funds it with rent and a memo.
+    const seen = await build(wallet);
+    expect(seen.status).toBe(200);
+    await strangerTransfer(
+      seen.body.data.receiptAddress,
+      await chain.getMinimumBalanceForRentExemption(0),
+      `arcadia:claim mint=${ctx.coinMint} claim=0 amount=99999999999999`,
+    );
+    expect((await status(wallet)).body.data).toMatchObject({
+      canClaim: true,
+      state: 'pending',
+      amount: ((POOL * 3n) / 4n).toString(),
+      claimed: '0',
+    });
+
+    // The chain moves past the claim's lifetime unlanded (its height read as 1000 blocks later): the number is
+    // freed and the next build is a new transaction for the same claim number and amount.
+    const later = {
+      ...buildClaimDeps,
+      chain: {
+        ...buildClaimDeps.chain,
+        getBlockHeight: async () => (await buildClaimDeps.chain.getBlockHeight()) + 1000,
+      },
+    };
+    const rebuilt = await buildClaimTransactions({ gtokenAddress: ctx.coinMint, participant: wallet }, later);
+    expect(rebuilt).toMatchObject({
+      claimNumber: 0,
+      pending: false,
+      amount: ((POOL * 3n) / 4n).toString(),
+      receiptAddress: seen.body.data.receiptAddress,
+    });
+    expect(await getClaimRecord(ctx.coinMint, wallet, 0)).toMatchObject({ attempt: 2, status: 'pending' });
+
+    // The victim signs the claim: it lands on the funded receipt and pays exactly the allocation.
+    await sendSigned(rebuilt as unknown as Built, victim);
+    expect(await coinBalance(victim.publicKey)).toBe((POOL * 3n) / 4n);
+    expect((await status(wallet)).body.data).toMatchObject({
+      state: 'claimed',
+      claimed: ((POOL * 3n) / 4n).toString(),
+      claims: 1,
+    });
+    expect((await build(wallet)).status).toBe(409);
   });
 
   it('404 for a wallet without allocation', async () => {
@@ -537,7 +684,162 @@ describe('exercise claim', () => {
     expect(res.status).toBe(404);
   });
 
+  it('the airdrop token cannot change while the coin is active (409 AIRDROP_TOKEN_FROZEN)', async () => {
+    const path = `/games/update/${ctx.gameId}`;
+    const update = (airdropTokenAddress: string | null) =>
+      invoke<Body<unknown>>(updateGameHandler, {
+        method: 'POST',
+        path,
+        headers: hmacHeaders(ctx.dev, 'POST', path),
+        pathParameters: { gameId: ctx.gameId },
+        body: { airdropTokenAddress },
+      });
+    const other = await createMint(chain, ctx.payer);
+    for (const next of [other, null]) {
+      const res = await update(next);
+      expect(res.status).toBe(409);
+      expect(res.body.error?.code).toBe('AIRDROP_TOKEN_FROZEN');
+    }
+    expect((await getGame(ctx.gameId))?.airdropTokenAddress).toBe(ctx.airdropMint);
+    // The same token again is no change.
+    expect((await update(ctx.airdropMint)).status).toBe(200);
+  });
+
   it('reports timings', () => {
     console.info('snapshot test timings', timings);
+  });
+});
+
+describe('claims of the release that read amounts from memos', () => {
+  /** That release's receipt: 0 bytes, created with seed "arcadia-claim:<coin>:<wallet>[:<n>]" from the vault. */
+  const legacyReceipt = async (wallet: string, n: number) => {
+    const seed = `c${createHash('sha256')
+      .update(`arcadia-claim:${ctx.coinMint}:${wallet}${n === 0 ? '' : `:${n}`}`)
+      .digest('hex')
+      .slice(0, 31)}`;
+    return {
+      seed,
+      address: await createAddressWithSeed({
+        baseAddress: address(ctx.vault),
+        seed,
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+      }),
+    };
+  };
+  const legacyItem = (wallet: string, claimNumber: number, amount: string) =>
+    dynamo().send(
+      new PutCommand({
+        TableName: process.env.SNAPSHOTS_TABLE,
+        Item: {
+          pk: `SNAPSHOT#${ctx.coinMint}`,
+          sk: claimNumber === 0 ? `CLAIM#${wallet}` : `CLAIM#${wallet}#${claimNumber}`,
+          coinMint: ctx.coinMint,
+          wallet,
+          claimNumber,
+          amount,
+          signature: null,
+          claimedAt: new Date().toISOString(),
+        },
+      }),
+    );
+  const migrationDeps = {
+    chain,
+    listClaimCoins,
+    listLegacyClaims,
+    findVaultAddress,
+    putMigratedClaim,
+    deleteLegacyClaim,
+    now: () => new Date(),
+  };
+
+  it('rebuilds them from the vault’s own transactions: the amount paid, not the memo; unbacked items go', async () => {
+    // A claim that release built and that landed: 0-byte receipt, vault → wallet transfer, claim memo.
+    const { signer: claimant } = await newKeypair();
+    await chain.airdrop(claimant.address, SOL);
+    const paid = 1_234_567n;
+    const receipt = await legacyReceipt(claimant.address, 0);
+    const mint = address(ctx.coinMint);
+    const tokenProgram = TOKEN_2022_PROGRAM_ADDRESS;
+    const [[vaultAta], [claimantAta]] = await Promise.all([
+      findAssociatedTokenPda({ mint, owner: address(ctx.vault), tokenProgram }),
+      findAssociatedTokenPda({ mint, owner: claimant.address, tokenProgram }),
+    ]);
+    const landed = await send({
+      feePayer: claimant.address,
+      instructions: [
+        getCreateAccountWithSeedInstruction({
+          payer: claimant,
+          newAccount: receipt.address,
+          baseAccount: ctx.vaultSigner,
+          base: ctx.vaultSigner.address,
+          seed: receipt.seed,
+          amount: await chain.getMinimumBalanceForRentExemption(0),
+          space: 0,
+          programAddress: SYSTEM_PROGRAM_ADDRESS,
+        }),
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: claimant,
+          ata: claimantAta,
+          owner: claimant.address,
+          mint,
+          tokenProgram,
+        }),
+        getTransferCheckedInstruction(
+          {
+            source: vaultAta,
+            mint,
+            destination: claimantAta,
+            authority: ctx.vaultSigner,
+            amount: paid,
+            decimals: 6,
+          },
+          { programAddress: tokenProgram },
+        ),
+        memoInstruction(`arcadia:claim mint=${ctx.coinMint} claim=0 amount=${paid}`),
+      ],
+    });
+    // What that release recorded after ten dust transfers with memo amount=0: a claim of 0.
+    await legacyItem(claimant.address, 0, '0');
+    // And a victim whose receipt a stranger funded: recorded as a landed claim that never happened.
+    const victim = Keypair.generate().publicKey.toBase58();
+    await legacyItem(victim, 0, '99999999999999');
+
+    const blocked = await invoke<Body<unknown>>(buildClaimHandler, {
+      method: 'POST',
+      path: '/token-launcher/exercise-claim/build-transactions',
+      body: { gtokenAddress: ctx.coinMint, participant: claimant.address },
+    });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.error?.code).toBe('CLAIM_MIGRATION_PENDING');
+
+    // The table is shared with other test files: only this coin's part of the report is ours.
+    const ours = <T extends { coinMint: string }>(list: T[]) =>
+      list.filter((c) => c.coinMint === ctx.coinMint);
+    const report = await migrateLegacyClaims(migrationDeps);
+    expect(ours(report.migrated)).toEqual([
+      {
+        coinMint: ctx.coinMint,
+        wallet: claimant.address,
+        claimNumber: 0,
+        amount: paid.toString(),
+        signature: landed,
+      },
+    ]);
+    expect(ours(report.deleted)).toEqual([{ coinMint: ctx.coinMint, wallet: victim, claimNumber: 0 }]);
+    expect(await getClaimRecord(ctx.coinMint, claimant.address, 0)).toMatchObject({
+      status: 'landed',
+      amount: paid.toString(),
+      signature: landed,
+    });
+    expect(await getClaimRecord(ctx.coinMint, victim, 0)).toBeUndefined();
+    // The claims built since (holders a and b) were records already: left as they are. A second run does nothing.
+    const again = await migrateLegacyClaims(migrationDeps);
+    expect([ours(again.migrated), ours(again.deleted)]).toEqual([[], []]);
+    const after = await invoke<Body<{ claimed: string; claims: number }>>(claimStatusHandler, {
+      method: 'GET',
+      path: `/token-launcher/exercise-claim/${ctx.coinMint}/status/${claimant.address}`,
+      pathParameters: { gtokenAddress: ctx.coinMint, wallet: claimant.address },
+    });
+    expect(after.body.data).toMatchObject({ claimed: paid.toString(), claims: 1 });
   });
 });

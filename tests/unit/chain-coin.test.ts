@@ -13,6 +13,7 @@ import {
   unpackMint,
 } from '@solana/spl-token';
 import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import { getTransferSolInstruction } from '@solana-program/system';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMint } from '../helpers/spl-fixtures.js';
@@ -251,7 +252,7 @@ describe('game coin launch', () => {
     const rent = (size: number) => chain.getMinimumBalanceForRentExemption(size);
     const ataSize = (await chain.getAccountInfo(buyerAta))?.data.length ?? 0;
     expect(await chain.getBalance(wallet)).toBe(
-      buyerBefore - buyAmount - 10_000n - (await rent(ataSize)) - (await rent(0)),
+      buyerBefore - buyAmount - 10_000n - (await rent(ataSize)) - (await rent(spl.RECEIPT_SPACE)),
     );
     expect(await chain.listTokenHolders(mint)).toEqual(
       new Map([
@@ -263,6 +264,33 @@ describe('game coin launch', () => {
     const [latest] = await chain.findSignatures(buyerAta);
     expect(latest?.signature).toBe(result.signature);
     expect(latest?.memo).toMatch(/arcadia:initial-buy/);
+  });
+
+  it('a stranger’s transfer to the receipt neither passes for the buy nor stops it', async () => {
+    const { launch, wallet } = await newLaunch(3n * SOL);
+    await coin.createCoinMint(deps(), launch, METADATA);
+    await coin.mintCoinSupply(deps(), launch);
+    // Anybody can fund the receipt's address (it is derived from the public vault address) with any memo.
+    const receipt = await spl.initialBuyReceipt(launch.keys.vault.address);
+    const { signer: stranger } = await spl.newKeypair();
+    await chain.airdrop(stranger.address, SOL);
+    await chain.sendAndConfirm({
+      feePayer: stranger.address,
+      instructions: [
+        getTransferSolInstruction({
+          source: stranger,
+          destination: receipt,
+          amount: await chain.getMinimumBalanceForRentExemption(0),
+        }),
+        spl.memoInstruction(`arcadia:initial-buy mint=${launch.keys.mint.address} lamports=1 tokens=1`),
+      ],
+    });
+    const buy = await coin.initialBuy(deps(), launch, SOL / 2n);
+    expect(buy.skipped).toBe(false);
+    expect(await chain.getTokenAccountBalance(ata2022(launch.keys.mint.address, wallet))).toBe(buy.tokensOut);
+    // Run again, the step finds the buy the vault signed, not the stranger's transfer.
+    const again = await coin.initialBuy(deps(), launch, SOL / 2n);
+    expect(again).toMatchObject({ skipped: true, signature: buy.signature });
   });
 
   it('re-running every step is a no-op: no second mint, no second buy', async () => {

@@ -66,6 +66,8 @@ const MESSAGES: Record<ErrorCode, string> = {
   IMAGE_TOO_LARGE: 'The image exceeds 5 MB',
   INVALID_REWARDS_SPLIT: 'The rewards split must add up to 100',
   ACTIVE_GAME_COIN: 'The game already has an active coin',
+  CLAIM_MIGRATION_PENDING: 'A claim of this wallet predates the claim records and is being verified',
+  AIRDROP_TOKEN_FROZEN: 'The airdrop token cannot change while the game has an active coin',
   INSUFFICIENT_BALANCE: 'The wallet holds too few lamports',
   NO_EMBEDDED_WALLET: 'You have no embedded wallet: create one with the identity provider, then retry',
   WALLET_DELEGATION_REQUIRED: 'Enable delegated signing for your embedded wallet with the identity provider',
