@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { MAX_BINARY_BODY_BYTES, MAX_TEXT_BODY_BYTES } from '../core/payload.js';
 import { described, withMeta } from '../core/schemas.js';
+import { capDescription, PLAY_CAPS, type PlayCapName } from './caps.js';
 import { PLATFORMS } from './model.js';
 import { UPLOAD_KEY_PATTERN } from './upload-policy.js';
 
@@ -45,11 +46,19 @@ const formBoolean = z.union([
     z.transform((v) => v === 'true'),
   ),
 ]);
-/** Positive integers, as JSON numbers or multipart text. */
-const formPositiveInt = z.pipe(
-  z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))]),
-  z.int().check(z.positive(), z.lte(1e12)),
-);
+/** Positive integers up to `max`, as JSON numbers or multipart text. */
+const formPositiveInt = (max: number) =>
+  z.pipe(
+    z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number))]),
+    z.int().check(z.positive(), z.lte(max)),
+  );
+
+/**
+ * A play cap: a positive integer up to the cap's maximum (400 above it); absent at registration, or null, means the
+ * platform default.
+ */
+const capField = (name: PlayCapName, what: string) =>
+  described(z.optional(z.nullable(formPositiveInt(PLAY_CAPS[name].max))), capDescription(name, what));
 
 const uploadedFile = withMeta(
   z.custom<{ content: Buffer; filename?: string; mimetype?: string }>(
@@ -126,14 +135,21 @@ const gameFields = {
   twitter: described(optionalUrl, 'Profile URL on the first social network'),
   discord: described(optionalUrl, 'Server URL on the second social network'),
   telegram: described(optionalUrl, 'Group URL on the third social network'),
-  maxScorePerSession: described(z.optional(z.nullable(formPositiveInt)), 'Maximum points per gaming session'),
-  maxSessionsPerDay: described(
-    z.optional(z.nullable(formPositiveInt)),
-    'Maximum sessions per player per UTC day',
+  maxScorePerSession: capField('maxScorePerSession', 'Maximum points per gaming session'),
+  maxSessionsPerDay: capField('maxSessionsPerDay', 'Maximum sessions per player per UTC day'),
+  maxCumulativePointsPerDay: capField(
+    'maxCumulativePointsPerDay',
+    'Maximum points per player per UTC day, both save paths together',
   ),
-  maxCumulativePointsPerDay: described(
-    z.optional(z.nullable(formPositiveInt)),
-    'Maximum points per player per UTC day',
+  maxPointsPerSecond: capField(
+    'maxPointsPerSecond',
+    "Earning rate of a player's budget in client SDK flushes: points per second, all the player's sessions " +
+      'together (docs/play-protocol.md)',
+  ),
+  maxBurstPoints: capField(
+    'maxBurstPoints',
+    "Burst of a player's earning budget: the most it holds after any idle time (keep it at least " +
+      'maxPointsPerSecond: flushes come at most once a second)',
   ),
   hidden: described(
     z.optional(formBoolean),
@@ -205,9 +221,11 @@ export const gameSchema = withMeta(
     twitter: z.nullable(z.string()),
     discord: z.nullable(z.string()),
     telegram: z.nullable(z.string()),
-    maxScorePerSession: z.nullable(z.number()),
-    maxSessionsPerDay: z.nullable(z.number()),
-    maxCumulativePointsPerDay: z.nullable(z.number()),
+    maxScorePerSession: described(z.number(), 'In force: as set, or the default'),
+    maxSessionsPerDay: described(z.number(), 'In force: as set, or the default'),
+    maxCumulativePointsPerDay: described(z.number(), 'In force: as set, or the default'),
+    maxPointsPerSecond: described(z.number(), "In force: the earning rate of each player's budget"),
+    maxBurstPoints: described(z.number(), "In force: the burst of each player's budget"),
     hidden: z.boolean(),
     orgRewardsSplit: described(z.record(z.string(), z.number()), 'Effective split: Arc ID → basis points'),
     requestedOrgRewardsSplit: described(

@@ -28,6 +28,12 @@ export {
   updateGameBody,
 } from './contract-schemas.js';
 
+/** The play caps' rule, as both the registration and the update state it. */
+const PLAY_CAPS_RULE =
+  'Play caps (maxScorePerSession, maxSessionsPerDay, maxCumulativePointsPerDay, maxPointsPerSecond, ' +
+  'maxBurstPoints) all have a default that applies when the game sets none, and a maximum (400 above it); the ' +
+  'game shows the caps in force.';
+
 export const createGameContract = defineContract({
   operationId: 'createGame',
   method: 'POST',
@@ -40,7 +46,7 @@ export const createGameContract = defineContract({
     'wins over base64, and base64 over the key. The format is decided by the bytes (jpeg, png, gif, webp), must ' +
     'match the data URI, ≤ 5 MB, ≤ 16384 px a side and ≤ 40 Mpx. Errors: MISSING_IMAGE (also for an imageKey ' +
     'with no upload of yours behind it), INVALID_IMAGE_FORMAT, UNSUPPORTED_IMAGE_FORMAT, IMAGE_TOO_LARGE, ' +
-    `INVALID_REWARDS_SPLIT. ${IMAGE_BODY_LIMITS}`,
+    `INVALID_REWARDS_SPLIT. ${PLAY_CAPS_RULE} ${IMAGE_BODY_LIMITS}`,
   auth: HMAC,
   body: createGameBody,
   bodyMediaTypes: ['application/json', 'multipart/form-data'],
@@ -76,12 +82,13 @@ export const updateGameContract = defineContract({
   summary: 'Update a game',
   description:
     'Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an ' +
-    'optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, ' +
+    'optional field (a play cap: back to its default). A cap changed here applies to SDK sessions opened after ' +
+    'the change and to every later batch save. Only the creator or verified owner. Server-owned fields (id, creator, owner, ' +
     'verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or ' +
     'port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until ' +
     'the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change ' +
     'while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to ' +
-    `the holders of the token it started with. ${IMAGE_BODY_LIMITS}`,
+    `the holders of the token it started with. ${PLAY_CAPS_RULE} ${IMAGE_BODY_LIMITS}`,
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   body: updateGameBody,

@@ -1,4 +1,5 @@
 // Public surface of the games domain: code outside lib/games imports it from here only.
+export { capOrDefault, PLAY_CAPS, type PlayCaps } from './caps.js';
 export { toggleVisibility } from './changes.js';
 export {
   batchGamesByIdsContract,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { capOrDefault, type PlayCapName } from './caps.js';
 
 /**
  * The platforms a game can be on. Here, not in contracts.ts, so that the functions that only read games (every
@@ -18,6 +19,16 @@ export const coinSummarySchema = z.object({
 });
 export type CoinSummary = z.infer<typeof coinSummarySchema>;
 
+/**
+ * A play cap as stored: a number, or (games registered before caps had defaults) null or absent, read as the
+ * default, so that every game is bounded.
+ */
+const storedCap = (name: PlayCapName) =>
+  z.pipe(
+    z.optional(z.nullable(z.number())),
+    z.transform((value) => capOrDefault(name, value)),
+  );
+
 /** A game as stored (index attributes are derived on write and stripped on read). */
 export const gameRecordSchema = z.object({
   id: z.uuid(),
@@ -35,9 +46,11 @@ export const gameRecordSchema = z.object({
   twitter: z.nullable(z.string()),
   discord: z.nullable(z.string()),
   telegram: z.nullable(z.string()),
-  maxScorePerSession: z.nullable(z.number()),
-  maxSessionsPerDay: z.nullable(z.number()),
-  maxCumulativePointsPerDay: z.nullable(z.number()),
+  maxScorePerSession: storedCap('maxScorePerSession'),
+  maxSessionsPerDay: storedCap('maxSessionsPerDay'),
+  maxCumulativePointsPerDay: storedCap('maxCumulativePointsPerDay'),
+  maxPointsPerSecond: storedCap('maxPointsPerSecond'),
+  maxBurstPoints: storedCap('maxBurstPoints'),
   hidden: z.boolean(),
   requestedOrgRewardsSplit: z.record(z.string(), z.number()),
   jwksUrl: z.nullable(z.string()),

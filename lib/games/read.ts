@@ -27,6 +27,8 @@ export const toView = (game: GameRecord, includeTokens = false): GameView => ({
   maxScorePerSession: game.maxScorePerSession,
   maxSessionsPerDay: game.maxSessionsPerDay,
   maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
+  maxPointsPerSecond: game.maxPointsPerSecond,
+  maxBurstPoints: game.maxBurstPoints,
   hidden: game.hidden,
   orgRewardsSplit: effectiveSplit(game),
   requestedOrgRewardsSplit: game.requestedOrgRewardsSplit,

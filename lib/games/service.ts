@@ -5,6 +5,7 @@ import { AppError } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
 import type { IdentityDirectory } from '../user/index.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../user/index.js';
+import { capOrDefault, PLAY_CAP_NAMES, type PlayCapName, type PlayCaps } from './caps.js';
 import { bump, saveChange } from './changes.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, requireOneImage } from './images.js';
@@ -98,6 +99,18 @@ interface StoredImage {
   url: string;
 }
 
+/**
+ * The play caps a registration or an update sets: each one sent as given, null as its default; one not sent
+ * keeps `current` (an update) or takes its default (a registration).
+ */
+const capsOf = (input: Partial<Record<PlayCapName, number | null>>, current: Partial<PlayCaps>): PlayCaps =>
+  Object.fromEntries(
+    PLAY_CAP_NAMES.map((name) => [
+      name,
+      input[name] === undefined ? capOrDefault(name, current[name]) : capOrDefault(name, input[name]),
+    ]),
+  ) as PlayCaps;
+
 /** A new game's record: the registration's fields, defaults for the rest, server-owned fields initialised. */
 const newGameRecord = ({
   id,
@@ -129,9 +142,7 @@ const newGameRecord = ({
   twitter: input.twitter ?? null,
   discord: input.discord ?? null,
   telegram: input.telegram ?? null,
-  maxScorePerSession: input.maxScorePerSession ?? null,
-  maxSessionsPerDay: input.maxSessionsPerDay ?? null,
-  maxCumulativePointsPerDay: input.maxCumulativePointsPerDay ?? null,
+  ...capsOf(input, {}),
   hidden: input.hidden ?? false,
   requestedOrgRewardsSplit: requested,
   jwksUrl: input.jwksUrl ?? null,
@@ -238,9 +249,7 @@ export const updateGame = async (
     ...pick('twitter'),
     ...pick('discord'),
     ...pick('telegram'),
-    ...pick('maxScorePerSession'),
-    ...pick('maxSessionsPerDay'),
-    ...pick('maxCumulativePointsPerDay'),
+    ...capsOf(input, game),
     ...pick('hidden'),
     ...pick('jwksUrl'),
     ...pick('airdropTokenAddress'),

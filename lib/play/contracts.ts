@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';
+import { PLAY_CAPS } from '../games/index.js';
+
+const n = (x: number) => x.toLocaleString('en-US');
 
 const HMAC = ['hmac'] as const;
 const OWNER_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'FORBIDDEN', 'NOT_FOUND'] as const;
@@ -64,7 +67,12 @@ export const batchSavePointsContract = defineContract({
   summary: 'Batch save player points',
   description:
     'Up to 100 entries. Caps are enforced atomically: maxScorePerSession per session, maxCumulativePointsPerDay ' +
-    'per player and UTC day, maxSessionsPerDay new sessions per player and day. An entry over a cap is clipped ' +
+    'per player and UTC day (shared with the client SDK path), maxSessionsPerDay new sessions per player and ' +
+    `day; a game that sets none has the defaults (${n(PLAY_CAPS.maxScorePerSession.default)}, ` +
+    `${n(PLAY_CAPS.maxCumulativePointsPerDay.default)} and ${n(PLAY_CAPS.maxSessionsPerDay.default)}). The ` +
+    "players' per-second earning budget of the client SDK (maxPointsPerSecond, maxBurstPoints) does not apply " +
+    "here: the game's server saves points it computed itself, often a whole match at once, and is bounded by " +
+    'the caps. An entry over a cap is clipped ' +
     '(status `clipped`, reason) or, when nothing fits, `rejected`; concurrent batches never exceed a cap. An ' +
     "entry without sessionId counts towards the player's default backend session of the day. An entry with an " +
     'idempotencyKey is applied at most once per game (24 h): a retry answers `duplicate` with the first result. ' +

@@ -6,6 +6,8 @@ import type { RiskAssessment } from './risk.js';
  * - a player's day total in a game:   pk=TOTAL#<gameId>#<arcId>        sk=DAY#<yyyy-mm-dd>
  * - a player's all-time total:        pk=TOTAL#<gameId>#<arcId>        sk=ALL
  * - idempotency record of an entry:   pk=IDEM#<gameId>#<key>           sk=IDEM  (expires after a day)
+ * - a player's earning budget:        pk=BUDGET#<gameId>#<arcId>       sk=BUDGET (budget.ts: the token bucket
+ *   every SDK session of the player draws from)
  * - daily leaderboard:                GSI byDayRank       (rankDay = <gameId>#<day>#<shard>, rankKey S)
  * - all-time leaderboard:             GSI byAllTimeRank   (rankAll = <gameId>#<shard>, rankKey S)
  * - a board's score-tree counters:    pk=RANK#<board>#<level>#<node>#<copy>  sk=RANK
@@ -19,6 +21,7 @@ export const playKeys = {
   day: (gameId: string, arcId: string, day: string) => ({ pk: `TOTAL#${gameId}#${arcId}`, sk: `DAY#${day}` }),
   allTime: (gameId: string, arcId: string) => ({ pk: `TOTAL#${gameId}#${arcId}`, sk: 'ALL' }),
   idempotency: (gameId: string, key: string) => ({ pk: `IDEM#${gameId}#${key}`, sk: 'IDEM' }),
+  budget: (gameId: string, arcId: string) => ({ pk: `BUDGET#${gameId}#${arcId}`, sk: 'BUDGET' }),
   boardDay: (gameId: string, day: string) => `${gameId}#${day}`,
 };
 

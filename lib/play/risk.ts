@@ -11,6 +11,8 @@ export interface RiskSignals {
   flushIntervalsMs?: number[];
   chainBreaks?: number;
   resyncs?: number;
+  /** SDK sessions: the most other sessions of the same player seen flushing alongside this one (within a minute). */
+  parallelSessions?: number;
 }
 
 export interface RiskAssessment {
@@ -35,7 +37,9 @@ const variation = (intervals: number[]) => {
  * - at_session_cap (0.2): it ended exactly on maxScorePerSession;
  * - fast_scoring (up to 0.4): more than 50 points per second sustained over at least 10 s;
  * - regular_timing (0.55): 8+ flushes whose intervals vary by less than 5% (a script, not a person);
- * - chain_breaks (0.2 each, up to 0.6) and resyncs (0.1 each, up to 0.3): protocol irregularities.
+ * - chain_breaks (0.2 each, up to 0.6) and resyncs (0.1 each, up to 0.3): protocol irregularities;
+ * - parallel_sessions (0.2 per other session of the player flushing within the same minute, up to 0.6): one player
+ *   playing several sessions at once is a script more often than a person (three others flag it alone).
  */
 export const assessRisk = (s: RiskSignals): RiskAssessment => {
   const parts: Array<[string, number]> = [];
@@ -50,6 +54,8 @@ export const assessRisk = (s: RiskSignals): RiskAssessment => {
   if (intervals.length >= 7 && variation(intervals) < 0.05) parts.push(['regular_timing', 0.55]);
   if ((s.chainBreaks ?? 0) > 0) parts.push(['chain_breaks', Math.min(0.6, 0.2 * (s.chainBreaks ?? 0))]);
   if ((s.resyncs ?? 0) > 0) parts.push(['resyncs', Math.min(0.3, 0.1 * (s.resyncs ?? 0))]);
+  const parallel = s.parallelSessions ?? 0;
+  if (parallel > 0) parts.push(['parallel_sessions', Math.min(0.6, 0.2 * parallel)]);
   const score = Math.round(clamp(parts.reduce((sum, [, w]) => sum + w, 0)) * 1000) / 1000;
   return { score, reasons: parts.map(([reason]) => reason) };
 };

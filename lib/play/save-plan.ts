@@ -21,11 +21,16 @@ import type {
   TotalRead,
 } from './save-model.js';
 
-/** The game settings a plan reads: its id and caps (null: no cap). */
-export type PlanGame = Pick<
-  GameRecord,
-  'id' | 'maxScorePerSession' | 'maxSessionsPerDay' | 'maxCumulativePointsPerDay'
->;
+/**
+ * The game settings a plan reads: its id and caps. A game always has caps (its own or the defaults); null checks
+ * none, for the plan on its own.
+ */
+export interface PlanGame {
+  id: GameRecord['id'];
+  maxScorePerSession: number | null;
+  maxSessionsPerDay: number | null;
+  maxCumulativePointsPerDay: number | null;
+}
 
 /** A player's total of one UTC day as read. */
 export interface DayTotal {

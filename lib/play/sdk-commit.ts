@@ -3,6 +3,7 @@
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
+import { capOrDefault } from '../games/index.js';
 import { playKeys } from './keys.js';
 import { type BoardRef, heightKey, heightOf } from './rank-index.js';
 import { boardMove } from './rank-writes.js';
@@ -122,7 +123,7 @@ const totalUpdate = (
 const totalsUpdates = (
   session: Session,
   accepted: number,
-  dayCap: number | null,
+  dayCap: number,
   at: string,
   read: Map<string, Record<string, unknown>>,
 ): TransactItem[] => {
@@ -143,12 +144,10 @@ const totalsUpdates = (
       accepted,
       at,
       heightOf(read.get(itemKey(heightKey(dayBoard)))),
-      dayCap === null
-        ? undefined
-        : {
-            condition: '(attribute_not_exists(points) OR points <= :limit)',
-            values: { ':limit': dayCap - accepted },
-          },
+      {
+        condition: '(attribute_not_exists(points) OR points <= :limit)',
+        values: { ':limit': dayCap - accepted },
+      },
     ),
     ...totalUpdate(
       allBoard,
@@ -194,12 +193,14 @@ export const commit = async (
       heightKey({ kind: 'all', gameId }),
     ]);
     const dayItem = totals.get(itemKey(dayKey));
-    const dayCap =
+    // Sessions opened before caps had defaults hold none: the default applies to them too.
+    const dayCap = capOrDefault(
+      'maxCumulativePointsPerDay',
       session.maxCumulativePointsPerDay === null || session.maxCumulativePointsPerDay === undefined
         ? null
-        : Number(session.maxCumulativePointsPerDay);
-    const accepted =
-      dayCap === null ? pending : Math.max(0, Math.min(pending, dayCap - Number(dayItem?.points ?? 0)));
+        : Number(session.maxCumulativePointsPerDay),
+    );
+    const accepted = Math.max(0, Math.min(pending, dayCap - Number(dayItem?.points ?? 0)));
     const clipped = accepted < pending;
     const at = now.toISOString();
     try {

@@ -1,8 +1,16 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described } from '../core/schemas.js';
+import { PLAY_CAPS } from '../games/index.js';
 
 const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));
+const n = (x: number) => x.toLocaleString('en-US');
+const BUDGET =
+  "The points a flush counts come from the player's earning budget in the game: one token bucket shared by all " +
+  `the player's sessions, refilled at the game's maxPointsPerSecond (default ${n(PLAY_CAPS.maxPointsPerSecond.default)}) ` +
+  `up to maxBurstPoints (default ${n(PLAY_CAPS.maxBurstPoints.default)}), so parallel sessions share one rate and an ` +
+  'idle player banks at most the burst. Points over the budget are dropped, not carried over: `accepted` < `delta` ' +
+  'with `reason: implausible_rate`; the chain still advances and the commit `total` still counts the whole delta. ';
 const PROTOCOL =
   'Protocol (docs/play-protocol.md): h0 = chainSeed; flush n sends {seq: n, delta, clientTime, prevHash: h(n-1), hash: h(n)} with ' +
   'h(n) = hex sha256 of `arcadia-flush-v1|<sessionId>|<seq>|<delta>|<clientTime>|<prevHash>`. ';
@@ -17,7 +25,8 @@ export const getSessionTokenContract = defineContract({
     'Opens a play session. Authenticate the player with a platform identity token, or with a token of the ' +
     "game's own auth (JWT signed by a key in the game's jwksUrl; RS256, ES256 or EdDSA; `aud` = gameId; `sub` = " +
     'player id). Counts against maxSessionsPerDay (403 SESSION_LIMIT_REACHED). Returns a session token (HS256 JWT, ' +
-    'valid 2 h) to send as `Authorization: Bearer` on the other /play endpoints, and the chain seed h0. ' +
+    'valid 2 h) to send as `Authorization: Bearer` on the other /play endpoints, and the chain seed h0. The ' +
+    "session keeps the game's caps as of its opening (a change applies to sessions opened after it). " +
     PROTOCOL,
   auth: ['bearer'],
   query: z.object({
@@ -50,8 +59,12 @@ export const flushContract = defineContract({
     PROTOCOL +
     'The server checks seq = last + 1 (else 409 FLUSH_OUT_OF_ORDER), prevHash = its head and the recomputed hash ' +
     '(else 409 CHAIN_BROKEN), and advances the head with one conditional write, so a replayed or concurrent flush ' +
-    'never counts twice. The accepted delta is bounded by what remains of maxScorePerSession and by 1000 points ' +
-    'per second since the previous flush (`reason` says which). Points stay pending until commit. 1 per second.',
+    'never counts twice. ' +
+    BUDGET +
+    'An active multiplier then scales them, and what remains of maxScorePerSession bounds the result (`reason: ' +
+    'max_score_per_session`). The budget is drawn in the same transaction as the head moves, conditional on the ' +
+    "budget read, so two sessions never spend the same points; 409 CONFLICT when the player's other sessions kept " +
+    'drawing on it (nothing was counted: send the same flush again). Points stay pending until commit. 1 per second.',
   auth: ['session'],
   body: z.object({
     seq: z.int().check(z.gte(1)),
@@ -69,11 +82,15 @@ export const flushContract = defineContract({
       head: hex64,
       accepted: z.int(),
       pendingPoints: z.int(),
-      reason: z.nullable(z.enum(['max_score_per_session', 'implausible_rate'])),
+      reason: described(
+        z.nullable(z.enum(['max_score_per_session', 'implausible_rate'])),
+        "Why `accepted` is less than the delta: `implausible_rate`, over the player's earning budget; " +
+          '`max_score_per_session`, the session cap',
+      ),
     }),
   ),
   rateLimit: { limit: 1, windowSeconds: 1, key: 'session' },
-  errors: ['FLUSH_OUT_OF_ORDER', 'CHAIN_BROKEN', 'SESSION_CLOSED', 'NOT_FOUND'],
+  errors: ['FLUSH_OUT_OF_ORDER', 'CHAIN_BROKEN', 'SESSION_CLOSED', 'NOT_FOUND', 'CONFLICT'],
 });
 
 export const commitContract = defineContract({
@@ -85,7 +102,8 @@ export const commitContract = defineContract({
   description:
     'Seals the session: `seq` and `head` must be the server head and `total` the sum of every flushed delta (else ' +
     '409 CHAIN_BROKEN — resync first). Pending points move into the day and all-time totals and leaderboards, ' +
-    'bounded by maxCumulativePointsPerDay. Retrying the same commit (same seq, head and total) after a lost ' +
+    `bounded by maxCumulativePointsPerDay (default ${n(PLAY_CAPS.maxCumulativePointsPerDay.default)}, clipped: true ` +
+    'when it applied). Retrying the same commit (same seq, head and total) after a lost ' +
     'answer returns the first result again and counts nothing twice. 1 per 5 seconds.',
   auth: ['session'],
   body: z.object({ seq: z.int().check(z.gte(0)), head: hex64, total: z.int().check(z.gte(0)) }),

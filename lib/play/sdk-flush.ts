@@ -1,57 +1,67 @@
 // Flushes of a client SDK session (docs/play-protocol.md §2-3): POST /play/flush, each one link of the hash
-// chain, bounded by plausibility, the multiplier and maxScorePerSession.
-import { isConditionFailure } from '../adapters/dynamodb.js';
+// chain, bounded by the player's earning budget (budget.ts), the multiplier and maxScorePerSession.
+import { cancellationReasons, isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
+import { capOrDefault } from '../games/index.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/index.js';
-import { playIndexes } from './keys.js';
+import { type BudgetRead, budgetDraw, parallelSessions, readBudget } from './budget.js';
+import { playIndexes, playKeys } from './keys.js';
 import { flushHash } from './protocol.js';
 import { getItems, indexUpdate, itemKey, playTable, transact, updateExpression } from './repository.js';
 import { assessRisk } from './risk.js';
 import { noteIrregularity, requireActive, type Session, sessionKey } from './sdk-session.js';
 
-/** Plausibility bound: points a player can earn per second of real time between flushes. */
-export const POINTS_PER_SECOND_LIMIT = 1000;
 const FLUSH_INTERVALS_KEPT = 50;
+/**
+ * Attempts of a flush whose budget another session of the same player drew on between its read and its write
+ * (each one reads again); beyond them the flush answers 409 CONFLICT and changes nothing.
+ */
+const BUDGET_ATTEMPTS = 10;
 
-const riskOf = (s: Session, extra: { points: number; capHits: number; intervals: number[]; now: Date }) =>
+/** A cap the session recorded when it opened (sessions opened before caps had defaults hold none: the default). */
+const sessionCap = (
+  session: Session,
+  name: 'maxScorePerSession' | 'maxPointsPerSecond' | 'maxBurstPoints',
+): number => {
+  const value = session[name];
+  return capOrDefault(name, value === null || value === undefined ? null : Number(value));
+};
+
+const riskOf = (
+  s: Session,
+  extra: { points: number; capHits: number; intervals: number[]; parallel: number; now: Date },
+) =>
   assessRisk({
     points: extra.points,
     saves: Number(s.saves ?? 0) + 1,
     capHits: extra.capHits,
-    maxScorePerSession:
-      s.maxScorePerSession === null || s.maxScorePerSession === undefined
-        ? null
-        : Number(s.maxScorePerSession),
+    maxScorePerSession: sessionCap(s, 'maxScorePerSession'),
     durationSeconds: (extra.now.getTime() - Date.parse(String(s.createdAt))) / 1000,
     flushIntervalsMs: extra.intervals,
     chainBreaks: Number(s.chainBreaks ?? 0),
     resyncs: Number(s.resyncs ?? 0),
+    parallelSessions: extra.parallel,
   });
 
 /**
- * The points a flush's delta earns: plausibility bounds what the client claims (POINTS_PER_SECOND_LIMIT × seconds
- * since the previous flush), the multiplier then scales it, and what remains of maxScorePerSession bounds the
- * result; `reason` says which bound clipped it.
+ * The points a flush's delta earns: the player's budget bounds what the client claims (tokens available now), the
+ * multiplier then scales it, and what remains of maxScorePerSession bounds the result; `reason` says which bound
+ * clipped it. `spent` is what the budget gives up: the claimed points used, never more than were accepted.
  */
-const boundDelta = (session: Session, delta: number, multiplierBps: number, now: Date) => {
-  const points = Number(session.points ?? 0);
-  const pending = Number(session.pendingPoints ?? 0);
-  const cap =
-    session.maxScorePerSession === null || session.maxScorePerSession === undefined
-      ? Number.POSITIVE_INFINITY
-      : Number(session.maxScorePerSession);
-  const sinceLast = Math.max(1, (now.getTime() - Date.parse(String(session.lastFlushAt))) / 1000);
-  const plausible = Math.floor(POINTS_PER_SECOND_LIMIT * sinceLast);
-  const boosted = applyMultiplier(Math.min(delta, plausible), multiplierBps);
-  const accepted = Math.max(0, Math.min(boosted, cap - points - pending));
+const boundDelta = (session: Session, delta: number, multiplierBps: number, budget: BudgetRead) => {
+  const room = Math.max(
+    0,
+    sessionCap(session, 'maxScorePerSession') -
+      Number(session.points ?? 0) -
+      Number(session.pendingPoints ?? 0),
+  );
+  const raw = Math.min(delta, Math.floor(budget.available));
+  const boosted = applyMultiplier(raw, multiplierBps);
+  const accepted = Math.min(boosted, room);
   const reason: 'max_score_per_session' | 'implausible_rate' | null =
-    accepted === applyMultiplier(delta, multiplierBps)
-      ? null
-      : cap - points - pending <= applyMultiplier(plausible, multiplierBps)
-        ? 'max_score_per_session'
-        : 'implausible_rate';
-  return { accepted, reason };
+    accepted < boosted ? 'max_score_per_session' : raw < delta ? 'implausible_rate' : null;
+  return { accepted, spent: Math.min(raw, accepted), reason };
 };
 
 export interface FlushInput {
@@ -62,21 +72,14 @@ export interface FlushInput {
   hash: string;
 }
 
-/**
- * POST /play/flush: verify the link (sequence, previous hash, recomputed hash) and advance the chain head with
- * one conditional write on it, so concurrent or replayed flushes can never both count. The delta is bounded by
- * what remains of maxScorePerSession and by POINTS_PER_SECOND_LIMIT × seconds since the previous flush.
- */
-export const flush = async (auth: AuthContext, input: FlushInput, now = new Date()) => {
-  const key = sessionKey(auth);
-  // The session and the player's multiplier slot in one read; an active multiplier scales the accepted delta
-  // here, once: commit moves pending points as they are.
-  const slotKey = multiplierSlotKey(String(auth.gameId), auth.userId);
-  const items = await getItems([key, slotKey]);
-  const session = requireActive(items.get(itemKey(key)), now);
-  const multiplierBps = activeMultiplierBps(items.get(itemKey(slotKey)), now);
+/** The link must extend the session's chain: next sequence number, stored head, recomputed hash. */
+const requireLink = async (
+  key: { pk: string; sk: string },
+  sessionId: string,
+  session: Session,
+  input: FlushInput,
+) => {
   const seq = Number(session.seq);
-  const head = String(session.head);
   if (input.seq !== seq + 1) {
     await noteIrregularity(key, 'chainBreaks');
     throw new AppError(
@@ -85,23 +88,62 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
       [{ path: 'seq', message: `expected ${seq + 1}` }],
     );
   }
-  const expected = flushHash(auth.sessionId ?? '', input);
-  if (input.prevHash !== head || input.hash !== expected) {
+  const head = String(session.head);
+  if (input.prevHash !== head || input.hash !== flushHash(sessionId, input)) {
     await noteIrregularity(key, 'chainBreaks');
     throw new AppError('CHAIN_BROKEN', 'The flush does not extend the session chain', [
       { path: input.prevHash !== head ? 'prevHash' : 'hash', message: 'does not match the chain' },
     ]);
   }
+};
+
+export interface FlushResult {
+  seq: number;
+  head: string;
+  accepted: number;
+  pendingPoints: number;
+  reason: 'max_score_per_session' | 'implausible_rate' | null;
+}
+
+/**
+ * One attempt of a flush: one read (the session, the multiplier slot, the budget), one transaction (the session's
+ * head and the budget's draw). Undefined when the budget changed between the two (another session of the player
+ * flushed): nothing was written, read again.
+ */
+const attemptFlush = async (
+  auth: AuthContext,
+  input: FlushInput,
+  now: Date,
+): Promise<FlushResult | undefined> => {
+  const key = sessionKey(auth);
+  const gameId = String(auth.gameId);
+  const sessionId = auth.sessionId ?? '';
+  // An active multiplier scales the accepted delta here, once: commit moves pending points as they are.
+  const slotKey = multiplierSlotKey(gameId, auth.userId);
+  const budgetKey = playKeys.budget(gameId, auth.userId);
+  const items = await getItems([key, slotKey, budgetKey]);
+  const session = requireActive(items.get(itemKey(key)), now);
+  await requireLink(key, sessionId, session, input);
+  const multiplierBps = activeMultiplierBps(items.get(itemKey(slotKey)), now);
+  const budget = readBudget(
+    items.get(itemKey(budgetKey)),
+    {
+      pointsPerSecond: sessionCap(session, 'maxPointsPerSecond'),
+      burst: sessionCap(session, 'maxBurstPoints'),
+    },
+    now.getTime(),
+  );
   const points = Number(session.points ?? 0);
   const pending = Number(session.pendingPoints ?? 0);
-  const { accepted, reason } = boundDelta(session, input.delta, multiplierBps, now);
+  const { accepted, spent, reason } = boundDelta(session, input.delta, multiplierBps, budget);
   const intervals = [
     ...((session.flushIntervals as number[] | undefined) ?? []),
     now.getTime() - Date.parse(String(session.lastFlushAt)),
   ].slice(-FLUSH_INTERVALS_KEPT);
   const capHits = Number(session.capHits ?? 0) + (reason ? 1 : 0);
-  const risk = riskOf(session, { points: points + pending + accepted, capHits, intervals, now });
-  const riskIndex = indexUpdate(playIndexes.risk(String(auth.gameId), risk));
+  const parallel = Math.max(Number(session.parallelSessions ?? 0), parallelSessions(budget, sessionId));
+  const risk = riskOf(session, { points: points + pending + accepted, capHits, intervals, parallel, now });
+  const riskIndex = indexUpdate(playIndexes.risk(gameId, risk));
   try {
     await transact([
       {
@@ -115,6 +157,7 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
               'lastFlushAt = :now',
               'updatedAt = :now',
               'flushIntervals = :intervals',
+              'parallelSessions = :parallel',
               ...riskIndex.set,
             ],
             add: ['pendingPoints :acc', 'claimedTotal :delta', 'saves :one', 'capHits :hit'],
@@ -127,19 +170,25 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
             ':hash': input.hash,
             ':now': now.toISOString(),
             ':intervals': intervals,
+            ':parallel': parallel,
             ':acc': accepted,
             ':delta': input.delta,
             ':one': 1,
             ':hit': reason ? 1 : 0,
-            ':prevSeq': seq,
-            ':prevHash': head,
+            ':prevSeq': Number(session.seq),
+            ':prevHash': String(session.head),
             ':active': 'active',
             ...riskIndex.values,
           },
         },
       },
+      budgetDraw({ gameId, arcId: auth.userId, sessionId, read: budget, spent, nowMs: now.getTime() }),
     ]);
   } catch (error) {
+    // Items: [0] the session (another flush or a commit moved it first), [1] the budget (another session drew).
+    const [sessionReason = 'None', budgetReason = 'None'] = cancellationReasons(error);
+    if (sessionReason === 'None' && budgetReason !== 'None') return undefined;
+    if ((error as { name?: string }).name === 'TransactionConflictException') return undefined;
     if (isConditionFailure(error)) {
       throw new AppError(
         'FLUSH_OUT_OF_ORDER',
@@ -149,4 +198,24 @@ export const flush = async (auth: AuthContext, input: FlushInput, now = new Date
     throw error;
   }
   return { seq: input.seq, head: input.hash, accepted, pendingPoints: pending + accepted, reason };
+};
+
+/**
+ * POST /play/flush: verify the link (sequence, previous hash, recomputed hash) and advance the chain head with
+ * one conditional write on it, so concurrent or replayed flushes can never both count. The delta is bounded by
+ * the player's earning budget (shared by all the player's sessions, drawn in the same transaction, conditional
+ * on the budget read) and by what remains of maxScorePerSession.
+ */
+export const flush = async (auth: AuthContext, input: FlushInput, now = new Date()): Promise<FlushResult> => {
+  for (let attempt = 0; attempt < BUDGET_ATTEMPTS; attempt++) {
+    // Parallel sessions would retry at once and meet again: a random wait, doubling, spreads them out.
+    if (attempt > 0)
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** Math.min(attempt - 1, 5)));
+    const result = await attemptFlush(auth, input, now);
+    if (result) return result;
+  }
+  throw new AppError(
+    'CONFLICT',
+    "The player's other sessions kept drawing on the earning budget: nothing was counted, send the flush again",
+  );
 };

@@ -57,15 +57,13 @@ export const openSession = async (
             add: ['sessions :one', 'points :zero'],
             set: ['arcId = :a', 'updatedAt = :now'],
           }),
-          ...(sessionsCap !== null
-            ? { ConditionExpression: 'attribute_not_exists(sessions) OR sessions < :cap' }
-            : {}),
+          ConditionExpression: 'attribute_not_exists(sessions) OR sessions < :cap',
           ExpressionAttributeValues: {
             ':one': 1,
             ':zero': 0,
             ':a': auth.userId,
             ':now': at,
-            ...(sessionsCap !== null ? { ':cap': sessionsCap } : {}),
+            ':cap': sessionsCap,
           },
         },
       },
@@ -91,8 +89,12 @@ export const openSession = async (
             chainBreaks: 0,
             resyncs: 0,
             flushIntervals: [],
+            // The game's caps as of the opening: a change applies to sessions opened after it.
             maxScorePerSession: game.maxScorePerSession,
             maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
+            maxPointsPerSecond: game.maxPointsPerSecond,
+            maxBurstPoints: game.maxBurstPoints,
+            parallelSessions: 0,
             ...playIndexes.risk(game.id, { score: 0, reasons: [] }),
             createdAt: at,
             updatedAt: at,

@@ -8,7 +8,7 @@ import { getItem, getItems, itemKey } from './repository.js';
 import { noteIrregularity, sessionKey } from './sdk-session.js';
 
 export { commit } from './sdk-commit.js';
-export { type FlushInput, flush, POINTS_PER_SECOND_LIMIT } from './sdk-flush.js';
+export { type FlushInput, flush } from './sdk-flush.js';
 export { openSession, SESSION_TTL_MS } from './sdk-open.js';
 
 /** GET /play/session-state: the server's view of the chain, for a client resuming after a crash. */

@@ -52,7 +52,7 @@ export type paths = {
         put?: never;
         /**
          * Register a game
-         * @description multipart/form-data (files `image`, `coverImage`) or JSON (`base64Image`, `base64CoverImage` as data URIs), or keys of images uploaded beforehand (`imageKey`, `coverImageKey`). At least one image; per slot the file wins over base64, and base64 over the key. The format is decided by the bytes (jpeg, png, gif, webp), must match the data URI, ≤ 5 MB, ≤ 16384 px a side and ≤ 40 Mpx. Errors: MISSING_IMAGE (also for an imageKey with no upload of yours behind it), INVALID_IMAGE_FORMAT, UNSUPPORTED_IMAGE_FORMAT, IMAGE_TOO_LARGE, INVALID_REWARDS_SPLIT. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
+         * @description multipart/form-data (files `image`, `coverImage`) or JSON (`base64Image`, `base64CoverImage` as data URIs), or keys of images uploaded beforehand (`imageKey`, `coverImageKey`). At least one image; per slot the file wins over base64, and base64 over the key. The format is decided by the bytes (jpeg, png, gif, webp), must match the data URI, ≤ 5 MB, ≤ 16384 px a side and ≤ 40 Mpx. Errors: MISSING_IMAGE (also for an imageKey with no upload of yours behind it), INVALID_IMAGE_FORMAT, UNSUPPORTED_IMAGE_FORMAT, IMAGE_TOO_LARGE, INVALID_REWARDS_SPLIT. Play caps (maxScorePerSession, maxSessionsPerDay, maxCumulativePointsPerDay, maxPointsPerSecond, maxBurstPoints) all have a default that applies when the game sets none, and a maximum (400 above it); the game shows the caps in force. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
          */
         post: operations["createGame"];
         delete?: never;
@@ -223,7 +223,7 @@ export type paths = {
         put?: never;
         /**
          * Update a game
-         * @description Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an optional field. Only the creator or verified owner. Server-owned fields (id, creator, owner, verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to the holders of the token it started with. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
+         * @description Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an optional field (a play cap: back to its default). A cap changed here applies to SDK sessions opened after the change and to every later batch save. Only the creator or verified owner. Server-owned fields (id, creator, owner, verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to the holders of the token it started with. Play caps (maxScorePerSession, maxSessionsPerDay, maxCumulativePointsPerDay, maxPointsPerSecond, maxBurstPoints) all have a default that applies when the game sets none, and a maximum (400 above it); the game shows the caps in force. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
          */
         post: operations["updateGame"];
         delete?: never;
@@ -335,7 +335,7 @@ export type paths = {
         put?: never;
         /**
          * Commit the session points
-         * @description Seals the session: `seq` and `head` must be the server head and `total` the sum of every flushed delta (else 409 CHAIN_BROKEN — resync first). Pending points move into the day and all-time totals and leaderboards, bounded by maxCumulativePointsPerDay. Retrying the same commit (same seq, head and total) after a lost answer returns the first result again and counts nothing twice. 1 per 5 seconds.
+         * @description Seals the session: `seq` and `head` must be the server head and `total` the sum of every flushed delta (else 409 CHAIN_BROKEN — resync first). Pending points move into the day and all-time totals and leaderboards, bounded by maxCumulativePointsPerDay (default 1,000,000, clipped: true when it applied). Retrying the same commit (same seq, head and total) after a lost answer returns the first result again and counts nothing twice. 1 per 5 seconds.
          */
         post: operations["commitSession"];
         delete?: never;
@@ -355,7 +355,7 @@ export type paths = {
         put?: never;
         /**
          * Batch save player points
-         * @description Up to 100 entries. Caps are enforced atomically: maxScorePerSession per session, maxCumulativePointsPerDay per player and UTC day, maxSessionsPerDay new sessions per player and day. An entry over a cap is clipped (status `clipped`, reason) or, when nothing fits, `rejected`; concurrent batches never exceed a cap. An entry without sessionId counts towards the player's default backend session of the day. An entry with an idempotencyKey is applied at most once per game (24 h): a retry answers `duplicate` with the first result. Cost: one GetItem (game), one BatchGetItem per 100 identifiers (plus one transaction per new player), one BatchGetItem for current totals, and TransactWriteItems of up to 100 items each grouping several players (a player's writes are never split), in parallel. Limit: 3 requests per second per API key.
+         * @description Up to 100 entries. Caps are enforced atomically: maxScorePerSession per session, maxCumulativePointsPerDay per player and UTC day (shared with the client SDK path), maxSessionsPerDay new sessions per player and day; a game that sets none has the defaults (100,000, 1,000,000 and 100). The players' per-second earning budget of the client SDK (maxPointsPerSecond, maxBurstPoints) does not apply here: the game's server saves points it computed itself, often a whole match at once, and is bounded by the caps. An entry over a cap is clipped (status `clipped`, reason) or, when nothing fits, `rejected`; concurrent batches never exceed a cap. An entry without sessionId counts towards the player's default backend session of the day. An entry with an idempotencyKey is applied at most once per game (24 h): a retry answers `duplicate` with the first result. Cost: one GetItem (game), one BatchGetItem per 100 identifiers (plus one transaction per new player), one BatchGetItem for current totals, and TransactWriteItems of up to 100 items each grouping several players (a player's writes are never split), in parallel. Limit: 3 requests per second per API key.
          */
         post: operations["batchSavePoints"];
         delete?: never;
@@ -475,7 +475,7 @@ export type paths = {
         put?: never;
         /**
          * Flush points with a hash-chain proof
-         * @description Protocol (docs/play-protocol.md): h0 = chainSeed; flush n sends {seq: n, delta, clientTime, prevHash: h(n-1), hash: h(n)} with h(n) = hex sha256 of `arcadia-flush-v1|<sessionId>|<seq>|<delta>|<clientTime>|<prevHash>`. The server checks seq = last + 1 (else 409 FLUSH_OUT_OF_ORDER), prevHash = its head and the recomputed hash (else 409 CHAIN_BROKEN), and advances the head with one conditional write, so a replayed or concurrent flush never counts twice. The accepted delta is bounded by what remains of maxScorePerSession and by 1000 points per second since the previous flush (`reason` says which). Points stay pending until commit. 1 per second.
+         * @description Protocol (docs/play-protocol.md): h0 = chainSeed; flush n sends {seq: n, delta, clientTime, prevHash: h(n-1), hash: h(n)} with h(n) = hex sha256 of `arcadia-flush-v1|<sessionId>|<seq>|<delta>|<clientTime>|<prevHash>`. The server checks seq = last + 1 (else 409 FLUSH_OUT_OF_ORDER), prevHash = its head and the recomputed hash (else 409 CHAIN_BROKEN), and advances the head with one conditional write, so a replayed or concurrent flush never counts twice. The points a flush counts come from the player's earning budget in the game: one token bucket shared by all the player's sessions, refilled at the game's maxPointsPerSecond (default 100) up to maxBurstPoints (default 1,000), so parallel sessions share one rate and an idle player banks at most the burst. Points over the budget are dropped, not carried over: `accepted` < `delta` with `reason: implausible_rate`; the chain still advances and the commit `total` still counts the whole delta. An active multiplier then scales them, and what remains of maxScorePerSession bounds the result (`reason: max_score_per_session`). The budget is drawn in the same transaction as the head moves, conditional on the budget read, so two sessions never spend the same points; 409 CONFLICT when the player's other sessions kept drawing on it (nothing was counted: send the same flush again). Points stay pending until commit. 1 per second.
          */
         post: operations["flushPoints"];
         delete?: never;
@@ -533,7 +533,7 @@ export type paths = {
         };
         /**
          * Obtain a player session token
-         * @description Opens a play session. Authenticate the player with a platform identity token, or with a token of the game's own auth (JWT signed by a key in the game's jwksUrl; RS256, ES256 or EdDSA; `aud` = gameId; `sub` = player id). Counts against maxSessionsPerDay (403 SESSION_LIMIT_REACHED). Returns a session token (HS256 JWT, valid 2 h) to send as `Authorization: Bearer` on the other /play endpoints, and the chain seed h0. Protocol (docs/play-protocol.md): h0 = chainSeed; flush n sends {seq: n, delta, clientTime, prevHash: h(n-1), hash: h(n)} with h(n) = hex sha256 of `arcadia-flush-v1|<sessionId>|<seq>|<delta>|<clientTime>|<prevHash>`.
+         * @description Opens a play session. Authenticate the player with a platform identity token, or with a token of the game's own auth (JWT signed by a key in the game's jwksUrl; RS256, ES256 or EdDSA; `aud` = gameId; `sub` = player id). Counts against maxSessionsPerDay (403 SESSION_LIMIT_REACHED). Returns a session token (HS256 JWT, valid 2 h) to send as `Authorization: Bearer` on the other /play endpoints, and the chain seed h0. The session keeps the game's caps as of its opening (a change applies to sessions opened after it). Protocol (docs/play-protocol.md): h0 = chainSeed; flush n sends {seq: n, delta, clientTime, prevHash: h(n-1), hash: h(n)} with h(n) = hex sha256 of `arcadia-flush-v1|<sessionId>|<seq>|<delta>|<clientTime>|<prevHash>`.
          */
         get: operations["getSessionToken"];
         put?: never;
@@ -929,9 +929,16 @@ export type components = {
             twitter: string | null;
             discord: string | null;
             telegram: string | null;
-            maxScorePerSession: number | null;
-            maxSessionsPerDay: number | null;
-            maxCumulativePointsPerDay: number | null;
+            /** @description In force: as set, or the default */
+            maxScorePerSession: number;
+            /** @description In force: as set, or the default */
+            maxSessionsPerDay: number;
+            /** @description In force: as set, or the default */
+            maxCumulativePointsPerDay: number;
+            /** @description In force: the earning rate of each player's budget */
+            maxPointsPerSecond: number;
+            /** @description In force: the burst of each player's budget */
+            maxBurstPoints: number;
             hidden: boolean;
             /** @description Effective split: Arc ID → basis points */
             orgRewardsSplit: {
@@ -1522,6 +1529,8 @@ export interface operations {
                      *           "maxScorePerSession": 0,
                      *           "maxSessionsPerDay": 0,
                      *           "maxCumulativePointsPerDay": 0,
+                     *           "maxPointsPerSecond": 0,
+                     *           "maxBurstPoints": 0,
                      *           "hidden": true,
                      *           "orgRewardsSplit": {
                      *             "property1": 0,
@@ -1660,12 +1669,16 @@ export interface operations {
                     discord?: string | null;
                     /** @description Group URL on the third social network */
                     telegram?: string | null;
-                    /** @description Maximum points per gaming session */
+                    /** @description Maximum points per gaming session. Default 100,000 (not set, or null), at most 1,000,000,000. */
                     maxScorePerSession?: (number | string) | null;
-                    /** @description Maximum sessions per player per UTC day */
+                    /** @description Maximum sessions per player per UTC day. Default 100 (not set, or null), at most 10,000. */
                     maxSessionsPerDay?: (number | string) | null;
-                    /** @description Maximum points per player per UTC day */
+                    /** @description Maximum points per player per UTC day, both save paths together. Default 1,000,000 (not set, or null), at most 1,000,000,000,000. */
                     maxCumulativePointsPerDay?: (number | string) | null;
+                    /** @description Earning rate of a player's budget in client SDK flushes: points per second, all the player's sessions together (docs/play-protocol.md). Default 100 (not set, or null), at most 100,000. */
+                    maxPointsPerSecond?: (number | string) | null;
+                    /** @description Burst of a player's earning budget: the most it holds after any idle time (keep it at least maxPointsPerSecond: flushes come at most once a second). Default 1,000 (not set, or null), at most 10,000,000. */
+                    maxBurstPoints?: (number | string) | null;
                     /** @description Hidden games are absent from listings but playable by direct link */
                     hidden?: boolean | ("true" | "false");
                     /** @description Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective split is 100% to you; absent or empty means 100% to you. */
@@ -1722,12 +1735,16 @@ export interface operations {
                     discord?: string | null;
                     /** @description Group URL on the third social network */
                     telegram?: string | null;
-                    /** @description Maximum points per gaming session */
+                    /** @description Maximum points per gaming session. Default 100,000 (not set, or null), at most 1,000,000,000. */
                     maxScorePerSession?: (number | string) | null;
-                    /** @description Maximum sessions per player per UTC day */
+                    /** @description Maximum sessions per player per UTC day. Default 100 (not set, or null), at most 10,000. */
                     maxSessionsPerDay?: (number | string) | null;
-                    /** @description Maximum points per player per UTC day */
+                    /** @description Maximum points per player per UTC day, both save paths together. Default 1,000,000 (not set, or null), at most 1,000,000,000,000. */
                     maxCumulativePointsPerDay?: (number | string) | null;
+                    /** @description Earning rate of a player's budget in client SDK flushes: points per second, all the player's sessions together (docs/play-protocol.md). Default 100 (not set, or null), at most 100,000. */
+                    maxPointsPerSecond?: (number | string) | null;
+                    /** @description Burst of a player's earning budget: the most it holds after any idle time (keep it at least maxPointsPerSecond: flushes come at most once a second). Default 1,000 (not set, or null), at most 10,000,000. */
+                    maxBurstPoints?: (number | string) | null;
                     /** @description Hidden games are absent from listings but playable by direct link */
                     hidden?: boolean | ("true" | "false");
                     /** @description Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective split is 100% to you; absent or empty means 100% to you. */
@@ -1771,6 +1788,8 @@ export interface operations {
                      *           "maxScorePerSession": 0,
                      *           "maxSessionsPerDay": 0,
                      *           "maxCumulativePointsPerDay": 0,
+                     *           "maxPointsPerSecond": 0,
+                     *           "maxBurstPoints": 0,
                      *           "hidden": true,
                      *           "orgRewardsSplit": {
                      *             "property1": 0,
@@ -1937,6 +1956,8 @@ export interface operations {
                      *             "maxScorePerSession": 0,
                      *             "maxSessionsPerDay": 0,
                      *             "maxCumulativePointsPerDay": 0,
+                     *             "maxPointsPerSecond": 0,
+                     *             "maxBurstPoints": 0,
                      *             "hidden": true,
                      *             "orgRewardsSplit": {
                      *               "property1": 0,
@@ -2091,6 +2112,8 @@ export interface operations {
                      *             "maxScorePerSession": 0,
                      *             "maxSessionsPerDay": 0,
                      *             "maxCumulativePointsPerDay": 0,
+                     *             "maxPointsPerSecond": 0,
+                     *             "maxBurstPoints": 0,
                      *             "hidden": true,
                      *             "orgRewardsSplit": {
                      *               "property1": 0,
@@ -2233,6 +2256,8 @@ export interface operations {
                      *         "maxScorePerSession": 0,
                      *         "maxSessionsPerDay": 0,
                      *         "maxCumulativePointsPerDay": 0,
+                     *         "maxPointsPerSecond": 0,
+                     *         "maxBurstPoints": 0,
                      *         "hidden": true,
                      *         "orgRewardsSplit": {
                      *           "property1": 0,
@@ -2382,6 +2407,8 @@ export interface operations {
                      *         "maxScorePerSession": 0,
                      *         "maxSessionsPerDay": 0,
                      *         "maxCumulativePointsPerDay": 0,
+                     *         "maxPointsPerSecond": 0,
+                     *         "maxBurstPoints": 0,
                      *         "hidden": true,
                      *         "orgRewardsSplit": {
                      *           "property1": 0,
@@ -2650,6 +2677,8 @@ export interface operations {
                      *           "maxScorePerSession": 0,
                      *           "maxSessionsPerDay": 0,
                      *           "maxCumulativePointsPerDay": 0,
+                     *           "maxPointsPerSecond": 0,
+                     *           "maxBurstPoints": 0,
                      *           "hidden": true,
                      *           "orgRewardsSplit": {
                      *             "property1": 0,
@@ -2784,6 +2813,8 @@ export interface operations {
                      *         "maxScorePerSession": 0,
                      *         "maxSessionsPerDay": 0,
                      *         "maxCumulativePointsPerDay": 0,
+                     *         "maxPointsPerSecond": 0,
+                     *         "maxBurstPoints": 0,
                      *         "hidden": true,
                      *         "orgRewardsSplit": {
                      *           "property1": 0,
@@ -2931,6 +2962,8 @@ export interface operations {
                      *           "maxScorePerSession": 0,
                      *           "maxSessionsPerDay": 0,
                      *           "maxCumulativePointsPerDay": 0,
+                     *           "maxPointsPerSecond": 0,
+                     *           "maxBurstPoints": 0,
                      *           "hidden": true,
                      *           "orgRewardsSplit": {
                      *             "property1": 0,
@@ -3058,12 +3091,16 @@ export interface operations {
                     discord?: string | null;
                     /** @description Group URL on the third social network */
                     telegram?: string | null;
-                    /** @description Maximum points per gaming session */
+                    /** @description Maximum points per gaming session. Default 100,000 (not set, or null), at most 1,000,000,000. */
                     maxScorePerSession?: (number | string) | null;
-                    /** @description Maximum sessions per player per UTC day */
+                    /** @description Maximum sessions per player per UTC day. Default 100 (not set, or null), at most 10,000. */
                     maxSessionsPerDay?: (number | string) | null;
-                    /** @description Maximum points per player per UTC day */
+                    /** @description Maximum points per player per UTC day, both save paths together. Default 1,000,000 (not set, or null), at most 1,000,000,000,000. */
                     maxCumulativePointsPerDay?: (number | string) | null;
+                    /** @description Earning rate of a player's budget in client SDK flushes: points per second, all the player's sessions together (docs/play-protocol.md). Default 100 (not set, or null), at most 100,000. */
+                    maxPointsPerSecond?: (number | string) | null;
+                    /** @description Burst of a player's earning budget: the most it holds after any idle time (keep it at least maxPointsPerSecond: flushes come at most once a second). Default 1,000 (not set, or null), at most 10,000,000. */
+                    maxBurstPoints?: (number | string) | null;
                     /** @description Hidden games are absent from listings but playable by direct link */
                     hidden?: boolean | ("true" | "false");
                     /** @description Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective split is 100% to you; absent or empty means 100% to you. */
@@ -3116,12 +3153,16 @@ export interface operations {
                     discord?: string | null;
                     /** @description Group URL on the third social network */
                     telegram?: string | null;
-                    /** @description Maximum points per gaming session */
+                    /** @description Maximum points per gaming session. Default 100,000 (not set, or null), at most 1,000,000,000. */
                     maxScorePerSession?: (number | string) | null;
-                    /** @description Maximum sessions per player per UTC day */
+                    /** @description Maximum sessions per player per UTC day. Default 100 (not set, or null), at most 10,000. */
                     maxSessionsPerDay?: (number | string) | null;
-                    /** @description Maximum points per player per UTC day */
+                    /** @description Maximum points per player per UTC day, both save paths together. Default 1,000,000 (not set, or null), at most 1,000,000,000,000. */
                     maxCumulativePointsPerDay?: (number | string) | null;
+                    /** @description Earning rate of a player's budget in client SDK flushes: points per second, all the player's sessions together (docs/play-protocol.md). Default 100 (not set, or null), at most 100,000. */
+                    maxPointsPerSecond?: (number | string) | null;
+                    /** @description Burst of a player's earning budget: the most it holds after any idle time (keep it at least maxPointsPerSecond: flushes come at most once a second). Default 1,000 (not set, or null), at most 10,000,000. */
+                    maxBurstPoints?: (number | string) | null;
                     /** @description Hidden games are absent from listings but playable by direct link */
                     hidden?: boolean | ("true" | "false");
                     /** @description Creator rewards split: player identifier (Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:) → integer basis points, summing to exactly 10000. Wallets, emails and handles without a user get one. Until you prove ownership of the game domain (POST /games/claim-ownership/{gameId}) the effective split is 100% to you; absent or empty means 100% to you. */
@@ -3165,6 +3206,8 @@ export interface operations {
                      *           "maxScorePerSession": 0,
                      *           "maxSessionsPerDay": 0,
                      *           "maxCumulativePointsPerDay": 0,
+                     *           "maxPointsPerSecond": 0,
+                     *           "maxBurstPoints": 0,
                      *           "hidden": true,
                      *           "orgRewardsSplit": {
                      *             "property1": 0,
@@ -5068,6 +5111,7 @@ export interface operations {
                             head: string;
                             accepted: number;
                             pendingPoints: number;
+                            /** @description Why `accepted` is less than the delta: `implausible_rate`, over the player's earning budget; `max_score_per_session`, the session cap */
                             reason: ("max_score_per_session" | "implausible_rate") | null;
                         };
                     };
@@ -5103,7 +5147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: CHAIN_BROKEN, FLUSH_OUT_OF_ORDER, SESSION_CLOSED */
+            /** @description Error: CHAIN_BROKEN, CONFLICT, FLUSH_OUT_OF_ORDER, SESSION_CLOSED */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

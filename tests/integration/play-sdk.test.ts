@@ -3,10 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as updateGameHandler } from '../../functions/games/update-game.js';
 import { handler as commitHandler } from '../../functions/play/commit-session.js';
 import { handler as flushHandler } from '../../functions/play/flush-points.js';
 import { handler as sessionTokenHandler } from '../../functions/play/get-session-token.js';
+import { handler as listRiskyHandler } from '../../functions/play-developer/list-risky-sessions.js';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { AuthContext } from '../../lib/core/auth.js';
+import { PLAY_CAPS } from '../../lib/games/caps.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { utcDay } from '../../lib/play/keys.js';
 import { flushHash } from '../../lib/play/protocol.js';
@@ -17,12 +21,12 @@ import { batchSavePoints } from '../../lib/play/save-points.js';
 import { commit, flush, openSession, playerPoints, sessionState } from '../../lib/play/sdk.js';
 import { issueSessionToken } from '../../lib/play/session-token.js';
 import { localDirectory } from '../../lib/user/directory.js';
-import { ArcadiaError } from '../../sdk/src/index.js';
-import { registerGame } from '../helpers/games.js';
+import { ArcadiaError, type PlayClient } from '../../sdk/src/index.js';
+import { gameBody, postGame, registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { inProcessFetch, inProcessPlayClient } from '../helpers/play.js';
-import { createDeveloper, type Developer } from '../helpers/users.js';
+import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const codeOf = async (p: Promise<unknown>) => {
@@ -492,5 +496,274 @@ describe('the boards', () => {
     expect(heightOf(await getItem(heightKey({ kind: 'all', gameId: g.id })))).toBe(1);
     expect(await playerRank(board, low)).toMatchObject({ rank: 2, points: 10 });
     expect(await playerRank(board, auth.userId)).toMatchObject({ rank: 1, points: 500 });
+  });
+});
+
+describe("the player's earning budget", () => {
+  const RATE = PLAY_CAPS.maxPointsPerSecond.default;
+  const BURST = PLAY_CAPS.maxBurstPoints.default;
+  /** What the budget can give over `seconds` of flushing: the burst, then the rate. */
+  const budgetOver = (seconds: number) => BURST + RATE * seconds;
+
+  /** The DynamoDB requests made while `run` runs, by kind (the in-process handlers share the client). */
+  const requestsDuring = async <T>(run: () => Promise<T>) => {
+    const seen: string[] = [];
+    const name = `count-${randomUUID()}`;
+    dynamo().middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { TransactItems?: unknown[]; RequestItems?: unknown; Key?: unknown };
+        seen.push(
+          input.TransactItems
+            ? `TransactWriteItems(${input.TransactItems.length})`
+            : input.RequestItems
+              ? 'BatchGetItem'
+              : 'other',
+        );
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      return { result: await run(), seen };
+    } finally {
+      dynamo().middlewareStack.remove(name);
+    }
+  };
+
+  /** `rounds` flushes of `delta` by every client at once (each paced at 1/s): points accepted, seconds taken. */
+  const flushAtOnce = async (clients: PlayClient[], rounds: number, delta: number) => {
+    const t0 = Date.now();
+    let accepted = 0;
+    for (let round = 0; round < rounds; round++) {
+      const answers = await Promise.all(clients.map((c) => c.flush(delta)));
+      accepted += answers.reduce((sum, a) => sum + a.accepted, 0);
+    }
+    return { accepted, seconds: (Date.now() - t0) / 1000 };
+  };
+
+  it('accepts ten parallel sessions of one player no more points per second than one session', async () => {
+    const g = await registerGame(dev);
+    const alone = inProcessPlayClient();
+    await alone.start(g.id, await idpToken(`solo-${randomUUID().slice(0, 8)}`));
+    const token = await idpToken(`par-${randomUUID().slice(0, 8)}`);
+    const ten = Array.from({ length: 10 }, () => inProcessPlayClient());
+    for (const client of ten) await client.start(g.id, token);
+    expect(new Set(ten.map((c) => c.sessionId)).size).toBe(10);
+
+    const one = await flushAtOnce([alone], 3, 5_000);
+    const { result: parallel, seen } = await requestsDuring(() => flushAtOnce(ten, 3, 5_000));
+    // Each session had its own 1000 points/s before: ten sessions took ten times what one did.
+    expect(parallel.accepted).toBeLessThanOrEqual(one.accepted + RATE * parallel.seconds);
+    expect(parallel.accepted).toBeLessThanOrEqual(budgetOver(parallel.seconds));
+    expect(one.accepted).toBeLessThanOrEqual(budgetOver(one.seconds));
+    // 30 flushes, each at least one transaction; the others are retries after a parallel session drew first.
+    const attempts = seen.filter((k) => k === 'TransactWriteItems(2)').length;
+    expect(attempts).toBeGreaterThanOrEqual(30);
+    console.info(
+      `ten parallel sessions: ${parallel.accepted} points in ${parallel.seconds.toFixed(2)} s ` +
+        `(one session: ${one.accepted} in ${one.seconds.toFixed(2)} s); ${attempts} flush transactions for ` +
+        `30 flushes (${(attempts / 30).toFixed(2)} attempts per flush)`,
+    );
+    // What they saw is what counted: every session's pending points add up to the points accepted.
+    const pending = await Promise.all(ten.map((c) => c.resync()));
+    expect(pending.reduce((sum, st) => sum + st.pendingPoints, 0)).toBe(parallel.accepted);
+  }, 60_000);
+
+  it('never lets concurrent flushes of parallel sessions spend the same tokens', async () => {
+    const g = await registerGame(dev);
+    const player = { scheme: 'bearer' as const, userId: (await createDeveloper()).arcId };
+    const t0 = Date.now();
+    const sessions = await Promise.all(
+      Array.from({ length: 10 }, () => openSession(player, g.id, new Date(t0))),
+    );
+    // All at the same instant, each asking for the whole burst: the burst is given once in all.
+    const at = new Date(t0 + 1000);
+    const answers = await Promise.all(
+      sessions.map((s) =>
+        flush(
+          { scheme: 'session', userId: player.userId, sessionId: s.sessionId, gameId: g.id },
+          linkFor(s.sessionId, 1, BURST, s.chainSeed, at.getTime()),
+          at,
+        ),
+      ),
+    );
+    expect(answers.reduce((sum, a) => sum + a.accepted, 0)).toBe(BURST);
+  });
+
+  it('costs a flush two DynamoDB requests, the budget riding in both', async () => {
+    const { session, auth } = await open(await registerGame(dev));
+    const { result, seen } = await requestsDuring(() =>
+      flush(auth, linkFor(session.sessionId, 1, 10, session.chainSeed)),
+    );
+    expect(result.accepted).toBe(10);
+    expect(seen).toEqual(['BatchGetItem', 'TransactWriteItems(2)']);
+  });
+
+  it('lets an idle session bank no points beyond the burst', async () => {
+    const g = await registerGame(dev);
+    const t0 = Date.now();
+    const { session, auth, player } = await open(g, new Date(t0));
+    const at = (seconds: number) => new Date(t0 + seconds * 1000);
+    // An hour idle: the per-session bound allowed 1000 points for every second of it.
+    const a = linkFor(session.sessionId, 1, 1_000_000, session.chainSeed, at(3600).getTime());
+    expect(await flush(auth, a, at(3600))).toMatchObject({ accepted: BURST, reason: 'implausible_rate' });
+    // Drained: the next second brings the rate, and the clipped rest was dropped, not carried over.
+    const b = linkFor(session.sessionId, 2, 1_000_000, a.hash, at(3601).getTime());
+    expect(await flush(auth, b, at(3601))).toMatchObject({ accepted: RATE, reason: 'implausible_rate' });
+    // Idle again for almost an hour: the burst again, not an hour of the rate.
+    const c = linkFor(session.sessionId, 3, 1_000_000, b.hash, at(7000).getTime());
+    expect(await flush(auth, c, at(7000))).toMatchObject({ accepted: BURST });
+    // A new session of the same player draws on the same budget: one second of the rate is all there is.
+    const second = await openSession(player, g.id, at(7000));
+    const auth2: AuthContext = { ...auth, sessionId: second.sessionId };
+    const d = linkFor(second.sessionId, 1, 1_000_000, second.chainSeed, at(7001).getTime());
+    expect(await flush(auth2, d, at(7001))).toMatchObject({ accepted: RATE, reason: 'implausible_rate' });
+    // Within the budget nothing is clipped.
+    const e = linkFor(second.sessionId, 2, 50, d.hash, at(7002).getTime());
+    expect(await flush(auth2, e, at(7002))).toMatchObject({ accepted: 50, reason: null });
+    expect(await sessionState(auth)).toMatchObject({
+      pendingPoints: 2 * BURST + RATE,
+      claimedTotal: 3_000_000,
+    });
+  });
+
+  it('gives a game registered without caps the defaults, and applies them', async () => {
+    const g = await registerGame(dev);
+    expect(g).toMatchObject({
+      maxScorePerSession: 100_000,
+      maxSessionsPerDay: 100,
+      maxCumulativePointsPerDay: 1_000_000,
+      maxPointsPerSecond: 100,
+      maxBurstPoints: 1_000,
+    });
+    // maxSessionsPerDay: the 101st session of the day is refused.
+    const player = { scheme: 'bearer' as const, userId: (await createDeveloper()).arcId };
+    for (let i = 0; i < 10; i++)
+      await Promise.all(Array.from({ length: 10 }, () => openSession(player, g.id)));
+    expect(await codeOf(openSession(player, g.id))).toBe('SESSION_LIMIT_REACHED');
+    // maxScorePerSession and maxCumulativePointsPerDay bound the developer's batch save too.
+    const saved = await batchSavePoints(
+      { scheme: 'hmac', userId: dev.arcId },
+      {
+        gameId: g.id,
+        entries: Array.from({ length: 11 }, (_, i) => ({
+          playerId: `x:capped${player.userId.slice(0, 8)}`,
+          points: 250_000,
+          sessionId: `match-${i}`,
+        })),
+      },
+      { directory: localDirectory },
+    );
+    expect(saved.results.slice(0, 10).map((r) => [r.accepted, r.reason])).toEqual(
+      Array.from({ length: 10 }, () => [100_000, 'max_score_per_session']),
+    );
+    expect(saved.results[10]).toMatchObject({ accepted: 0, reason: 'max_cumulative_points_per_day' });
+    // The budget: a first flush takes the burst, not the 1000 points per second a session had.
+    const { session, auth } = await open(g);
+    expect(await flush(auth, linkFor(session.sessionId, 1, 5_000, session.chainSeed))).toMatchObject({
+      accepted: 1_000,
+      reason: 'implausible_rate',
+    });
+  });
+
+  it('gives a game that raises its caps the caps it set, up to the maximums', async () => {
+    const raised = {
+      maxScorePerSession: 5_000_000,
+      maxSessionsPerDay: 500,
+      maxCumulativePointsPerDay: 50_000_000,
+      maxPointsPerSecond: 5_000,
+      maxBurstPoints: 60_000,
+    };
+    const g = await registerGame(dev, raised);
+    expect(g).toMatchObject(raised);
+    const t0 = Date.now();
+    const { session, auth } = await open(g, new Date(t0));
+    const a = linkFor(session.sessionId, 1, 1_000_000, session.chainSeed, t0 + 1000);
+    expect((await flush(auth, a, new Date(t0 + 1000))).accepted).toBe(60_000);
+    const b = linkFor(session.sessionId, 2, 1_000_000, a.hash, t0 + 2000);
+    expect((await flush(auth, b, new Date(t0 + 2000))).accepted).toBe(5_000);
+    // Above a maximum is a 400 naming the field; an update raises a cap for the sessions opened after it.
+    for (const [field, max] of Object.entries(PLAY_CAPS).map(([k, v]) => [k, v.max] as const)) {
+      const res = await postGame(dev, gameBody({ [field]: max + 1 }));
+      expect(res.status).toBe(400);
+      expect(res.text).toContain(field);
+    }
+    const before = await open(g);
+    const path = `/games/update/${g.id}`;
+    const updated = await invoke<{ data: { game: GameView } }>(updateGameHandler, {
+      method: 'POST',
+      path,
+      pathParameters: { gameId: g.id },
+      headers: hmacHeaders(dev, 'POST', path),
+      body: { maxBurstPoints: PLAY_CAPS.maxBurstPoints.max, maxPointsPerSecond: null },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.game).toMatchObject({
+      maxBurstPoints: PLAY_CAPS.maxBurstPoints.max,
+      maxPointsPerSecond: PLAY_CAPS.maxPointsPerSecond.default,
+      maxScorePerSession: raised.maxScorePerSession,
+    });
+    const after = await open(g);
+    expect(
+      (await flush(before.auth, linkFor(before.session.sessionId, 1, 1_000_000, before.session.chainSeed)))
+        .accepted,
+    ).toBe(60_000);
+    expect(
+      (await flush(after.auth, linkFor(after.session.sessionId, 1, 1_000_000, after.session.chainSeed)))
+        .accepted,
+    ).toBe(1_000_000);
+  });
+
+  it('scores sessions that run in parallel with other sessions of the player, and lists them as risky', async () => {
+    const g = await registerGame(dev);
+    const t0 = Date.now();
+    const play = async (sessions: number) => {
+      const player = { scheme: 'bearer' as const, userId: (await createDeveloper()).arcId };
+      const opened = await Promise.all(
+        Array.from({ length: sessions }, () => openSession(player, g.id, new Date(t0))),
+      );
+      const heads = opened.map((s) => s.chainSeed);
+      // Three rounds, every session flushing a few points within the budget (nothing clipped).
+      for (let round = 1; round <= 3; round++) {
+        const at = t0 + round * 1000 + Math.floor(Math.random() * 300);
+        await Promise.all(
+          opened.map(async (s, i) => {
+            const link = linkFor(s.sessionId, round, 5, heads[i] ?? '', at);
+            await flush(
+              { scheme: 'session', userId: player.userId, sessionId: s.sessionId, gameId: g.id },
+              link,
+              new Date(at),
+            );
+            heads[i] = link.hash;
+          }),
+        );
+      }
+      return { arcId: player.userId, sessionIds: opened.map((s) => s.sessionId) };
+    };
+    const ten = await play(10);
+    const two = await play(2);
+    const solo = await play(1);
+    const path = `/play/dev/risky-sessions/${g.id}`;
+    const risky = await invoke<{
+      data: Array<{ sessionId: string; arcId: string; riskScore: number; riskReasons: string[] }>;
+    }>(listRiskyHandler, {
+      method: 'GET',
+      path,
+      pathParameters: { gameId: g.id },
+      headers: hmacHeaders(dev, 'GET', path),
+    });
+    expect(risky.status).toBe(200);
+    // The ten sessions of one player are flagged for it; two (two devices) and one are not.
+    expect(risky.body.data.map((s) => s.sessionId).sort()).toEqual([...ten.sessionIds].sort());
+    for (const s of risky.body.data) {
+      expect(s.riskReasons).toEqual(['parallel_sessions']);
+      expect(s.riskScore).toBe(0.6);
+    }
+    const { devSessions } = await import('../../lib/play/queries.js');
+    const listed = async (arcId: string) =>
+      (await devSessions({ scheme: 'hmac', userId: dev.arcId }, g.id, { limit: 100, player: arcId })).data;
+    for (const s of await listed(two.arcId))
+      expect(s).toMatchObject({ riskScore: 0.2, riskReasons: ['parallel_sessions'] });
+    for (const s of await listed(solo.arcId)) expect(s).toMatchObject({ riskScore: 0, riskReasons: [] });
   });
 });
