@@ -1,4 +1,5 @@
 import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
 import { getMyRewardsContract, type MyRewardsDeps, myRewards } from '../../lib/rewards/index.js';
 import { payoutsOf } from '../../lib/settlement/index.js';
@@ -11,6 +12,7 @@ export const sideEffects: MyRewardsDeps = {
   payouts: payoutsOf,
   walletOf: async (arcId) => (await loadWallet(arcId))?.address ?? null,
   claimableCoinAllocations: (wallet) => claimableCoinAllocations(wallet, allocationDeps),
+  now,
 };
 
 export const handler = route(

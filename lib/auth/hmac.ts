@@ -48,10 +48,40 @@ const spendSignature = async (signature: string, timestamp: number, unboundBodyS
     throw invalid('Signature already used');
 };
 
+const strictRequired = () =>
+  new AppError(
+    'STRICT_SIGNING_REQUIRED',
+    'This API key requires strict signing: send x-content-sha256 with the hex sha256 of the body (also when it is ' +
+      'empty) and sign method, path, timestamp, body hash and canonical query (see POST /user/hmac-signature)',
+  );
+
+/**
+ * Which form the signature is in: `strict` (body hash and canonical query), `spec` (method, path, timestamp, and
+ * the body hash when `x-content-sha256` is sent), or none. Only a correct signature of SPEC's form learns that
+ * its key is strict, so the answer tells nothing about a key to whoever cannot sign with it.
+ */
+const signedForm = (
+  request: RawRequest,
+  secretKey: string,
+  header: ParsedHmacHeader,
+  bound: string | undefined,
+): 'strict' | 'spec' | undefined => {
+  const base = { secretKey, method: request.method, path: request.path, timestamp: header.timestamp };
+  if (
+    bound &&
+    equalHex(signRequest({ ...base, bodySha256: bound, query: request.rawQuery }), header.signature)
+  )
+    return 'strict';
+  if (equalHex(signRequest({ ...base, ...(bound ? { bodySha256: bound } : {}) }), header.signature))
+    return 'spec';
+  return undefined;
+};
+
 /**
  * Verify an HMAC-signed request (SPEC §5, DESIGN §3): header shape, `x-auth-provider: hmac`, timestamp skew,
- * constant-time signature check against the caller's current secret, optional body binding, and single use
- * of non-GET requests (see spendSignature). Costs one GetItem, plus one conditional PutItem for non-GET requests.
+ * constant-time signature check against the caller's current secret, optional body binding (required, with the
+ * canonical query, for a key that opted into strict signing), and single use of non-GET requests (see
+ * spendSignature). Costs one GetItem, plus one conditional PutItem for non-GET requests.
  */
 export const verifyHmacRequest = async (
   request: RawRequest,
@@ -76,14 +106,9 @@ export const verifyHmacRequest = async (
   const record = await getApiKeyRecord(header.apiKey);
   // The same answer for an unknown key and a wrong signature: nothing tells which API keys exist.
   if (!record) throw invalid();
-  const expected = signRequest({
-    secretKey: openSecret(record.secretCipher).toString('utf8'),
-    method: request.method,
-    path: request.path,
-    timestamp: header.timestamp,
-    ...(bound ? { bodySha256: bound } : {}),
-  });
-  if (!equalHex(expected, header.signature)) throw invalid();
+  const form = signedForm(request, openSecret(record.secretCipher).toString('utf8'), header, bound);
+  if (!form) throw invalid();
+  if (form === 'spec' && record.strictSigning) throw strictRequired();
   if (request.method.toUpperCase() !== 'GET' && request.method.toUpperCase() !== 'HEAD') {
     await spendSignature(header.signature, header.timestamp, bound ? undefined : sha256Hex(request.rawBody));
   }

@@ -23,6 +23,8 @@ export interface RawRequest {
   sourceIp: string;
   requestId: string;
   query: Record<string, string | undefined>;
+  /** The query string as sent, without `?` (`''` for none): what a strict HMAC signature covers. */
+  rawQuery: string;
 }
 
 export type Authenticator = (request: RawRequest) => Promise<AuthContext>;

@@ -8,19 +8,53 @@ export interface SigningInput {
   path: string;
   /** Unix time in milliseconds. */
   timestamp: number;
-  /** Optional body binding: lowercase hex sha256 of the raw body, sent as `x-content-sha256`. */
+  /** Body binding: lowercase hex sha256 of the raw body, sent as `x-content-sha256`. */
   bodySha256?: string;
+  /**
+   * Strict form: the request's query string as sent (without `?`; `''` for none), signed canonicalized after the
+   * body hash. Needs `bodySha256` (the sha256 of the empty string for a request without a body).
+   */
+  query?: string;
 }
 
-/** The exact string that is signed: lower(method) LF lower(path) LF timestamp [LF bodySha256]. */
+/** RFC 3986 percent-encoding: unreserved characters (A-Z a-z 0-9 - . _ ~) kept, every other UTF-8 byte %XX. */
+export const rfc3986 = (value: string): string =>
+  encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The canonical query string a strict signature covers: the query is read as `application/x-www-form-urlencoded`
+ * (`+` is a space, `%XX` sequences are UTF-8 bytes; a leading `?` is dropped, empty segments are skipped, `a` is
+ * `a=`); each name and value is encoded per RFC 3986 with uppercase hex; the pairs are sorted by encoded name,
+ * then by encoded value; joined as `name=value` with `&`. So `b=2&a=x%20y&a=%C3%A9` and `a=%c3%a9&b=2&a=x+y` are
+ * both `a=%C3%A9&a=x%20y&b=2`, and a query that differs in any name or value has another canonical form.
+ */
+export const canonicalQuery = (query: string): string =>
+  [...new URLSearchParams(query)]
+    .map(([name, value]) => [rfc3986(name), rfc3986(value)] as const)
+    .sort(([an, av], [bn, bv]) => byCodeUnit(an, bn) || byCodeUnit(av, bv))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+
+/**
+ * The exact string that is signed: lower(method) LF lower(path) LF timestamp, then LF bodySha256 when the body is
+ * bound, then LF canonicalQuery(query) in the strict form (which always binds the body).
+ */
 export const canonicalString = ({
   method,
   path,
   timestamp,
   bodySha256,
+  query,
 }: Omit<SigningInput, 'secretKey'>): string => {
   const parts = [method.toLowerCase(), path.toLowerCase(), String(timestamp)];
+  if (query !== undefined && !bodySha256) throw new Error('The strict form signs the body hash too');
   if (bodySha256) parts.push(bodySha256.toLowerCase());
+  if (query !== undefined) parts.push(canonicalQuery(query));
   return parts.join('\n');
 };
 

@@ -33,6 +33,8 @@ import {
   getMultiplierCostForPlacementContract,
   getMyRewardsContract,
   purchaseMultiplierContract,
+  revokePurchaseAllowanceContract,
+  setPurchaseAllowanceContract,
 } from '../rewards/index.js';
 import {
   buildClaimTransactionsContract,
@@ -47,6 +49,7 @@ import {
   getMeContract,
   getMyStatsContract,
   resetSecretContract,
+  updateMeContract,
 } from '../user/index.js';
 import { apiReferenceContract, apiReferenceJsonContract } from './reference/contracts.js';
 
@@ -56,6 +59,7 @@ export const contracts: readonly Contract[] = [
   apiReferenceJsonContract,
   createHmacSignatureContract,
   getMeContract,
+  updateMeContract,
   getMyStatsContract,
   resetSecretContract,
   listGamesContract,
@@ -95,4 +99,6 @@ export const contracts: readonly Contract[] = [
   purchaseMultiplierContract,
   getGameRewardsPoolContract,
   getMyRewardsContract,
+  setPurchaseAllowanceContract,
+  revokePurchaseAllowanceContract,
 ];

@@ -101,6 +101,7 @@ const toRawRequest = (event: HttpEvent, context: Context): RawRequest => ({
   sourceIp: event.requestContext.http.sourceIp,
   requestId: requestIdOf(event, context),
   query: event.queryStringParameters ?? {},
+  rawQuery: event.rawQueryString ?? '',
 });
 
 /** The schemes whose credentials the request carries, in the contract's order. */

@@ -1,5 +1,11 @@
 // Public surface of the rewards domain: code outside lib/rewards imports it from here only.
 export {
+  type AllowanceDeps,
+  revokePurchaseAllowance,
+  setPurchaseAllowance,
+} from './allowance.js';
+export { revokePurchaseAllowanceContract, setPurchaseAllowanceContract } from './allowance-contracts.js';
+export {
   getCurrentMultiplierContract,
   getMultiplierCostContract,
   getMultiplierCostForPlacementContract,

@@ -13,6 +13,13 @@ import { settings } from '../core/config.js';
  *     vault address, sealed vault key, running inflow totals (ADDed in the activation transaction).
  * - a pool's inflows, newest first:        pk=POOL#<gameId>                  sk=INFLOW#<completedAt>#<purchaseId>
  *     Query pk = POOL#<gameId> AND begins_with(sk, 'INFLOW#'), descending, Limit 20.
+ * - a player's purchase allowance to a game: pk=ALLOWANCE#<arcId>           sk=GAME#<gameId>
+ *     lamports per UTC day the game may spend with the player's session token; deleted on revocation.
+ *     Query pk = ALLOWANCE#<arcId> AND begins_with(sk, 'GAME#') lists a player's allowances.
+ * - what session purchases reserved of it on a day: pk=ALLOWANCE#<arcId>   sk=SPENT#<day>#<gameId>
+ *     `spentLamports`, ADDed in the purchase's reservation transaction (conditional on the day's room) and
+ *     subtracted in the transaction that fails a purchase that never charged. Kept after revocation.
+ *     Query pk = ALLOWANCE#<arcId> AND begins_with(sk, 'SPENT#<day>#') reads a day's spending for every game.
  * The table has no index and no TTL: financial records are kept.
  */
 export const rewardsKeys = {
@@ -28,6 +35,14 @@ export const rewardsKeys = {
     sk: `INFLOW#${completedAt}#${purchaseId}`,
   }),
   INFLOW_PREFIX: 'INFLOW#',
+  allowance: (arcId: string, gameId: string) => ({ pk: `ALLOWANCE#${arcId}`, sk: `GAME#${gameId}` }),
+  allowanceSpend: (arcId: string, gameId: string, day: string) => ({
+    pk: `ALLOWANCE#${arcId}`,
+    sk: `SPENT#${day}#${gameId}`,
+  }),
+  allowancePartition: (arcId: string) => `ALLOWANCE#${arcId}`,
+  ALLOWANCE_PREFIX: 'GAME#',
+  spentPrefix: (day: string) => `SPENT#${day}#`,
 };
 
 /** The rewards table's name. */

@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { described, withMeta } from '../core/schemas.js';
+import { allowanceSchema } from './allowance-contracts.js';
 import { lamports, PLAYER, TAGS, usd } from './contracts.js';
 
 const payout = withMeta(
@@ -84,7 +85,9 @@ export const getMyRewardsContract = defineContract({
     "The caller's earnings across games: the daily settlements' rewards-pool payouts in SOL (as a creator per the " +
     "game's effective orgRewardsSplit, or as a top-10 player of the day), newest day first and paginated " +
     "(`meta.total` counts payouts), and the claimable game-coin allocations of the caller's embedded wallet " +
-    '(airdrop and emission; claim them with the exercise-claim endpoints). A payout that could not land (no ' +
+    '(airdrop and emission; claim them with the exercise-claim endpoints), and the purchase allowances the caller ' +
+    'granted to games (what each game may spend per UTC day with the session token, and what is left today; ' +
+    'PUT /rewards/allowances/{gameId}). A payout that could not land (no ' +
     'wallet, below the fee or the rent-exempt minimum of a new account) is `carried` and added to the next one. ' +
     'Authenticate with an identity-provider token or a player session token.',
   auth: PLAYER,
@@ -98,6 +101,10 @@ export const getMyRewardsContract = defineContract({
       wallet: described(z.nullable(z.string()), 'Your embedded wallet, where payouts go'),
       payouts: z.array(payout),
       claimableCoins: z.array(coinAllocation),
+      allowances: described(
+        z.array(allowanceSchema),
+        'Games you allowed to buy multipliers with your session token, with what remains today',
+      ),
       coinAllocationsAvailable: described(
         z.boolean(),
         'False while the coin emission is not deployed: claimableCoins is then empty',

@@ -2,6 +2,7 @@
 // game-coin allocations — through two ports the function file wires (the settlement domain's payouts, the
 // emission's claimable allocations), so that rewards imports neither.
 import type { AuthContext } from '../core/auth.js';
+import { allowancesOf } from './allowance.js';
 
 /** One settlement payout of a rewards pool to the caller (the settlement domain's `payoutsOf`). */
 export interface PayoutEntry {
@@ -47,15 +48,23 @@ export interface MyRewardsDeps {
   /** The caller's embedded wallet (the user domain's). */
   walletOf: (arcId: string) => Promise<string | null>;
   claimableCoinAllocations?: ClaimableCoinAllocations | undefined;
+  now: () => Date;
 }
 
-/** GET /rewards/me: the caller's payouts (paged) and, when the emission is wired, claimable coin allocations. */
+/**
+ * GET /rewards/me: the caller's payouts (paged), the purchase allowances it granted to games with what is left of
+ * them today, and, when the emission is wired, claimable coin allocations.
+ */
 export const myRewards = async (
   auth: AuthContext,
   page: { limit: number; offset: number },
   deps: MyRewardsDeps,
 ) => {
-  const [history, wallet] = await Promise.all([deps.payouts(auth.userId, page), deps.walletOf(auth.userId)]);
+  const [history, wallet, allowances] = await Promise.all([
+    deps.payouts(auth.userId, page),
+    deps.walletOf(auth.userId),
+    allowancesOf(auth.userId, deps.now()),
+  ]);
   const coins = wallet && deps.claimableCoinAllocations ? await deps.claimableCoinAllocations(wallet) : [];
   const confirmed = history.payouts.filter((p) => p.status === 'confirmed');
   return {
@@ -64,6 +73,7 @@ export const myRewards = async (
       wallet,
       payouts: history.payouts,
       claimableCoins: coins,
+      allowances,
       coinAllocationsAvailable: deps.claimableCoinAllocations !== undefined,
       pageTotals: {
         receivedLamports: confirmed.reduce((sum, p) => sum + BigInt(p.sentLamports), 0n).toString(),

@@ -65,6 +65,11 @@ export interface Purchase {
   createdAt: string;
   updatedAt: string;
   completedAt?: string;
+  /**
+   * Set on a purchase made with a session token: the UTC day of the player's allowance it reserved its price
+   * against (released if the purchase fails without charging).
+   */
+  allowanceDay?: string;
 }
 
 /** A player's multiplier slot in a game. */
@@ -100,3 +105,18 @@ export interface Pool {
  * never leaves the vault below it (the settlement reads the chain's value; the estimate uses this one).
  */
 export const VAULT_RESERVE = 890_880n;
+
+/**
+ * The most a player can allow a game to spend per UTC day with its session token: 1 000 SOL. Lamports are
+ * DynamoDB numbers in the allowance's condition expressions, exact far beyond this.
+ */
+export const MAX_ALLOWANCE_LAMPORTS = 1_000n * LAMPORTS_PER_SOL;
+
+/** What a player granted a game: lamports its session token may spend per UTC day on multipliers. */
+export interface Allowance {
+  arcId: string;
+  gameId: string;
+  lamportsPerDay: number;
+  grantedAt: string;
+  updatedAt: string;
+}

@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';
+import { ALLOWANCE_RULE } from './allowance-contracts.js';
 import { EXAMPLE_GAME, gameId, lamports, MODEL, PLAYER, TAGS, tier, usd } from './contracts.js';
 import { DURATIONS, PURCHASE_FEE_RESERVE } from './model.js';
 
@@ -16,21 +17,24 @@ const duration = described(
 );
 
 const PURCHASE_RULES =
-  `${MODEL}\n\n**Purchase, in order**: (1) the game must exist (404); (2) a retry with an \`idempotencyKey\` ` +
-  'the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up ' +
-  'on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a ' +
-  'different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed ' +
-  '`maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or ' +
-  'another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it ' +
-  'provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet is the one ' +
-  'the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for ' +
-  'the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price ' +
-  `plus a fee reserve of ${PURCHASE_FEE_RESERVE} lamports (0.001 SOL: the network fee, and the wallet stays ` +
-  'rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved ' +
-  "**before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the " +
-  "embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and " +
-  'confirmed by polling; (8) the multiplier is activated from the confirmation for `durationSeconds`, and ' +
-  "the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting " +
+  `${MODEL}\n\n${ALLOWANCE_RULE}\n\n**Purchase, in order**: (1) the game must exist (404); (2) a retry with an ` +
+  '`idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored ' +
+  'transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot ' +
+  'land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and ' +
+  'must not exceed `maxLamports` (400 VALIDATION_ERROR); (4) consent: with the identity-provider token nothing ' +
+  "more; with a session token the price must fit in what is left today of the player's allowance to this game " +
+  '(403 PURCHASE_ALLOWANCE_REQUIRED without one, 403 PURCHASE_ALLOWANCE_EXCEEDED above it); (5) one multiplier per ' +
+  'player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an ' +
+  'abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash ' +
+  'expired); (6) the embedded wallet is the one the identity provider holds for the player (none: 400 ' +
+  'NO_EMBEDDED_WALLET) with delegated signing enabled for the app (else 403 WALLET_DELEGATION_REQUIRED, before ' +
+  `anything is sent), and must hold the price plus a fee reserve of ${PURCHASE_FEE_RESERVE} lamports (0.001 SOL: ` +
+  'the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (7) the purchase intent is ' +
+  "stored, the slot reserved and, for a session token, the price reserved against the day's allowance, in one " +
+  "transaction, **before** anything is sent; (8) a System transfer from the player's wallet (fee payer, signed " +
+  "through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is " +
+  'sent and confirmed by polling; (9) the multiplier is activated from the confirmation for `durationSeconds`, ' +
+  "and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting " +
   'follows). When confirmation takes longer than the request allows, the answer is **202** with `status: ' +
   'pending`: retry with the same idempotencyKey for the outcome.';
 
@@ -96,6 +100,8 @@ export const purchaseMultiplierContract = defineContract({
     'INSUFFICIENT_BALANCE',
     'NO_EMBEDDED_WALLET',
     'WALLET_DELEGATION_REQUIRED',
+    'PURCHASE_ALLOWANCE_REQUIRED',
+    'PURCHASE_ALLOWANCE_EXCEEDED',
     'CONFLICT',
   ],
   rateLimit: { limit: 10, windowSeconds: 60, key: 'user' },

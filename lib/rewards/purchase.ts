@@ -1,9 +1,11 @@
 // POST /multiplier/purchase (SPEC §4.6, docs/rewards.md): a new purchase quoted, checked, reserved and paid
 // (purchase-transfer.ts); a known idempotency key or a slot still held is settled first (purchase-recovery.ts).
+// With a session token, the price is reserved against the player's daily allowance to the game (allowance.ts).
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../core/auth.js';
 import { errors } from '../core/errors.js';
 import { requireDelegated } from '../user/index.js';
+import { allowanceHold, allowanceRefusal } from './allowance.js';
 import { rewardsKeys } from './keys.js';
 import { type Purchase, TIERS } from './model.js';
 import { createPool, getPool } from './pool-repository.js';
@@ -38,9 +40,10 @@ const ensurePool = async (gameId: string, now: string) =>
   });
 
 /**
- * POST /multiplier/purchase: quote re-checked (maxLamports), one multiplier per player and game, balance
- * checked, intent persisted and the slot reserved before anything is sent, transfer from the player's wallet
- * to the pool vault confirmed by polling, multiplier activated, game figures synced. Idempotent per key.
+ * POST /multiplier/purchase: quote re-checked (maxLamports), a session token's purchase within the player's
+ * allowance to the game, one multiplier per player and game, balance checked, intent persisted and the slot (and
+ * allowance) reserved before anything is sent, transfer from the player's wallet to the pool vault confirmed by
+ * polling, multiplier activated, game figures synced. Idempotent per key.
  */
 export const purchaseMultiplier = async (
   auth: AuthContext,
@@ -57,6 +60,9 @@ export const purchaseMultiplier = async (
       { path: 'maxLamports', message: `price ${q.lamports} > ${input.maxLamports}` },
     ]);
   }
+  // The session token is the game's as much as the player's: it spends only what the player allowed the game.
+  const hold =
+    auth.scheme === 'session' ? await allowanceHold(auth.userId, game.id, q.lamports, q.at) : undefined;
   const slot = await repo.getSlot(game.id, auth.userId);
   if (slot?.state === 'active' && Date.parse(String(slot.endsAt)) > q.at.getTime())
     throw activeConflict(slot);
@@ -84,12 +90,15 @@ export const purchaseMultiplier = async (
     status: 'pending',
     createdAt: now,
     updatedAt: now,
+    ...(hold ? { allowanceDay: hold.day } : {}),
   };
-  let outcome = await repo.reserve(purchase, now);
+  let outcome = await repo.reserve(purchase, now, { allowance: hold });
   if (outcome === 'slotTaken') {
     const dead = await resolveHolder(game.id, auth.userId, deps);
-    outcome = await repo.reserve(purchase, now, dead);
+    outcome = await repo.reserve(purchase, now, { takeOver: dead, allowance: hold });
   }
+  if (outcome === 'allowance' && hold)
+    throw await allowanceRefusal(auth.userId, game.id, q.lamports, hold.day);
   if (outcome === 'keyTaken') {
     const concurrent = await repo.getPurchase(auth.userId, input.idempotencyKey);
     if (concurrent) return resume(concurrent, input, deps);

@@ -10,6 +10,8 @@ import {
   recordPendingSignature,
   transact,
 } from '../adapters/dynamodb.js';
+import { logger } from '../core/logger.js';
+import { type AllowanceHold, allowanceHoldWrites, allowanceReleaseWrite } from './allowance-repository.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Purchase, Slot } from './model.js';
 
@@ -31,23 +33,27 @@ export const getPurchase = async (arcId: string, idempotencyKey: string): Promis
 export const getPurchaseByKey = async (pk: string): Promise<Purchase | undefined> =>
   (await getItem({ pk, sk: 'PURCHASE' })) as Purchase | undefined;
 
-export type ReserveOutcome = 'reserved' | 'slotTaken' | 'keyTaken';
+export type ReserveOutcome = 'reserved' | 'slotTaken' | 'keyTaken' | 'allowance';
+
+const FAILED = 'ConditionalCheckFailed';
 
 /**
  * Persist a purchase intent and reserve the player's multiplier slot for it, in one transaction: the slot must
- * be empty, hold an expired multiplier, or be held by `takeOver` (a purchase proved dead).
+ * be empty, hold an expired multiplier, or be held by `takeOver` (a purchase proved dead). A session purchase
+ * also reserves its price against the player's allowance for the day in the same transaction (`allowance`: the
+ * allowance changed, was revoked, or has no room left for the price).
  */
 export const reserve = async (
   purchase: Purchase,
   now: string,
-  takeOver?: string,
+  options: { takeOver?: string | undefined; allowance?: AllowanceHold | undefined } = {},
 ): Promise<ReserveOutcome> => {
   const TableName = rewardsTable();
   const values: Item = { ':now': now, ':active': 'active' };
   let slotCondition = 'attribute_not_exists(pk) OR (#state = :active AND endsAt <= :now)';
-  if (takeOver) {
+  if (options.takeOver) {
     slotCondition += ' OR purchaseId = :dead';
-    values[':dead'] = takeOver;
+    values[':dead'] = options.takeOver;
   }
   try {
     await transact([
@@ -69,12 +75,17 @@ export const reserve = async (
           ExpressionAttributeValues: values,
         },
       },
+      ...(options.allowance
+        ? allowanceHoldWrites(purchase.arcId, purchase.gameId, options.allowance, now)
+        : []),
     ]);
     return 'reserved';
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const [key] = cancellationReasons(error);
-    return key === 'ConditionalCheckFailed' ? 'keyTaken' : 'slotTaken';
+    const [key, , grant, spend] = cancellationReasons(error);
+    if (key === FAILED) return 'keyTaken';
+    if (grant === FAILED || spend === FAILED) return 'allowance';
+    return 'slotTaken';
   }
 };
 
@@ -91,37 +102,93 @@ export const recordSignature = async (
   return recordPendingSignature(rewardsTable(), { pk: purchase.pk, sk: purchase.sk }, previous, sent, now);
 };
 
+/** The update that fails a pending purchase still as the caller saw it (same signature or none). */
+const failUpdate = (
+  purchase: Pick<Purchase, 'pk' | 'sk'>,
+  seenSignature: string | undefined,
+  reason: string,
+  now: string,
+) => ({
+  TableName: rewardsTable(),
+  Key: { pk: purchase.pk, sk: purchase.sk },
+  UpdateExpression: 'SET #status = :failed, failureReason = :reason, updatedAt = :now',
+  ConditionExpression: `#status = :pending AND ${seenSignature ? 'signature = :sig' : 'attribute_not_exists(signature)'}`,
+  ExpressionAttributeNames: { '#status': 'status' },
+  ExpressionAttributeValues: {
+    ':failed': 'failed',
+    ':reason': reason.slice(0, 500),
+    ':now': now,
+    ':pending': 'pending',
+    ...(seenSignature ? { ':sig': seenSignature } : {}),
+  },
+});
+
 /**
- * Mark a pending purchase failed (terminal) if it is still as the caller saw it (same signature or none), then
- * release its slot reservation. False when the purchase moved on meanwhile (a signature was recorded).
+ * Fail the purchase and give its price back to the day's allowance, in one transaction (a session purchase).
+ * False when the purchase moved on meanwhile.
  */
-export const markFailed = async (
-  purchase: Pick<Purchase, 'pk' | 'sk' | 'gameId' | 'arcId' | 'purchaseId'>,
+const failAndRelease = async (
+  purchase: Pick<Purchase, 'pk' | 'sk' | 'gameId' | 'arcId' | 'purchaseId' | 'lamports'> & {
+    allowanceDay: string;
+  },
   seenSignature: string | undefined,
   reason: string,
   now: string,
 ): Promise<boolean> => {
   try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: rewardsTable(),
-        Key: { pk: purchase.pk, sk: purchase.sk },
-        UpdateExpression: 'SET #status = :failed, failureReason = :reason, updatedAt = :now',
-        ConditionExpression: `#status = :pending AND ${seenSignature ? 'signature = :sig' : 'attribute_not_exists(signature)'}`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':failed': 'failed',
-          ':reason': reason.slice(0, 500),
-          ':now': now,
-          ':pending': 'pending',
-          ...(seenSignature ? { ':sig': seenSignature } : {}),
-        },
-      }),
-    );
+    await transact([
+      { Update: failUpdate(purchase, seenSignature, reason, now) },
+      allowanceReleaseWrite(
+        purchase.arcId,
+        purchase.gameId,
+        purchase.allowanceDay,
+        Number(purchase.lamports),
+        now,
+      ),
+    ]);
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const [failed, released] = cancellationReasons(error);
+    if (failed === FAILED || released !== FAILED) return false;
+  }
+  // The day's spending no longer holds this price (never expected: nothing else subtracts from it). Failing the
+  // purchase matters more than the allowance's room, which can only be smaller than it should be.
+  logger.warn('failed purchase could not release its allowance', { purchaseId: purchase.purchaseId });
+  return markFailedOnly(purchase, seenSignature, reason, now);
+};
+
+const markFailedOnly = async (
+  purchase: Pick<Purchase, 'pk' | 'sk'>,
+  seenSignature: string | undefined,
+  reason: string,
+  now: string,
+): Promise<boolean> => {
+  try {
+    await dynamo().send(new UpdateCommand(failUpdate(purchase, seenSignature, reason, now)));
+    return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
     throw error;
   }
+};
+
+/**
+ * Mark a pending purchase failed (terminal) if it is still as the caller saw it (same signature or none), giving
+ * a session purchase's price back to its day's allowance in the same transaction, then release its slot
+ * reservation. False when the purchase moved on meanwhile (a signature was recorded).
+ */
+export const markFailed = async (
+  purchase: Pick<Purchase, 'pk' | 'sk' | 'gameId' | 'arcId' | 'purchaseId' | 'lamports' | 'allowanceDay'>,
+  seenSignature: string | undefined,
+  reason: string,
+  now: string,
+): Promise<boolean> => {
+  const { allowanceDay } = purchase;
+  const failed = allowanceDay
+    ? await failAndRelease({ ...purchase, allowanceDay }, seenSignature, reason, now)
+    : await markFailedOnly(purchase, seenSignature, reason, now);
+  if (!failed) return false;
   // Best effort: a slot still held by a failed purchase is taken over by the next purchase anyway.
   await dynamo()
     .send(

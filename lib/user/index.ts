@@ -4,13 +4,14 @@ export {
   getMeContract,
   getMyStatsContract,
   resetSecretContract,
+  updateMeContract,
 } from './contracts.js';
 export { configuredDirectory, type IdentityDirectory } from './directory.js';
 export { createHmacSignature } from './hmac-helper.js';
 export { isDid, type ParsedIdentifier } from './identifiers.js';
 export { userKeys } from './keys.js';
 export { type LegacyWallet, listLegacyWallets, retireLegacyWallet } from './legacy-wallets.js';
-export { getMe, getMyStats } from './profile.js';
+export { getMe, getMyStats, updateMe } from './profile.js';
 export { addToStat, getApiKeyRecord, statIncrementWrite, type UserStat } from './repository.js';
 export { type PlayerIdToArcId, resolveIdentifiers, resolveKnownIdentifiers } from './resolver.js';
 export { ensureUserForSubject, resetSecret } from './service.js';

@@ -2,7 +2,8 @@
  * UsersTable keys. Access patterns:
  * - profile by Arc ID:            pk=USER#<arcId>          sk=PROFILE
  * - Arc ID by identifier key:     pk=IDENT#<kind>:<value>  sk=IDENT   (kinds: did, sol, eth, x, email)
- * - Arc ID + secret by API key:   pk=APIKEY#<apiKey>       sk=APIKEY  (one read authenticates a request)
+ * - Arc ID + secret by API key:   pk=APIKEY#<apiKey>       sk=APIKEY  (one read authenticates a request; it also
+ *     holds `strictSigning`, the key's choice of the strict signing form)
  * Identifier and API key items are written with attribute_not_exists conditions, so each maps to one user.
  */
 export const userKeys = {

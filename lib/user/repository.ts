@@ -9,6 +9,8 @@ const table = () => settings().USERS_TABLE;
 export interface ApiKeyRecord {
   arcId: string;
   secretCipher: string;
+  /** Every request signed with this key must bind its body and its canonical query (the strict form). */
+  strictSigning: boolean;
 }
 
 export interface NewUser {
@@ -142,7 +144,13 @@ export const getApiKeyRecord = async (apiKey: string): Promise<ApiKeyRecord | un
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: table(), Key: userKeys.apiKey(apiKey), ConsistentRead: true }),
   );
-  return Item ? { arcId: String(Item.arcId), secretCipher: String(Item.secretCipher) } : undefined;
+  return Item
+    ? {
+        arcId: String(Item.arcId),
+        secretCipher: String(Item.secretCipher),
+        strictSigning: Item.strictSigning === true,
+      }
+    : undefined;
 };
 
 /** Give an existing user its first API key; fails if it already has one. */
@@ -186,6 +194,19 @@ export const replaceSecret = async (apiKey: string, arcId: string, secretCipher:
       UpdateExpression: 'SET secretCipher = :s, rotatedAt = :now',
       ConditionExpression: 'arcId = :a',
       ExpressionAttributeValues: { ':s': secretCipher, ':now': now, ':a': arcId },
+    }),
+  );
+};
+
+/** Require (or stop requiring) the strict signing form for an API key of this user; the secret is unchanged. */
+export const setStrictSigning = async (apiKey: string, arcId: string, strict: boolean, now: string) => {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: userKeys.apiKey(apiKey),
+      UpdateExpression: 'SET strictSigning = :strict, strictSigningAt = :now',
+      ConditionExpression: 'arcId = :a',
+      ExpressionAttributeValues: { ':strict': strict, ':now': now, ':a': arcId },
     }),
   );
 };

@@ -22,13 +22,45 @@ export interface SignInput {
   timestamp: number;
   /** When given, the signature covers the body: send it as `x-content-sha256`. */
   bodySha256?: string;
+  /**
+   * The strict form: the query string as sent (without `?`; `''` for none), signed canonicalized after the body
+   * hash, which it needs (the sha256 of `''` for a request without a body). Keys with strict signing accept only it.
+   */
+  query?: string;
 }
 
-/** The signed string: lower(method) LF lower(path) LF timestamp [LF bodySha256]. */
-export const canonicalString = (input: Omit<SignInput, 'apiKey' | 'secretKey'>): string =>
-  [input.method.toLowerCase(), input.path.toLowerCase(), String(input.timestamp)]
+/** The sha256 of an empty body, what the strict form signs for a request without one. */
+export const EMPTY_BODY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/** RFC 3986 percent-encoding: A-Z a-z 0-9 - . _ ~ kept, every other UTF-8 byte as %XX (uppercase hex). */
+const rfc3986 = (value: string): string =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The canonical query the strict form signs (the API's `POST /user/hmac-signature` describes it): pairs read as
+ * form-urlencoded, names and values RFC 3986-encoded, sorted by name then value, joined `name=value` with `&`.
+ */
+export const canonicalQuery = (query: string): string =>
+  [...new URLSearchParams(query)]
+    .map(([name, value]) => [rfc3986(name), rfc3986(value)] as const)
+    .sort(([an, av], [bn, bv]) => byCodeUnit(an, bn) || byCodeUnit(av, bv))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+
+/**
+ * The signed string: lower(method) LF lower(path) LF timestamp [LF bodySha256] [LF canonicalQuery(query)] (the
+ * strict form has both).
+ */
+export const canonicalString = (input: Omit<SignInput, 'apiKey' | 'secretKey'>): string => {
+  if (input.query !== undefined && !input.bodySha256)
+    throw new Error('The strict form signs the body hash too');
+  return [input.method.toLowerCase(), input.path.toLowerCase(), String(input.timestamp)]
     .concat(input.bodySha256 ? [input.bodySha256.toLowerCase()] : [])
+    .concat(input.query !== undefined ? [canonicalQuery(input.query)] : [])
     .join('\n');
+};
 
 /** The headers of an HMAC-signed request: `authorization`, `x-auth-provider` and, when bound, `x-content-sha256`. */
 export const signRequest = async (input: SignInput): Promise<Record<string, string>> => {

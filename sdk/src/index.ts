@@ -2,7 +2,14 @@
 // only: every export runs in browsers, Node 20+, Deno and workers.
 export { type ArcadiaClient, type ArcadiaClientOptions, createArcadiaClient, unwrap } from './client.js';
 export { ArcadiaError, retryAfterSeconds } from './errors.js';
-export { canonicalString, type SignInput, sha256Hex, signRequest } from './hmac.js';
+export {
+  canonicalQuery,
+  canonicalString,
+  EMPTY_BODY_SHA256,
+  type SignInput,
+  sha256Hex,
+  signRequest,
+} from './hmac.js';
 export type { components, operations, paths } from './openapi.generated.js';
 export * from './play.js';
 export { createTransport, type Fetch, type TransportOptions } from './transport.js';

@@ -315,7 +315,9 @@ export type paths = {
          *
          *     **Price** (lamports) = ⌈ 2000000 × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use the configured SOL price (`SOL_USD_PRICE`, default 150 USD, or an HTTP price feed in production).
          *
-         *     **Purchase, in order**: (1) the game must exist (404); (2) a retry with an `idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed `maxLamports` (400 VALIDATION_ERROR); (4) one multiplier per player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash expired); (5) the embedded wallet is the one the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price plus a fee reserve of 1000000 lamports (0.001 SOL: the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (6) the purchase intent is stored and the slot reserved **before** anything is sent; (7) a System transfer from the player's wallet (fee payer, signed through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and confirmed by polling; (8) the multiplier is activated from the confirmation for `durationSeconds`, and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting follows). When confirmation takes longer than the request allows, the answer is **202** with `status: pending`: retry with the same idempotencyKey for the outcome.
+         *     **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
+         *
+         *     **Purchase, in order**: (1) the game must exist (404); (2) a retry with an `idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed `maxLamports` (400 VALIDATION_ERROR); (4) consent: with the identity-provider token nothing more; with a session token the price must fit in what is left today of the player's allowance to this game (403 PURCHASE_ALLOWANCE_REQUIRED without one, 403 PURCHASE_ALLOWANCE_EXCEEDED above it); (5) one multiplier per player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash expired); (6) the embedded wallet is the one the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price plus a fee reserve of 1000000 lamports (0.001 SOL: the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (7) the purchase intent is stored, the slot reserved and, for a session token, the price reserved against the day's allowance, in one transaction, **before** anything is sent; (8) a System transfer from the player's wallet (fee payer, signed through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and confirmed by polling; (9) the multiplier is activated from the confirmation for `durationSeconds`, and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting follows). When confirmation takes longer than the request allows, the answer is **202** with `status: pending`: retry with the same idempotencyKey for the outcome.
          */
         post: operations["purchaseMultiplier"];
         delete?: never;
@@ -544,6 +546,34 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/rewards/allowances/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Allow a game to buy multipliers for me
+         * @description **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
+         *
+         *     Grants the game an allowance, or changes it (what was spent today stays spent). At most 1000000000000 lamports (1 000 SOL) per day. 404 when the game does not exist.
+         */
+        put: operations["setPurchaseAllowance"];
+        post?: never;
+        /**
+         * Stop a game buying multipliers for me
+         * @description **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
+         *
+         *     Revokes the game's allowance: its session-token purchases are refused from now on (a purchase already reserved completes). Idempotent: `revoked` says whether there was one.
+         */
+        delete: operations["revokePurchaseAllowance"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rewards/game-rewards-pool/{gameId}": {
         parameters: {
             query?: never;
@@ -575,7 +605,7 @@ export type paths = {
         };
         /**
          * What I earned
-         * @description The caller's earnings across games: the daily settlements' rewards-pool payouts in SOL (as a creator per the game's effective orgRewardsSplit, or as a top-10 player of the day), newest day first and paginated (`meta.total` counts payouts), and the claimable game-coin allocations of the caller's embedded wallet (airdrop and emission; claim them with the exercise-claim endpoints). A payout that could not land (no wallet, below the fee or the rent-exempt minimum of a new account) is `carried` and added to the next one. Authenticate with an identity-provider token or a player session token.
+         * @description The caller's earnings across games: the daily settlements' rewards-pool payouts in SOL (as a creator per the game's effective orgRewardsSplit, or as a top-10 player of the day), newest day first and paginated (`meta.total` counts payouts), and the claimable game-coin allocations of the caller's embedded wallet (airdrop and emission; claim them with the exercise-claim endpoints), and the purchase allowances the caller granted to games (what each game may spend per UTC day with the session token, and what is left today; PUT /rewards/allowances/{gameId}). A payout that could not land (no wallet, below the fee or the rent-exempt minimum of a new account) is `carried` and added to the next one. Authenticate with an identity-provider token or a player session token.
          */
         get: operations["getMyRewards"];
         put?: never;
@@ -829,7 +859,17 @@ export type paths = {
         put?: never;
         /**
          * Generate an HMAC Authorization header value
-         * @description Helper that signs a request for you. The signature is lowercase hex HMAC-SHA256, keyed with the secret key, of `lower(method) + "\n" + lower(path) + "\n" + timestamp` where timestamp is Unix milliseconds and path is the request path without query string. When `bodySha256` is given, `"\n" + bodySha256` is appended and the request must then carry `x-content-sha256: <bodySha256>`. Send the returned value as `Authorization` together with `x-auth-provider: hmac`; it is valid for 5 minutes and, for non-GET requests, once (without `bodySha256`, once per body: give `bodySha256` so that the signature covers the body). Prefer signing locally: this endpoint exists for quick experiments and never stores or logs the secret.
+         * @description Helper that signs a request for you. The signature is lowercase hex HMAC-SHA256, keyed with the secret key, of a string of lines joined by "\n":
+         *
+         *     - **Basic form**: `lower(method)`, `lower(path)`, `timestamp` (Unix milliseconds; path relative to the base URL, without the query string). Accepted for keys that are not strict. It covers neither the body nor the query: for non-GET requests it is accepted once per body.
+         *     - **Body-bound form**: the same three lines plus `bodySha256`, sent as `x-content-sha256: <bodySha256>` (lowercase hex sha256 of the exact body bytes); the server checks the body against it. Accepted for keys that are not strict.
+         *     - **Strict form**: the three lines, `bodySha256` (always: the sha256 of the empty string, `e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855`, for a request without a body; `x-content-sha256` is always sent), and `canonicalQuery`. Accepted for every key; the only form a key with `strictSigning` accepts (set with `PATCH /user/me` and your identity-provider token; `GET /user/me` shows it). A request of such a key signed in another form is 401 `STRICT_SIGNING_REQUIRED`; one whose body or query differs from what was signed is 401 `INVALID_SIGNATURE`.
+         *
+         *     `canonicalQuery`, as AWS Signature V4 canonicalizes a query: read the query string as sent as `application/x-www-form-urlencoded` (a leading `?` dropped, empty segments skipped, `+` is a space, `%XX` are UTF-8 bytes, `a` alone is `a=`); percent-encode every name and value per RFC 3986 (keep `A-Z a-z 0-9 - . _ ~`, every other UTF-8 byte as `%XX` with uppercase hex); sort the pairs by encoded name, then by encoded value (byte order); join them as `name=value` with `&`; `""` without a query. Example: `?sort=desc&limit=10&q=caf%c3%a9+bar&q=a` → `limit=10&q=a&q=caf%C3%A9%20bar&sort=desc`.
+         *
+         *     Send the header value as `Authorization` with `x-auth-provider: hmac`. A signature is valid for 5 minutes and, for non-GET requests, once.
+         *
+         *     Give `bodySha256` to bind the body, and `query` (with `bodySha256`) for the strict form; `stringToSign` shows the exact string signed. Prefer signing locally: this endpoint exists for quick experiments and never stores or logs the secret.
          */
         post: operations["createHmacSignature"];
         delete?: never;
@@ -855,7 +895,11 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change my settings
+         * @description `strictSigning: true` makes your API key accept only strictly signed requests: every request must send `x-content-sha256` and sign the body hash and the canonical query (see `POST /user/hmac-signature`), so a signature seen in transit or in a log cannot carry another body or query. The basic and the body-bound forms are then 401 `STRICT_SIGNING_REQUIRED`. `false` accepts them again. Applies from the next request; resetting the secret keeps it. Identity-provider bearer token only: an HMAC signature is 401, so a leaked secret cannot turn it off. 404 `NOT_FOUND` before your API key exists (call `GET /user/me` first). Answers your profile.
+         */
+        patch: operations["updateMe"];
         trace?: never;
     };
     "/user/me/stats": {
@@ -905,7 +949,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
                 message: string;
                 details: {
                     path: string;
@@ -1013,6 +1057,31 @@ export type components = {
             createdAt: string;
             updatedAt: string;
             invalidatedPoints: number | null;
+        };
+        /**
+         * @example {
+         *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+         *       "lamportsPerDay": "20000000",
+         *       "day": "2026-11-24",
+         *       "spentTodayLamports": "5000000",
+         *       "remainingTodayLamports": "15000000",
+         *       "grantedAt": "2026-11-20T09:12:03.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
+        PurchaseAllowance: {
+            /** Format: uuid */
+            gameId: string;
+            /** @description What the game may spend per UTC day with your session token */
+            lamportsPerDay: string;
+            /** @description Today (UTC, YYYY-MM-DD), the day of the two figures below */
+            day: string;
+            /** @description Reserved today by session-token purchases in this game */
+            spentTodayLamports: string;
+            /** @description What session-token purchases may still spend today */
+            remainingTodayLamports: string;
+            grantedAt: string;
+            updatedAt: string;
         };
         SettlementSummary: {
             /** @description The settled UTC day (YYYY-MM-DD) */
@@ -1326,6 +1395,8 @@ export type components = {
             walletAddress: string | null;
             /** @description Whether you delegated signing to the app at the identity provider: launching a coin, buying a multiplier and claiming need it (403 WALLET_DELEGATION_REQUIRED otherwise) */
             walletDelegated: boolean;
+            /** @description Whether your API key accepts only strictly signed requests (body hash and canonical query; see POST /user/hmac-signature). Set with PATCH /user/me */
+            strictSigning: boolean;
             createdAt: string;
             /** @description Your secret key. Present only in the response that created your API key: store it now. */
             secretKey?: string;
@@ -1848,7 +1919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2305,7 +2376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2574,7 +2645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2737,7 +2808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2862,7 +2933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3266,7 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3948,7 +4019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: WALLET_DELEGATION_REQUIRED */
+            /** @description Error: PURCHASE_ALLOWANCE_EXCEEDED, PURCHASE_ALLOWANCE_REQUIRED, WALLET_DELEGATION_REQUIRED */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4262,7 +4333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4416,7 +4487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4596,7 +4667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4724,7 +4795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4858,7 +4929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4999,7 +5070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5504,6 +5575,226 @@ export interface operations {
             };
         };
     };
+    setPurchaseAllowance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lamportsPerDay": "20000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Lamports the game may spend per UTC day with your session token (string) */
+                    lamportsPerDay: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                     *         "lamportsPerDay": "20000000",
+                     *         "day": "2026-11-24",
+                     *         "spentTodayLamports": "5000000",
+                     *         "remainingTodayLamports": "15000000",
+                     *         "grantedAt": "2026-11-20T09:12:03.000Z",
+                     *         "updatedAt": "2026-11-24T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PurchaseAllowance"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokePurchaseAllowance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            gameId: string;
+                            /** @description True when an allowance existed and is now gone */
+                            revoked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getGameRewardsPool: {
         parameters: {
             query?: never;
@@ -5772,6 +6063,17 @@ export interface operations {
                      *             "claimable": "string"
                      *           }
                      *         ],
+                     *         "allowances": [
+                     *           {
+                     *             "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                     *             "lamportsPerDay": "20000000",
+                     *             "day": "2026-11-24",
+                     *             "spentTodayLamports": "5000000",
+                     *             "remainingTodayLamports": "15000000",
+                     *             "grantedAt": "2026-11-20T09:12:03.000Z",
+                     *             "updatedAt": "2026-11-24T10:00:00.000Z"
+                     *           }
+                     *         ],
                      *         "coinAllocationsAvailable": true,
                      *         "pageTotals": {
                      *           "receivedLamports": "1500000",
@@ -5804,6 +6106,8 @@ export interface operations {
                                 /** @description allocated − claimed: what POST /token-launcher/exercise-claim/build-transactions pays */
                                 claimable: string;
                             }[];
+                            /** @description Games you allowed to buy multipliers with your session token, with what remains today */
+                            allowances: components["schemas"]["PurchaseAllowance"][];
                             /** @description False while the coin emission is not deployed: claimableCoins is then empty */
                             coinAllocationsAvailable: boolean;
                             pageTotals: {
@@ -6951,9 +7255,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "secretKey": "sk_test_secret",
-                 *       "method": "POST",
-                 *       "path": "/games",
-                 *       "apiKey": "0b6f1a52-4c1e-4c8f-9a37-2f0d6c9e8b11"
+                 *       "method": "GET",
+                 *       "path": "/games/me",
+                 *       "apiKey": "0b6f1a52-4c1e-4c8f-9a37-2f0d6c9e8b11",
+                 *       "bodySha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                 *       "query": "limit=10&sort=desc"
                  *     }
                  */
                 "application/json": {
@@ -6970,8 +7276,10 @@ export interface operations {
                     apiKey: string;
                     /** @description Unix milliseconds to sign; defaults to now */
                     timestamp?: number;
-                    /** @description Optional body binding: hex sha256 of the exact request body */
+                    /** @description Body binding: hex sha256 of the exact request body (required with `query`) */
                     bodySha256?: string;
+                    /** @description Strict form: the query string exactly as the request sends it (e.g. `limit=10&sort=desc`; `""` for none) */
+                    query?: string;
                 };
             };
         };
@@ -6990,7 +7298,8 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "signature": "string",
-                     *         "timestamp": 0
+                     *         "timestamp": 0,
+                     *         "stringToSign": "string"
                      *       }
                      *     }
                      */
@@ -7000,6 +7309,8 @@ export interface operations {
                             signature: string;
                             /** @description The signed timestamp (Unix ms) */
                             timestamp: number;
+                            /** @description The exact string that was signed (lines joined by "\n") */
+                            stringToSign: string;
                         };
                     };
                 };
@@ -7090,6 +7401,7 @@ export interface operations {
                      *         ],
                      *         "walletAddress": "string",
                      *         "walletDelegated": true,
+                     *         "strictSigning": true,
                      *         "createdAt": "string",
                      *         "secretKey": "string"
                      *       }
@@ -7100,8 +7412,137 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "strictSigning": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Accept only strictly signed requests for your API key */
+                    strictSigning: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "subject": "string",
+                     *         "apiKey": "43845a17-01cb-476b-8c02-27c26965e86a",
+                     *         "identifiers": [
+                     *           "string"
+                     *         ],
+                     *         "walletAddress": "string",
+                     *         "walletDelegated": true,
+                     *         "strictSigning": true,
+                     *         "createdAt": "string",
+                     *         "secretKey": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["UserProfile"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7169,7 +7610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7241,7 +7682,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_SIGNATURE, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

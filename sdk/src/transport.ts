@@ -2,7 +2,7 @@
 // idempotency keys where the operation takes them, and bounded retries (429 after Retry-After; network errors
 // and 502/503/504 only when a retry cannot apply the request twice). Error answers become ArcadiaError.
 import { ArcadiaError, errorOf, networkError } from './errors.js';
-import { sha256Hex, signRequest } from './hmac.js';
+import { EMPTY_BODY_SHA256, sha256Hex, signRequest } from './hmac.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
 
@@ -13,7 +13,11 @@ export interface TransportOptions {
   hmac?: { apiKey: string; secretKey: string };
   /** Or send this bearer token (an identity-provider token, or a play session token). */
   bearerToken?: string | (() => string | Promise<string>);
-  /** Bind the body into HMAC signatures with `x-content-sha256` (default true). */
+  /**
+   * Sign HMAC requests in the strict form (default true): the body's sha256 (sent as `x-content-sha256`, also for
+   * an empty body) and the canonical query are signed, which every key accepts and keys with strict signing
+   * require. `false` signs the basic form (method, path, timestamp) only.
+   */
   bindBody?: boolean;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
@@ -90,14 +94,10 @@ const authHeaders = async (
   prepared: Prepared,
 ): Promise<Record<string, string>> => {
   if (options.hmac) {
-    const bind = options.bindBody !== false && prepared.body !== undefined;
-    return signRequest({
-      ...options.hmac,
-      method,
-      path: relativePath(prepared.url, options.baseUrl),
-      timestamp: Date.now(),
-      ...(bind && prepared.body !== undefined ? { bodySha256: await sha256Hex(prepared.body) } : {}),
-    });
+    const signed = { ...options.hmac, method, path: relativePath(prepared.url, options.baseUrl) };
+    if (options.bindBody === false) return signRequest({ ...signed, timestamp: Date.now() });
+    const bodySha256 = prepared.body === undefined ? EMPTY_BODY_SHA256 : await sha256Hex(prepared.body);
+    return signRequest({ ...signed, timestamp: Date.now(), bodySha256, query: prepared.url.search });
   }
   const token = typeof options.bearerToken === 'function' ? await options.bearerToken() : options.bearerToken;
   return token ? { authorization: `Bearer ${token}` } : {};

@@ -49,6 +49,7 @@ import { flushHash } from '../../lib/play/protocol.js';
 import { getItem } from '../../lib/play/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { flush, openSession } from '../../lib/play/sdk.js';
+import { putAllowance, spentIn } from '../../lib/rewards/allowance-repository.js';
 import { rewardsKeys } from '../../lib/rewards/keys.js';
 import { priceLamports, usdOf } from '../../lib/rewards/pricing.js';
 import { type BuilderDeps, buildSnapshot, processSnapshotBatch } from '../../lib/snapshots/builder.js';
@@ -776,6 +777,59 @@ describe('rewards', () => {
       const game = await getGame(f.game.id);
       if (game?.totalRewardsPoolValueUsd !== usdOf(price, 150))
         out.lost.push(`game figures not synced (${game?.totalRewardsPoolValueUsd})`);
+    },
+  });
+  crashTest<PurchaseFixture & { session: string }>({
+    name: 'POST /multiplier/purchase with a session token (allowance reserved with the intent)',
+    async setup() {
+      seller ??= await createDeveloper();
+      const dev = seller;
+      const name = `crash-allowed-${randomUUID().slice(0, 8)}`;
+      const arcId = await ensureUserForSubject(`did:local:${name}`);
+      const [game, token] = await Promise.all([registerGame(dev), idpToken(name)]);
+      const wallet = (await loadWallet(arcId))?.address ?? '';
+      await chain.airdrop(wallet, SOL);
+      // Room for exactly this purchase.
+      await putAllowance(arcId, game.id, Number(price), new Date().toISOString());
+      const opened = await invoke<{ data: { sessionToken: string } }>(sessionTokenHandler, {
+        method: 'GET',
+        path: '/play/session-token',
+        headers: bearer(token),
+        query: { gameId: game.id, idempotencyKey: randomUUID() },
+      });
+      const body = {
+        gameId: game.id,
+        tier: '2x' as const,
+        durationSeconds: 3_600,
+        idempotencyKey: randomUUID(),
+      };
+      const before = await chain.getBalance(wallet);
+      return { game, arcId, token, wallet, before, body, session: opened.body.data.sessionToken };
+    },
+    request: (f) =>
+      invoke(purchaseHandler, {
+        method: 'POST',
+        path: '/multiplier/purchase',
+        headers: bearer(f.session),
+        body: f.body,
+      }),
+    async consistent(f, _phase, out) {
+      const s = await state(f);
+      const spent = await spentIn(f.arcId, f.game.id, utcDay(new Date()));
+      // The price is reserved exactly while an intent that may still charge exists, never twice.
+      const holds = s.purchase && s.purchase.status !== 'failed' ? Number(price) : 0;
+      if (spent !== holds) out.violations.push(`allowance spent ${spent}, purchase ${s.purchase?.status}`);
+      if (s.charged !== 0n && s.charged !== price + SIGNATURE_FEE)
+        out.violations.push(`wallet charged ${s.charged}, price ${price} + fee ${SIGNATURE_FEE}`);
+    },
+    async complete(f, res, _context, out) {
+      const s = await state(f);
+      if (res.status !== 200) out.lost.push(`retry answered ${res.status}`);
+      if (s.purchase?.status !== 'completed') out.lost.push('purchase not activated');
+      const spent = await spentIn(f.arcId, f.game.id, utcDay(new Date()));
+      if (spent !== Number(price)) out.violations.push(`allowance spent ${spent}, the price is ${price}`);
+      if (s.charged !== price + SIGNATURE_FEE)
+        out.violations.push(`charged ${s.charged}, once is ${price + SIGNATURE_FEE}`);
     },
   });
 });

@@ -27,6 +27,7 @@ describe('POST /user/hmac-signature', () => {
       data: {
         signature: `HMAC-SHA256 apiKey=${API_KEY} signature=${expected} timestamp=1700000000000`,
         timestamp: 1700000000000,
+        stringToSign: 'post\n/games\n1700000000000',
       },
     });
     expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
@@ -47,6 +48,18 @@ describe('POST /user/hmac-signature', () => {
     [{ secretKey: 's', method: 'GET', path: 'games', apiKey: API_KEY }, 'path'],
     [{ secretKey: 's', method: 'GET', path: '/x?y=1', apiKey: API_KEY }, 'path'],
     [{ secretKey: 's', method: 'GET', path: '/x', apiKey: 'not-a-uuid' }, 'apiKey'],
+    [{ secretKey: 's', method: 'GET', path: '/x', apiKey: API_KEY, query: 'a=1' }, 'bodySha256'],
+    [
+      {
+        secretKey: 's',
+        method: 'GET',
+        path: '/x',
+        apiKey: API_KEY,
+        bodySha256: 'a'.repeat(64),
+        query: 'a#b',
+      },
+      'query',
+    ],
   ])('rejects %j with a VALIDATION_ERROR naming %s', async (body, field) => {
     const res = await call(body);
     expect(res.status).toBe(400);

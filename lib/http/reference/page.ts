@@ -21,14 +21,22 @@ const inlineScript = (source: string) => source.replaceAll('</script', '<\\/scri
 
 /**
  * Runs in the page: "Try it out" requests are signed with the API key and secret typed into the page (HMAC, SPEC
- * §5), with WebCrypto, and bound to their JSON body (`x-content-sha256`). The credentials stay in the two inputs:
- * never stored, never sent. A request that already carries an Authorization header (a bearer token entered in
- * Swagger UI's Authorize dialog) is left as it is; the document itself (`loadSpec`) is fetched unsigned.
+ * §5), with WebCrypto, in the strict form: the body's sha256 (`x-content-sha256`, also for an empty body) and the
+ * canonical query are signed, so the page works with keys that require strict signing too. The credentials stay
+ * in the two inputs: never stored, never sent. A request that already carries an Authorization header (a bearer
+ * token entered in Swagger UI's Authorize dialog) is left as it is; the document itself (`loadSpec`) is fetched
+ * unsigned. `canonicalQuery` is lib/core/hmac-signing.ts's, in the page's JavaScript.
  */
-const SIGNER = String.raw`
+export const PAGE_SIGNER = String.raw`
 const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 const utf8 = (text) => new TextEncoder().encode(text);
 const typed = (id) => document.getElementById(id).value.trim();
+const rfc3986 = (value) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+const byCodeUnit = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const canonicalQuery = (search) => Array.from(new URLSearchParams(search), ([n, v]) => [rfc3986(n), rfc3986(v)])
+  .sort((a, b) => byCodeUnit(a[0], b[0]) || byCodeUnit(a[1], b[1]))
+  .map(([n, v]) => n + '=' + v)
+  .join('&');
 const signHmac = async (request) => {
   const apiKey = typed('hmac-api-key');
   const secret = typed('hmac-secret');
@@ -37,12 +45,11 @@ const signHmac = async (request) => {
   if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return request;
   if (!crypto.subtle) throw new Error('WebCrypto needs https or localhost to sign requests');
   const timestamp = Date.now();
-  const parts = [request.method.toLowerCase(), new URL(request.url, location.href).pathname.toLowerCase(), String(timestamp)];
-  if (typeof request.body === 'string' && request.body !== '') {
-    const bodySha256 = hex(await crypto.subtle.digest('SHA-256', utf8(request.body)));
-    headers['x-content-sha256'] = bodySha256;
-    parts.push(bodySha256);
-  }
+  const url = new URL(request.url, location.href);
+  const body = typeof request.body === 'string' ? request.body : '';
+  const bodySha256 = hex(await crypto.subtle.digest('SHA-256', utf8(body)));
+  headers['x-content-sha256'] = bodySha256;
+  const parts = [request.method.toLowerCase(), url.pathname.toLowerCase(), String(timestamp), bodySha256, canonicalQuery(url.search)];
   const key = await crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const signature = hex(await crypto.subtle.sign('HMAC', key, utf8(parts.join('\n'))));
   headers.Authorization = 'HMAC-SHA256 apiKey=' + apiKey + ' signature=' + signature + ' timestamp=' + timestamp;
@@ -52,13 +59,13 @@ const signHmac = async (request) => {
 `;
 
 const initScript = (specUrl: string) =>
-  `${SIGNER}window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: true, requestInterceptor: signHmac });`;
+  `${PAGE_SIGNER}window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: true, requestInterceptor: signHmac });`;
 
 /** Where the integrator types the credentials the page signs with. */
 const CREDENTIALS = `<section id="hmac-credentials" style="max-width:1460px;margin:16px auto;padding:0 20px;font-family:sans-serif;font-size:14px">
 <strong>HMAC requests</strong>: enter an API key and its secret key (from <code>GET /user/me</code>); "Try it out"
-signs each request in this page with them (WebCrypto) and binds it to its JSON body. They stay in this page: never
-stored, never sent.
+signs each request in this page with them (WebCrypto), bound to its body and its query (the strict form, which every
+key accepts). They stay in this page: never stored, never sent.
 <label style="margin-left:12px">API key <input id="hmac-api-key" size="38" autocomplete="off" spellcheck="false"></label>
 <label style="margin-left:12px">Secret key <input id="hmac-secret" type="password" size="40" autocomplete="off"></label>
 </section>`;

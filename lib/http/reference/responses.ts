@@ -48,10 +48,12 @@ const RATE_LIMITED_HEADERS = { ...REQUEST_ID, ...RATE_LIMIT, 'Retry-After': ref(
 
 /** Codes any operation can answer, whatever it documents itself. */
 const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR'];
-/** HMAC requests are also refused for a bad signature or a stale timestamp. */
+/** HMAC requests are also refused for a bad signature, a stale timestamp, or an unbound one of a strict key. */
 const AUTH_ERRORS = (contract: Contract): ErrorCode[] => [
   'UNAUTHORIZED',
-  ...(contract.auth.includes('hmac') ? (['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const) : []),
+  ...(contract.auth.includes('hmac')
+    ? (['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'STRICT_SIGNING_REQUIRED'] as const)
+    : []),
 ];
 /** Any request with a body is checked for its size and media type before anything else. */
 const BODY_ERRORS: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR'];
@@ -71,9 +73,15 @@ const MESSAGES: Record<ErrorCode, string> = {
   INSUFFICIENT_BALANCE: 'The wallet holds too few lamports',
   NO_EMBEDDED_WALLET: 'You have no embedded wallet: create one with the identity provider, then retry',
   WALLET_DELEGATION_REQUIRED: 'Enable delegated signing for your embedded wallet with the identity provider',
+  PURCHASE_ALLOWANCE_REQUIRED:
+    'A purchase with a session token needs a daily allowance you granted to this game (PUT /rewards/allowances/{gameId})',
+  PURCHASE_ALLOWANCE_EXCEEDED:
+    'This purchase costs 4000000 lamports; 1500000 lamports of your allowance remain today',
   UNAUTHORIZED: 'Missing or invalid authentication',
   INVALID_SIGNATURE: 'Invalid signature',
   TIMESTAMP_OUT_OF_RANGE: 'Timestamp is more than 5 minutes away from the server time',
+  STRICT_SIGNING_REQUIRED:
+    'This API key requires strict signing: send x-content-sha256 and sign the body hash and the canonical query',
   FORBIDDEN: 'You are not allowed to perform this action',
   GRACE_PERIOD_RESTRICTED: 'Not allowed during the grace period',
   NOT_FOUND: 'Game not found',
