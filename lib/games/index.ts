@@ -15,6 +15,7 @@ export {
   updateGameContract,
 } from './contracts.js';
 export { listAirdropCoins, listGameIds } from './listings.js';
+export { moveSplitShares } from './merge.js';
 export { type CoinSummary, controllerOf, effectiveSplit, type GameRecord } from './model.js';
 export type { OwnershipDeps } from './ownership.js';
 export { claimOwnership } from './ownership.js';

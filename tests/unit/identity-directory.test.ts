@@ -22,6 +22,17 @@ beforeAll(async () => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(json === undefined ? '' : JSON.stringify(json));
     };
+    if (req.method === 'POST' && req.url === '/v1/users/wallet/address') {
+      const { address } = body as { address: string };
+      if (address === 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx')
+        return send(200, {
+          id: 'did:privy:holder',
+          linked_accounts: [
+            { type: 'wallet', chain_type: 'solana', connector_type: 'embedded', address, delegated: true },
+          ],
+        });
+      return send(404, { error: 'not found' });
+    }
     if (req.method === 'POST' && req.url === '/v1/users/import') {
       const account = (body as { linked_accounts: Array<{ address?: string; username?: string }> })
         .linked_accounts[0];
@@ -88,6 +99,24 @@ describe('remote identity directory (user-import API)', () => {
     });
     expect(email?.body).toMatchObject({ linked_accounts: [{ type: 'email', address: 'ada@example.com' }] });
     expect(handle?.body).toMatchObject({ linked_accounts: [{ type: 'twitter_oauth', username: 'ada_l' }] });
+  });
+
+  it("asks who holds a wallet first: a user's own embedded wallet names that user, and nothing is imported", async () => {
+    const before = seen.length;
+    expect(
+      await directory.findOrCreate(parseIdentifier('sol:US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx')),
+    ).toEqual({ subject: 'did:privy:holder', walletAddress: 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx' });
+    expect(seen.slice(before)).toMatchObject([
+      {
+        method: 'POST',
+        url: '/v1/users/wallet/address',
+        auth: `Basic ${Buffer.from('app:shh').toString('base64')}`,
+        body: { address: 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx' },
+      },
+    ]);
+    // An email or a handle is no wallet: imported directly.
+    await directory.findOrCreate(parseIdentifier('email:nobody@example.com'));
+    expect(seen.at(-1)?.url).toBe('/v1/users/import');
   });
 
   it('keeps the embedded Solana wallet the import answer shows (mirrored at creation)', async () => {
