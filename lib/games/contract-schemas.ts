@@ -230,13 +230,13 @@ export const gameSchema = withMeta(
     orgRewardsSplit: described(z.record(z.string(), z.number()), 'Effective split: Arc ID → basis points'),
     requestedOrgRewardsSplit: described(
       z.record(z.string(), z.number()),
-      'Split as requested (Arc ID → basis points); effective once ownership is verified',
+      'Split as requested (Arc ID → basis points); effective once ownership is verified, dropped when another user proves the domain',
     ),
     jwksUrl: z.nullable(z.string()),
     creatorId: z.uuid(),
     ownerId: described(
       z.nullable(z.uuid()),
-      'Owner: the user who last proved the domain (may manage the game), or null',
+      "Owner: the user who last proved the domain (manages the game; alone sets the split, the airdrop token and gameUrl's origin, and launches during the grace period), or null",
     ),
     ownershipVerified: described(
       z.boolean(),

@@ -83,12 +83,16 @@ export const updateGameContract = defineContract({
   description:
     'Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an ' +
     'optional field (a play cap: back to its default). A cap changed here applies to SDK sessions opened after ' +
-    'the change and to every later batch save. Only the creator or verified owner. Server-owned fields (id, creator, owner, ' +
-    'verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or ' +
-    'port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until ' +
-    'the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change ' +
-    'while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to ' +
-    `the holders of the token it started with. ${PLAY_CAPS_RULE} ${IMAGE_BODY_LIMITS}`,
+    'the change and to every later batch save. Only the creator or the owner (403 otherwise). Once someone has ' +
+    "proved the game's domain (POST /games/claim-ownership/{gameId}), `orgRewardsSplit`, `airdropTokenAddress` " +
+    "and a `gameUrl` on another origin are the owner's to change: the creator sending them gets 403 FORBIDDEN " +
+    "(until then they are the creator's). Server-owned fields (id, creator, owner, verification, reward figures, " +
+    'coin state) cannot be set. A `gameUrl` on another origin (scheme, host or port) resets `ownershipVerified`, ' +
+    'and with it the effective `orgRewardsSplit` (all to the owner, or to the creator when nobody proved the ' +
+    'domain), until the new origin is claimed again; a new path on the same origin keeps it. ' +
+    '`airdropTokenAddress` cannot change while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that ' +
+    `coin’s airdrop is being released to the holders of the token it started with. ${PLAY_CAPS_RULE} ` +
+    `${IMAGE_BODY_LIMITS}`,
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   body: updateGameBody,
@@ -226,14 +230,22 @@ export const claimOwnershipContract = defineContract({
   summary: 'Prove ownership of the game domain',
   description:
     'Add `<meta name="arcadia-verification" content="<your API key>">` to the `<head>` of the page at gameUrl, ' +
-    'then call this. The page is fetched safely (http/https on default ports, public addresses only, ≤ 3 ' +
-    'redirects, 5 s, 1 MB). On a match you become the verified owner and the requested rewards split takes ' +
-    'effect. Only the creator or current owner may claim. The proof covers the origin of gameUrl: moving ' +
-    'gameUrl to another origin needs a new claim.',
+    'then call this with the same API key. The page is fetched safely (http/https on default ports, public ' +
+    'addresses only, ≤ 3 redirects, 5 s, 1 MB). Anyone may claim: whoever serves a tag with their own API key ' +
+    "becomes the verified owner, whoever created the listing (a tag with another user's key is 403 FORBIDDEN). " +
+    'The last valid proof wins: a previous owner loses the ownership. Rights: the creator and the owner both ' +
+    'manage the game (update, toggle visibility, /play/dev); the owner alone sets `orgRewardsSplit`, ' +
+    '`airdropTokenAddress` and a `gameUrl` on another origin, receives the effective split until requesting one ' +
+    'and may launch the next game coin during the grace period. When the creator or the current owner proves ' +
+    'it, the requested split takes effect; when another user does, the requested split is dropped (all to the ' +
+    'new owner until they set one). The proof covers the origin of gameUrl: moving gameUrl to another origin ' +
+    'needs a new claim. 409 CONFLICT if the game moved to another origin while its page was checked.',
   auth: HMAC,
   params: z.object({ gameId: z.uuid() }),
   response: dataEnvelope(gameSchema),
-  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR'],
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR', 'CONFLICT'],
+  // Anyone with an API key may ask for a page fetch: bounded per caller.
+  rateLimit: { limit: 30, windowSeconds: 60, key: 'user' },
   example: { params: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
 });
 

@@ -16,7 +16,8 @@ export {
   updateGameContract,
 } from './contracts.js';
 export { listAirdropCoins, listGameIds } from './listings.js';
-export { type CoinSummary, effectiveSplit, type GameRecord } from './model.js';
+export { moveSplitShares } from './merge.js';
+export { type CoinSummary, controllerOf, effectiveSplit, type GameRecord } from './model.js';
 export type { OwnershipDeps } from './ownership.js';
 export { claimOwnership } from './ownership.js';
 export {
@@ -27,7 +28,7 @@ export {
   listGames,
   listMyGames,
 } from './queries.js';
-export { isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
+export { isController, isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
 export {
   endCoinWrite,
   gameUnchangedCheck,

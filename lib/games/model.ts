@@ -67,10 +67,31 @@ export const gameRecordSchema = z.object({
 });
 export type GameRecord = z.infer<typeof gameRecordSchema>;
 
-/** The split in force (SPEC §4.3 rules 6–7): as requested once ownership is verified, else all to the creator. */
+/**
+ * The user holding a game's domain rights: its owner (the last user who proved the game's domain with the
+ * verification tag) or, until someone has, its creator. The rights are the split's fallback, setting the split,
+ * gameUrl's origin and the airdrop token, and the launch of the next coin during the grace period.
+ */
+export const controllerOf = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>): string =>
+  game.ownerId ?? game.creatorId;
+
+/**
+ * The split in force: as requested once ownership of the current origin is verified, else all to the game's
+ * controller (the owner once someone proved the domain, else the creator).
+ */
 export const effectiveSplit = (
-  game: Pick<GameRecord, 'ownershipVerified' | 'requestedOrgRewardsSplit' | 'creatorId'>,
+  game: Pick<GameRecord, 'ownershipVerified' | 'requestedOrgRewardsSplit' | 'creatorId' | 'ownerId'>,
 ) =>
   game.ownershipVerified && Object.keys(game.requestedOrgRewardsSplit).length > 0
     ? game.requestedOrgRewardsSplit
-    : { [game.creatorId]: 10_000 };
+    : { [controllerOf(game)]: 10_000 };
+
+/** Whether two game URLs share scheme, host and port: what a verification tag proves control of. */
+export const sameOrigin = (a: string, b: string) => {
+  try {
+    const origin = new URL(a).origin;
+    return origin !== 'null' && origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+};

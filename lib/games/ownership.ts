@@ -1,10 +1,13 @@
 // Proving ownership of a game's domain: the verification meta tag fetched from the game page (SSRF-safe). Its own
 // module, so that only claimGameOwnership bundles the URL fetching and HTML parsing.
+import { isConditionFailure } from '../adapters/dynamodb.js';
 import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
-import { bump, saveChange } from './changes.js';
-import { requireOwnedGame, toView } from './read.js';
+import { bump } from './changes.js';
+import { controllerOf, type GameRecord, sameOrigin } from './model.js';
+import { requireGame, toView } from './read.js';
+import * as repo from './repository.js';
 import { hasVerificationTag } from './verification-tag.js';
 
 export interface OwnershipDeps {
@@ -17,24 +20,58 @@ const fetchFailure = (reason: string) =>
     { path: 'gameUrl', message: reason },
   ]);
 
-/** Verify the caller's meta tag on the game page; on success the caller becomes the verified owner. */
+/** Writes of a game read again when a concurrent change got in between the proof and its record. */
+const MAX_ATTEMPTS = 4;
+
+/**
+ * The game once `arcId` has proved its origin: the verified owner. Another user's proof takes the ownership
+ * from the previous owner, and the requested split, which was the previous controller's choice, is dropped:
+ * the effective split is all to the new owner until they request one.
+ */
+const provedBy = (game: GameRecord, arcId: string, now?: () => Date): GameRecord => ({
+  ...game,
+  ownerId: arcId,
+  ownershipVerified: true,
+  ...(arcId === controllerOf(game) ? {} : { requestedOrgRewardsSplit: {} }),
+  ...bump(game, now),
+});
+
+/**
+ * Verify the caller's meta tag on the game page; on success the caller becomes the verified owner, whoever
+ * created the game or owned it before (the last valid proof wins). The write is conditional on the version read
+ * and is retried on the game as it is now, as long as its gameUrl is still on the origin the page proved.
+ */
 export const claimOwnership = async (auth: AuthContext, id: string, deps: OwnershipDeps) => {
-  const game = await requireOwnedGame(auth, id);
   if (!auth.apiKey)
     throw errors.forbidden('Ownership is proved with your API key: sign this request with HMAC');
+  let game = await requireGame(id);
+  const proved = game.gameUrl;
   let page: SafeFetchResult;
   try {
-    page = await deps.fetchPage(game.gameUrl);
+    page = await deps.fetchPage(proved);
   } catch (error) {
     throw fetchFailure(error instanceof UnsafeUrlError ? error.reason : 'the page did not answer');
   }
   if (page.status >= 400) throw fetchFailure(`the page answered HTTP ${page.status}`);
   if (!hasVerificationTag(page.body.toString('utf8'), auth.apiKey)) {
     throw errors.forbidden(
-      `No <meta name="arcadia-verification" content="<your API key>"> found in the <head> of ${game.gameUrl}`,
+      `No <meta name="arcadia-verification" content="<your API key>"> found in the <head> of ${proved}`,
     );
   }
-  const next = { ...game, ownerId: auth.userId, ownershipVerified: true, ...bump(game, deps.now) };
-  await saveChange(next, game);
-  return toView(next);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (!sameOrigin(game.gameUrl, proved))
+      throw new AppError(
+        'CONFLICT',
+        'The game moved to another origin while its page was verified; claim again',
+      );
+    const next = provedBy(game, auth.userId, deps.now);
+    try {
+      await repo.saveGame(next, game);
+      return toView(next);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      game = await requireGame(id);
+    }
+  }
+  throw new AppError('CONFLICT', 'The game changed concurrently; retry');
 };

@@ -4,7 +4,7 @@
 import type { AuthContext } from '../core/auth.js';
 import { errors } from '../core/errors.js';
 import type { GameView } from './contracts.js';
-import { type CoinSummary, effectiveSplit, type GameRecord } from './model.js';
+import { type CoinSummary, controllerOf, effectiveSplit, type GameRecord } from './model.js';
 import * as repo from './repository.js';
 
 /** The wire shape of a game's coin: SPEC names the coin mint `gtokenAddress`. */
@@ -55,9 +55,16 @@ export const requireGame = async (id: string): Promise<GameRecord> => {
   return game;
 };
 
-/** Whether a user is the game's creator or verified owner. */
+/** Whether a user is the game's creator or owner: who may manage it (update, visibility, /play/dev). */
 export const isCreatorOrOwner = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>, arcId: string) =>
   game.creatorId === arcId || game.ownerId === arcId;
+
+/**
+ * Whether a user holds the game's domain rights (`controllerOf`): the owner once someone proved the domain,
+ * else the creator. A creator whose listing someone else proved keeps managing it, without these rights.
+ */
+export const isController = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>, arcId: string) =>
+  controllerOf(game) === arcId;
 
 /** The game, if the caller is its creator or owner (404 / 403 otherwise): the ownership guard. */
 export const requireOwnedGame = async (auth: AuthContext, id: string): Promise<GameRecord> => {

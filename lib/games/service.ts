@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
-import { AppError } from '../core/errors.js';
+import { AppError, errors } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
 import type { IdentityDirectory } from '../user/index.js';
 import { type PlayerIdToArcId, resolveIdentifiers } from '../user/index.js';
@@ -9,8 +9,8 @@ import { capOrDefault, PLAY_CAP_NAMES, type PlayCapName, type PlayCaps } from '.
 import { bump, saveChange } from './changes.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, requireOneImage } from './images.js';
-import type { GameRecord } from './model.js';
-import { requireOwnedGame, toView } from './read.js';
+import { type GameRecord, sameOrigin } from './model.js';
+import { isController, requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';
 import { discardClaimedUploads, type ImageUploads, pickImages } from './uploads.js';
 
@@ -189,14 +189,26 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
   return { game: toView(game), playerIdToArcId: mapping };
 };
 
-/** Whether two game URLs share scheme, host and port: what a verification tag proves control of. */
-const sameOrigin = (a: string, b: string) => {
-  try {
-    const origin = new URL(a).origin;
-    return origin !== 'null' && origin === new URL(b).origin;
-  } catch {
-    return false;
-  }
+/**
+ * The changes only the game's controller (its owner once someone proved the domain, else its creator) may make:
+ * the split, gameUrl's origin and the airdrop token decide where the game's money goes, so a creator whose listing
+ * the domain's owner took over keeps managing it but cannot move them (403).
+ */
+const assertControllerChanges = (auth: AuthContext, game: GameRecord, input: UpdateGameInput) => {
+  if (isController(game, auth.userId)) return;
+  const reserved = [
+    ...(input.orgRewardsSplit !== undefined ? ['orgRewardsSplit'] : []),
+    ...(input.gameUrl !== undefined && !sameOrigin(game.gameUrl, input.gameUrl)
+      ? ['gameUrl (another origin)']
+      : []),
+    ...(input.airdropTokenAddress !== undefined && input.airdropTokenAddress !== game.airdropTokenAddress
+      ? ['airdropTokenAddress']
+      : []),
+  ];
+  if (reserved.length > 0)
+    throw errors.forbidden(
+      `Only the game's verified owner may change ${reserved.join(', ')}: the owner proved the game's domain`,
+    );
 };
 
 /**
@@ -216,8 +228,9 @@ const assertAirdropTokenMayChange = (game: GameRecord, input: UpdateGameInput) =
 };
 
 /**
- * Update a game (creator or owner): only the fields of the update schema can change. Moving gameUrl to another
- * origin resets ownershipVerified (and with it the effective split, all to the creator) until the new origin is
+ * Update a game (creator or owner): only the fields of the update schema can change, and the split, gameUrl's
+ * origin and the airdrop token only by the controller (`assertControllerChanges`). Moving gameUrl to another
+ * origin resets ownershipVerified (and with it the effective split, all to the owner) until the new origin is
  * claimed: a proof for one domain must not vouch for another. The owner keeps their access, so that they can claim
  * the new origin.
  */
@@ -228,6 +241,7 @@ export const updateGame = async (
   deps: GamesDeps,
 ) => {
   const game = await requireOwnedGame(auth, gameId);
+  assertControllerChanges(auth, game, input);
   assertAirdropTokenMayChange(game, input);
   const { image, cover } = await pickImages(auth, input, deps.uploads);
   const split =

@@ -27,8 +27,9 @@ const LAUNCH_RULES =
   '4. One game coin may be active per game: while its status is `active` (until its last emission day is ' +
   'settled), 400 ACTIVE_GAME_COIN.\n' +
   '5. **Grace period**: for 48 hours after the previous coin ended (status `ended`; its `emissionEndAt` is then ' +
-  'when its last emission day settled), only the game’s creator or ' +
-  'verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any ' +
+  'when its last emission day settled), only the game’s owner (the user who last proved its domain with POST ' +
+  '/games/claim-ownership/{gameId}) or, when nobody has, its creator may launch the next coin; anyone else, a ' +
+  'creator whose listing another user proved included, gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any ' +
   'authenticated user may launch.\n' +
   '6. **Embedded wallet**: the caller’s wallet is the one the identity provider created for them (GET ' +
   '/user/me shows it); none is 400 NO_EMBEDDED_WALLET, and delegated signing must be enabled for the app at ' +

@@ -19,7 +19,7 @@ export const STAGE_PROGRESS: Record<Stage, number> = {
 export const EMISSION_DAYS = [7, 30] as const;
 /** Lamports a launch needs for rent and fees on top of the buy (SPEC §4.1 rule 1: about 0.07 SOL). */
 export const LAUNCH_FEE_RESERVE = 70_000_000n;
-/** After a coin's emission ends, only the game's creator or owner may launch for this long (SPEC §3). */
+/** After a coin's emission ends, only the game's owner (or creator, while nobody proved its domain) may launch for this long. */
 export const GRACE_PERIOD_MS = 48 * 60 * 60 * 1000;
 
 const nullableString = z._default(z.nullable(z.string()), null);

@@ -26,9 +26,10 @@ export const coinPhase = (coin: CoinSummary | null, now: Date): CoinPhase => {
 
 /**
  * Throw the rule a caller breaks by launching now: 400 ACTIVE_GAME_COIN during an emission, 403
- * GRACE_PERIOD_RESTRICTED in the grace period unless the caller is the game's creator or owner.
+ * GRACE_PERIOD_RESTRICTED in the grace period unless the caller holds the game's domain rights (its owner, or its
+ * creator while nobody has proved the domain).
  */
-export const assertMayLaunch = (coin: CoinSummary | null, isCreatorOrOwner: boolean, now: Date): void => {
+export const assertMayLaunch = (coin: CoinSummary | null, isController: boolean, now: Date): void => {
   const state = coinPhase(coin, now);
   if (state.phase === 'active') {
     const until = state.coin.emissionEndAt ? ` until ${state.coin.emissionEndAt}` : '';
@@ -38,12 +39,12 @@ export const assertMayLaunch = (coin: CoinSummary | null, isCreatorOrOwner: bool
         `emitting daily${until}); wait until its last emission day is settled`,
     );
   }
-  if (state.phase === 'grace' && !isCreatorOrOwner) {
+  if (state.phase === 'grace' && !isController) {
     throw new AppError(
       'GRACE_PERIOD_RESTRICTED',
       `The previous game coin's emission ended at ${state.coin.emissionEndAt}; until ` +
-        `${state.graceEndsAt.toISOString()} (48-hour grace period) only the game's creator or owner may launch ` +
-        'the next game coin',
+        `${state.graceEndsAt.toISOString()} (48-hour grace period) only the game's owner (or its creator, while ` +
+        'nobody has proved its domain) may launch the next game coin',
     );
   }
 };

@@ -6,7 +6,7 @@ import { AppError, errors } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { errorFields } from '../core/original-stack.js';
 import type { GameRecord } from '../games/index.js';
-import { isCreatorOrOwner, requireGame } from '../games/index.js';
+import { isController, requireGame } from '../games/index.js';
 import type { LaunchJobView } from './contracts.js';
 import { INITIAL_CURVE, quoteBuy } from './curve.js';
 import { createJob, failJob, getLockHolder } from './lock-repository.js';
@@ -177,7 +177,7 @@ const attemptLaunch = async (
     await resumeStart(running, deps);
     return { result: summary(running, true) };
   }
-  assertMayLaunch(game.coin, isCreatorOrOwner(game, auth.userId), deps.now());
+  assertMayLaunch(game.coin, isController(game, auth.userId), deps.now());
   // Fresh from the identity provider: no embedded wallet is 400, delegation off 403, before anything is sent.
   const wallet = repo.requireDelegated(await repo.loadWallet(auth.userId, { fresh: true }));
   assertBalance(await deps.getBalance(wallet.address), input.buyAmount, wallet.address);

@@ -11,6 +11,13 @@ export { dayBoard } from './day-board.js';
 export { type DayStanding, dayStandings, type StandingsCursor } from './day-standings.js';
 export { invalidateSessions } from './invalidate.js';
 export { playKeys, utcDay } from './keys.js';
+export {
+  type DayMove,
+  type GameFootprint,
+  moveAllTimeRemainder,
+  movePlayerDay,
+  playerFootprint,
+} from './merge.js';
 export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';
 export * as rankIndex from './rank-index.js';
 export * as rankReads from './rank-reads.js';

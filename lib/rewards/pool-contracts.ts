@@ -8,7 +8,8 @@ import { DISTRIBUTION } from './model.js';
 const DISTRIBUTION_RULE =
   `Distribution rule: each UTC day 1/${DISTRIBUTION.payoutHorizonDays} of the undistributed pool is paid out — ` +
   `${DISTRIBUTION.creatorShareBps / 100} % to the game's creators, split per the game's effective ` +
-  'orgRewardsSplit (all to the creator until ownership is verified), and ' +
+  'orgRewardsSplit (all to the owner, or to the creator while nobody has proved the domain, until ownership ' +
+  'of the current origin is verified), and ' +
   `${DISTRIBUTION.playerShareBps / 100} % to the top 10 players of that day's leaderboard, by rank: ` +
   `${DISTRIBUTION.playerShareByRankBps.map((b) => `${b / 100} %`).join(', ')} of the player part.`;
 

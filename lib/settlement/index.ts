@@ -1,5 +1,6 @@
 // Public surface of the settlement domain: code outside lib/settlement imports it from here only.
 export { type Allocation, type AllocationInput, allocateDay, byRank } from './allocation.js';
+export { boardMayChange, moveCarry, redirectPayouts } from './merge.js';
 export type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
 export { payoutsOf, recentSettlements } from './queries.js';
 export { processSettlementBatch, sendSettlementMessages } from './queue.js';

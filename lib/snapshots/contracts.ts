@@ -21,7 +21,8 @@ export const amount = z.string().check(z.regex(/^[0-9]+$/));
 
 const RULES =
   '**Snapshots.** A snapshot belongs to a **game coin** (`gtokenAddress`) whose game has an ' +
-  '`airdropTokenAddress` (set with `POST /games/update/{gameId}`, HMAC, by the game’s creator or owner). The ' +
+  '`airdropTokenAddress` (set with `POST /games/update/{gameId}`, HMAC, by the game’s owner, or its creator ' +
+  'while nobody has proved its domain). The ' +
   'snapshot endpoints take the **airdrop token mint** as `{tokenMint}` and answer the snapshot of the coin of ' +
   'the game that airdrops it (when several games airdrop the same token: the newest of their snapshots); the ' +
   'game coin mint is an alias and answers the same snapshot. The answer’s `tokenMint` is always the game coin ' +

@@ -11,6 +11,16 @@ export { createHmacSignature } from './hmac-helper.js';
 export { isDid, type ParsedIdentifier } from './identifiers.js';
 export { userKeys } from './keys.js';
 export { type LegacyWallet, listLegacyWallets, retireLegacyWallet } from './legacy-wallets.js';
+export {
+  beginMerge,
+  completeMerge,
+  findSplitIdentities,
+  type IdentityProfile,
+  listIdentityProfiles,
+  moveIdentifiers,
+  type SplitIdentity,
+  type SplitSearch,
+} from './merge.js';
 export { getMe, getMyStats, updateMe } from './profile.js';
 export { addToStat, getApiKeyRecord, statIncrementWrite, type UserStat } from './repository.js';
 export { type PlayerIdToArcId, resolveIdentifiers, resolveKnownIdentifiers } from './resolver.js';

@@ -211,17 +211,25 @@ export const setStrictSigning = async (apiKey: string, arcId: string, strict: bo
   );
 };
 
-/** Existing Arc IDs and identifier owners together, in one BatchGetItem per 100 keys. */
+/**
+ * Existing Arc IDs (each mapped to the user it stands for: itself, or the user it was merged into) and identifier
+ * owners together, in one BatchGetItem per 100 keys.
+ */
 export const lookupIdentities = async (arcIds: string[], identifierKeys: string[]) => {
   const keys = [...new Set(arcIds)]
     .map(userKeys.profile)
     .concat([...new Set(identifierKeys)].map(userKeys.identifier));
   const items = await batchGet(keys);
-  const users = new Set<string>();
+  const users = new Map<string, string>();
   const owners = new Map<string, string>();
   for (const item of items) {
     const pk = String(item.pk);
-    if (pk.startsWith('USER#')) users.add(String(item.arcId));
+    // A user merged into another (scripts/merge-identities.ts) stands for that one.
+    if (pk.startsWith('USER#'))
+      users.set(
+        String(item.arcId),
+        typeof item.mergedInto === 'string' ? item.mergedInto : String(item.arcId),
+      );
     else owners.set(pk.slice('IDENT#'.length), String(item.arcId));
   }
   return { users, owners };
@@ -260,15 +268,52 @@ export const walletRefs = async (arcIds: string[]): Promise<Map<string, WalletRe
   return new Map(items.map((item) => [String(item.arcId), toWalletRef(item)]));
 };
 
-/** Mirror the provider's address of a user's embedded wallet (an address never changes; first write wins). */
+/**
+ * Mirror the provider's address of a user's embedded wallet (an address never changes; first write wins), and
+ * make the wallet one of the user's identifiers (`sol:<address>`) in the same transaction, so that the wallet
+ * resolves to its holder from this table alone. When another user already holds that identifier (a split made
+ * before wallets resolved to their holder, merged by scripts/merge-identities.ts) or this one already does, only
+ * the address is mirrored.
+ */
 export const rememberWalletAddress = async (arcId: string, address: string): Promise<void> => {
+  const TableName = table();
+  const key = `sol:${address}`;
+  const mirror = {
+    TableName,
+    Key: userKeys.profile(arcId),
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(providerWalletAddress)',
+  };
+  try {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              ...mirror,
+              UpdateExpression:
+                'SET providerWalletAddress = :address, identifiers = list_append(identifiers, :k)',
+              ExpressionAttributeValues: { ':address': address, ':k': [key] },
+            },
+          },
+          {
+            Put: {
+              TableName,
+              Item: { ...userKeys.identifier(key), arcId, createdAt: new Date().toISOString() },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
   try {
     await dynamo().send(
       new UpdateCommand({
-        TableName: table(),
-        Key: userKeys.profile(arcId),
+        ...mirror,
         UpdateExpression: 'SET providerWalletAddress = :address',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(providerWalletAddress)',
         ExpressionAttributeValues: { ':address': address },
       }),
     );

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import { AppError } from '../core/errors.js';
 import type { IdentityDirectory } from './directory.js';
-import { type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
+import { identifierKey, type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
 import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from './repository.js';
 
 export interface ResolverDeps {
@@ -17,9 +17,13 @@ const unknown = (raw: string, why: string) =>
   new AppError('INVALID_IDENTIFIER', `Invalid identifier "${raw}": ${why}`);
 
 /**
- * Make sure a user exists for one identifier that has no owner yet. Wallets, emails and handles are created
- * through the identity provider; a did must be known to it. Conditional writes make concurrent creations of
- * the same identifier converge on one user: the loser re-reads the winner's Arc ID.
+ * Make sure a user exists for one identifier that has no owner yet. Wallets, emails and handles are found or
+ * created through the identity provider, which answers the person holding them (for a wallet: the user it is
+ * linked to or embedded in); a did must be known to it. The Arc user is then the one of that provider subject:
+ * the identifier is linked to it when it exists, so a user's own embedded wallet resolves to that user and
+ * never to a second one. A new user also gets its embedded wallet (`sol:<address>`) as an identifier, when no
+ * one holds that key yet. Conditional writes make concurrent creations of the same identifier converge on one
+ * user: the loser re-reads the winner's Arc ID.
  */
 const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<string> => {
   const now = (deps.now?.() ?? new Date()).toISOString();
@@ -28,8 +32,9 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
   if (id.kind === 'did' && !(await deps.directory.isKnownSubject(subject)))
     throw unknown(id.raw, 'unknown user');
   const subjectKey = subject; // a did is its own identifier key
+  const walletKey = found.walletAddress ? identifierKey('sol', found.walletAddress) : undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const owners = await getIdentifierOwners(id.key === subjectKey ? [id.key] : [id.key, subjectKey]);
+    const owners = await getIdentifierOwners([id.key, subjectKey, ...(walletKey ? [walletKey] : [])]);
     const winner = owners.get(id.key);
     if (winner) return winner;
     const subjectOwner = owners.get(subjectKey);
@@ -39,7 +44,11 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
         return subjectOwner;
       }
       const arcId = randomUUID();
-      const identifiers = id.key === subjectKey ? [id.key] : [id.key, subjectKey];
+      // A wallet key held by another user is a split made before wallets resolved to their holder: left to
+      // scripts/merge-identities.ts, never written over.
+      const identifiers = [
+        ...new Set([id.key, subjectKey, ...(walletKey && !owners.has(walletKey) ? [walletKey] : [])]),
+      ];
       // The provider created the user's embedded wallet (import with create_embedded_wallet): payouts reach it,
       // and its address is mirrored now so that a settlement need not ask the provider for it.
       await createUser({ arcId, subject, identifiers, providerWalletAddress: found.walletAddress, now });
@@ -55,6 +64,7 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
 /**
  * Resolve up to 100 player identifiers to Arc IDs (SPEC §2): one BatchGetItem for the known ones, then one
  * conditional transaction per identifier never seen before. Unknown raw UUIDs and dids are INVALID_IDENTIFIER.
+ * The Arc ID of a user merged into another resolves to that other user.
  */
 export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Promise<PlayerIdToArcId> => {
   const parsed = parseIdentifiers(raws);
@@ -65,8 +75,9 @@ export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Pr
   const missing = new Map<string, ParsedIdentifier>();
   for (const id of parsed) {
     if (id.kind === 'arc') {
-      if (!users.has(id.value)) throw unknown(id.raw, 'no user has this Arc ID');
-      mapping[id.raw] = id.value;
+      const user = users.get(id.value);
+      if (!user) throw unknown(id.raw, 'no user has this Arc ID');
+      mapping[id.raw] = user;
     } else {
       const owner = owners.get(id.key);
       if (owner) mapping[id.raw] = owner;
@@ -94,7 +105,7 @@ export const resolveKnownIdentifiers = async (raws: string[]): Promise<Record<st
   return Object.fromEntries(
     parsed.map((id) => [
       id.raw,
-      id.kind === 'arc' ? (users.has(id.value) ? id.value : null) : (owners.get(id.key) ?? null),
+      id.kind === 'arc' ? (users.get(id.value) ?? null) : (owners.get(id.key) ?? null),
     ]),
   );
 };

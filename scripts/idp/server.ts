@@ -8,7 +8,8 @@
 //             → {"token": "...", "subject": "did:local:alice", "expiresAt": "...", "walletAddress", "delegated"}
 //
 // and, as the production provider does, users with embedded wallets and delegated signing (wallets.ts):
-//   POST /v1/users/import, GET /v1/users/{did}, POST /v1/wallets/{address}/rpc   (Basic auth: the app's id:secret)
+//   POST /v1/users/import, POST /v1/users/wallet/address, GET /v1/users/{did}, POST /v1/wallets/{address}/rpc
+//   (Basic auth: the app's id:secret)
 // plus local-only endpoints a developer or a test uses in place of the provider's dashboard and client SDK:
 //   GET  /local/users/{did}                 → {"subject", "walletAddress", "delegated"}
 //   PUT  /local/users/{did}/delegation      {"delegated": false} revokes, true grants → the wallet view
@@ -41,6 +42,7 @@ import {
   LOCAL_APP_SECRET,
   ProviderError,
   RpcRequest,
+  WalletAddressRequest,
   type WalletStore,
 } from './wallets.js';
 
@@ -285,6 +287,14 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       handle: async (req, res) => {
         const body = await readJson(req, res, ImportRequest, 'import request');
         return body && sendJson(res, 200, wallets.importUser(body));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/users\/wallet\/address$/,
+      handle: async (req, res) => {
+        const body = await readJson(req, res, WalletAddressRequest, 'wallet lookup');
+        return body && sendJson(res, 200, wallets.walletHolder(body.address));
       },
     },
     {

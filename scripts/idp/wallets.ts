@@ -3,11 +3,12 @@
 // It serves the same REST API as the production provider (docs/wallets.md), so the API has one code path:
 //
 //   POST /v1/users/import   {"linked_accounts": [<account>], "create_embedded_wallet": true} → the user (upsert)
+//   POST /v1/users/wallet/address  {"address"} → the user holding that wallet, linked or embedded (404: none)
 //   GET  /v1/users/{did}    → the user: {"id", "created_at", "linked_accounts": [..., <embedded wallet>]}
 //   POST /v1/wallets/{address}/rpc  {"method": "signTransaction", "params": {"transaction", "encoding"}}
 //        → {"data": {"signed_transaction": "<base64>", "encoding": "base64"}}; 403 when delegation is off
 //
-// All three need HTTP Basic auth with the app's id and secret. Every `did:local:<name>` is a user of this
+// All of them need HTTP Basic auth with the app's id and secret. Every `did:local:<name>` is a user of this
 // provider (any name can sign in locally): its record, with an embedded wallet, is created when first used.
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,8 @@ export const ImportRequest = z.object({
   linked_accounts: z.array(LinkedAccount).check(z.minLength(1), z.maxLength(1)),
   create_embedded_wallet: z._default(z.boolean(), false),
 });
+
+export const WalletAddressRequest = z.object({ address: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 export const RpcRequest = z.object({
   method: z.literal('signTransaction'),
@@ -138,6 +141,18 @@ export const createWalletStore = (dataDir?: string) => {
   };
   const byAddress = () =>
     new Map([...users.values()].flatMap((u) => (u.wallet ? [[u.wallet.address, u]] : [])));
+  /**
+   * The user holding an account: linked to it, or, for a wallet, whose embedded wallet it is (as the production
+   * provider's lookup by address answers: a user's own embedded wallet names that user).
+   */
+  const holderOf = (account: LinkedAccount): StoredUser | undefined => {
+    const key = accountKey(account);
+    return [...users.values()].find(
+      (u) =>
+        u.linkedAccounts.some((a) => accountKey(a) === key) ||
+        (account.type === 'wallet' && u.wallet?.address === account.address),
+    );
+  };
 
   const create = (id: string, accounts: LinkedAccount[], withWallet: boolean): StoredUser => {
     const user: StoredUser = {
@@ -192,14 +207,24 @@ export const createWalletStore = (dataDir?: string) => {
       const [account] = request.linked_accounts;
       if (!account) throw new ProviderError(400, 'VALIDATION_ERROR', 'linked_accounts is empty');
       const key = accountKey(account);
-      const existing = [...users.values()].find((u) => u.linkedAccounts.some((a) => accountKey(a) === key));
+      const existing = holderOf(account);
       const user =
         existing ??
         users.get(importedSubject(identifierKeyOf(account))) ??
         create(importedSubject(identifierKeyOf(account)), [account], request.create_embedded_wallet);
-      if (!user.linkedAccounts.some((a) => accountKey(a) === key)) user.linkedAccounts.push(account);
+      const embedded = account.type === 'wallet' && user.wallet?.address === account.address;
+      if (!embedded && !user.linkedAccounts.some((a) => accountKey(a) === key))
+        user.linkedAccounts.push(account);
       if (request.create_embedded_wallet && !user.wallet) user.wallet = newWallet(true);
       save();
+      return view(user);
+    },
+    /** The user holding a wallet address, linked or embedded (POST /v1/users/wallet/address); 404 when none. */
+    walletHolder(address: string) {
+      const user =
+        holderOf({ type: 'wallet', chain_type: 'solana', address }) ??
+        holderOf({ type: 'wallet', chain_type: 'ethereum', address });
+      if (!user) throw new ProviderError(404, 'NOT_FOUND', `No user holds wallet ${address}`);
       return view(user);
     },
     /** The user signs in (the local /token): exists from now on; `delegation` grants or revokes it. */

@@ -106,7 +106,7 @@ export type paths = {
         put?: never;
         /**
          * Prove ownership of the game domain
-         * @description Add `<meta name="arcadia-verification" content="<your API key>">` to the `<head>` of the page at gameUrl, then call this. The page is fetched safely (http/https on default ports, public addresses only, ≤ 3 redirects, 5 s, 1 MB). On a match you become the verified owner and the requested rewards split takes effect. Only the creator or current owner may claim. The proof covers the origin of gameUrl: moving gameUrl to another origin needs a new claim.
+         * @description Add `<meta name="arcadia-verification" content="<your API key>">` to the `<head>` of the page at gameUrl, then call this with the same API key. The page is fetched safely (http/https on default ports, public addresses only, ≤ 3 redirects, 5 s, 1 MB). Anyone may claim: whoever serves a tag with their own API key becomes the verified owner, whoever created the listing (a tag with another user's key is 403 FORBIDDEN). The last valid proof wins: a previous owner loses the ownership. Rights: the creator and the owner both manage the game (update, toggle visibility, /play/dev); the owner alone sets `orgRewardsSplit`, `airdropTokenAddress` and a `gameUrl` on another origin, receives the effective split until requesting one and may launch the next game coin during the grace period. When the creator or the current owner proves it, the requested split takes effect; when another user does, the requested split is dropped (all to the new owner until they set one). The proof covers the origin of gameUrl: moving gameUrl to another origin needs a new claim. 409 CONFLICT if the game moved to another origin while its page was checked.
          */
         post: operations["claimGameOwnership"];
         delete?: never;
@@ -223,7 +223,7 @@ export type paths = {
         put?: never;
         /**
          * Update a game
-         * @description Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an optional field (a play cap: back to its default). A cap changed here applies to SDK sessions opened after the change and to every later batch save. Only the creator or verified owner. Server-owned fields (id, creator, owner, verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the creator), until the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to the holders of the token it started with. Play caps (maxScorePerSession, maxSessionsPerDay, maxCumulativePointsPerDay, maxPointsPerSecond, maxBurstPoints) all have a default that applies when the game sets none, and a maximum (400 above it); the game shows the caps in force. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
+         * @description Same fields as registration, all optional, plus `hidden` and `airdropTokenAddress`; send null to clear an optional field (a play cap: back to its default). A cap changed here applies to SDK sessions opened after the change and to every later batch save. Only the creator or the owner (403 otherwise). Once someone has proved the game's domain (POST /games/claim-ownership/{gameId}), `orgRewardsSplit`, `airdropTokenAddress` and a `gameUrl` on another origin are the owner's to change: the creator sending them gets 403 FORBIDDEN (until then they are the creator's). Server-owned fields (id, creator, owner, verification, reward figures, coin state) cannot be set. A `gameUrl` on another origin (scheme, host or port) resets `ownershipVerified`, and with it the effective `orgRewardsSplit` (all to the owner, or to the creator when nobody proved the domain), until the new origin is claimed again; a new path on the same origin keeps it. `airdropTokenAddress` cannot change while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that coin’s airdrop is being released to the holders of the token it started with. Play caps (maxScorePerSession, maxSessionsPerDay, maxCumulativePointsPerDay, maxPointsPerSecond, maxBurstPoints) all have a default that applies when the game sets none, and a maximum (400 above it); the game shows the caps in force. Request bodies are limited by AWS Lambda's 6 MB request payload: at most 4694016 bytes as multipart/form-data (API Gateway base64-encodes it, 4/3) and 6258688 bytes as JSON; a larger body is refused with 413 PAYLOAD_TOO_LARGE. An image sent in the body can therefore be at most about 4.47 MiB in either form (4694016 bytes less the other fields and the multipart framing; as a data URI, 3/4 of 6258688 bytes less the same). For an image up to the full 5 MB (5,242,880 bytes), upload it first (POST /games/images/upload-url) and send the returned key as `imageKey` / `coverImageKey`.
          */
         post: operations["updateGame"];
         delete?: never;
@@ -583,7 +583,7 @@ export type paths = {
         };
         /**
          * Game rewards pool information
-         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL price), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily settlements (newest first), and the listing figures of the game, refreshed by every purchase and settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the creator until ownership is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part.
+         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL price), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily settlements (newest first), and the listing figures of the game, refreshed by every purchase and settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the owner, or to the creator while nobody has proved the domain, until ownership of the current origin is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part.
          *
          *     **Daily settlement.** Each UTC day settles once per game, a few hours after it ends (`SETTLEMENT_DELAY_HOURS`, default 6: developers invalidate fraudulent sessions meanwhile; invalidated points are not counted). The board, the wallets and the pool are frozen and the allocation persisted before anything is sent; each transfer is recorded before it is sent, so a settlement pays exactly once. The vault keeps its rent-exempt minimum (890 880 lamports), never distributed. Each share is rounded down (the remainder stays in the pool); the vault pays each transfer's fee (5 000 lamports) out of the recipient's amount. An amount that cannot land — the recipient has no wallet, it does not cover the fee, or it is below the rent-exempt minimum for an account that does not exist yet — carries over to the recipient's next payout from this game: nothing is lost (inflow = paid + fees + carried + undistributed). Public.
          */
@@ -736,7 +736,7 @@ export type paths = {
          *     2. The game must exist (404 NOT_FOUND).
          *     3. A launch already in progress for this game (by anyone) answers **200 with that job** and `alreadyInProgress: true`; no second job is created. Concurrent calls for one game create exactly one job (conditional write on a per-game launch lock).
          *     4. One game coin may be active per game: while its status is `active` (until its last emission day is settled), 400 ACTIVE_GAME_COIN.
-         *     5. **Grace period**: for 48 hours after the previous coin ended (status `ended`; its `emissionEndAt` is then when its last emission day settled), only the game’s creator or verified owner may launch the next coin; anyone else gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any authenticated user may launch.
+         *     5. **Grace period**: for 48 hours after the previous coin ended (status `ended`; its `emissionEndAt` is then when its last emission day settled), only the game’s owner (the user who last proved its domain with POST /games/claim-ownership/{gameId}) or, when nobody has, its creator may launch the next coin; anyone else, a creator whose listing another user proved included, gets 403 GRACE_PERIOD_RESTRICTED. After 48 hours any authenticated user may launch.
          *     6. **Embedded wallet**: the caller’s wallet is the one the identity provider created for them (GET /user/me shows it); none is 400 NO_EMBEDDED_WALLET, and delegated signing must be enabled for the app at the provider, else 403 WALLET_DELEGATION_REQUIRED (checked before anything is sent on chain). **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent and fees plus `buyAmount` (else 400 INSUFFICIENT_BALANCE). A launch actually spends about 0.0095 SOL plus `buyAmount`; the rest stays in the wallet.
          *     7. The symbol must be unique across the platform: a custom `gameCoinSymbol` already reserved or used by another coin is 400 **VALIDATION_ERROR** (detail path `gameCoinSymbol`; 409 CONFLICT is reserved for concurrent-update races). Without a custom symbol one is generated from the game name and the next free alternative is taken when it is used (e.g. SPAINV, then SPAIN2…).
          *
@@ -785,7 +785,7 @@ export type paths = {
         };
         /**
          * Merkle snapshot summary of a game coin’s airdrop
-         * @description **Snapshots.** A snapshot belongs to a **game coin** (`gtokenAddress`) whose game has an `airdropTokenAddress` (set with `POST /games/update/{gameId}`, HMAC, by the game’s creator or owner). The snapshot endpoints take the **airdrop token mint** as `{tokenMint}` and answer the snapshot of the coin of the game that airdrops it (when several games airdrop the same token: the newest of their snapshots); the game coin mint is an alias and answers the same snapshot. The answer’s `tokenMint` is always the game coin mint. A scheduled job (hourly by default) queues one build per such coin; the builder reads every token account of the airdrop mint in both token programs (classic SPL Token and Token-2022), sums balances per owner wallet and allocates the coin’s airdrop pool:
+         * @description **Snapshots.** A snapshot belongs to a **game coin** (`gtokenAddress`) whose game has an `airdropTokenAddress` (set with `POST /games/update/{gameId}`, HMAC, by the game’s owner, or its creator while nobody has proved its domain). The snapshot endpoints take the **airdrop token mint** as `{tokenMint}` and answer the snapshot of the coin of the game that airdrops it (when several games airdrop the same token: the newest of their snapshots); the game coin mint is an alias and answers the same snapshot. The answer’s `tokenMint` is always the game coin mint. A scheduled job (hourly by default) queues one build per such coin; the builder reads every token account of the airdrop mint in both token programs (classic SPL Token and Token-2022), sums balances per owner wallet and allocates the coin’s airdrop pool:
          *
          *     - **Pool** = 10 % of the coin’s supply: `P = floor(supply × 1000 / 10000)` base units (100 000 000 tokens for a standard coin), held by the coin’s custodial distribution vault (the launch vault).
          *     - **Eligible** wallets hold at least **1 whole airdrop token** (10^decimals base units); zero balances and the vault itself are excluded.
@@ -988,14 +988,14 @@ export type components = {
             orgRewardsSplit: {
                 [key: string]: number;
             };
-            /** @description Split as requested (Arc ID → basis points); effective once ownership is verified */
+            /** @description Split as requested (Arc ID → basis points); effective once ownership is verified, dropped when another user proves the domain */
             requestedOrgRewardsSplit: {
                 [key: string]: number;
             };
             jwksUrl: string | null;
             /** Format: uuid */
             creatorId: string;
-            /** @description Owner: the user who last proved the domain (may manage the game), or null */
+            /** @description Owner: the user who last proved the domain (manages the game; alone sets the split, the airdrop token and gameUrl's origin, and launches during the grace period), or null */
             ownerId: string | null;
             /** @description Whether the owner's proof covers the current gameUrl's origin (reset when gameUrl moves to another) */
             ownershipVerified: boolean;
@@ -2398,6 +2398,16 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -12,6 +12,7 @@ import { handler as listGames } from '../../functions/games/list-games.js';
 import { handler as listMyGames } from '../../functions/games/list-my-games.js';
 import { handler as toggleVisibility } from '../../functions/games/toggle-game-visibility.js';
 import { handler as updateGame } from '../../functions/games/update-game.js';
+import { handler as getDevPoints } from '../../functions/play-developer/get-dev-points.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { linkCoin, getGame as loadGame, saveGame } from '../../lib/games/repository.js';
 import { dataUri, gif } from '../fixtures/images/build.js';
@@ -346,13 +347,138 @@ describe('POST /games/claim-ownership/{gameId}', () => {
     }
   });
 
-  it('does not let another developer claim a game, even with their own tag on the page', async () => {
-    const path = `/${randomUUID()}`;
-    pages.set(path, `<html><head><meta name="arcadia-verification" content="${bob.apiKey}"></head></html>`);
-    const game = await registerGame(alice, { gameUrl: `${base}${path}` });
-    const res = await claim(bob, game.id);
-    expect(res.status).toBe(403);
-    expect((await loadGame(game.id))?.ownerId).toBeNull();
+  describe('ownership by proof: whoever serves the tag with their own API key owns the game', () => {
+    const tagged = (...devs: Developer[]) =>
+      `<html><head>${devs.map((d) => `<meta name="arcadia-verification" content="${d.apiKey}">`).join('')}</head></html>`;
+    /** A game alice registered (with a requested split) on a page that carries the given developers' tags. */
+    const squatted = async (...devs: Developer[]) => {
+      const path = `/${randomUUID()}`;
+      pages.set(path, tagged(...devs));
+      const game = await registerGame(alice, {
+        gameUrl: `${base}${path}`,
+        orgRewardsSplit: { [alice.arcId]: 7000, [bob.arcId]: 3000 },
+      });
+      return { game, path };
+    };
+    const points = (dev: Developer, gameId: string) =>
+      invoke(getDevPoints, {
+        method: 'GET',
+        path: '/play/dev/points',
+        headers: hmacHeaders(dev, 'GET', '/play/dev/points'),
+        query: { gameId, playerIds: dev.arcId },
+      });
+    const mine = async (dev: Developer) =>
+      (
+        await invoke<{ data: GameView[] }>(
+          listMyGames,
+          signed(dev, 'GET', '/games/me', { query: { limit: '100' } }),
+        )
+      ).body.data.map((g) => g.id);
+
+    it('a domain owner who is not the creator takes ownership; the requested split is dropped for theirs', async () => {
+      const { game } = await squatted(bob);
+      const res = await claim(bob, game.id);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        creatorId: alice.arcId,
+        ownerId: bob.arcId,
+        ownershipVerified: true,
+        orgRewardsSplit: { [bob.arcId]: 10_000 },
+        requestedOrgRewardsSplit: {},
+      });
+      expect(await loadGame(game.id)).toMatchObject({
+        creatorId: alice.arcId,
+        ownerId: bob.arcId,
+        ownershipVerified: true,
+        version: 2,
+      });
+    });
+
+    it('then the owner manages the game and alone holds the money rights; the creator keeps managing it', async () => {
+      const { game, path } = await squatted(bob);
+      expect((await claim(bob, game.id)).status).toBe(200);
+      // Both manage it: fields, visibility, /play/dev, /games/me.
+      for (const dev of [bob, alice]) {
+        const renamed = await update(dev, game.id, { name: `By ${dev.arcId.slice(0, 8)}` });
+        expect(renamed.status, dev.arcId).toBe(200);
+        expect((await toggle(dev, game.id)).status, dev.arcId).toBe(200);
+        expect((await points(dev, game.id)).status, dev.arcId).toBe(200);
+        expect(await mine(dev), dev.arcId).toContain(game.id);
+      }
+      // The split, the airdrop token and the origin are the owner's: the creator is refused and changes nothing.
+      const before = await loadGame(game.id);
+      for (const body of [
+        { orgRewardsSplit: { [alice.arcId]: 10_000 } },
+        { airdropTokenAddress: bs58.encode(randomBytes(32)) },
+        { gameUrl: `${base.replace('localhost', '127.0.0.1')}${path}` },
+      ]) {
+        const refused = await update(alice, game.id, body);
+        expect(refused.status, JSON.stringify(body)).toBe(403);
+        expect(refused.body.error.code).toBe('FORBIDDEN');
+      }
+      expect(await loadGame(game.id)).toEqual(before);
+      // A new path on the proved origin stays the creator's to change.
+      expect((await update(alice, game.id, { gameUrl: `${base}${path}?v=2` })).status).toBe(200);
+      const split = await update(bob, game.id, {
+        orgRewardsSplit: { [bob.arcId]: 6000, [alice.arcId]: 4000 },
+      });
+      expect(split.status).toBe(200);
+      expect(split.body.data.game).toMatchObject({
+        ownerId: bob.arcId,
+        ownershipVerified: true,
+        orgRewardsSplit: { [bob.arcId]: 6000, [alice.arcId]: 4000 },
+      });
+      const mint = bs58.encode(randomBytes(32));
+      expect((await update(bob, game.id, { airdropTokenAddress: mint })).status).toBe(200);
+      // A stranger is neither: 403 everywhere.
+      const carol = await createDeveloper();
+      expect((await update(carol, game.id, { name: 'x' })).status).toBe(403);
+      expect((await toggle(carol, game.id)).status).toBe(403);
+      expect((await points(carol, game.id)).status).toBe(403);
+    });
+
+    it('the last valid proof wins: a previous owner loses the game to the next one', async () => {
+      const carol = await createDeveloper();
+      const { game } = await squatted(bob, carol);
+      expect((await claim(bob, game.id)).body.data).toMatchObject({ ownerId: bob.arcId });
+      const taken = await claim(carol, game.id);
+      expect(taken.status).toBe(200);
+      expect(taken.body.data).toMatchObject({
+        ownerId: carol.arcId,
+        ownershipVerified: true,
+        orgRewardsSplit: { [carol.arcId]: 10_000 },
+      });
+      expect((await update(bob, game.id, { name: 'Mine again' })).status).toBe(403);
+      expect(await mine(bob)).not.toContain(game.id);
+      expect(await mine(carol)).toContain(game.id);
+      // The creator proving it takes it back too.
+      pages.set(new URL(game.gameUrl).pathname, tagged(alice));
+      expect((await claim(alice, game.id)).body.data).toMatchObject({ ownerId: alice.arcId });
+    });
+
+    it('concurrent claims both land, one after the other: the game ends with one of them as owner', async () => {
+      const carol = await createDeveloper();
+      const { game } = await squatted(bob, carol);
+      const [first, second] = await Promise.all([claim(bob, game.id), claim(carol, game.id)]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const stored = await loadGame(game.id);
+      expect([bob.arcId, carol.arcId]).toContain(stored?.ownerId);
+      expect(stored?.version).toBe(3);
+    });
+
+    it("a caller whose key is not in the tag is refused, and another user's tag does not make them owner", async () => {
+      const carol = await createDeveloper();
+      // The page carries alice's key (the creator's) and bob's: carol is refused.
+      const { game } = await squatted(alice, bob);
+      const refused = await claim(carol, game.id);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('FORBIDDEN');
+      expect(await loadGame(game.id)).toMatchObject({ ownerId: null, ownershipVerified: false, version: 1 });
+      // Bob owns it now; a page serving only bob's key still refuses carol and keeps bob.
+      expect((await claim(bob, game.id)).status).toBe(200);
+      expect((await claim(carol, game.id)).status).toBe(403);
+      expect((await loadGame(game.id))?.ownerId).toBe(bob.arcId);
+    });
   });
 
   describe('after a gameUrl change', () => {

@@ -419,23 +419,33 @@ describe('POST /token-launcher/launch rules (SPEC §4.1)', () => {
     expect(res.body.error.code).toBe('ACTIVE_GAME_COIN');
   });
 
-  it('keeps the 48-hour grace period for the creator and owner: 47:59 vs 48:01 after emission end', async () => {
+  it('keeps the 48-hour grace period for the verified owner (the creator of an unclaimed game): 47:59 vs 48:01', async () => {
     const stranger = await newLauncher();
     const verifiedOwner = await newLauncher();
     const graceGame = await registerGame(owner);
     await setOwner(graceGame.id, verifiedOwner.arcId);
+    const unclaimed = await registerGame(owner);
     // An ended coin (its last emission day settled `ms` ago: emissionEndAt is then when it ended).
     const endedAgo = (ms: number) =>
-      setCoin(graceGame.id, { status: 'ended', emissionEndAt: new Date(Date.now() - ms).toISOString() });
+      Promise.all(
+        [graceGame, unclaimed].map((g) =>
+          setCoin(g.id, { status: 'ended', emissionEndAt: new Date(Date.now() - ms).toISOString() }),
+        ),
+      );
     // The callers below hold no SOL: INSUFFICIENT_BALANCE proves the grace rule let them through.
     await endedAgo(48 * HOUR - 60_000);
     const strangerEarly = await launch(stranger.token, { gameId: graceGame.id, emissionDays: 7 });
     expect(strangerEarly.status).toBe(403);
     expect(strangerEarly.body.error.code).toBe('GRACE_PERIOD_RESTRICTED');
-    const creatorEarly = await launch(owner.token, { gameId: graceGame.id, emissionDays: 7 });
-    expect(creatorEarly.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    // The domain's verified owner holds the right, not the creator whose listing it proved.
     const ownerEarly = await launch(verifiedOwner.token, { gameId: graceGame.id, emissionDays: 7 });
     expect(ownerEarly.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    const creatorEarly = await launch(owner.token, { gameId: graceGame.id, emissionDays: 7 });
+    expect(creatorEarly.status).toBe(403);
+    expect(creatorEarly.body.error.code).toBe('GRACE_PERIOD_RESTRICTED');
+    // Nobody proved the other game's domain: its creator holds the right.
+    const unclaimedCreator = await launch(owner.token, { gameId: unclaimed.id, emissionDays: 7 });
+    expect(unclaimedCreator.body.error.code).toBe('INSUFFICIENT_BALANCE');
     await endedAgo(48 * HOUR + 60_000);
     const strangerLate = await launch(stranger.token, { gameId: graceGame.id, emissionDays: 7 });
     expect(strangerLate.status).toBe(400);

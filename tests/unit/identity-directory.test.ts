@@ -14,6 +14,53 @@ const read = async (req: IncomingMessage) => {
   return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
 };
 
+/** The double's one wallet with a holder: a user's embedded wallet. */
+const walletHolder = (address: string) =>
+  address === 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx'
+    ? {
+        id: 'did:privy:holder',
+        linked_accounts: [
+          { type: 'wallet', chain_type: 'solana', connector_type: 'embedded', address, delegated: true },
+        ],
+      }
+    : undefined;
+
+type Send = (status: number, json?: unknown) => void;
+
+const answerWalletLookup = (body: unknown, send: Send) => {
+  const holder = walletHolder((body as { address: string }).address);
+  return holder ? send(200, holder) : send(404, { error: 'not found' });
+};
+
+const answerImport = (body: unknown, send: Send) => {
+  const account = (body as { linked_accounts: Array<{ address?: string; username?: string }> })
+    .linked_accounts[0];
+  if (account?.address === 'fail@example.com') return send(503);
+  const id = `did:privy:${account?.address ?? account?.username}`;
+  if (account?.address === 'grace@example.com')
+    return send(200, {
+      id,
+      linked_accounts: [
+        { type: 'email', address: 'grace@example.com' },
+        { type: 'wallet', chain_type: 'ethereum', connector_type: 'embedded', address: '0xabc' },
+        {
+          type: 'wallet',
+          chain_type: 'solana',
+          connector_type: 'embedded',
+          address: 'GraceWallet11111',
+          delegated: true,
+        },
+      ],
+    });
+  return send(200, { id });
+};
+
+/** The provider's POST routes the double answers. */
+const posts: Record<string, (body: unknown, send: Send) => void> = {
+  '/v1/users/wallet/address': answerWalletLookup,
+  '/v1/users/import': answerImport,
+};
+
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     const body = await read(req);
@@ -22,28 +69,8 @@ beforeAll(async () => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(json === undefined ? '' : JSON.stringify(json));
     };
-    if (req.method === 'POST' && req.url === '/v1/users/import') {
-      const account = (body as { linked_accounts: Array<{ address?: string; username?: string }> })
-        .linked_accounts[0];
-      if (account?.address === 'fail@example.com') return send(503);
-      const id = `did:privy:${account?.address ?? account?.username}`;
-      if (account?.address === 'grace@example.com')
-        return send(200, {
-          id,
-          linked_accounts: [
-            { type: 'email', address: 'grace@example.com' },
-            { type: 'wallet', chain_type: 'ethereum', connector_type: 'embedded', address: '0xabc' },
-            {
-              type: 'wallet',
-              chain_type: 'solana',
-              connector_type: 'embedded',
-              address: 'GraceWallet11111',
-              delegated: true,
-            },
-          ],
-        });
-      return send(200, { id });
-    }
+    const post = req.method === 'POST' ? posts[req.url ?? ''] : undefined;
+    if (post) return post(body, send);
     if (req.method === 'GET' && req.url?.startsWith('/v1/users/')) {
       return send(
         decodeURIComponent(req.url.slice('/v1/users/'.length)) === 'did:privy:known' ? 200 : 404,
@@ -88,6 +115,24 @@ describe('remote identity directory (user-import API)', () => {
     });
     expect(email?.body).toMatchObject({ linked_accounts: [{ type: 'email', address: 'ada@example.com' }] });
     expect(handle?.body).toMatchObject({ linked_accounts: [{ type: 'twitter_oauth', username: 'ada_l' }] });
+  });
+
+  it("asks who holds a wallet first: a user's own embedded wallet names that user, and nothing is imported", async () => {
+    const before = seen.length;
+    expect(
+      await directory.findOrCreate(parseIdentifier('sol:US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx')),
+    ).toEqual({ subject: 'did:privy:holder', walletAddress: 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx' });
+    expect(seen.slice(before)).toMatchObject([
+      {
+        method: 'POST',
+        url: '/v1/users/wallet/address',
+        auth: `Basic ${Buffer.from('app:shh').toString('base64')}`,
+        body: { address: 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx' },
+      },
+    ]);
+    // An email or a handle is no wallet: imported directly.
+    await directory.findOrCreate(parseIdentifier('email:nobody@example.com'));
+    expect(seen.at(-1)?.url).toBe('/v1/users/import');
   });
 
   it('keeps the embedded Solana wallet the import answer shows (mirrored at creation)', async () => {

@@ -48,6 +48,36 @@ describe('local identity provider: users and embedded wallets', () => {
     expect(JSON.parse(record.text)).toEqual(user);
   });
 
+  it("finds the user holding a wallet, embedded or linked, and an import of a user's embedded wallet is that user", async () => {
+    const alice = JSON.parse((await call(idp, '/v1/users/did:local:alice-wallets')).text) as UserRecord;
+    const address = String(embedded(alice)?.address);
+    const lookup = (body: unknown) =>
+      call(idp, '/v1/users/wallet/address', { method: 'POST', body: JSON.stringify(body) });
+    const found = await lookup({ address });
+    expect(found.status).toBe(200);
+    expect(JSON.parse(found.text)).toEqual(alice);
+    const imported = await call(idp, '/v1/users/import', {
+      method: 'POST',
+      body: JSON.stringify({
+        linked_accounts: [{ type: 'wallet', chain_type: 'solana', address }],
+        create_embedded_wallet: true,
+      }),
+    });
+    // The holder, unchanged: no second user, no second wallet, the embedded wallet not linked twice.
+    expect(JSON.parse(imported.text)).toEqual(alice);
+    // A linked (imported) wallet is found too; an unknown one is 404, a malformed body 400.
+    const external = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+    const created = await call(idp, '/v1/users/import', {
+      method: 'POST',
+      body: JSON.stringify({
+        linked_accounts: [{ type: 'wallet', chain_type: 'solana', address: external }],
+      }),
+    });
+    expect(JSON.parse((await lookup({ address: external })).text)).toEqual(JSON.parse(created.text));
+    expect((await lookup({ address: 'So11111111111111111111111111111111111111112' })).status).toBe(404);
+    expect((await lookup({})).status).toBe(400);
+  });
+
   it('knows every did:local:<name> (created with a wallet on first use) and no other unknown did', async () => {
     const known = await call(idp, '/v1/users/did:local:zoe');
     expect(known.status).toBe(200);
