@@ -175,6 +175,17 @@ export const makeChainReader = (options: ChainOptions, rpc: SolanaRpc = solanaRp
     return { status: status.confirmationStatus ?? 'processed', slot: Number(status.slot) };
   };
 
+  const getTransaction = (signature: string) =>
+    rpcCall('getTransaction', () =>
+      rpc
+        .getTransaction(signature as Signature, {
+          commitment: COMMITMENT,
+          encoding: 'json',
+          maxSupportedTransactionVersion: 0,
+        })
+        .send(),
+    );
+
   const getMint: ChainReader['getMint'] = async (mint) => {
     const address = toKey(mint);
     const info = await getAccountInfo(address);
@@ -261,28 +272,11 @@ export const makeChainReader = (options: ChainOptions, rpc: SolanaRpc = solanaRp
     getSlot: async () =>
       Number(await rpcCall('getSlot', () => rpc.getSlot({ commitment: COMMITMENT }).send())),
     getSignatureStatus,
-    getTransactionLogs: async (signature) => {
-      const tx = await rpcCall('getTransaction', () =>
-        rpc
-          .getTransaction(signature as Signature, {
-            commitment: COMMITMENT,
-            encoding: 'json',
-            maxSupportedTransactionVersion: 0,
-          })
-          .send(),
-      );
-      return [...(tx?.meta?.logMessages ?? [])];
-    },
+    getTransactionLogs: async (signature) => [
+      ...((await getTransaction(signature))?.meta?.logMessages ?? []),
+    ],
     getLandedTransaction: async (signature) => {
-      const tx = await rpcCall('getTransaction', () =>
-        rpc
-          .getTransaction(signature as Signature, {
-            commitment: COMMITMENT,
-            encoding: 'json',
-            maxSupportedTransactionVersion: 0,
-          })
-          .send(),
-      );
+      const tx = await getTransaction(signature);
       if (!tx?.meta || tx.meta.err) return null;
       const { accountKeys, header } = tx.transaction.message;
       const changes = new Map<string, { owner: string; mint: string; delta: bigint }>();

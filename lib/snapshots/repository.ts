@@ -5,6 +5,7 @@ import {
   PutCommand,
   QueryCommand,
   ScanCommand,
+  type ScanCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
@@ -242,34 +243,44 @@ export interface LegacyClaim {
   claimNumber: number;
 }
 
-/** Every legacy claim item (a one-off Scan for the migration). */
-export const listLegacyClaims = async (): Promise<LegacyClaim[]> => {
-  const found: LegacyClaim[] = [];
+/** Every item a filtered Scan of the table finds (the migration's one-off reads). */
+const scanAll = async (
+  filter: Pick<
+    ScanCommandInput,
+    'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+  >,
+) => {
+  const items: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await dynamo().send(
-      new ScanCommand({
-        TableName: settings().SNAPSHOTS_TABLE,
-        FilterExpression: 'begins_with(sk, :claim) AND attribute_not_exists(#status)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':claim': 'CLAIM#' },
-        ExclusiveStartKey,
-      }),
+      new ScanCommand({ TableName: settings().SNAPSHOTS_TABLE, ...filter, ExclusiveStartKey }),
     );
-    for (const item of page.Items ?? [])
-      found.push({
-        coinMint: String(item.coinMint),
-        wallet: String(item.wallet),
-        claimNumber: Number(item.claimNumber ?? 0),
-      });
+    items.push(...(page.Items ?? []));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-  return found.sort(
-    (a, b) =>
-      a.coinMint.localeCompare(b.coinMint) ||
-      a.wallet.localeCompare(b.wallet) ||
-      a.claimNumber - b.claimNumber,
-  );
+  return items;
+};
+
+/** Every legacy claim item. */
+export const listLegacyClaims = async (): Promise<LegacyClaim[]> => {
+  const items = await scanAll({
+    FilterExpression: 'begins_with(sk, :claim) AND attribute_not_exists(#status)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':claim': 'CLAIM#' },
+  });
+  return items
+    .map((item) => ({
+      coinMint: String(item.coinMint),
+      wallet: String(item.wallet),
+      claimNumber: Number(item.claimNumber ?? 0),
+    }))
+    .sort(
+      (a, b) =>
+        a.coinMint.localeCompare(b.coinMint) ||
+        a.wallet.localeCompare(b.wallet) ||
+        a.claimNumber - b.claimNumber,
+    );
 };
 
 /** Write a migrated claim over a legacy item or an empty key; false when a claim record is already there. */
@@ -306,22 +317,11 @@ export const deleteLegacyClaim = async (claim: LegacyClaim): Promise<void> => {
   }
 };
 
-/** The coins claims can exist for: every coin with a snapshot summary or an emission state (a one-off Scan). */
+/** The coins claims can exist for: every coin with a snapshot summary or an emission state. */
 export const listClaimCoins = async (): Promise<string[]> => {
-  const coins = new Set<string>();
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({
-        TableName: settings().SNAPSHOTS_TABLE,
-        FilterExpression: 'sk = :summary OR sk = :state',
-        ExpressionAttributeValues: { ':summary': 'SUMMARY', ':state': 'STATE' },
-        ProjectionExpression: 'coinMint',
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) if (typeof item.coinMint === 'string') coins.add(item.coinMint);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return [...coins];
+  const items = await scanAll({
+    FilterExpression: 'sk = :summary OR sk = :state',
+    ExpressionAttributeValues: { ':summary': 'SUMMARY', ':state': 'STATE' },
+  });
+  return [...new Set(items.flatMap((item) => (typeof item.coinMint === 'string' ? [item.coinMint] : [])))];
 };

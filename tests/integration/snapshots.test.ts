@@ -15,7 +15,12 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 // The client side: a player's wallet decodes the claim transaction the API returns, co-signs and sends it.
-import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
+import {
+  getAssociatedTokenAddressSync,
+  getOrCreateAssociatedTokenAccount,
+  transfer as splTransfer,
+  TOKEN_2022_PROGRAM_ID,
+} from '@solana/spl-token';
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import {
   getCreateAccountWithSeedInstruction,
@@ -841,5 +846,93 @@ describe('claims of the release that read amounts from memos', () => {
       pathParameters: { gtokenAddress: ctx.coinMint, wallet: claimant.address },
     });
     expect(after.body.data).toMatchObject({ claimed: paid.toString(), claims: 1 });
+  });
+});
+
+describe('the airdrop released in rounds on the local chain', () => {
+  it('a holder that claims and moves its tokens to a fresh wallet is paid only what it accrued; Σ ≤ pool', async () => {
+    const coin = await setUp();
+    const { a, b } = coin.holders;
+    const game = await getGame(coin.gameId);
+    const startMs = Date.parse(game?.coin?.emissionStartAt ?? '');
+    const endMs =
+      Date.parse(`${(game?.coin?.emissionStartAt ?? '').slice(0, 10)}T00:00:00.000Z`) + 7 * 86_400_000;
+    const at = (ms: number) => ({ ...builderDeps, now: () => new Date(ms) });
+    const allocation = async (wallet: PublicKey) => {
+      const res = await invoke<Body<{ allocated: string; claimed: string }>>(claimStatusHandler, {
+        method: 'GET',
+        path: `/token-launcher/exercise-claim/${coin.coinMint}/status/${wallet.toBase58()}`,
+        pathParameters: { gtokenAddress: coin.coinMint, wallet: wallet.toBase58() },
+      });
+      return { allocated: BigInt(res.body.data.allocated), claimed: BigInt(res.body.data.claimed) };
+    };
+    const claimAll = async (holder: Keypair) => {
+      const built = await invoke<Body<{ transactions: string[]; lastValidBlockHeight: number }>>(
+        buildClaimHandler,
+        {
+          method: 'POST',
+          path: '/token-launcher/exercise-claim/build-transactions',
+          body: { gtokenAddress: coin.coinMint, participant: holder.publicKey.toBase58() },
+        },
+      );
+      if (built.status !== 200) return built.status;
+      const tx = Transaction.from(Buffer.from(built.body.data.transactions[0] as string, 'base64'));
+      tx.partialSign(holder);
+      const raw = tx.serialize();
+      const signature = await client.sendRawTransaction(raw, { preflightCommitment: 'confirmed' });
+      await chain.confirm(
+        { signature, lastValidBlockHeight: built.body.data.lastValidBlockHeight },
+        { raw: raw.toString('base64') as Base64EncodedWireTransaction, timeoutMs: 20_000 },
+      );
+      return 200;
+    };
+
+    // Round 1, halfway through the window: half the pool to a (100 tokens) and b (300).
+    const mid = startMs + Math.floor((endMs - startMs) / 2);
+    expect((await buildSnapshot(coin.coinMint, at(mid))).status).toBe('created');
+    const first = BigInt((await getSummary(coin.coinMint))?.totalAllocation ?? 0);
+    expect(first).toBe((POOL * BigInt(mid - startMs)) / BigInt(endMs - startMs));
+    const aFirst = (await allocation(a.publicKey)).allocated;
+    // Largest remainders: a quarter, or one base unit more.
+    expect([first / 4n, first / 4n + 1n]).toContain(aFirst);
+
+    // a claims, then moves all its airdrop tokens to a fresh wallet before the next round.
+    await chain.airdrop(a.publicKey.toBase58(), SOL);
+    expect(await claimAll(a)).toBe(200);
+    const fresh = Keypair.generate();
+    await chain.airdrop(fresh.publicKey.toBase58(), SOL);
+    const airdropMint = new PublicKey(coin.airdropMint);
+    const [from, to] = await Promise.all([
+      getOrCreateAssociatedTokenAccount(client, a, airdropMint, a.publicKey),
+      getOrCreateAssociatedTokenAccount(client, fresh, airdropMint, fresh.publicKey),
+    ]);
+    await splTransfer(client, a, from.address, to.address, a, 100n * TOKEN);
+
+    // Round 2 at the window's end: the rest of the pool, to b and the fresh wallet; a accrues nothing more.
+    expect((await buildSnapshot(coin.coinMint, at(endMs))).status).toBe('created');
+    const summary = await getSummary(coin.coinMint);
+    expect(summary?.totalAllocation).toBe(POOL.toString());
+    const second = POOL - first;
+    expect(await allocation(a.publicKey)).toEqual({ allocated: aFirst, claimed: aFirst });
+    expect(await claimAll(a)).toBe(409);
+    const freshShare = (await allocation(fresh.publicKey)).allocated;
+    expect([second / 4n, second / 4n + 1n]).toContain(freshShare);
+    // Every token of the pool is allocated once: a's first round, b's two rounds, the fresh wallet's second.
+    expect(aFirst + (await allocation(b.publicKey)).allocated + freshShare).toBe(POOL);
+    expect(await claimAll(fresh)).toBe(200);
+    // Paid: a its first round only, the fresh wallet the second round's share for the same tokens.
+    const balance = (owner: PublicKey) =>
+      chain.getTokenAccountBalance(
+        getAssociatedTokenAddressSync(
+          new PublicKey(coin.coinMint),
+          owner,
+          false,
+          TOKEN_2022_PROGRAM_ID,
+        ).toBase58(),
+      );
+    const paid = (await balance(a.publicKey)) + (await balance(fresh.publicKey));
+    expect(paid).toBe(aFirst + freshShare);
+    // Nothing is left to release: a later round changes nothing.
+    expect((await buildSnapshot(coin.coinMint, at(endMs + 3_600_000))).status).toBe('unchanged');
   });
 });
