@@ -6,14 +6,14 @@ import {
   type ClaimDeps,
   claimStores,
   loadDistributionVault,
-  reserveClaim,
+  recordNewClaim,
 } from '../../lib/snapshots/index.js';
 
 export const sideEffects: ClaimDeps = {
   chain: chainReaderFromConfig(),
   ...claimStores,
   loadVault: loadDistributionVault,
-  reserveClaim,
+  recordNewClaim,
 };
 
 export const handler = route(buildClaimTransactionsContract, async ({ body }) => ({

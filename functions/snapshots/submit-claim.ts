@@ -6,7 +6,7 @@ import {
   claimStores,
   loadDistributionVault,
   noteClaimSignature,
-  reserveClaim,
+  recordNewClaim,
   type SubmitClaimDeps,
   submitClaim,
   submitClaimContract,
@@ -19,7 +19,7 @@ export const sideEffects: SubmitClaimDeps = {
   loadWallet,
   ...claimStores,
   loadVault: loadDistributionVault,
-  reserveClaim,
+  recordNewClaim,
   noteClaimSignature,
 };
 

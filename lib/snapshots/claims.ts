@@ -36,7 +36,8 @@ export interface ClaimDeps extends ReadDeps, LedgerDeps {
   chain: LedgerDeps['chain'] &
     Pick<ChainReader, 'getMint' | 'getMinimumBalanceForRentExemption' | 'getLatestBlockhash'>;
   loadVault(coinMint: string): Promise<KeyPairSigner | undefined>;
-  reserveClaim(claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean>;
+  /** Records a new claim (conditional on its number being free, or on replacing the expired attempt read). */
+  recordNewClaim(claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean>;
 }
 
 /** A blockhash stays valid for this many blocks after its own (Solana's MAX_PROCESSING_AGE). */
@@ -210,7 +211,7 @@ export const reserveClaim = async (
       createdAt: deps.now().toISOString(),
       claimedAt: null,
     };
-    if (await deps.reserveClaim(claim, ledger.replaces)) return { claim, created: true };
+    if (await deps.recordNewClaim(claim, ledger.replaces)) return { claim, created: true };
     // Another build recorded this number first: read again, and answer that claim.
   }
   throw new AppError('CONFLICT', `Claims of ${participant} changed while building; build again`);

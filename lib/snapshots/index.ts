@@ -59,7 +59,7 @@ export {
   noteClaimSignature,
   putMigratedClaim,
   putSummaryIfNewer,
-  reserveClaim,
+  recordNewClaim,
   settleClaim,
 } from './repository.js';
 export { scheduleSnapshots } from './schedule.js';

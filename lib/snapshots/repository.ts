@@ -157,7 +157,7 @@ export const listClaimRecords = async (coinMint: string, wallet: string): Promis
  * Write a new claim before its transaction leaves the platform: only when its number is free, or taken by the
  * expired attempt the caller read (`replaces`). False when another build took the number first.
  */
-export const reserveClaim = async (claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean> => {
+export const recordNewClaim = async (claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean> => {
   try {
     await dynamo().send(
       new PutCommand({
