@@ -3,7 +3,12 @@ import { chainFromConfig } from '../../lib/chain/index.js';
 import { settings } from '../../lib/core/config.js';
 import { now } from '../../lib/core/time.js';
 import { priceFromConfig } from '../../lib/rewards/index.js';
-import { processSettlementBatch, type SettlementDeps, settleGameDay } from '../../lib/settlement/index.js';
+import {
+  parkPayout,
+  processSettlementBatch,
+  type SettlementDeps,
+  settleGameDay,
+} from '../../lib/settlement/index.js';
 import { coinEmissionDeps, settleCoinEmission } from '../../lib/snapshots/index.js';
 
 settings(); // parsed at cold start: a misconfigured container fails here, naming the setting
@@ -12,6 +17,7 @@ export const sideEffects: SettlementDeps = {
   chain: chainFromConfig(),
   price: priceFromConfig(),
   now,
+  park: (record) => parkPayout(record),
 };
 const emissionDeps = coinEmissionDeps();
 // The day's game coin emission, to the same frozen players (idempotent per game and day on its side).

@@ -21,6 +21,7 @@ import {
   verifySignature,
 } from '@solana/kit';
 import { ChainError, toChainError } from './errors.js';
+import { signatureFate, type TransactionFate } from './fate.js';
 import {
   type AddressLike,
   type ChainOptions,
@@ -28,7 +29,6 @@ import {
   COMMITMENT,
   makeChainReader,
   rpcCall,
-  type SignatureState,
   solanaRpc,
   toKey,
 } from './reader.js';
@@ -134,7 +134,7 @@ export const makeChain = (options: ChainOptions): Chain => {
   const resendMs = options.resendMs ?? 2000;
   const rpc = solanaRpc(options);
   const reader = makeChainReader(options, rpc);
-  const { getBlockHeight, getSignatureStatus, getTransactionLogs, getLatestBlockhash } = reader;
+  const { getTransactionLogs, getLatestBlockhash } = reader;
 
   const failed = async (signature: string, err: unknown) =>
     new ChainError(
@@ -143,32 +143,25 @@ export const makeChain = (options: ChainOptions): Chain => {
       { signature, logs: await getTransactionLogs(signature).catch(() => []) },
     );
 
-  /** One poll: the signature's settled outcome, or undefined while it is still pending. */
-  const settled = async (signature: string, deadline: number): Promise<'confirmed' | undefined> => {
-    let state: SignatureState;
+  /** One poll: landed (the signature), or undefined while it may still land; throws when it failed or expired. */
+  const poll = async (sent: SentTransaction, deadline: number): Promise<string | undefined> => {
+    let fate: TransactionFate;
     try {
-      state = await getSignatureStatus(signature);
+      fate = await signatureFate(reader, sent);
     } catch (error) {
-      // A flaky status poll is not the transaction failing: keep polling until the deadline.
+      // A flaky poll is not the transaction failing: keep polling until the deadline.
       if (error instanceof ChainError && error.transient && Date.now() < deadline) return undefined;
       throw error;
     }
-    if (state.status === 'failed') throw await failed(signature, state.err);
-    return state.status === 'confirmed' || state.status === 'finalized' ? 'confirmed' : undefined;
-  };
-
-  /** Whether the blockhash has expired; checks the status once more, since it may have landed meanwhile. */
-  const expired = async (sent: SentTransaction): Promise<boolean> => {
-    const height = await getBlockHeight().catch(() => undefined);
-    if (height === undefined || height <= sent.lastValidBlockHeight) return false;
-    const last = await getSignatureStatus(sent.signature);
-    if (last.status === 'failed') throw await failed(sent.signature, last.err);
-    if (last.status !== 'unknown') return false;
-    throw new ChainError(
-      'BLOCKHASH_EXPIRED',
-      `Transaction ${sent.signature} expired (block height ${height} > ${sent.lastValidBlockHeight}) without landing`,
-      { signature: sent.signature },
-    );
+    if (fate.kind === 'landed') return sent.signature;
+    if (fate.kind === 'failed') throw await failed(sent.signature, fate.err);
+    if (fate.kind === 'expired')
+      throw new ChainError(
+        'BLOCKHASH_EXPIRED',
+        `Transaction ${sent.signature} expired (block height past ${sent.lastValidBlockHeight}) without landing`,
+        { signature: sent.signature },
+      );
+    return undefined;
   };
 
   const broadcast = (raw: Base64EncodedWireTransaction, preflight: boolean) =>
@@ -186,8 +179,7 @@ export const makeChain = (options: ChainOptions): Chain => {
     const deadline = Date.now() + timeoutMs;
     let lastSend = Date.now();
     for (;;) {
-      if (await settled(signature, deadline)) return signature;
-      if (await expired(sent)) return signature;
+      if (await poll(sent, deadline)) return signature;
       if (Date.now() >= deadline)
         throw new ChainError(
           'CONFIRM_TIMEOUT',

@@ -12,6 +12,7 @@ export {
 } from './chain.js';
 export { chainFromConfig, chainReaderFromConfig } from './config.js';
 export { ChainError, type ChainErrorCode, isTransientChainError, toChainError } from './errors.js';
+export { fateOf, type Sighting, signatureFate, statusSighting, type TransactionFate } from './fate.js';
 export {
   type AccountInfo,
   type AddressLike,

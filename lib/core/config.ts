@@ -90,6 +90,7 @@ export const settingsSpec = {
   SNAPSHOT_QUEUE_URL: optional(httpUrl()),
   SNAPSHOT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-snapshots'),
   SETTLEMENT_QUEUE_URL: optional(httpUrl()),
+  PAYOUT_DLQ_URL: optional(httpUrl()),
   // Secrets and the identity provider.
   SECRETS_ENCRYPTION_KEY: base64Key32(),
   IDP_ISSUER: trimmed(),

@@ -1,6 +1,6 @@
 // Purchases that did not finish within their request, settled from the chain without charging twice: a retry
 // with the same idempotency key (resume) and a slot still held by an earlier purchase (resolveHolder).
-import { ChainError } from '../chain/index.js';
+import { ChainError, signatureFate } from '../chain/index.js';
 import { AppError } from '../core/errors.js';
 import { syncGameFigures } from './figures.js';
 import type { Purchase, Slot } from './model.js';
@@ -15,7 +15,6 @@ import {
   send,
 } from './purchase-transfer.js';
 import * as repo from './repository.js';
-import { blockhashExpired } from './vault.js';
 
 /** A purchase without a recorded signature for this long was never sent and will not be (its sender died). */
 const UNSENT_GRACE_MS = 60_000;
@@ -42,13 +41,14 @@ const settle = async (p: Purchase, deps: RewardsDeps): Promise<Fate> => {
       ? { kind: 'dead', reason: 'never sent' }
       : { kind: 'inflight' };
   }
-  const state = await deps.chain.getSignatureStatus(p.signature);
-  if (state.status === 'failed')
-    return { kind: 'dead', reason: `transfer failed on chain: ${JSON.stringify(state.err)}` };
-  if (state.status === 'confirmed' || state.status === 'finalized')
-    return { kind: 'landed', signature: p.signature };
-  if (state.status === 'unknown' && (await blockhashExpired(deps.chain, p.lastValidBlockHeight ?? 0)))
-    return { kind: 'dead', reason: 'transfer expired without landing' };
+  const fate = await signatureFate(deps.chain, {
+    signature: p.signature,
+    lastValidBlockHeight: p.lastValidBlockHeight ?? 0,
+  });
+  if (fate.kind === 'failed')
+    return { kind: 'dead', reason: `transfer failed on chain: ${JSON.stringify(fate.err)}` };
+  if (fate.kind === 'landed') return { kind: 'landed', signature: p.signature };
+  if (fate.kind === 'expired') return { kind: 'dead', reason: 'transfer expired without landing' };
   return { kind: 'inflight' };
 };
 
@@ -93,14 +93,13 @@ const confirmSent = async (
   deps: RewardsDeps,
 ): Promise<PurchaseView | undefined> => {
   const sent = { signature: existing.signature, lastValidBlockHeight: existing.lastValidBlockHeight ?? 0 };
-  const state = await deps.chain.getSignatureStatus(sent.signature);
-  if (state.status === 'failed') {
-    const reason = `transfer failed on chain: ${JSON.stringify(state.err)}`;
+  const fate = await signatureFate(deps.chain, sent);
+  if (fate.kind === 'failed') {
+    const reason = `transfer failed on chain: ${JSON.stringify(fate.err)}`;
     await repo.markFailed(existing, sent.signature, reason, deps.now().toISOString());
     throw failedError({ ...existing, failureReason: reason });
   }
-  if (state.status === 'unknown' && (await blockhashExpired(deps.chain, sent.lastValidBlockHeight)))
-    return undefined;
+  if (fate.kind === 'expired') return undefined;
   try {
     const signature = await deps.chain.confirm(sent, { timeoutMs: deps.confirmTimeoutMs ?? 20_000 });
     return await finish(existing, signature, deps, true);

@@ -1,7 +1,7 @@
 // The chain side of the rewards pool: the custodial vault keypair of a game and the purchase transfer.
 import { getTransferSolInstruction } from '@solana-program/system';
 import { sealSecret } from '../adapters/secrets.js';
-import type { Chain, TransactionPlan } from '../chain/index.js';
+import type { TransactionPlan } from '../chain/index.js';
 import { address, externalSigner, memoInstruction, newKeypair } from '../chain/index.js';
 
 /**
@@ -35,7 +35,3 @@ export const buildPurchaseTransfer = (args: {
     ],
   };
 };
-
-/** Whether a transaction with this blockhash expiry can no longer land (the chain is past its last valid height). */
-export const blockhashExpired = async (chain: Pick<Chain, 'getBlockHeight'>, lastValidBlockHeight: number) =>
-  (await chain.getBlockHeight()) > lastValidBlockHeight;

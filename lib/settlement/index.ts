@@ -2,8 +2,9 @@
 export { type Allocation, type AllocationInput, allocateDay, byRank } from './allocation.js';
 export { boardMayChange, moveCarry, redirectPayouts } from './merge.js';
 export type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
+export { MAX_LINE_FAILURES } from './payout.js';
 export { payoutsOf, recentSettlements } from './queries.js';
-export { processSettlementBatch, sendSettlementMessages } from './queue.js';
+export { parkPayout, processSettlementBatch, sendSettlementMessages } from './queue.js';
 export { putPlayerChunks, readPlayers } from './repository.js';
 export {
   dueDays,
@@ -13,6 +14,7 @@ export {
   scheduleSettlements,
 } from './schedule.js';
 export {
+  PayoutsOutstanding,
   type SettleCoinEmission,
   type SettlementDeps,
   type SettleOptions,

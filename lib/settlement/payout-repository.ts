@@ -1,6 +1,6 @@
 // A settlement line's transfer record (./repository.ts PayoutRecord): created once, its signature recorded
 // before the transfer is sent, completed with the recipient's carry and the pool's books in one transaction.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   dynamo,
   isConditionFailure,
@@ -120,5 +120,35 @@ export const completePayout = async (
   } catch (error) {
     if (isConditionFailure(error)) return false;
     throw error;
+  }
+};
+
+/** Count a run that left the line unpaid (while it is pending); the count decides when it is parked. */
+export const noteLineFailure = async (
+  line: Pick<PayoutRecord, 'gameId' | 'day' | 'arcId'>,
+  message: string,
+  now: string,
+): Promise<void> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: settlementTable(),
+        Key: settlementKeys.payout(line.gameId, line.day, line.arcId),
+        UpdateExpression:
+          'SET failures = if_not_exists(failures, :zero) + :one, lastError = :m, updatedAt = :now',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ':one': 1,
+          ':m': message.slice(0, 500),
+          ':now': now,
+          ':pending': 'pending',
+        },
+      }),
+    );
+  } catch (error) {
+    // Completed meanwhile (or never created): nothing to count.
+    if (!isConditionFailure(error)) throw error;
   }
 };

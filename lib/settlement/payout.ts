@@ -1,7 +1,8 @@
 // Paying a persisted settlement's lines from the game's vault, exactly once: each transfer's signature is
 // recorded before it is sent; a re-run checks the chain for a recorded signature (landed → completes it, failed
-// or expired unlanded → sends again over it, still valid → waits for it) and never sends twice.
-import { type Chain, ChainError } from '../chain/index.js';
+// or expired unlanded → sends again over it, still valid → waits for it) and never sends twice. A transfer
+// refused at preflight carries over at once; a line that fails MAX_LINE_FAILURES runs is parked (DLQ, carried).
+import { type Chain, ChainError, signatureFate } from '../chain/index.js';
 import { logger } from '../core/logger.js';
 import {
   buildPayoutTransfer,
@@ -20,7 +21,12 @@ export interface PayoutDeps {
   now: () => Date;
   /** Budget to send and confirm one transfer (ms). Default 20 000. */
   confirmTimeoutMs?: number;
+  /** Hand a line that kept failing to the operator (the payout DLQ); its amount is then carried. */
+  park: (record: PayoutRecord) => Promise<void>;
 }
+
+/** Runs a line may fail before it is parked: below the settlement queue's 5 receives, so the day still closes. */
+export const MAX_LINE_FAILURES = 3;
 
 /** Another run holds this line's transfer: the settlement is retried later (SQS redelivers). */
 export class PayoutInProgress extends Error {
@@ -60,18 +66,17 @@ const carried = (record: PayoutRecord, reason: string, deps: PayoutDeps) =>
 
 /** Where a recorded transfer stands: landed, never landing (send again), or still able to land. */
 const fate = async (record: PayoutRecord & { signature: string }, deps: PayoutDeps) => {
-  const state = await deps.chain.getSignatureStatus(record.signature);
-  if (state.status === 'confirmed' || state.status === 'finalized') return 'landed' as const;
-  if (state.status === 'failed') return 'dead' as const;
-  if (state.status === 'unknown' && (await deps.chain.getBlockHeight()) > (record.lastValidBlockHeight ?? 0))
-    return 'dead' as const;
-  return 'inflight' as const;
+  const where = await signatureFate(deps.chain, {
+    signature: record.signature,
+    lastValidBlockHeight: record.lastValidBlockHeight ?? 0,
+  });
+  if (where.kind === 'landed') return 'landed' as const;
+  return where.kind === 'pending' ? ('inflight' as const) : ('dead' as const);
 };
 
 /** Send the line's transfer over `previous` (the signature recorded, if any), and complete it once confirmed. */
 const send = async (record: PayoutRecord, previous: string | undefined, deps: PayoutDeps) => {
   const vault = await vaultSigner(record.gameId);
-  let sentSignature: string | undefined;
   try {
     const signature = await deps.chain.sendAndConfirm(
       buildPayoutTransfer({
@@ -87,14 +92,15 @@ const send = async (record: PayoutRecord, previous: string | undefined, deps: Pa
             throw new PayoutInProgress(
               `Another run is paying ${record.arcId} for ${record.gameId} ${record.day}`,
             );
-          sentSignature = sent.signature;
         },
       },
     );
     await confirmed(record, signature, deps);
   } catch (error) {
-    // Refused before it was sent (preflight): it never landed and never will, so what it owed carries over.
-    if (error instanceof ChainError && error.code === 'SIMULATION_FAILED' && sentSignature === undefined) {
+    // Refused at preflight: the node did not forward it, so it never lands, and sending the same transfer again
+    // is refused the same way (the recipient can't take it, or the vault can't pay it): what it owed carries over.
+    // (`sendAndConfirm` records the signature before broadcasting, so a recorded signature proves nothing here.)
+    if (error instanceof ChainError && error.code === 'SIMULATION_FAILED') {
       logger.warn('payout refused by the chain; carried over', {
         arcId: record.arcId,
         message: error.message,
@@ -126,5 +132,24 @@ export const payLine = async (settlement: Settlement, line: PayoutLine, deps: Pa
       return confirmed(record, done, deps);
     }
   }
+  // Nothing of it can land any more: a line that kept failing stops here instead of holding its day.
+  if ((record.failures ?? 0) >= MAX_LINE_FAILURES) return park(record, deps);
   await send(record, signature, deps);
+};
+
+/** Park a line: announced to the operator first (a crash after the carry would hide it), then carried. */
+const park = async (record: PayoutRecord, deps: PayoutDeps) => {
+  await deps.park(record);
+  logger.error('payout parked after repeated failures; carried to the recipient', {
+    gameId: record.gameId,
+    day: record.day,
+    arcId: record.arcId,
+    failures: record.failures,
+    lastError: record.lastError,
+  });
+  await carried(
+    record,
+    `parked after ${record.failures ?? 0} failed runs: ${record.lastError ?? 'unknown error'}`.slice(0, 500),
+    deps,
+  );
 };

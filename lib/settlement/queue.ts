@@ -1,8 +1,9 @@
 // The settlement queue: the schedule's producer side (SQS, URL from SETTLEMENT_QUEUE_URL = `Ref: SettlementQueue`)
 // and the consumer's batch, one (game, day) per message, failures reported per item (ReportBatchItemFailures).
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { requireSetting } from '../core/config.js';
 import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
+import type { PayoutRecord } from './repository.js';
 import { settlementMessage } from './schedule.js';
 
 let client: SQSClient | undefined;
@@ -33,3 +34,29 @@ export const processSettlementBatch = (
   settle: (gameId: string, day: string) => Promise<unknown>,
 ): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> =>
   processQueueBatch(records, settlementMessage, 'settlement', ({ gameId, day }) => settle(gameId, day));
+
+/**
+ * A payout line that kept failing, for the operator (the payout DLQ, PAYOUT_DLQ_URL; its alarm pages). The line's
+ * amount is carried to the recipient's next payout; the message says what failed.
+ */
+export const parkPayout = async (
+  record: PayoutRecord,
+  queueUrl: string = requireSetting('PAYOUT_DLQ_URL'),
+): Promise<void> => {
+  await sqs().send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl,
+      MessageBody: JSON.stringify({
+        gameId: record.gameId,
+        day: record.day,
+        arcId: record.arcId,
+        wallet: record.wallet,
+        due: record.due,
+        send: record.send,
+        failures: record.failures ?? 0,
+        lastError: record.lastError ?? null,
+        signatures: [...(record.previousSignatures ?? []), ...(record.signature ? [record.signature] : [])],
+      }),
+    }),
+  );
+};

@@ -17,6 +17,11 @@ export interface PayoutRecord extends PayoutLine {
   signature?: string;
   lastValidBlockHeight?: number;
   previousSignatures?: string[];
+  /** Runs that ended with this line unpaid (not counting another run holding it); parked at MAX_LINE_FAILURES. */
+  failures?: number;
+  lastError?: string;
+  /** Why a carried line was carried. */
+  carryReason?: string;
   usd?: number;
   solUsdPrice?: number;
   completedAt?: string;

@@ -6,7 +6,8 @@ import { logger } from '../core/logger.js';
 import { type PriceSource, syncGameFigures } from '../rewards/index.js';
 import { type FreezeDeps, freezeSettlement } from './freeze.js';
 import type { FrozenPlayer, Settlement } from './model.js';
-import { type PayoutDeps, payLine } from './payout.js';
+import { type PayoutDeps, PayoutInProgress, payLine } from './payout.js';
+import { noteLineFailure } from './payout-repository.js';
 import { closeSettlement, getSettlement, markEmissionNotified, openDay, readPlayers } from './repository.js';
 
 /**
@@ -63,6 +64,41 @@ const required = async (gameId: string, day: string): Promise<Settlement> => {
   return settlement;
 };
 
+/** Some lines are still unpaid after this run: the day stays open and the run is retried (SQS redelivers). */
+export class PayoutsOutstanding extends Error {
+  override readonly name = 'PayoutsOutstanding';
+}
+
+/**
+ * Pay every line; one line's failure never stops the others. A failure is counted on the line (another run
+ * holding it is not a failure), so a line that keeps failing is parked by a later run and the day closes.
+ */
+const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<void> => {
+  const { gameId, day } = settlement;
+  const unpaid: Array<{ arcId: string; error: unknown }> = [];
+  for (const line of settlement.lines) {
+    try {
+      await payLine(settlement, line, deps);
+    } catch (error) {
+      unpaid.push({ arcId: line.arcId, error });
+      if (!(error instanceof PayoutInProgress))
+        await noteLineFailure({ gameId, day, arcId: line.arcId }, String(error), deps.now().toISOString());
+    }
+  }
+  if (unpaid.length === 0) return;
+  logger.warn('settlement payouts outstanding', {
+    gameId,
+    day,
+    unpaid: unpaid.map((u) => ({ arcId: u.arcId, error: String(u.error) })),
+  });
+  throw new PayoutsOutstanding(
+    `${unpaid.length} of ${settlement.lines.length} payouts of ${gameId} ${day} are unpaid`,
+    {
+      cause: unpaid[0]?.error,
+    },
+  );
+};
+
 /** Emission, payouts and closing of a persisted settlement (each step idempotent). */
 const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Settlement> => {
   const { gameId, day } = settlement;
@@ -72,7 +108,7 @@ const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Set
     await deps.settleCoinEmission({ gameId, day, players });
     await markEmissionNotified(gameId, day, deps.now().toISOString());
   }
-  for (const line of settlement.lines) await payLine(settlement, line, deps);
+  await payLines(settlement, deps);
   await closeSettlement(gameId, day, deps.now().toISOString());
   await syncGameFigures(gameId, deps);
   logger.info('settlement closed', {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createAddressWithSeed } from '@solana/kit';
 import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
-import { address, type ChainReader, receiptUsed } from '../chain/index.js';
+import { address, type ChainReader, fateOf, receiptUsed } from '../chain/index.js';
 import { decodeAddress } from './allocation.js';
 import { getWalletEmission } from './emission-repository.js';
 import { leafHash, verifyProof } from './merkle.js';
@@ -55,17 +55,20 @@ export interface Ledger {
 }
 
 /**
- * Settle a pending claim against the chain: `landed` when its receipt is used; `expired` when the block height
- * had passed its lifetime before the receipt was read unused (read in that order, a transaction that lands
- * between the two reads is seen landed); else still pending.
+ * Settle a pending claim against the chain: `landed` when its receipt is used; `expired` when the chain had
+ * passed its lifetime before the receipt was read unused (`fateOf`: a claim that lands between the reads is seen
+ * landed); else still pending.
  */
 export const resolveClaim = async (claim: ClaimRecord, deps: LedgerDeps): Promise<ClaimRecord> => {
   if (claim.status !== 'pending') return claim;
-  const height = await deps.chain.getBlockHeight();
-  const receipt = await deps.chain.getAccountInfo(claim.receiptAddress);
+  const fate = await fateOf(deps.chain, claim.lastValidBlockHeight, async () =>
+    receiptUsed(await deps.chain.getAccountInfo(claim.receiptAddress))
+      ? { kind: 'landed' }
+      : { kind: 'unseen' },
+  );
   const at = deps.now().toISOString();
-  if (receiptUsed(receipt)) return deps.settleClaim(claim, { status: 'landed', at });
-  if (height > claim.lastValidBlockHeight) return deps.settleClaim(claim, { status: 'expired', at });
+  if (fate.kind === 'landed') return deps.settleClaim(claim, { status: 'landed', at });
+  if (fate.kind === 'expired') return deps.settleClaim(claim, { status: 'expired', at });
   return claim;
 };
 

@@ -369,7 +369,16 @@ describe('a stack that survives deployment (issue 20)', () => {
       expect(sends, `${fn} may send to ${queue}`).toBe(true);
       return queue ?? '';
     });
-    const deadLetterQueues = new Set([...redriveTargets, ...failureQueues]);
+    // Queues the code itself parks failed work in (a function's `*_DLQ_URL`): the settlement's payout DLQ.
+    const parkingQueues = ofType('AWS::Lambda::Function').flatMap(([, fn]) =>
+      Object.entries(
+        (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
+      ).flatMap(([variable, value]) =>
+        variable.endsWith('_DLQ_URL') ? [(value as { Ref?: string }).Ref ?? ''] : [],
+      ),
+    );
+    expect(parkingQueues).toEqual(['PayoutDlq']);
+    const deadLetterQueues = new Set([...redriveTargets, ...failureQueues, ...parkingQueues]);
     for (const [name, queue] of queues) {
       if (deadLetterQueues.has(name)) {
         // A DLQ keeps messages longer than any source queue (SQS's default retention is 4 days).
