@@ -295,3 +295,31 @@ export const getGamesByTokenContract = defineContract({
   errors: [],
   example: { params: { tokenId: 'So11111111111111111111111111111111111111112' } },
 });
+
+/** The off-chain token metadata standard's fields that wallets and explorers read. */
+export const coinMetadataSchema = z.object({
+  name: described(z.string(), 'The coin’s name: the game’s name, as on the mint'),
+  symbol: z.optional(described(z.string(), 'The coin’s symbol, once the launch has completed')),
+  description: z.string(),
+  image: z.optional(described(z.string(), 'The game’s image')),
+  external_url: described(z.string(), 'The game’s URL'),
+});
+
+export type CoinMetadata = z.infer<typeof coinMetadataSchema>;
+
+export const getCoinMetadataContract = defineContract({
+  operationId: 'getCoinMetadata',
+  method: 'GET',
+  path: '/games/id/{id}/coin-metadata.json',
+  tags: ['Games'],
+  summary: 'The game coin’s off-chain metadata (JSON)',
+  description:
+    'The document the `uri` of a game coin’s on-mint metadata points at, in the shape wallets and explorers read ' +
+    '(Metaplex’s token metadata standard): not wrapped in `data`. Served for any game, coin or not; `symbol` ' +
+    'appears once the game has a coin. Coins launched before this endpoint point at `GET /games/id/{id}`.',
+  auth: [],
+  params: z.object({ id: z.uuid() }),
+  response: coinMetadataSchema,
+  errors: ['NOT_FOUND'],
+  example: { params: { id: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f' } },
+});

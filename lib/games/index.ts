@@ -7,6 +7,7 @@ export {
   claimOwnershipContract,
   createGameContract,
   createGameImageUploadUrlContract,
+  getCoinMetadataContract,
   getGameContract,
   getGamesByTokenContract,
   LARGE_IMAGE_HINT,
@@ -28,7 +29,14 @@ export {
   listGames,
   listMyGames,
 } from './queries.js';
-export { isController, isCreatorOrOwner, requireGame, requireOwnedGame, toView } from './read.js';
+export {
+  coinMetadata,
+  isController,
+  isCreatorOrOwner,
+  requireGame,
+  requireOwnedGame,
+  toView,
+} from './read.js';
 export {
   endCoinWrite,
   gameUnchangedCheck,

@@ -3,7 +3,7 @@
 
 import type { AuthContext } from '../core/auth.js';
 import { errors } from '../core/errors.js';
-import type { GameView } from './contracts.js';
+import type { CoinMetadata, GameView } from './contracts.js';
 import { type CoinSummary, controllerOf, effectiveSplit, type GameRecord } from './model.js';
 import * as repo from './repository.js';
 
@@ -73,3 +73,12 @@ export const requireOwnedGame = async (auth: AuthContext, id: string): Promise<G
     throw errors.forbidden('Only the game creator or owner may do this');
   return game;
 };
+
+/** The game coin's off-chain metadata, as wallets read it (the mint's `uri` points here). */
+export const coinMetadata = (game: GameRecord): CoinMetadata => ({
+  name: game.name,
+  ...(game.coin?.gameCoinSymbol ? { symbol: game.coin.gameCoinSymbol } : {}),
+  description: game.description,
+  ...(game.imageUrl ? { image: game.imageUrl } : {}),
+  external_url: game.gameUrl,
+});

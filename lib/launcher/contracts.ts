@@ -41,8 +41,8 @@ const LAUNCH_RULES =
   'another coin is 400 **VALIDATION_ERROR** (detail path `gameCoinSymbol`; 409 CONFLICT is reserved for ' +
   'concurrent-update races). Without a custom symbol one is generated from the game name and the next free ' +
   'alternative is taken when it is used (e.g. SPAINV, then SPAIN2…).\n\n' +
-  '**The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s public ' +
-  'record), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held ' +
+  '**The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s ' +
+  '`coin-metadata.json`), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held ' +
   'by the platform**, mint and metadata authorities revoked.\n\n' +
   '**Emission**: of the 206 900 000 tokens the curve does not sell, 100 000 000 are the airdrop pool (holders of ' +
   'the game’s `airdropTokenAddress`, by snapshot) and 106 900 000 the emission pool, emitted evenly over ' +

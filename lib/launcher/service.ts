@@ -22,7 +22,7 @@ export interface LaunchDeps {
   getBalance: (address: string) => Promise<bigint>;
   /** Start the launch state machine for a job; returns the execution ARN. */
   startExecution: (jobId: string) => Promise<string>;
-  /** Base URL of the public API: the coin's metadata uri is the game's record there. */
+  /** Base URL of the public API: the coin's metadata uri is the game's coin-metadata document there. */
   publicApiUrl: string;
 }
 
@@ -96,7 +96,7 @@ export const newJob = (
     gameCoinSymbol: input.symbol,
     symbolSource: input.custom ? 'custom' : 'generated',
     coinName: game.name,
-    coinUri: `${deps.publicApiUrl.replace(/\/+$/, '')}/games/id/${game.id}`,
+    coinUri: `${deps.publicApiUrl.replace(/\/+$/, '')}/games/id/${game.id}/coin-metadata.json`,
     coinMint: null,
     vaultAddress: null,
     sealedMintKey: null,

@@ -135,6 +135,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/games/id/{id}/coin-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The game coin’s off-chain metadata (JSON)
+         * @description The document the `uri` of a game coin’s on-mint metadata points at, in the shape wallets and explorers read (Metaplex’s token metadata standard): not wrapped in `data`. Served for any game, coin or not; `symbol` appears once the game has a coin. Coins launched before this endpoint point at `GET /games/id/{id}`.
+         */
+        get: operations["getCoinMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/images/upload-url": {
         parameters: {
             query?: never;
@@ -740,7 +760,7 @@ export type paths = {
          *     6. **Embedded wallet**: the caller’s wallet is the one the identity provider created for them (GET /user/me shows it); none is 400 NO_EMBEDDED_WALLET, and delegated signing must be enabled for the app at the provider, else 403 WALLET_DELEGATION_REQUIRED (checked before anything is sent on chain). **Fee reserve**: the caller’s embedded wallet must hold at least 0.07 SOL (70 000 000 lamports) for rent and fees plus `buyAmount` (else 400 INSUFFICIENT_BALANCE). A launch actually spends about 0.0095 SOL plus `buyAmount`; the rest stays in the wallet.
          *     7. The symbol must be unique across the platform: a custom `gameCoinSymbol` already reserved or used by another coin is 400 **VALIDATION_ERROR** (detail path `gameCoinSymbol`; 409 CONFLICT is reserved for concurrent-update races). Without a custom symbol one is generated from the game name and the next free alternative is taken when it is used (e.g. SPAINV, then SPAIN2…).
          *
-         *     **The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s public record), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held by the platform**, mint and metadata authorities revoked.
+         *     **The coin**: a Token-2022 mint with on-mint metadata (name = game name, symbol, uri = the game’s `coin-metadata.json`), 6 decimals, a fixed supply of 1 000 000 000 tokens minted once into a **custodial launch vault held by the platform**, mint and metadata authorities revoked.
          *
          *     **Emission**: of the 206 900 000 tokens the curve does not sell, 100 000 000 are the airdrop pool (holders of the game’s `airdropTokenAddress`, by snapshot) and 106 900 000 the emission pool, emitted evenly over `emissionDays` UTC days from the launch day: each day’s share goes, at that day’s settlement, to the day’s players pro rata to their counted points (a day without players rolls its share into the next). Players claim their cumulative allocation through `POST /token-launcher/exercise-claim/build-transactions`. The coin’s `status` is `active` until its last emission day is settled, then `ended`.
          *
@@ -2524,6 +2544,96 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Game"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoinMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "string",
+                     *       "symbol": "string",
+                     *       "description": "string",
+                     *       "image": "string",
+                     *       "external_url": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The coin’s name: the game’s name, as on the mint */
+                        name: string;
+                        /** @description The coin’s symbol, once the launch has completed */
+                        symbol?: string;
+                        description: string;
+                        /** @description The game’s image */
+                        image?: string;
+                        /** @description The game’s URL */
+                        external_url: string;
                     };
                 };
             };
