@@ -90,6 +90,9 @@ export const settingsSpec = {
   SNAPSHOT_QUEUE_URL: optional(httpUrl()),
   SNAPSHOT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-snapshots'),
   SETTLEMENT_QUEUE_URL: optional(httpUrl()),
+  // The Secrets Manager secret that seals custodial keys (lib/adapters/vault-keys.ts): only the functions that
+  // create or sign for vaults are given it.
+  VAULT_KEY_SECRET_ID: optional(name()),
   // Secrets and the identity provider.
   SECRETS_ENCRYPTION_KEY: base64Key32(),
   IDP_ISSUER: trimmed(),
