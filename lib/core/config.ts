@@ -93,8 +93,9 @@ export const settingsSpec = {
   // The Secrets Manager secret that seals custodial keys (lib/adapters/vault-keys.ts): only the functions that
   // create or sign for vaults are given it.
   VAULT_KEY_SECRET_ID: optional(name()),
-  // Secrets and the identity provider.
-  SECRETS_ENCRYPTION_KEY: base64Key32(),
+  // Secrets and the identity provider. The secrets key seals API secrets and derives the session-token key; only
+  // the functions that use it are given it (serverless.yml custom.secretsEncryptionKey), read with requireSetting.
+  SECRETS_ENCRYPTION_KEY: optional(base64Key32()),
   IDP_ISSUER: trimmed(),
   IDP_AUDIENCE: trimmed(),
   IDP_JWKS_URL: httpUrl(),
