@@ -1,7 +1,13 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { settings } from '../core/config.js';
+import { requireSetting } from '../core/config.js';
 
-const key = () => Buffer.from(settings().SECRETS_ENCRYPTION_KEY, 'base64');
+// Only the functions that open API secrets or session tokens are given this key (serverless.yml); custodial keys
+// are sealed under another one, held in Secrets Manager (./vault-keys.ts).
+let cached: Buffer | undefined;
+const key = () => {
+  cached ??= Buffer.from(requireSetting('SECRETS_ENCRYPTION_KEY'), 'base64');
+  return cached;
+};
 
 /** Encrypt a secret for storage at rest: AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` in base64url. */
 export const sealSecret = (plaintext: string | Buffer): string => {

@@ -91,8 +91,12 @@ export const settingsSpec = {
   SNAPSHOT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-snapshots'),
   SETTLEMENT_QUEUE_URL: optional(httpUrl()),
   PAYOUT_DLQ_URL: optional(httpUrl()),
-  // Secrets and the identity provider.
-  SECRETS_ENCRYPTION_KEY: base64Key32(),
+  // The Secrets Manager secret that seals custodial keys (lib/adapters/vault-keys.ts): only the functions that
+  // create or sign for vaults are given it.
+  VAULT_KEY_SECRET_ID: optional(name()),
+  // Secrets and the identity provider. The secrets key seals API secrets and derives the session-token key; only
+  // the functions that use it are given it (serverless.yml custom.secretsEncryptionKey), read with requireSetting.
+  SECRETS_ENCRYPTION_KEY: optional(base64Key32()),
   IDP_ISSUER: trimmed(),
   IDP_AUDIENCE: trimmed(),
   IDP_JWKS_URL: httpUrl(),

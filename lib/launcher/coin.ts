@@ -1,7 +1,7 @@
 // The game coin (docs/game-coin.md): its decimals and fixed supply, a launch's mint and vault keypairs (generated
 // and sealed for the job record, opened for signing), and the error of a launch step (coin-steps.ts).
-import { openSecret, sealSecret } from '../adapters/secrets.js';
-import { type KeyPairSigner, keypairFromSecret, newKeypair } from '../chain/index.js';
+import { CustodialKeyError, openCustodialKey, sealCustodialKey } from '../adapters/vault-keys.js';
+import { type KeyPairSigner, newKeypair } from '../chain/index.js';
 import { INITIAL_CURVE, TOKEN_DECIMALS } from './curve.js';
 
 export type { CoinMetadata } from '../chain/index.js';
@@ -30,24 +30,34 @@ export class CoinLaunchError extends Error {
   override readonly name = 'CoinLaunchError';
 }
 
-/** Fresh mint and vault keypairs, sealed for storage. */
+/** Fresh mint and vault keypairs, each sealed for its own address (lib/adapters/vault-keys.ts). */
 export const generateLaunchKeys = async (): Promise<SealedLaunchKeys> => {
   const [mint, vault] = await Promise.all([newKeypair(), newKeypair()]);
-  return {
-    coinMint: mint.signer.address,
-    vaultAddress: vault.signer.address,
-    sealedMintKey: sealSecret(Buffer.from(mint.secretKey)),
-    sealedVaultKey: sealSecret(Buffer.from(vault.secretKey)),
-  };
+  try {
+    return {
+      coinMint: mint.signer.address,
+      vaultAddress: vault.signer.address,
+      sealedMintKey: await sealCustodialKey('mint', mint.signer.address, mint.secretKey),
+      sealedVaultKey: await sealCustodialKey('vault', vault.signer.address, vault.secretKey),
+    };
+  } finally {
+    mint.secretKey.fill(0);
+    vault.secretKey.fill(0);
+  }
 };
 
-/** Open persisted launch keys; throws when a secret does not match its recorded address. */
+/** Open persisted launch keys; throws when a secret was sealed for, or signs for, another address. */
 export const openLaunchKeys = async (sealed: SealedLaunchKeys): Promise<LaunchKeys> => {
-  const [mint, vault] = await Promise.all([
-    keypairFromSecret(openSecret(sealed.sealedMintKey)),
-    keypairFromSecret(openSecret(sealed.sealedVaultKey)),
-  ]);
-  if (mint.address !== sealed.coinMint || vault.address !== sealed.vaultAddress)
-    throw new CoinLaunchError('Launch keys do not match their addresses');
-  return { mint, vault };
+  try {
+    const [mint, vault] = await Promise.all([
+      openCustodialKey('mint', sealed.coinMint, sealed.sealedMintKey),
+      openCustodialKey('vault', sealed.vaultAddress, sealed.sealedVaultKey),
+    ]);
+    return { mint, vault };
+  } catch (error) {
+    // Not something a retry fixes (a Secrets Manager outage is, and passes through as it is).
+    if (error instanceof CustodialKeyError)
+      throw new CoinLaunchError(`Launch keys do not match their addresses: ${error.message}`);
+    throw error;
+  }
 };

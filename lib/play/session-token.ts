@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { settings } from '../core/config.js';
+import { requireSetting } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 
 const ISSUER = 'arcadia';
@@ -13,7 +13,7 @@ const signingKey = () => {
   key ??= new Uint8Array(
     hkdfSync(
       'sha256',
-      Buffer.from(settings().SECRETS_ENCRYPTION_KEY, 'base64'),
+      Buffer.from(requireSetting('SECRETS_ENCRYPTION_KEY'), 'base64'),
       Buffer.alloc(0),
       'arcadia play session token v1',
       32,

@@ -3,14 +3,8 @@
 // decides the keys and the conditions).
 import { getTransferSolInstruction } from '@solana-program/system';
 import type { TransactItem } from '../adapters/dynamodb.js';
-import { openSecret } from '../adapters/secrets.js';
-import {
-  address,
-  type KeyPairSigner,
-  keypairFromSecret,
-  memoInstruction,
-  type TransactionPlan,
-} from '../chain/index.js';
+import { openCustodialKey } from '../adapters/vault-keys.js';
+import { address, type KeyPairSigner, memoInstruction, type TransactionPlan } from '../chain/index.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import { DISTRIBUTION } from './model.js';
 import { getPool } from './pool-repository.js';
@@ -74,11 +68,14 @@ export const poolPayoutWrite = (
   },
 });
 
-/** The game's custodial vault as a signer (its sealed key opened), to pay out of it. */
+/**
+ * The game's custodial vault as a signer, to pay out of it: its sealed key opened for the pool's vault address,
+ * refused (CustodialKeyError) when it was sealed for another record or signs for another address.
+ */
 export const vaultSigner = async (gameId: string): Promise<KeyPairSigner> => {
   const pool = await getPool(gameId);
   if (!pool) throw new Error(`Game ${gameId} has no rewards pool`);
-  return keypairFromSecret(new Uint8Array(openSecret(pool.vaultSealedKey)));
+  return openCustodialKey('vault', pool.vaultAddress, pool.vaultSealedKey);
 };
 
 /** A System transfer out of the vault (fee payer and signer) with a memo tying it to its settlement line. */

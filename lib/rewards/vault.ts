@@ -1,16 +1,23 @@
 // The chain side of the rewards pool: the custodial vault keypair of a game and the purchase transfer.
 import { getTransferSolInstruction } from '@solana-program/system';
-import { sealSecret } from '../adapters/secrets.js';
+import { sealCustodialKey } from '../adapters/vault-keys.js';
 import type { TransactionPlan } from '../chain/index.js';
 import { address, externalSigner, memoInstruction, newKeypair } from '../chain/index.js';
 
 /**
- * A new custodial vault for a game's pool: a keypair generated here, its 64-byte secret sealed with the
- * secrets key (AES-256-GCM) for storage; the platform holds it to pay out distributions.
+ * A new custodial vault for a game's pool: a keypair generated here, its 64-byte secret sealed for its address
+ * with the vault sealing key (lib/adapters/vault-keys.ts); the platform holds it to pay out distributions.
  */
 export const newVault = async (): Promise<{ vaultAddress: string; vaultSealedKey: string }> => {
   const { signer, secretKey } = await newKeypair();
-  return { vaultAddress: signer.address, vaultSealedKey: sealSecret(Buffer.from(secretKey)) };
+  try {
+    return {
+      vaultAddress: signer.address,
+      vaultSealedKey: await sealCustodialKey('vault', signer.address, secretKey),
+    };
+  } finally {
+    secretKey.fill(0);
+  }
 };
 
 /** The memo on every purchase transfer, tying it to its purchase on chain. */

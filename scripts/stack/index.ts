@@ -1,5 +1,6 @@
-// The local stack: DynamoDB Local, fauxqs (S3 + SQS), the Step Functions stand-in and serverless offline,
-// with the resources of serverless.yml created on them. Used by `npm run dev` and the vitest global setup.
+// The local stack: DynamoDB Local, fauxqs (S3 + SQS), the Step Functions and Secrets Manager stand-ins and
+// serverless offline, with the resources of serverless.yml created on them. Used by `npm run dev` and the vitest
+// global setup.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,7 +27,7 @@ export type { StackEnv, StackLogger, StackPorts } from './types.js';
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 export interface StackOptions {
-  /** `fixed`: the well-known dev ports (3000, 3002, 8000, 4566, 8083); `free`: OS-assigned. Default `free`. */
+  /** `fixed`: the well-known dev ports (3000, 3002, 8000, 4566, 8083, 8084, …); `free`: OS-assigned. Default `free`. */
   ports?: 'fixed' | 'free';
   /** Root of logs and (when `persist`) data. Default: a new temporary directory, removed on stop. */
   dataDir?: string;
@@ -50,8 +51,9 @@ export interface StackOptions {
 
 export interface Stack {
   /**
-   * AWS_REGION, credentials, AWS_ENDPOINT_URL_{DYNAMODB,S3,SQS,SFN}, S3_FORCE_PATH_STYLE, API_BASE_URL, LAMBDA_INVOKE_URL,
-   * IMAGES_BASE_URL (the images bucket on the S3 stand-in).
+   * AWS_REGION, credentials, AWS_ENDPOINT_URL_{DYNAMODB,S3,SQS,SFN,SECRETS_MANAGER}, S3_FORCE_PATH_STYLE, API_BASE_URL,
+   * LAMBDA_INVOKE_URL, IMAGES_BASE_URL (the images bucket on the S3 stand-in), VAULT_KEY_SECRET_ID (the signing
+   * functions' secret, for code that runs as them in-process).
    */
   env: StackEnv;
   /** Human-facing URLs by service (api, apiReference, dynamodb, s3, sqs, stepFunctions, lambda). */

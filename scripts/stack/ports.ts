@@ -11,6 +11,7 @@ export const FIXED_PORTS: Readonly<StackPorts> = {
   dynamodb: 8000,
   fauxqs: 4566,
   sfn: 8083,
+  secretsManager: 8084,
   idp: 8090,
   solana: 8899,
   demo: 8091,

@@ -1,11 +1,14 @@
 // Creates the local equivalent of every resource in the resolved serverless configuration: tables on
-// DynamoDB Local, buckets and queues on fauxqs; state machines are resolved for the Step Functions stand-in.
+// DynamoDB Local, buckets and queues on fauxqs, secrets on the Secrets Manager stand-in; state machines are
+// resolved for the Step Functions stand-in.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { CfnResource, ServerlessConfig } from './config.js';
 import { functionLogicalId, type LocalRef, type RefScope, resolveString } from './intrinsics.js';
 import { ensureTable, type TableProps } from './provision-dynamodb.js';
+import { ensureSecret, type ProvisionedSecret } from './provision-secrets.js';
 import { ensureQueue, type ProvisionedQueue, queueCreationOrder } from './provision-sqs.js';
 import { type LocalStateMachine, localStateMachines, stateMachineRefs } from './statemachines.js';
 import type { StackLogger } from './types.js';
@@ -15,6 +18,7 @@ export interface LocalEndpoints {
   dynamodb: string;
   s3: string;
   sqs: string;
+  secretsManager: string;
 }
 
 export interface ProvisionOptions {
@@ -30,6 +34,7 @@ export interface ProvisionedResources {
   /** Logical id → bucket name. */
   buckets: Record<string, string>;
   queues: Record<string, ProvisionedQueue>;
+  secrets: Record<string, ProvisionedSecret>;
   stateMachines: LocalStateMachine[];
   /** Logical id → the value `Ref` gives locally (table/bucket name, queue URL, state machine ARN, function name). */
   names: Record<string, string>;
@@ -67,17 +72,20 @@ export async function provisionResources(
   const dynamodb = new DynamoDBClient({ ...clientConfig, endpoint: endpoints.dynamodb });
   const s3 = new S3Client({ ...clientConfig, endpoint: endpoints.s3, forcePathStyle: true });
   const sqs = new SQSClient({ ...clientConfig, endpoint: endpoints.sqs });
+  const secretsManager = new SecretsManagerClient({ ...clientConfig, endpoint: endpoints.secretsManager });
   let tables: Record<string, string>;
   let buckets: Record<string, string>;
   let queues: Record<string, ProvisionedQueue>;
+  let secrets: Record<string, ProvisionedSecret>;
   try {
-    [tables, buckets] = await Promise.all([
+    [tables, buckets, secrets] = await Promise.all([
       createTables(ofType('AWS::DynamoDB::Table'), scope, dynamodb, log),
       createBuckets(ofType('AWS::S3::Bucket'), scope, s3),
+      createSecrets(ofType('AWS::SecretsManager::Secret'), scope, secretsManager),
     ]);
     queues = await createQueues(ofType('AWS::SQS::Queue'), scope, sqs);
   } finally {
-    for (const client of [dynamodb, s3, sqs]) client.destroy();
+    for (const client of [dynamodb, s3, sqs, secretsManager]) client.destroy();
   }
 
   for (const [key, fn] of Object.entries(config.functions ?? {})) {
@@ -95,7 +103,12 @@ export async function provisionResources(
       log.error(`stepfunctions: state machine ${machine.key} cannot run locally: ${machine.error}`);
   }
 
-  const known = new Set(['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SQS::Queue']);
+  const known = new Set([
+    'AWS::DynamoDB::Table',
+    'AWS::S3::Bucket',
+    'AWS::SQS::Queue',
+    'AWS::SecretsManager::Secret',
+  ]);
   const ignored = Object.entries(resources)
     .filter(([, resource]) => !known.has(resource.Type))
     .map(([logicalId, resource]) => ({ logicalId, type: resource.Type }));
@@ -103,7 +116,7 @@ export async function provisionResources(
     log.debug(`resources: no local stand-in for ${logicalId} (${type})`);
 
   const names = Object.fromEntries([...refs].map(([id, ref]) => [id, ref.ref]));
-  return { tables, buckets, queues, stateMachines, names, scope, ignored };
+  return { tables, buckets, queues, secrets, stateMachines, names, scope, ignored };
 }
 
 // A name property may itself use intrinsics (Fn::Sub with AWS::StackName, ...); CloudFormation generates
@@ -177,4 +190,18 @@ export async function createQueues(
     });
   }
   return queues;
+}
+
+/** Creates the AWS::SecretsManager::Secret resources; `Ref` gives a secret's ARN, as in CloudFormation. */
+async function createSecrets(
+  resources: Record<string, CfnResource>,
+  scope: RefScope,
+  client: SecretsManagerClient,
+): Promise<Record<string, ProvisionedSecret>> {
+  const created = await Promise.all(
+    Object.entries(resources).map(async ([id, resource]) => ensureSecret(client, id, resource, scope)),
+  );
+  for (const secret of created)
+    scope.refs.set(secret.logicalId, { ref: secret.arn, attributes: { Id: secret.arn } });
+  return Object.fromEntries(created.map((secret) => [secret.logicalId, secret]));
 }

@@ -11,6 +11,7 @@ import {
 } from './function-environment.js';
 import { startOffline } from './offline.js';
 import { provisionResources } from './resources.js';
+import { startLocalSecretsManager } from './secrets-manager.js';
 import { sqsEventSourcesService } from './sqs-event-sources.js';
 import { startStepFunctions } from './stepfunctions.js';
 import type { StackContext, StackService } from './types.js';
@@ -62,29 +63,60 @@ export const fauxqsService: StackService = {
   },
 };
 
+/** The Secrets Manager stand-in (./secrets-manager.ts), in this process. */
+export const secretsManagerService: StackService = {
+  name: 'secretsmanager',
+  env: (ports) => ({ AWS_ENDPOINT_URL_SECRETS_MANAGER: local(ports.secretsManager) }),
+  async start(ctx) {
+    const secrets = await startLocalSecretsManager({
+      port: ctx.ports.secretsManager,
+      region: ctx.region,
+      accountId: ctx.accountId,
+      persistFile: ctx.persist ? join(ctx.dataDir, 'secretsmanager', 'secrets.json') : undefined,
+    });
+    return { urls: { secretsManager: secrets.endpoint }, stop: secrets.stop };
+  },
+};
+
 /**
- * Tables, buckets and queues from `serverless print`; state machines resolved for the stand-in; the functions'
+ * The functions' variables that name a secret (VAULT_KEY_SECRET_ID), exported to the stack's environment: tests
+ * and scripts that call the signing code in-process act as the functions that are given it. serverless offline
+ * passes a handler only its own declared environment, so the other functions still go without.
+ */
+function exportSecretIds(ctx: StackContext, functions: Record<string, Record<string, string>>): void {
+  const arns = new Set(Object.values(ctx.provisioned?.secrets ?? {}).map((secret) => secret.arn));
+  for (const environment of Object.values(functions))
+    for (const [name, value] of Object.entries(environment)) if (arns.has(value)) ctx.env[name] = value;
+}
+
+/**
+ * Tables, buckets, queues and secrets from `serverless print`; state machines resolved for the stand-in; the functions'
  * CloudFormation-valued environment resolved for serverless offline.
  */
 export const resourcesService: StackService = {
   name: 'resources',
-  after: ['dynamodb', 'fauxqs'],
+  after: ['dynamodb', 'fauxqs', 'secretsmanager'],
   async start(ctx) {
     const config = await ctx.config;
     ctx.provisioned = await provisionResources(
       config,
-      { dynamodb: local(ctx.ports.dynamodb), s3: local(ctx.ports.fauxqs), sqs: local(ctx.ports.fauxqs) },
+      {
+        dynamodb: local(ctx.ports.dynamodb),
+        s3: local(ctx.ports.fauxqs),
+        sqs: local(ctx.ports.fauxqs),
+        secretsManager: local(ctx.ports.secretsManager),
+      },
       { region: ctx.region, accountId: ctx.accountId, log: ctx.log },
     );
-    writeResolvedEnvironments(
-      ctx.resolvedEnvironmentFile,
-      resolveEnvironments(config, ctx.provisioned.scope, ctx.log),
-    );
+    const environments = resolveEnvironments(config, ctx.provisioned.scope, ctx.log);
+    writeResolvedEnvironments(ctx.resolvedEnvironmentFile, environments);
+    exportSecretIds(ctx, environments.functions);
     await exportImagesBaseUrl(ctx);
-    const { tables, buckets, queues, stateMachines } = ctx.provisioned;
+    const { tables, buckets, queues, secrets, stateMachines } = ctx.provisioned;
     ctx.log.debug(
       `resources: ${Object.keys(tables).length} tables, ${Object.keys(buckets).length} buckets, ` +
-        `${Object.keys(queues).length} queues, ${stateMachines.length} state machines`,
+        `${Object.keys(queues).length} queues, ${Object.keys(secrets).length} secrets, ` +
+        `${stateMachines.length} state machines`,
     );
     return { stop: async () => {} };
   },
@@ -149,6 +181,7 @@ export function stackServices({
   return [
     dynamoDbService,
     fauxqsService,
+    secretsManagerService,
     resourcesService,
     stepFunctionsService,
     identityProviderService,

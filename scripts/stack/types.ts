@@ -25,6 +25,8 @@ export interface StackPorts {
   fauxqs: number;
   /** Step Functions stand-in. */
   sfn: number;
+  /** Secrets Manager stand-in. */
+  secretsManager: number;
   /** Local identity provider (JWKS + token issuer). */
   idp: number;
   /** Local Solana JSON-RPC over litesvm. */

@@ -561,3 +561,95 @@ describe('a stack that survives deployment (issue 20)', () => {
     expect(excess).toEqual([]);
   });
 });
+
+/** The project sources bundled into a function (node_modules left out), by path. */
+const projectSources = async (fn: Resource) => {
+  const zip = String((fn.Properties.Code as { S3Key?: string }).S3Key).replace(/^.*\//, '');
+  return (await sourcesOf(zip))
+    .filter((source) => !source.includes('node_modules/'))
+    .map((source) => source.replace(/^(\.\.\/)+/, ''));
+};
+
+/** Whether code bundled into the function, besides the settings' declarations, reads `variable`. */
+const readsVariable = async (fn: Resource, variable: string) => {
+  for (const source of await projectSources(fn)) {
+    if (source === 'lib/core/config.ts') continue;
+    const path = join(ROOT, source);
+    if (!sourceTexts.has(path)) sourceTexts.set(path, readFileSync(path, 'utf8'));
+    if (sourceTexts.get(path)?.includes(`'${variable}'`)) return true;
+  }
+  return false;
+};
+
+const environmentOf = (fn: Resource) =>
+  (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+describe('keys only where they are used', () => {
+  /** The functions that create custodial keys (a pool's vault, a launch's keys) or sign with them. */
+  const VAULT_SIGNERS = [
+    'BuildClaimTransactions',
+    'LaunchTaskBuy',
+    'LaunchTaskMint',
+    'LaunchTaskReserve',
+    'PurchaseMultiplier',
+    'SettleGameDays',
+    'SubmitClaim',
+  ].map((name) => `${name}LambdaFunction`);
+
+  it('keeps the vault sealing key in a retained, generated Secrets Manager secret, reachable only by the functions that create or sign for vaults', async () => {
+    const secret = resources.VaultKeySecret;
+    expect(secret?.Type).toBe('AWS::SecretsManager::Secret');
+    expect([secret?.DeletionPolicy, secret?.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    expect(secret?.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
+    expect(ofType('AWS::SecretsManager::Secret').map(([name]) => name)).toEqual(['VaultKeySecret']);
+
+    const functions = ofType('AWS::Lambda::Function');
+    const granted: string[] = [];
+    const named: string[] = [];
+    const bundled: string[] = [];
+    for (const [name, fn] of functions) {
+      const statements = statementsOf(roleOf(fn)).filter(
+        (s) =>
+          referencedIds(s.Resource).includes('VaultKeySecret') ||
+          actionsOf(s).some((action) => action.startsWith('secretsmanager:')),
+      );
+      if (statements.length > 0) granted.push(name);
+      // Read only, and only this secret's ARN.
+      for (const statement of statements) {
+        expect(actionsOf(statement), name).toEqual(['secretsmanager:GetSecretValue']);
+        expect(statement.Resource, name).toEqual({ Ref: 'VaultKeySecret' });
+      }
+      if (referencedIds(environmentOf(fn)).includes('VaultKeySecret')) named.push(name);
+      if ((await projectSources(fn)).includes('lib/adapters/vault-keys.ts')) bundled.push(name);
+    }
+    expect(granted.sort()).toEqual(VAULT_SIGNERS);
+    expect(named.sort()).toEqual(VAULT_SIGNERS);
+    // The set is the code's, not a list kept by hand: exactly these bundle the module that reads the secret.
+    expect(bundled.sort()).toEqual(VAULT_SIGNERS);
+    for (const name of VAULT_SIGNERS)
+      expect(environmentOf(resources[name] as Resource).VAULT_KEY_SECRET_ID, name).toEqual({
+        Ref: 'VaultKeySecret',
+      });
+  });
+
+  it('gives SECRETS_ENCRYPTION_KEY (API secrets, session tokens) only to the functions whose code reads it, in no shared environment', async () => {
+    const given: string[] = [];
+    const reading: string[] = [];
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      if ('SECRETS_ENCRYPTION_KEY' in environmentOf(fn)) given.push(name);
+      if (await readsVariable(fn, 'SECRETS_ENCRYPTION_KEY')) reading.push(name);
+    }
+    expect(given.sort()).toEqual(reading.sort());
+    // Public reads, the launch tasks, the settlement and the snapshot workers go without it.
+    for (const name of [
+      'GetGame',
+      'ListGames',
+      'NotFound',
+      'GetSnapshot',
+      'LaunchTaskMint',
+      'SettleGameDays',
+    ])
+      expect(given, name).not.toContain(`${name}LambdaFunction`);
+    expect(given.length).toBeLessThan(ofType('AWS::Lambda::Function').length / 2);
+  });
+});

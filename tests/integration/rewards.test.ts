@@ -3,7 +3,6 @@
 // funded with the chain adapter's airdrop.
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Keypair } from '@solana/web3.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as listGamesHandler } from '../../functions/games/list-games.js';
 import { handler as sessionTokenHandler } from '../../functions/play/get-session-token.js';
@@ -16,7 +15,7 @@ import {
   sideEffects as rewardsDeps,
 } from '../../functions/rewards/purchase-multiplier.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
-import { openSecret } from '../../lib/adapters/secrets.js';
+import { openCustodialKey } from '../../lib/adapters/vault-keys.js';
 import { ChainError, makeChain } from '../../lib/chain/index.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import type { GameView } from '../../lib/games/contracts.js';
@@ -349,8 +348,8 @@ describe('POST /multiplier/purchase', () => {
         new GetCommand({ TableName: rewardsTable(), Key: rewardsKeys.pool(game.id), ConsistentRead: true }),
       )
     ).Item;
-    const vault = Keypair.fromSecretKey(openSecret(String(poolItem?.vaultSealedKey)));
-    expect(vault.publicKey.toBase58()).toBe(data.vaultAddress);
+    const vault = await openCustodialKey('vault', data.vaultAddress, String(poolItem?.vaultSealedKey));
+    expect(vault.address).toBe(data.vaultAddress);
 
     const active = await current(bearer(player.token), game.id);
     expect(active.status).toBe(200);
