@@ -34,11 +34,12 @@ beforeAll(async () => {
   await run('serverless', ['package', '--package', dir], {
     cwd: new URL('../..', import.meta.url).pathname,
     env,
-    timeout: 180_000,
+    // ~60 s on an idle 2-core machine; several times that when other stacks run beside it.
+    timeout: 420_000,
   });
   const template = JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'));
   resources = template.Resources;
-}, 200_000);
+}, 440_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
