@@ -33,6 +33,7 @@ export {
   coinMintSizes,
   externalSigner,
   initialBuyReceipt,
+  isUnclaimedSystemAccount,
   type KeyPairSigner,
   keypairFromSecret,
   memoInstruction,
