@@ -8,6 +8,6 @@ export const sideEffects: CompleteDeps = { chain: chainReaderFromConfig(), now }
 
 export const handler = route(
   completeLaunchContract,
-  async ({ body }) => ({ data: await completeLaunch(body.gtokenAddress, sideEffects) }),
+  async ({ auth, body }) => ({ data: await completeLaunch(body.gtokenAddress, auth.userId, sideEffects) }),
   bearerOnly,
 );

@@ -34,6 +34,7 @@ export {
   coinMintSizes,
   externalSigner,
   initialBuyReceipt,
+  isUnclaimedSystemAccount,
   type KeyPairSigner,
   keypairFromSecret,
   memoInstruction,

@@ -15,8 +15,9 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 import {
+  getAllocateInstruction,
   getAllocateWithSeedInstruction,
-  getCreateAccountInstruction,
+  getAssignInstruction,
   getTransferSolInstruction,
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
@@ -121,8 +122,20 @@ export const initialBuyReceipt = (vault: string): Promise<Address> =>
   });
 
 /**
+ * Whether an account at a fresh keypair's address is still free to become a program account: absent, or a System
+ * account without data that someone funded (anybody can send lamports to any address).
+ */
+export const isUnclaimedSystemAccount = (account: AccountInfo | null): boolean =>
+  account === null || (account.owner === SYSTEM_PROGRAM_ADDRESS && account.data.length === 0);
+
+/**
  * Step (a): create the Token-2022 mint with the metadata-pointer extension pointing at itself, initialise it
  * (authority = vault, no freeze authority) and write its token metadata. Signers: payer, mint, vault.
+ *
+ * The account is made with transfer + Allocate + Assign (what CreateAccount does) rather than CreateAccount, which
+ * fails on an address that already holds lamports: a stranger's transfer to the mint address must not be able to
+ * fail the launch. Allocate and Assign need the mint key's signature, so nobody else can take the address; the
+ * payer transfers only the rent the address lacks (its balance can only grow until the mint key signs).
  */
 export const buildCreateCoinMintTx = (args: {
   payer: TransactionSigner;
@@ -132,18 +145,21 @@ export const buildCreateCoinMintTx = (args: {
   metadata: CoinMetadata;
   /** Rent-exempt minimum for `coinMintSizes(metadata).total`. */
   lamports: bigint;
+  /** Lamports the mint address already holds (0 for a new address). */
+  existingLamports?: bigint;
 }): TransactionPlan => {
   const mint = args.mint.address;
+  const missing = args.lamports - (args.existingLamports ?? 0n);
+  const rent =
+    missing > 0n
+      ? [getTransferSolInstruction({ source: args.payer, destination: mint, amount: missing })]
+      : [];
   return {
     feePayer: args.payer.address,
     instructions: [
-      getCreateAccountInstruction({
-        payer: args.payer,
-        newAccount: args.mint,
-        lamports: args.lamports,
-        space: coinMintSizes(args.metadata).space,
-        programAddress: TOKEN_2022_PROGRAM_ADDRESS,
-      }),
+      ...rent,
+      getAllocateInstruction({ newAccount: args.mint, space: coinMintSizes(args.metadata).space }),
+      getAssignInstruction({ account: args.mint, programAddress: TOKEN_2022_PROGRAM_ADDRESS }),
       initializeMetadataPointerInstruction({ mint, authority: null, metadataAddress: mint }),
       getInitializeMintInstruction(
         { mint, decimals: args.decimals, mintAuthority: args.vault.address, freezeAuthority: null },

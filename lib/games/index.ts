@@ -44,6 +44,7 @@ export {
   getGame,
   recordCoinWrites,
   saveGame,
+  saveGameFigures,
 } from './repository.js';
 export type { GamesDeps } from './service.js';
 export { createGame, updateGame } from './service.js';

@@ -60,6 +60,12 @@ export const gameRecordSchema = z.object({
   totalRewardsAllocatedUsd: z.number(),
   estimatedDailyRewardsUsd: z.number(),
   totalRewardsPoolValueUsd: z.number(),
+  /**
+   * Revision of the three figures above, written only by the figures sync (saveGameFigures). Apart from `version`:
+   * anybody can make a purchase refresh the figures, and that must not make the game's guarded writes (launches,
+   * edits) conflict.
+   */
+  figuresVersion: z.optional(z.int()),
   airdropTokenAddress: z.nullable(z.string()),
   coin: z.nullable(coinSummarySchema),
   createdAt: z.string(),

@@ -1,4 +1,10 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
@@ -86,23 +92,69 @@ const gameItem = (game: GameRecord): Item => ({
   ...indexAttributes(game),
 });
 
+/** The listing figures and what derives from them: written by saveGameFigures only, never by saveGame's updates. */
+const FIGURE_ATTRIBUTES = new Set([
+  'totalRewardsAllocatedUsd',
+  'estimatedDailyRewardsUsd',
+  'totalRewardsPoolValueUsd',
+  'figuresVersion',
+  'sortPool',
+  'sortAllocated',
+  'sortDaily',
+]);
+/** Sparse index attributes: absent from the item when they do not apply (indexAttributes). */
+const SPARSE_ATTRIBUTES = ['listPk', 'ownerKey'];
+
+type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+/**
+ * The write of a game's change over `previous`: every attribute but the figures (a concurrent figures sync keeps
+ * its values, and does not make this write conflict), conditional on the version read.
+ */
+const updateGameItem = (next: GameRecord, previous: GameRecord): TransactItems[number] => {
+  const item = gameItem(next);
+  const names: Record<string, string> = {};
+  const values: Record<string, NativeAttributeValue> = { ':v': previous.version };
+  const sets: string[] = [];
+  Object.entries(item)
+    .filter(
+      ([key, value]) => key !== 'pk' && key !== 'sk' && !FIGURE_ATTRIBUTES.has(key) && value !== undefined,
+    )
+    .forEach(([key, value], i) => {
+      names[`#a${i}`] = key;
+      values[`:a${i}`] = value;
+      sets.push(`#a${i} = :a${i}`);
+    });
+  const removes = SPARSE_ATTRIBUTES.filter((key) => !(key in item));
+  removes.forEach((key, i) => {
+    names[`#r${i}`] = key;
+  });
+  return {
+    Update: {
+      TableName: table(),
+      Key: gameKeys.game(next.id),
+      UpdateExpression:
+        `SET ${sets.join(', ')}` +
+        (removes.length ? ` REMOVE ${removes.map((_, i) => `#r${i}`).join(', ')}` : ''),
+      ConditionExpression: 'version = :v',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
 /**
  * Write a game after a change, atomically with everything derived from it: the visible-game counter, the
  * airdrop-token link and, on creation, the creator's counter. Optimistic concurrency on `version`: a
- * concurrent change makes this fail with TransactionCanceledException instead of overwriting it.
+ * concurrent change makes this fail with TransactionCanceledException instead of overwriting it. A change leaves
+ * the listing figures as they are stored (saveGameFigures writes them).
  */
 export const saveGame = async (next: GameRecord, previous?: GameRecord): Promise<void> => {
   const TableName = table();
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-    {
-      Put: {
-        TableName,
-        Item: gameItem(next),
-        ...(previous
-          ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } }
-          : { ConditionExpression: 'attribute_not_exists(pk)' }),
-      },
-    },
+  const items: TransactItems = [
+    previous
+      ? updateGameItem(next, previous)
+      : { Put: { TableName, Item: gameItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
   const visibleDelta = (next.hidden ? 0 : 1) - (previous ? (previous.hidden ? 0 : 1) : 0);
   if (visibleDelta !== 0) {
@@ -132,6 +184,47 @@ export const saveGame = async (next: GameRecord, previous?: GameRecord): Promise
     items.push(statIncrementWrite(next.creatorId, 'gamesRegistered'));
   }
   await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+};
+
+/** A game's listing figures (synced from its rewards pool: lib/rewards/figures.ts). */
+export interface GameFigures {
+  totalRewardsPoolValueUsd: number;
+  estimatedDailyRewardsUsd: number;
+  totalRewardsAllocatedUsd: number;
+}
+
+/**
+ * Write a game's listing figures and their sort keys, conditional on the figures revision read with `game` (of two
+ * concurrent syncs the one that read older figures retries). `version` is left alone: the figures follow
+ * purchases anybody can make, and must not make launches or edits decided on the game conflict.
+ */
+export const saveGameFigures = async (game: GameRecord, figures: GameFigures): Promise<void> => {
+  const index = indexAttributes({ ...game, ...figures });
+  const revision = game.figuresVersion ?? 0;
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: gameKeys.game(game.id),
+      UpdateExpression:
+        'SET totalRewardsPoolValueUsd = :pool, estimatedDailyRewardsUsd = :daily, ' +
+        'totalRewardsAllocatedUsd = :allocated, sortPool = :sortPool, sortDaily = :sortDaily, ' +
+        'sortAllocated = :sortAllocated, figuresVersion = :next',
+      ConditionExpression:
+        revision === 0
+          ? 'attribute_exists(pk) AND attribute_not_exists(figuresVersion)'
+          : 'figuresVersion = :revision',
+      ExpressionAttributeValues: {
+        ':pool': figures.totalRewardsPoolValueUsd,
+        ':daily': figures.estimatedDailyRewardsUsd,
+        ':allocated': figures.totalRewardsAllocatedUsd,
+        ':sortPool': index.sortPool,
+        ':sortDaily': index.sortDaily,
+        ':sortAllocated': index.sortAllocated,
+        ':next': revision + 1,
+        ...(revision === 0 ? {} : { ':revision': revision }),
+      },
+    }),
+  );
 };
 
 /** Link a launched game coin to its game (the launcher calls this when a coin is recorded). */

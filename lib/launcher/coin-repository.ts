@@ -5,10 +5,10 @@ import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import type { CoinSummary, GameRecord } from '../games/index.js';
 import { recordCoinWrites } from '../games/index.js';
 import { statIncrementWrite } from '../user/index.js';
-import { launcherKeys } from './keys.js';
-import { RELEASED } from './lock-repository.js';
+import { launcherKeys, OPEN_JOB_ATTRIBUTE } from './keys.js';
+import { HELD, RELEASED } from './lock-repository.js';
 import { type CoinRecord, coinRecordSchema, type JobRecord } from './model.js';
-import { failedAt, type TransactItems, table } from './repository.js';
+import { failedAt, OPEN, openValues, type TransactItems, table } from './repository.js';
 
 /** The coin record of a mint, once complete-launch created it. */
 export const getCoin = async (coinMint: string): Promise<CoinRecord | undefined> => {
@@ -22,8 +22,8 @@ export const getCoin = async (coinMint: string): Promise<CoinRecord | undefined>
 export type CompletionOutcome = 'completed' | 'alreadyCompleted' | 'gameChanged' | 'symbolTaken' | 'locked';
 
 /**
- * Complete a launch in one transaction: job completed, coin record created, symbol turned from reserved into
- * taken, the game's launch lock released (it may be re-taken only after this coin's emission), the game's coin
+ * Complete a launch in one transaction: job (still open) completed, coin record created, symbol turned from
+ * reserved into taken, the game's launch lock (still held by the job) released (it may be re-taken only after this coin's emission), the game's coin
  * summary set and the coin linked to the game (optimistic on the game's version), and the launcher's counter.
  */
 export const completeJob = async (args: {
@@ -42,10 +42,12 @@ export const completeJob = async (args: {
         Key: launcherKeys.job(job.jobId),
         UpdateExpression:
           'SET #status = :completed, progress = :p, stage = :stage, message = :message, #error = :null, ' +
-          'bundleTx = :tx, completedAt = :now, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :completed',
-        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+          'bundleTx = :tx, completedAt = :now, updatedAt = :now REMOVE #open',
+        // Only an open job: a failed one stays failed (its game and symbol were freed for other launches).
+        ConditionExpression: OPEN,
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#open': OPEN_JOB_ATTRIBUTE },
         ExpressionAttributeValues: {
+          ...openValues,
           ':completed': 'completed',
           ':p': 100,
           ':stage': 'complete',
@@ -84,9 +86,10 @@ export const completeJob = async (args: {
       Put: {
         TableName,
         Item: { ...launcherKeys.lock(job.gameId), gameId: job.gameId, jobId: job.jobId, state: RELEASED },
-        ConditionExpression: 'attribute_not_exists(pk) OR #state = :released OR jobId = :j',
+        // The job completes only as the game's open launch: the lock must be held by it.
+        ConditionExpression: '#state = :held AND jobId = :j',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':released': RELEASED, ':j': job.jobId },
+        ExpressionAttributeValues: { ':held': HELD, ':j': job.jobId },
       },
     },
     ...recordCoinWrites(game, summary, now),

@@ -18,6 +18,7 @@ import {
   coinMintSizes,
   externalSigner,
   initialBuyReceipt,
+  isUnclaimedSystemAccount,
   RECEIPT_SPACE,
   receiptUsed,
   type SentTransaction,
@@ -101,9 +102,14 @@ export const createCoinMint = async (
   options: StepOptions = {},
 ): Promise<StepResult> => {
   const { mint, vault } = launch.keys;
+  let existing = 0n;
   const done = async () => {
     const account = await deps.chain.getAccountInfo(mint.address);
-    if (!account) return null;
+    // Absent, or only funded by someone: the mint is still to be made (Allocate + Assign take a funded address).
+    if (isUnclaimedSystemAccount(account)) {
+      existing = account?.lamports ?? 0n;
+      return null;
+    }
     const info = await deps.chain.getMint(mint.address);
     if (!info?.isToken2022 || !info.metadata)
       throw new CoinLaunchError(`Address ${mint.address} already holds an account that is not a coin mint`);
@@ -118,6 +124,7 @@ export const createCoinMint = async (
       decimals: COIN_DECIMALS,
       metadata,
       lamports,
+      existingLamports: existing,
     });
     return send(deps, launch, plan, options);
   });

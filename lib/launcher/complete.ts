@@ -1,17 +1,20 @@
 // POST /token-launcher/complete-launch and the launch's last stage: verify the coin on chain, then record it
 // (coin record, game link and coin summary, job completed) in one transaction. Idempotent: a second call finds
-// the job completed and answers the same record.
+// the job completed and answers the same record. Only the job's own launcher may complete it, only while it is the
+// game's open launch (it holds the game's launch lock), and only under the rules a launch obeys (one active coin,
+// the grace period): a failed or superseded job stays failed.
 import type { ChainReader } from '../chain/index.js';
 import { initialBuyReceipt, receiptUsed, vaultTokenAccount } from '../chain/index.js';
-import { AppError } from '../core/errors.js';
+import { AppError, errors } from '../core/errors.js';
 import type { CoinSummary } from '../games/index.js';
-import { getGame } from '../games/index.js';
+import { getGame, isController } from '../games/index.js';
 import { completeJob, getCoin } from './coin-repository.js';
 import { findSignedBy } from './coin-steps.js';
 import { verifyLaunchedCoin } from './coin-verify.js';
-import type { CoinRecord, JobRecord } from './model.js';
+import { getLockHolder } from './lock-repository.js';
+import { type CoinRecord, isOpen, type JobRecord } from './model.js';
 import * as repo from './repository.js';
-import { coinPhase, emissionWindow } from './rules.js';
+import { assertMayLaunch, emissionWindow } from './rules.js';
 
 export interface CompleteDeps {
   chain: ChainReader;
@@ -40,6 +43,15 @@ export const completionFailure = (coinMint: string, problems: string[]) =>
     'VALIDATION_ERROR',
     `Launch of ${coinMint} cannot be completed: ${problems.join('; ')}`,
     problems.map((message) => ({ path: 'gtokenAddress', message })),
+  );
+
+/** 409: the job is not (or no longer) the game's open launch. */
+const notOpenLaunch = (job: JobRecord) =>
+  new AppError(
+    'CONFLICT',
+    job.status === 'failed'
+      ? `Launch job ${job.jobId} failed (${job.error ?? 'Launch failed'}); start a new launch instead`
+      : `Launch job ${job.jobId} is no longer this game's launch in progress; it cannot be completed`,
   );
 
 const view = (coin: CoinRecord, alreadyCompleted: boolean): CompletionView => ({
@@ -93,10 +105,29 @@ const alreadyCompleted = async (coinMint: string): Promise<CompletionView> => {
 
 type Attempt = { done: CompletionView } | { retry: true };
 
-const attemptCompletion = async (coinMint: string, jobId: string, deps: CompleteDeps): Promise<Attempt> => {
+/** The checks before the chain is read: whose job it is, whether it is still the game's open launch. */
+const assertMayComplete = async (job: JobRecord, callerId: string): Promise<void> => {
+  if (job.userId !== callerId)
+    throw errors.forbidden('Only the user who started this launch may complete it');
+  if (!isOpen(job) || (await getLockHolder(job.gameId)) !== job.jobId) throw notOpenLaunch(job);
+};
+
+const attemptCompletion = async (
+  coinMint: string,
+  jobId: string,
+  callerId: string,
+  deps: CompleteDeps,
+): Promise<Attempt> => {
   const job = await repo.getJob(jobId);
   if (!job) throw completionFailure(coinMint, ['its launch job no longer exists']);
-  if (job.status === 'completed') return { done: await alreadyCompleted(coinMint) };
+  if (job.status === 'completed' && job.userId === callerId)
+    return { done: await alreadyCompleted(coinMint) };
+  await assertMayComplete(job, callerId);
+  const game = await getGame(job.gameId);
+  if (!game) throw completionFailure(coinMint, ['its game no longer exists']);
+  const now = deps.now();
+  // The rules of a launch hold at its completion too: no second active coin, the grace period's controller only.
+  assertMayLaunch(game.coin, isController(game, job.userId), now);
   const verification = await verifyLaunchedCoin(deps.chain, coinMint, {
     name: job.coinName,
     symbol: job.gameCoinSymbol,
@@ -105,12 +136,6 @@ const attemptCompletion = async (coinMint: string, jobId: string, deps: Complete
   const bundle = verification.ok ? await findBundleTx(deps.chain, job, coinMint) : undefined;
   const problems = [...verification.problems, ...(bundle && 'problem' in bundle ? [bundle.problem] : [])];
   if (problems.length > 0 || !bundle || !('signature' in bundle)) throw completionFailure(coinMint, problems);
-  const game = await getGame(job.gameId);
-  if (!game) throw completionFailure(coinMint, ['its game no longer exists']);
-  const now = deps.now();
-  if (game.coin && game.coin.coinMint !== coinMint && coinPhase(game.coin, now).phase === 'active') {
-    throw completionFailure(coinMint, [`the game already has another active coin (${game.coin.coinMint})`]);
-  }
   const window = emissionWindow(now, job.emissionDays);
   const coin: CoinRecord = {
     coinMint,
@@ -140,7 +165,7 @@ const attemptCompletion = async (coinMint: string, jobId: string, deps: Complete
     case 'symbolTaken':
       throw completionFailure(coinMint, [`its symbol ${job.gameCoinSymbol} now belongs to another coin`]);
     case 'locked':
-      throw completionFailure(coinMint, ['another launch for this game is in progress']);
+      throw notOpenLaunch(job);
     default:
       // alreadyCompleted (a concurrent call won) or the game changed: look again.
       return { retry: true };
@@ -148,14 +173,20 @@ const attemptCompletion = async (coinMint: string, jobId: string, deps: Complete
 };
 
 /**
- * Verify a launched coin on chain and record it (SPEC §4.1 complete-launch): success, already completed (same
- * answer, `alreadyCompleted: true`), or a 400 listing why it cannot be completed.
+ * Verify a launched coin on chain and record it (SPEC §4.1 complete-launch) for `callerId`, who must be the user
+ * who started its launch: success, already completed (same answer, `alreadyCompleted: true`), 403 for anyone
+ * else, 409 when the job is not the game's open launch (failed, or superseded), the launch rules' errors, or a
+ * 400 listing why the chain does not show the coin complete.
  */
-export const completeLaunch = async (coinMint: string, deps: CompleteDeps): Promise<CompletionView> => {
+export const completeLaunch = async (
+  coinMint: string,
+  callerId: string,
+  deps: CompleteDeps,
+): Promise<CompletionView> => {
   const jobId = await repo.getMintJobId(coinMint);
   if (!jobId) throw completionFailure(coinMint, ['it is not a game coin launched by Arcadia']);
   for (let attempt = 0; attempt < 4; attempt++) {
-    const outcome = await attemptCompletion(coinMint, jobId, deps);
+    const outcome = await attemptCompletion(coinMint, jobId, callerId, deps);
     if ('done' in outcome) return outcome.done;
   }
   throw new AppError('CONFLICT', 'The game changed while the launch was being completed; retry');

@@ -193,8 +193,10 @@ export const completeLaunchContract = defineContract({
   tags: TAGS,
   summary: 'Verify a launched coin on chain and record it',
   description:
-    'The launch job calls this use case as its last stage; it may be retried manually by any authenticated ' +
-    'user (it only records what the chain proves). It checks on chain that the mint exists, belongs to ' +
+    'The launch job calls this use case as its last stage; the user who started the launch may also call it, ' +
+    'while that launch is the game’s launch in progress (not after it failed, nor once another launch took the ' +
+    'game), under the rules of a launch (no other active coin; in the grace period, the game’s owner only). It ' +
+    'checks on chain that the mint exists, belongs to ' +
     'Token-2022, carries the launch’s metadata (pointer to itself), holds exactly the fixed supply with the mint ' +
     'authority revoked, and — when the launch asked for one — that the initial buy landed. Then, in one ' +
     'transaction, it creates the coin record, links the coin to its game, sets the game’s coin summary (status ' +
@@ -203,7 +205,9 @@ export const completeLaunchContract = defineContract({
     'emission day settled) and the grace period allows.\n\n' +
     'Outcomes: **success** (200, `alreadyCompleted: false`); **already completed** (200, `alreadyCompleted: ' +
     'true`, same body: the call is idempotent); **failure** (400 VALIDATION_ERROR whose `details` list every ' +
-    'reason, e.g. not a mint launched here, supply not minted, initial buy missing).',
+    'reason, e.g. not a mint launched here, supply not minted, initial buy missing); 403 FORBIDDEN for anyone ' +
+    'but the launch’s user; 409 CONFLICT when the launch failed or is no longer the game’s launch in progress; ' +
+    'ACTIVE_GAME_COIN and GRACE_PERIOD_RESTRICTED as for a launch.',
   auth: BEARER,
   body: z.object({ gtokenAddress: mintAddress }),
   response: dataEnvelope(
@@ -232,6 +236,6 @@ export const completeLaunchContract = defineContract({
       ),
     }),
   ),
-  errors: ['VALIDATION_ERROR'],
+  errors: ['VALIDATION_ERROR', 'ACTIVE_GAME_COIN', 'FORBIDDEN', 'GRACE_PERIOD_RESTRICTED', 'CONFLICT'],
   example: { body: { gtokenAddress: 'So11111111111111111111111111111111111111112' } },
 });

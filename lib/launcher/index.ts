@@ -5,7 +5,12 @@ export type { CompleteDeps } from './complete.js';
 export { completeLaunch } from './complete.js';
 export { completeLaunchContract, getLaunchJobContract, launchGameCoinContract } from './contracts.js';
 export { INITIAL_CURVE } from './curve.js';
-export { startLaunchExecution } from './executions.js';
+export {
+  describeLaunchExecution,
+  launchExecutionArn,
+  startLaunchExecution,
+  stopLaunchExecution,
+} from './executions.js';
 export { failTask } from './fail.js';
 export { endCoin } from './lifecycle.js';
 export { getJob, getMintJobId } from './repository.js';
@@ -13,4 +18,6 @@ export type { LaunchDeps } from './service.js';
 export { getLaunchJob, launchGameCoin } from './service.js';
 export type { StageDeps } from './stages.js';
 export { buyStage, completeStage, mintStage, reserveStage } from './stages.js';
+export type { SweepDeps } from './sweeper.js';
+export { sweepJob, sweepLaunchJobs } from './sweeper.js';
 export { launchTask } from './task.js';

@@ -4,11 +4,11 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import type { GameRecord } from '../games/index.js';
 import { gameUnchangedCheck } from '../games/index.js';
-import { launcherKeys } from './keys.js';
+import { launcherKeys, OPEN_JOB, OPEN_JOB_ATTRIBUTE } from './keys.js';
 import type { JobRecord } from './model.js';
 import { failedAt, OPEN, openValues, type TransactItems, table } from './repository.js';
 
-const HELD = 'held';
+export const HELD = 'held';
 export const RELEASED = 'released';
 
 /** The job holding a game's launch lock, when a launch for the game is in progress. */
@@ -44,7 +44,8 @@ export const createJob = async (
     {
       Put: {
         TableName,
-        Item: { ...launcherKeys.job(job.jobId), ...job },
+        // In the sweeper's index of open jobs until it completes or fails.
+        Item: { ...launcherKeys.job(job.jobId), ...job, [OPEN_JOB_ATTRIBUTE]: OPEN_JOB },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -126,9 +127,13 @@ export const failJob = async (job: JobRecord, error: string, now: string): Promi
               TableName: table(),
               Key: launcherKeys.job(job.jobId),
               UpdateExpression:
-                'SET #status = :failed, #error = :error, message = :message, updatedAt = :now',
+                'SET #status = :failed, #error = :error, message = :message, updatedAt = :now REMOVE #open',
               ConditionExpression: OPEN,
-              ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+              ExpressionAttributeNames: {
+                '#status': 'status',
+                '#error': 'error',
+                '#open': OPEN_JOB_ATTRIBUTE,
+              },
               ExpressionAttributeValues: {
                 ...openValues,
                 ':failed': 'failed',

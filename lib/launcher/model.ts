@@ -21,6 +21,16 @@ export const EMISSION_DAYS = [7, 30] as const;
 export const LAUNCH_FEE_RESERVE = 70_000_000n;
 /** After a coin's emission ends, only the game's owner (or creator, while nobody proved its domain) may launch for this long. */
 export const GRACE_PERIOD_MS = 48 * 60 * 60 * 1000;
+/**
+ * The launch state machine's execution timeout (infra/launch-state-machine.yml's TimeoutSeconds; a unit test keeps
+ * the two equal and checks that every stage's retry budget fits inside it).
+ */
+export const EXECUTION_TIMEOUT_SECONDS = 1800;
+/**
+ * How long after its creation a job may stay open: the execution timeout plus 5 minutes for the start and the
+ * closing writes. Past it no execution can still be driving the job, so the sweeper fails it.
+ */
+export const JOB_DEADLINE_MS = (EXECUTION_TIMEOUT_SECONDS + 300) * 1000;
 
 const nullableString = z._default(z.nullable(z.string()), null);
 
@@ -56,6 +66,8 @@ export const jobRecordSchema = z.object({
   tokensBought: nullableString,
   bundleTx: nullableString,
   executionArn: nullableString,
+  /** When the sweeper may fail the job if it is still open (createdAt + JOB_DEADLINE_MS); null on older jobs. */
+  deadlineAt: nullableString,
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: nullableString,

@@ -1,9 +1,9 @@
 // Launch jobs in the LauncherTable (keys in ./keys.ts), and what its other writers share: the table, the open-job
 // condition, cancellation codes. Locks and symbols: ./lock-repository.ts; coin records: ./coin-repository.ts.
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
-import { launcherKeys } from './keys.js';
+import { launcherKeys, OPEN_JOB, OPEN_JOB_ATTRIBUTE, OPEN_JOBS_INDEX } from './keys.js';
 import { type JobRecord, jobRecordSchema } from './model.js';
 
 /** The launcher table's name. */
@@ -37,6 +37,24 @@ export const getMintJobId = async (coinMint: string): Promise<string | undefined
     new GetCommand({ TableName: table(), Key: launcherKeys.mintJob(coinMint), ConsistentRead: true }),
   );
   return Item ? String(Item.jobId) : undefined;
+};
+
+/**
+ * Ids of open jobs whose deadline is at or before `at`, oldest deadline first, at most `limit` (one page of the
+ * sparse openJobs index; the index is eventually consistent, so callers re-read each job).
+ */
+export const overdueJobIds = async (at: string, limit: number): Promise<string[]> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: OPEN_JOBS_INDEX,
+      KeyConditionExpression: '#open = :open AND deadlineAt <= :at',
+      ExpressionAttributeNames: { '#open': OPEN_JOB_ATTRIBUTE },
+      ExpressionAttributeValues: { ':open': OPEN_JOB, ':at': at },
+      Limit: limit,
+    }),
+  );
+  return Items.map((item) => String(item.pk).slice('JOB#'.length));
 };
 
 /** The condition of an open job (waiting or active), with its values. */

@@ -10,7 +10,7 @@ import { isController, requireGame } from '../games/index.js';
 import type { LaunchJobView } from './contracts.js';
 import { INITIAL_CURVE, quoteBuy } from './curve.js';
 import { createJob, failJob, getLockHolder } from './lock-repository.js';
-import type { JobRecord } from './model.js';
+import { JOB_DEADLINE_MS, type JobRecord } from './model.js';
 import * as repo from './repository.js';
 import { assertBalance, assertEmissionDays, assertMayLaunch } from './rules.js';
 import { symbolCandidates, validateSymbol } from './symbol.js';
@@ -81,7 +81,8 @@ export const newJob = (
   input: { emissionDays: number; buyAmount: bigint; symbol: string; custom: boolean },
   deps: Pick<LaunchDeps, 'now' | 'publicApiUrl'>,
 ): JobRecord => {
-  const now = deps.now().toISOString();
+  const created = deps.now();
+  const now = created.toISOString();
   return {
     jobId: randomUUID(),
     gameId: game.id,
@@ -107,6 +108,7 @@ export const newJob = (
     tokensBought: null,
     bundleTx: null,
     executionArn: null,
+    deadlineAt: new Date(created.getTime() + JOB_DEADLINE_MS).toISOString(),
     createdAt: now,
     updatedAt: now,
     completedAt: null,

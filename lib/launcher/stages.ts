@@ -113,7 +113,9 @@ export const reserveStage = async (jobId: string, deps: StageDeps): Promise<Stag
     if (!reserved?.coinMint) throw new LaunchError('The launch job closed before its keys were reserved');
     job = reserved;
   }
-  job = await finish(job, 'reserve', `Coin address reserved: ${job.coinMint}`, {}, deps);
+  // The address stays private until the coin exists: the job view is public, and although a stranger's transfer
+  // to it can no longer fail the mint (coin-steps), there is no reason to announce it early.
+  job = await finish(job, 'reserve', 'Coin address reserved', {}, deps);
   return result(job);
 };
 
@@ -182,6 +184,6 @@ export const completeStage = async (jobId: string, deps: StageDeps): Promise<Sta
   if (!isOpen(job)) return result(job);
   job = await enter(job, 'complete', 'Verifying the coin on chain and recording it', deps);
   if (!job.coinMint) throw new LaunchError('The launch keys were never reserved');
-  await completeLaunch(job.coinMint, { chain: deps.chain, now: deps.now });
+  await completeLaunch(job.coinMint, job.userId, { chain: deps.chain, now: deps.now });
   return result(await loadJob(jobId));
 };

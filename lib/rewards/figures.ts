@@ -5,7 +5,7 @@
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { ChainReader } from '../chain/index.js';
 import { logger } from '../core/logger.js';
-import { getGame, saveGame } from '../games/index.js';
+import { getGame, saveGameFigures } from '../games/index.js';
 import { DISTRIBUTION, VAULT_RESERVE } from './model.js';
 import { getPool } from './pool-repository.js';
 import type { PriceSource } from './price.js';
@@ -27,7 +27,8 @@ export const nextDailyPayout = (undistributed: bigint): bigint =>
 
 /**
  * Keep the game's listing figures current from its pool and vault (absolute values, so re-running is harmless).
- * Written through saveGame (optimistic on version) so the listing indexes follow.
+ * Written with their sort keys, optimistic on the figures' own revision: anybody can trigger this (a lamport to the
+ * public vault, then a purchase), so it must not touch the `version` that guards launches and edits.
  */
 export const syncGameFigures = async (gameId: string, deps: FiguresDeps) => {
   for (let attempt = 0; attempt < GAME_SYNC_ATTEMPTS; attempt++) {
@@ -50,16 +51,11 @@ export const syncGameFigures = async (gameId: string, deps: FiguresDeps) => {
     )
       return;
     try {
-      await saveGame(
-        {
-          ...game,
-          version: game.version + 1,
-          totalRewardsPoolValueUsd: value,
-          estimatedDailyRewardsUsd: daily,
-          totalRewardsAllocatedUsd: allocated,
-        },
-        game,
-      );
+      await saveGameFigures(game, {
+        totalRewardsPoolValueUsd: value,
+        estimatedDailyRewardsUsd: daily,
+        totalRewardsAllocatedUsd: allocated,
+      });
       return;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

@@ -647,9 +647,9 @@ export type paths = {
         put?: never;
         /**
          * Verify a launched coin on chain and record it
-         * @description The launch job calls this use case as its last stage; it may be retried manually by any authenticated user (it only records what the chain proves). It checks on chain that the mint exists, belongs to Token-2022, carries the launch’s metadata (pointer to itself), holds exactly the fixed supply with the mint authority revoked, and — when the launch asked for one — that the initial buy landed. Then, in one transaction, it creates the coin record, links the coin to its game, sets the game’s coin summary (status `active`; emission days are the `emissionDays` UTC days from today, `emissionEndAt` the midnight after the last), marks the job completed and frees the game for its next launch once the coin has ended (its last emission day settled) and the grace period allows.
+         * @description The launch job calls this use case as its last stage; the user who started the launch may also call it, while that launch is the game’s launch in progress (not after it failed, nor once another launch took the game), under the rules of a launch (no other active coin; in the grace period, the game’s owner only). It checks on chain that the mint exists, belongs to Token-2022, carries the launch’s metadata (pointer to itself), holds exactly the fixed supply with the mint authority revoked, and — when the launch asked for one — that the initial buy landed. Then, in one transaction, it creates the coin record, links the coin to its game, sets the game’s coin summary (status `active`; emission days are the `emissionDays` UTC days from today, `emissionEndAt` the midnight after the last), marks the job completed and frees the game for its next launch once the coin has ended (its last emission day settled) and the grace period allows.
          *
-         *     Outcomes: **success** (200, `alreadyCompleted: false`); **already completed** (200, `alreadyCompleted: true`, same body: the call is idempotent); **failure** (400 VALIDATION_ERROR whose `details` list every reason, e.g. not a mint launched here, supply not minted, initial buy missing).
+         *     Outcomes: **success** (200, `alreadyCompleted: false`); **already completed** (200, `alreadyCompleted: true`, same body: the call is idempotent); **failure** (400 VALIDATION_ERROR whose `details` list every reason, e.g. not a mint launched here, supply not minted, initial buy missing); 403 FORBIDDEN for anyone but the launch’s user; 409 CONFLICT when the launch failed or is no longer the game’s launch in progress; ACTIVE_GAME_COIN and GRACE_PERIOD_RESTRICTED as for a launch.
          */
         post: operations["completeLaunch"];
         delete?: never;
@@ -6355,7 +6355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: VALIDATION_ERROR */
+            /** @description Error: ACTIVE_GAME_COIN, VALIDATION_ERROR */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6367,6 +6367,26 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN, GRACE_PERIOD_RESTRICTED */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -17,6 +17,9 @@ import {
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { getGame, saveGame } from '../../lib/games/repository.js';
+import { createJob, getLockHolder } from '../../lib/launcher/lock-repository.js';
+import { getJob } from '../../lib/launcher/repository.js';
+import { newJob } from '../../lib/launcher/service.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { getSettlement } from '../../lib/settlement/repository.js';
 import { dueDays } from '../../lib/settlement/schedule.js';
@@ -103,6 +106,29 @@ const airdropCoin = async () => {
 
 /** Per scheduled function: set up what it acts on, then check its effect from the run's result. */
 const effects: Record<string, () => Promise<(result: unknown) => Promise<void>>> = {
+  sweepLaunchJobs: async () => {
+    // A launch abandoned long ago: its job was created (with the game's lock and its symbol) 2 hours back and no
+    // execution ever ran it. The run asks the stack's Step Functions stand-in, then fails it and frees the game.
+    const dev = await createDeveloper();
+    const game = await getGame((await registerGame(dev)).id);
+    if (!game) throw new Error('game missing');
+    const symbol = `SW${randomBytes(3).toString('hex').replace(/[0-9]/g, 'X').toUpperCase()}`;
+    const job = newJob(
+      { userId: dev.arcId },
+      game,
+      { emissionDays: 7, buyAmount: 0n, symbol, custom: true },
+      { now: () => new Date(Date.now() - 2 * 60 * 60 * 1000), publicApiUrl: 'http://localhost' },
+    );
+    expect(await createJob(job, game)).toBe('created');
+    return async (result) => {
+      expect(result).toEqual({ swept: expect.any(Array) });
+      // The stack's own scheduler may have run first: the job's state is what counts.
+      const swept = (result as { swept: Array<{ jobId: string }> }).swept.find((s) => s.jobId === job.jobId);
+      if (swept) expect(swept).toEqual({ jobId: job.jobId, execution: 'MISSING', status: 'failed' });
+      expect((await getJob(job.jobId))?.status).toBe('failed');
+      expect(await getLockHolder(game.id)).toBeUndefined();
+    };
+  },
   scheduleSnapshots: async () => {
     // The queue is shared with tests/integration/snapshots.test.ts, which receives from it: count, never receive.
     const queueName = config.resources?.Resources?.SnapshotQueue?.Properties?.QueueName;

@@ -322,6 +322,7 @@ const launchedCoin = async () => {
     tokensBought: null,
     bundleTx: null,
     executionArn: null,
+    deadlineAt: null,
     createdAt: now,
     updatedAt: now,
     completedAt: now,

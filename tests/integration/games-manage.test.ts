@@ -14,7 +14,7 @@ import { handler as toggleVisibility } from '../../functions/games/toggle-game-v
 import { handler as updateGame } from '../../functions/games/update-game.js';
 import { handler as getDevPoints } from '../../functions/play-developer/get-dev-points.js';
 import type { GameView } from '../../lib/games/contracts.js';
-import { linkCoin, getGame as loadGame, saveGame } from '../../lib/games/repository.js';
+import { linkCoin, getGame as loadGame, saveGame, saveGameFigures } from '../../lib/games/repository.js';
 import { dataUri, gif } from '../fixtures/images/build.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
@@ -197,16 +197,12 @@ describe('GET /games', () => {
       const stored = await loadGame(game.id);
       if (!stored) throw new Error('missing game');
       const [pool = 0, allocated = 0, daily = 0] = figures[i] ?? [];
-      await saveGame(
-        {
-          ...stored,
-          version: stored.version + 1,
-          totalRewardsPoolValueUsd: pool,
-          totalRewardsAllocatedUsd: allocated,
-          estimatedDailyRewardsUsd: daily,
-        },
-        stored,
-      );
+      // Written the way the figures sync writes them (a game change never writes them).
+      await saveGameFigures(stored, {
+        totalRewardsPoolValueUsd: pool,
+        totalRewardsAllocatedUsd: allocated,
+        estimatedDailyRewardsUsd: daily,
+      });
     }
   });
   const names = (res: { body: { data: GameView[] } }) => res.body.data.map((g) => g.name.split(' ')[0]);

@@ -266,7 +266,7 @@ describe('a whole launch through the state machine', () => {
     expect(again.body.error.code).toBe('ACTIVE_GAME_COIN');
   });
 
-  it('answers complete-launch idempotently for the launched coin', async () => {
+  it('answers complete-launch idempotently for the launched coin, to its launcher only', async () => {
     const mint = final.job.gtokenAddress ?? '';
     const first = await completeLaunch(alice.token, mint);
     expect(first.status, first.text).toBe(200);
@@ -278,10 +278,14 @@ describe('a whole launch through the state machine', () => {
       bundleTx: final.job.bundleTx,
       coin: { gtokenAddress: mint, status: 'active', emissionDays: 7 },
     });
-    const bob = await newLauncher();
-    const second = await completeLaunch(bob.token, mint);
+    const second = await completeLaunch(alice.token, mint);
     expect(second.status).toBe(200);
     expect(second.body.data).toEqual(first.body.data);
+    // Only the launch's own user may complete it.
+    const bob = await newLauncher();
+    const stranger = await completeLaunch(bob.token, mint);
+    expect(stranger.status).toBe(403);
+    expect(stranger.body.error.code).toBe('FORBIDDEN');
     expect((await getUser(alice.arcId))?.stats.gameCoinsLaunched).toBe(1);
   });
 });

@@ -206,6 +206,7 @@ const setUp = async () => {
     tokensBought: null,
     bundleTx: null,
     executionArn: null,
+    deadlineAt: null,
     createdAt: now,
     updatedAt: now,
     completedAt: now,

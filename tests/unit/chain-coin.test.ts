@@ -384,13 +384,19 @@ describe('game coin launch', () => {
     expect((await coin.initialBuy(deps(), launch, SOL)).skipped).toBe(false);
   });
 
-  it('refuses to create the mint over an address that already holds another account', async () => {
+  it('takes over a mint address a stranger funded (Allocate + Assign, where CreateAccount would fail)', async () => {
     const { launch } = await newLaunch();
-    await chain.airdrop(launch.keys.mint.address, SOL);
-    await expect(coin.createCoinMint(deps(), launch, METADATA)).rejects.toThrow(/not a coin mint/);
-    expect((await chain.getAccountInfo(launch.keys.mint.address))?.owner).toBe(
-      SystemProgram.programId.toBase58(),
-    );
+    const mint = launch.keys.mint.address;
+    await chain.airdrop(mint, 890_880n);
+    expect((await chain.getAccountInfo(mint))?.owner).toBe(SystemProgram.programId.toBase58());
+    const created = await coin.createCoinMint(deps(), launch, METADATA);
+    expect(created.skipped).toBe(false);
+    expect(await chain.getMint(mint)).toMatchObject({ isToken2022: true, supply: 0n });
+    // The payer added only the rent the address lacked: the mint holds exactly the rent-exempt minimum.
+    const rent = await chain.getMinimumBalanceForRentExemption(spl.coinMintSizes(METADATA).total);
+    expect((await chain.getAccountInfo(mint))?.lamports).toBe(rent);
+    // Once it is a coin mint, a repeated step does nothing.
+    expect((await coin.createCoinMint(deps(), launch, METADATA)).skipped).toBe(true);
   });
 
   it('refuses steps out of order', async () => {

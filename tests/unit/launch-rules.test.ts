@@ -123,6 +123,7 @@ const job = (overrides: Partial<JobRecord>): JobRecord => ({
   tokensBought: null,
   bundleTx: null,
   executionArn: null,
+  deadlineAt: null,
   createdAt: '2030-01-01T00:00:00.000Z',
   updatedAt: '2030-01-01T00:00:00.000Z',
   completedAt: null,
