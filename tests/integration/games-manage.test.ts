@@ -14,7 +14,7 @@ import { handler as toggleVisibility } from '../../functions/games/toggle-game-v
 import { handler as updateGame } from '../../functions/games/update-game.js';
 import { handler as getDevPoints } from '../../functions/play-developer/get-dev-points.js';
 import type { GameView } from '../../lib/games/contracts.js';
-import { linkCoin, getGame as loadGame, saveGame, saveGameFigures } from '../../lib/games/repository.js';
+import { linkCoin, getGame as loadGame, saveGameFigures } from '../../lib/games/repository.js';
 import { dataUri, gif } from '../fixtures/images/build.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
