@@ -1,12 +1,13 @@
 // Scans every table of the local stack for Solana secret keys: what "the platform keeps no user key" means,
 // checked on the data rather than on the code. A value is a key when, as stored or once opened with the secrets
-// key (sealSecret), and as text in base64, base58 or hex, it is 64 bytes whose second half is the ed25519 public
+// key (sealSecret) or as a custodial key (v2, with its record's address), and as text in base64, base58 or hex, it is 64 bytes whose second half is the ed25519 public
 // key of its first half, or 32 bytes whose public key is a wallet we know.
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import bs58 from 'bs58';
 import { openSecret } from '../../lib/adapters/secrets.js';
+import { type CustodialKeyKind, openCustodialSecret } from '../../lib/adapters/vault-keys.js';
 
 /** The platform's own custodial keys (launch mint and vault, rewards pool vaults): allowed, and checked apart. */
 export const PLATFORM_KEY_ATTRIBUTES = new Set(['sealedMintKey', 'sealedVaultKey', 'vaultSealedKey']);
@@ -74,10 +75,33 @@ const walk = (value: unknown, path: string, visit: (path: string, text: Buffer |
     for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k, visit);
 };
 
-const keysInItem = (table: string, item: Record<string, unknown>, known: Set<string>): FoundKey[] => {
+/** Custodial keys (v2) open only with the address their record names (associated data): the attribute says which. */
+const CUSTODIAL: Record<string, { kind: CustodialKeyKind; address: string }> = {
+  sealedMintKey: { kind: 'mint', address: 'coinMint' },
+  sealedVaultKey: { kind: 'vault', address: 'vaultAddress' },
+  vaultSealedKey: { kind: 'vault', address: 'vaultAddress' },
+};
+
+const custodialDecoding = async (item: Record<string, unknown>, attribute: string, text: string) => {
+  const custodial = CUSTODIAL[attribute];
+  const address = custodial && item[custodial.address];
+  if (!custodial || typeof address !== 'string' || !text.startsWith('v2.')) return [];
+  return [await openCustodialSecret(custodial.kind, address, text).catch(() => undefined)].filter(
+    (b): b is Buffer => b !== undefined,
+  );
+};
+
+const keysInItem = async (
+  table: string,
+  item: Record<string, unknown>,
+  known: Set<string>,
+): Promise<FoundKey[]> => {
   const found: FoundKey[] = [];
-  walk(item, '', (attribute, value) => {
-    for (const bytes of typeof value === 'string' ? decodings(value) : [value]) {
+  const values: Array<[string, Buffer | string]> = [];
+  walk(item, '', (attribute, value) => values.push([attribute, value]));
+  for (const [attribute, value] of values) {
+    const custodial = typeof value === 'string' ? await custodialDecoding(item, attribute, value) : [];
+    for (const bytes of typeof value === 'string' ? [...custodial, ...decodings(value)] : [value]) {
       const address = keyAddress(bytes, known);
       if (!address) continue;
       found.push({
@@ -88,7 +112,7 @@ const keysInItem = (table: string, item: Record<string, unknown>, known: Set<str
         ...(typeof item.subject === 'string' ? { subject: item.subject } : {}),
       });
     }
-  });
+  }
   return found;
 };
 
@@ -108,7 +132,7 @@ export const scanTablesForKeys = async (knownWallets: Iterable<string>): Promise
     let key: Record<string, unknown> | undefined;
     do {
       const page = await client.send(new ScanCommand({ TableName: table, ExclusiveStartKey: key }));
-      for (const item of page.Items ?? []) found.push(...keysInItem(table, item, known));
+      for (const item of page.Items ?? []) found.push(...(await keysInItem(table, item, known)));
       key = page.LastEvaluatedKey;
     } while (key);
   }

@@ -322,7 +322,7 @@ const launchedCoin = async () => {
     tokensBought: null,
     bundleTx: null,
     executionArn: null,
-    deadlineAt: null,
+    deadlineAt: now,
     createdAt: now,
     updatedAt: now,
     completedAt: now,

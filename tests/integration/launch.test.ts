@@ -215,7 +215,7 @@ describe('a whole launch through the state machine', () => {
       metadata: {
         name: game.name,
         symbol: generateSymbol(game.name),
-        uri: `${process.env.PUBLIC_API_URL}/games/id/${game.id}`,
+        uri: `${process.env.PUBLIC_API_URL}/games/id/${game.id}/coin-metadata.json`,
         updateAuthority: null,
       },
     });

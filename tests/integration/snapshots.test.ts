@@ -206,7 +206,7 @@ const setUp = async () => {
     tokensBought: null,
     bundleTx: null,
     executionArn: null,
-    deadlineAt: null,
+    deadlineAt: now,
     createdAt: now,
     updatedAt: now,
     completedAt: now,
