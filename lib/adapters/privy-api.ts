@@ -41,7 +41,7 @@ export interface ProviderTarget {
 }
 
 export interface ProviderRequestInit {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   body?: unknown;
   /** Sign the request with the app's authorization key (`privy-authorization-signature`): wallet actions. */
   authorize?: boolean;

@@ -286,19 +286,24 @@ describe('embedded wallets held by the identity provider', () => {
     expect((await getMe(token)).body.data).toMatchObject({ walletAddress: null, walletDelegated: false });
   });
 
-  it('users created from an email, an X handle or a did get their embedded wallet from the provider', async () => {
+  it('users created from an email or a did get their embedded wallet from the provider; an X handle nobody signed in with stays unimported', async () => {
     const tag = randomUUID().slice(0, 8);
-    const raws = [`email:payee-${tag}@example.com`, `x:payee_${tag}`, `did:local:payee-${tag}`];
-    const mapping = await resolveIdentifiers(raws, { directory: configuredDirectory() });
+    const raws = [`email:payee-${tag}@example.com`, `did:local:payee-${tag}`];
+    const mapping = await resolveIdentifiers([...raws, `x:payee_${tag}`], { directory: configuredDirectory() });
     for (const raw of raws) {
       const arcId = mapping[raw] ?? '';
       const subject = (await getUser(arcId))?.subject ?? '';
       const atProvider = await providerUser(subject);
       expect(atProvider.walletAddress, raw).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
-      // Imported users (email, X) have the address the import answered mirrored from creation on.
+      // Created users (email) have the address the creation answered mirrored from creation on.
       if (!raw.startsWith('did:')) expect(await mirroredAddress(arcId), raw).toBe(atProvider.walletAddress);
       expect((await loadWallet(arcId))?.address, raw).toBe(atProvider.walletAddress);
     }
+    // The provider links an X account by its numeric subject, which a handle does not give: an Arc user
+    // without a provider user and without a wallet until it signs in.
+    const xUser = await getUser(mapping[`x:payee_${tag}`] ?? '');
+    expect(xUser?.subject ?? null).toBeNull();
+    expect(await loadWallet(xUser?.arcId ?? '')).toBeNull();
     // The settlement reads a board's wallets in one batch: the provider's addresses, mirrored in the profiles
     // (a public address only; a user without a wallet is left out).
     const arcIds = raws.map((raw) => mapping[raw] ?? '');
