@@ -289,7 +289,9 @@ describe('embedded wallets held by the identity provider', () => {
   it('users created from an email or a did get their embedded wallet from the provider; an X handle nobody signed in with stays unimported', async () => {
     const tag = randomUUID().slice(0, 8);
     const raws = [`email:payee-${tag}@example.com`, `did:local:payee-${tag}`];
-    const mapping = await resolveIdentifiers([...raws, `x:payee_${tag}`], { directory: configuredDirectory() });
+    const mapping = await resolveIdentifiers([...raws, `x:payee_${tag}`], {
+      directory: configuredDirectory(),
+    });
     for (const raw of raws) {
       const arcId = mapping[raw] ?? '';
       const subject = (await getUser(arcId))?.subject ?? '';
