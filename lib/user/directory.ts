@@ -17,6 +17,8 @@ export interface ProviderUserRef {
   /** The provider user's did; absent for an X handle nobody has signed in with (left unimported). */
   subject?: string;
   walletAddress?: string;
+  /** That wallet's id at the provider, beside its address. */
+  walletId?: string;
 }
 
 export interface IdentityDirectory {
@@ -83,7 +85,7 @@ const userRef = async (response: Response, what: string): Promise<ProviderUserRe
   if (!/^did:[a-z0-9]+:.+$/.test(user.id))
     throw new Error(`Identity provider ${what} gave subject ${user.id}`);
   const wallet = embeddedWalletOf(user);
-  return { subject: user.id, ...(wallet ? { walletAddress: wallet.address } : {}) };
+  return { subject: user.id, ...(wallet ? { walletAddress: wallet.address, walletId: wallet.id } : {}) };
 };
 
 /**

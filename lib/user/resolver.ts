@@ -63,7 +63,14 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
       ];
       // The provider created the user's embedded wallet (POST /v1/users with a Solana wallet): payouts reach it,
       // and its address is mirrored now so that a settlement need not ask the provider for it.
-      await createUser({ arcId, subject, identifiers, providerWalletAddress: found.walletAddress, now });
+      await createUser({
+        arcId,
+        subject,
+        identifiers,
+        providerWalletAddress: found.walletAddress,
+        providerWalletId: found.walletId,
+        now,
+      });
       return arcId;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

@@ -41,7 +41,7 @@ const refOf = async (arcId: string): Promise<WalletRef | undefined> => {
 /** Keep the provider's address in the user's profile the first time it is seen (see WalletRef). */
 const mirror = async (arcId: string, ref: WalletRef, wallet: StoredWallet | null) => {
   if (!wallet || ref.address === wallet.address) return;
-  await rememberWalletAddress(arcId, wallet.address);
+  await rememberWalletAddress(arcId, wallet);
   remember(refs, arcId, { ...ref, address: wallet.address });
 };
 

@@ -20,6 +20,7 @@
 //   PUT  /local/users/{did}/delegation      {"delegated": false} removes the app's signer, true adds it
 //   GET  /local/wallets/{address}           → {"id", "address", "subject", "delegated", "signRequests", "signed"}
 //   GET  /local/wallets                     → {"addresses": [...]} every embedded wallet it holds
+//   PUT  /local/limits/user-creation        {"count", "windowMs"}: the creation rate limit from now on
 //
 // Standalone: `tsx scripts/idp/server.ts --port 8090 --data .data/dev`
 import { createPublicKey, type KeyObject, randomUUID, verify } from 'node:crypto';
@@ -328,7 +329,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       ],
     ),
   );
-  const creationLimit = opts.userCreationLimit ?? { count: 240, windowMs: 60_000 };
+  let creationLimit = opts.userCreationLimit ?? { count: 240, windowMs: 60_000 };
   let creations: number[] = [];
   /** A sliding window per app, as the provider limits user creation. */
   const admitCreation = () => {
@@ -442,6 +443,21 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       handle: async (req, res, id) => {
         const body = await readJson(req, res, z.object({ delegated: z.boolean() }), 'delegation');
         return body && sendJson(res, 200, wallets.setDelegation(id, body.delegated));
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/local\/limits\/user-creation$/,
+      handle: async (req, res) => {
+        const body = await readJson(
+          req,
+          res,
+          z.object({ count: z.int().check(z.gte(1)), windowMs: z.int().check(z.gte(1)) }),
+          'limit',
+        );
+        if (!body) return;
+        creationLimit = body;
+        return sendJson(res, 200, creationLimit);
       },
     },
     {

@@ -40,10 +40,11 @@ const connection = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed')
 type ErrorBody = { error: { code: string; message: string } };
 type Me = { data: { arcId: string; walletAddress: string | null; walletDelegated: boolean } };
 
-/** The provider address mirrored in a user's profile (read straight from the table). */
-const mirroredAddress = async (arcId: string) =>
+/** The provider wallet mirrored in a user's profile (read straight from the table). */
+const mirrored = async (arcId: string) =>
   (await dynamo().send(new GetCommand({ TableName: process.env.USERS_TABLE, Key: userKeys.profile(arcId) })))
-    .Item?.providerWalletAddress;
+    .Item;
+const mirroredAddress = async (arcId: string) => (await mirrored(arcId))?.providerWalletAddress;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -298,7 +299,11 @@ describe('embedded wallets held by the identity provider', () => {
       const atProvider = await providerUser(subject);
       expect(atProvider.walletAddress, raw).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
       // Created users (email) have the address the creation answered mirrored from creation on.
-      if (!raw.startsWith('did:')) expect(await mirroredAddress(arcId), raw).toBe(atProvider.walletAddress);
+      if (!raw.startsWith('did:'))
+        expect(await mirrored(arcId), raw).toMatchObject({
+          providerWalletAddress: atProvider.walletAddress,
+          providerWalletId: atProvider.walletId,
+        });
       expect((await loadWallet(arcId))?.address, raw).toBe(atProvider.walletAddress);
     }
     // The provider links an X account by its numeric subject, which a handle does not give: an Arc user

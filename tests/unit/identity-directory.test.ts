@@ -63,6 +63,7 @@ describe('remote identity directory (the provider server API, through the local 
     expect(found).toEqual({
       subject: importedSubject('email:ada@example.com'),
       walletAddress: expect.any(String),
+      walletId: expect.any(String),
     });
     expect(calls).toEqual([
       { path: '/v1/users/email/address', status: 404 },
@@ -77,10 +78,12 @@ describe('remote identity directory (the provider server API, through the local 
     const directory = remoteDirectory(fetchImpl);
     const alice = (await (await fetch(`${idp.url}/local/users/did:local:alice-dir`)).json()) as {
       walletAddress: string;
+      walletId: string;
     };
     expect(await directory.findOrCreate(parseIdentifier(`sol:${alice.walletAddress}`))).toEqual({
       subject: 'did:local:alice-dir',
       walletAddress: alice.walletAddress,
+      walletId: alice.walletId,
     });
     expect(calls).toEqual([{ path: '/v1/users/wallet/address', status: 200 }]);
     const external = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
