@@ -1,10 +1,10 @@
 // The identity provider's server API (Privy): the transport shared by the user directory and wallet reads
-// (lib/user/provider.ts) and the wallet signer (wallet-signer.ts). A faithful adapter rather than the official `@privy-io/node`
-// client: that client adds ~390 KB minified to every Lambda bundle that signs or resolves users, and it pins
-// @solana/kit 5 where the platform runs 8. The requests and answers are typed with the official client's own
-// types (imported as types only, so nothing of it is bundled), and the authorization signature follows its
-// `formatRequestForAuthorizationSignature` / `generateAuthorizationSignature` byte for byte (a unit test checks
-// it against the client's own functions; docs/wallets.md).
+// (lib/user/provider.ts) and the wallet signer (wallet-signer.ts). A faithful adapter rather than the official
+// `@privy-io/node` client: that client adds ~390 KB minified to every Lambda bundle that signs or resolves
+// users, and it declares @solana/kit 5 where the platform runs 8. The requests and answers are typed with the
+// official client's own types (imported as types only, so nothing of it is bundled), and the authorization
+// signature follows its `formatRequestForAuthorizationSignature` / `generateAuthorizationSignature` byte for
+// byte (a unit test checks it against the client's own functions; docs/wallets.md).
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import * as z from 'zod/mini';
 import { requireSetting } from '../core/config.js';
@@ -45,7 +45,7 @@ export interface ProviderRequestInit {
   body?: unknown;
   /** Sign the request with the app's authorization key (`privy-authorization-signature`): wallet actions. */
   authorize?: boolean;
-  /** Retries of a 429 (default: IDP_RETRY_ATTEMPTS). */
+  /** Attempts in all when the provider answers 429 (default: IDP_RETRY_ATTEMPTS). */
   attempts?: number;
 }
 
@@ -164,8 +164,8 @@ const headersFor = (url: URL, method: string, body: unknown, authorize: boolean,
 };
 
 /**
- * A request to `{base}{path}` with the app's Basic credentials, the `privy-app-id` header and a 5 s timeout, signed with the app's authorization key when `authorize`. A 429 is retried with jittered
- * exponential back-off (the provider publishes 240 user creations a minute per app and asks for back-off from
+ * A request to `{base}{path}` with the app's Basic credentials, the `privy-app-id` header and a 5 s timeout,
+ * signed with the app's authorization key when `authorize`. A 429 is retried with jittered exponential back-off (the provider publishes 240 user creations a minute per app and asks for back-off from
  * 1 s); still limited after the last attempt, it is a 429 RATE_LIMITED to the caller, never a 500.
  */
 export const providerRequest = async (
