@@ -82,6 +82,8 @@ export interface LocalIdpOptions {
   appSecret?: string;
   /** Key quorums: id → base64 SPKI P-256 public key; default the local app's signer (LOCAL_SIGNER_ID). */
   signers?: Record<string, string>;
+  /** Programs the policy on the app's signer allows (docs/wallets.md); absent: no policy. */
+  signerPolicyPrograms?: readonly string[];
   /** User creations allowed per app in each window (default 240 a minute, as the provider publishes). */
   userCreationLimit?: { count: number; windowMs: number };
 }
@@ -228,6 +230,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
   const wallets: WalletStore = createWalletStore(
     opts.dataDir,
     Object.keys(opts.signers ?? {})[0] ?? LOCAL_SIGNER_ID,
+    opts.signerPolicyPrograms,
   );
   // Filled in once the port is known (port 0 binds a free one).
   let url = '';

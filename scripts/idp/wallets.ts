@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import {
   createKeyPairFromBytes,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   partiallySignTransaction,
   type Transaction,
@@ -178,7 +179,15 @@ const identifierKeyOf = (account: LinkedAccount) =>
       : `${account.chain_type === 'solana' ? 'sol' : 'eth'}:${account.address}`;
 
 /** The users and wallets of the local provider, kept in `<dataDir>/idp-users.json` when a directory is given. */
-export const createWalletStore = (dataDir?: string, appSignerId: string = LOCAL_SIGNER_ID) => {
+/**
+ * `signerPolicyPrograms`: the programs a policy on the app's signer allows (docs/wallets.md, "Signer policy
+ * template"); a transaction invoking any other is refused 403 `policy_violation`. Absent: no policy.
+ */
+export const createWalletStore = (
+  dataDir?: string,
+  appSignerId: string = LOCAL_SIGNER_ID,
+  signerPolicyPrograms?: readonly string[],
+) => {
   const file = dataDir ? join(dataDir, USERS_FILE) : undefined;
   const users = new Map<string, StoredUser>();
   if (file) {
@@ -378,6 +387,19 @@ export const createWalletStore = (dataDir?: string, appSignerId: string = LOCAL_
           'invalid_data',
           `The transaction does not need ${wallet.address}'s signature`,
         );
+      if (signerPolicyPrograms) {
+        const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
+        // Programs are always static accounts (never loaded from a lookup table).
+        const indices =
+          'instructions' in message
+            ? message.instructions.map((ix) => ix.programAddressIndex)
+            : message.instructionHeaders.map((ix) => ix.programAccountIndex);
+        const denied = indices
+          .map((index) => String(message.staticAccounts[index]))
+          .find((program) => !signerPolicyPrograms.includes(program));
+        if (denied)
+          throw new ProviderError(403, 'policy_violation', `The signer's policy denies program ${denied}`);
+      }
       const keyPair = await createKeyPairFromBytes(Buffer.from(wallet.secretKey, 'base64'));
       const signed = await partiallySignTransaction([keyPair], tx);
       wallet.signed++;

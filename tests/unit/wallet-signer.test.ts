@@ -269,6 +269,61 @@ describe('identity-provider wallet signer against the local identity provider (s
   });
 });
 
+describe("identity-provider wallet signer: a policy on the app's signer", () => {
+  it('a transaction invoking a program the policy does not allow is a permanent "policy denied"', async () => {
+    const system = '11111111111111111111111111111111';
+    const token = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+    for (const [programs, allowed] of [
+      [[token], false],
+      [[system, token], true],
+    ] as const) {
+      const idp = await startLocalIdp({ port: 0, signerPolicyPrograms: programs });
+      try {
+        const response = await fetch(`${idp.url}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'polly' }),
+        });
+        const { walletAddress, walletId } = (await response.json()) as {
+          walletAddress: string;
+          walletId: string;
+        };
+        const signer = makeIdpWalletSigner(
+          async () => ({ id: walletId, address: walletAddress, delegated: true }),
+          {
+            apiUrl: idp.url,
+            appId: LOCAL_APP_ID,
+            appSecret: LOCAL_APP_SECRET,
+            authorizationKey: LOCAL_AUTHORIZATION_KEY,
+          },
+        );
+        const tx = await signPlan(
+          {
+            feePayer: walletAddress as Address,
+            instructions: [
+              getTransferSolInstruction({
+                source: externalSigner(walletAddress as Address),
+                destination: coSigner.signer.address,
+                amount: 1n,
+              }),
+            ],
+          },
+          { blockhash: (await newKeypair()).signer.address, lastValidBlockHeight: 1000 },
+        );
+        const result = await signer.signTransaction('polly', tx).catch((e: unknown) => e);
+        if (allowed) expect(await fullyAndValidlySigned(result as Transaction)).toBe(true);
+        else {
+          expect(result).toBeInstanceOf(WalletSignerError);
+          expect((result as Error).message).toMatch(/policy denied the transaction.*403/);
+          expect((result as InstanceType<typeof WalletSignerError>).transient).toBe(false);
+        }
+      } finally {
+        await idp.stop();
+      }
+    }
+  });
+});
+
 describe('identity-provider wallet signer (against a local HTTP double)', () => {
   type Mode =
     | 'ok'
