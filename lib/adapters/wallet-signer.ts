@@ -1,14 +1,21 @@
-// Users' embedded ("delegated") wallets as transaction signers (DESIGN §5). The identity provider holds every
-// user key and signs through its delegated-wallet API, and only while the user has delegation enabled; the local
-// identity provider (scripts/idp) serves the same API, so this is the one code path (docs/wallets.md):
+// Users' embedded wallets as transaction signers (DESIGN §5). The identity provider (Privy) holds every user
+// key and signs through its wallet API for the app's signer (a key quorum holding our authorization key), and
+// only while the user's wallet carries that signer among its `additional_signers`; the local identity provider
+// (scripts/idp) serves and enforces the same API, so this is the one code path (docs/wallets.md):
 //
-//   POST {IDP_WALLET_API_URL}/v1/wallets/{address}/rpc
+//   POST {IDP_WALLET_API_URL}/v1/wallets/{wallet_id}/rpc
 //   Authorization: Basic base64(IDP_APP_ID:IDP_APP_SECRET)
+//   privy-app-id: IDP_APP_ID
+//   privy-request-expiry: <ms since epoch>
+//   privy-authorization-signature: base64 DER P-256 ECDSA (IDP_AUTHORIZATION_KEY) over the canonical JSON of
+//     {"version": 1, "method": "POST", "url", "body", "headers": {"privy-app-id", "privy-request-expiry"}}
 //   {"method": "signTransaction", "params": {"transaction": "<base64 wire tx>", "encoding": "base64"}}
-//   → 200 {"data": {"signed_transaction": "<base64 wire tx>", "encoding": "base64"}}
+//   → 200 {"method": "signTransaction", "data": {"signed_transaction": "<base64 wire tx>", "encoding": "base64"}}
 //
 // The transaction is sent with the other signatures already in place (or zeroed); the answer must carry the
 // same message with a valid signature of that address, or it is rejected.
+
+import type { SolanaSignTransactionRpcInput } from '@privy-io/node/resources';
 import {
   type Address,
   getBase64EncodedWireTransaction,
@@ -21,6 +28,8 @@ import {
 } from '@solana/kit';
 import * as z from 'zod/mini';
 import { settings } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+import { type ProviderApiError, providerError, providerRequest } from './privy-api.js';
 
 /** Signs transactions with a user's embedded wallet. */
 export interface WalletSigner {
@@ -32,8 +41,10 @@ export interface WalletSigner {
 
 /** A user's embedded wallet as the identity provider reports it (the key stays with the provider). */
 export interface StoredWallet {
+  /** The provider's wallet id: its wallet API addresses a wallet by id, never by address. */
+  id: string;
   address: string;
-  /** Whether the user lets the app sign with it (the provider refuses to sign otherwise). */
+  /** Whether the wallet carries our signer among its `additional_signers` (the provider refuses to sign otherwise). */
   delegated: boolean;
 }
 
@@ -87,6 +98,8 @@ export interface IdpWalletSignerOptions {
   apiUrl: string;
   appId: string;
   appSecret: string;
+  /** The app's authorization key (base64 PKCS8 P-256), which signs every wallet request. */
+  authorizationKey: string;
   /** Default 10 000. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -96,43 +109,58 @@ const signResponseSchema = z.object({
   data: z.object({ signed_transaction: z.string().check(z.minLength(1)) }),
 });
 
-/** Ask the identity provider's delegated-wallet API to sign (request shape in the file header). */
+/**
+ * Why the provider refused to sign, told apart for the operator: our request or configuration (401: app
+ * credentials, authorization key, signer), the user's wallet no longer carrying our signer (403
+ * signer_not_authorized: revoked), a policy on the signer denying this transaction (403 policy_violation).
+ */
+const refusal = (error: ProviderApiError): WalletSignerError => {
+  const transient = error.status === 429 || error.status >= 500;
+  if (error.status === 401)
+    return new WalletSignerError(`Wallet provider refused our credentials or signature: ${error.message}`);
+  if (error.status === 403 && error.code === 'signer_not_authorized')
+    return new WalletSignerError(`The wallet no longer carries the platform's signer: ${error.message}`);
+  if (error.status === 403)
+    return new WalletSignerError(`Wallet provider policy denied the transaction: ${error.message}`);
+  return new WalletSignerError(error.message, transient);
+};
+
+/** Ask the identity provider's wallet API to sign (request shape in the file header). */
 export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSignerOptions): WalletSigner => {
   const fetchImpl = options.fetch ?? fetch;
-  const auth = `Basic ${Buffer.from(`${options.appId}:${options.appSecret}`).toString('base64')}`;
+  const target = {
+    base: options.apiUrl,
+    appId: options.appId,
+    appSecret: options.appSecret,
+    authorizationKey: options.authorizationKey,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  };
   return {
     address: async (userId) => toAddress((await requireWallet(load, userId)).address),
     signTransaction: async (userId, tx) => {
-      const address = toAddress((await requireWallet(load, userId)).address);
-      const url = new URL(
-        `v1/wallets/${encodeURIComponent(address)}/rpc`,
-        `${options.apiUrl.replace(/\/?$/, '/')}`,
-      );
-      const body = {
+      const wallet = await requireWallet(load, userId);
+      const address = toAddress(wallet.address);
+      const body: SolanaSignTransactionRpcInput = {
         method: 'signTransaction',
-        params: {
-          transaction: getBase64EncodedWireTransaction(tx),
-          encoding: 'base64',
-        },
+        params: { transaction: getBase64EncodedWireTransaction(tx), encoding: 'base64' },
       };
       let response: Response;
       try {
-        response = await fetchImpl(url, {
-          method: 'POST',
-          headers: { authorization: auth, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-        });
+        // One attempt: a 429 is transient, and the caller's workflow retries the whole step.
+        response = await providerRequest(
+          fetchImpl,
+          `/v1/wallets/${encodeURIComponent(wallet.id)}/rpc`,
+          { body, authorize: true, attempts: 1 },
+          target,
+        );
       } catch (error) {
+        if (error instanceof AppError)
+          throw new WalletSignerError('Wallet provider answered 429', true, { cause: error });
         throw new WalletSignerError(`Wallet provider unreachable: ${(error as Error).message}`, true, {
           cause: error,
         });
       }
-      if (!response.ok)
-        throw new WalletSignerError(
-          `Wallet provider answered ${response.status}`,
-          response.status === 429 || response.status >= 500,
-        );
+      if (!response.ok) throw refusal(await providerError(response, 'signing'));
       const parsed = signResponseSchema.safeParse(await response.json().catch(() => null));
       if (!parsed.success) throw new WalletSignerError('Wallet provider answered an unexpected body');
       let signed: Transaction;
@@ -149,12 +177,16 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
   };
 };
 
-/** The signer of the configured identity provider (IDP_WALLET_API_URL, IDP_APP_ID, IDP_APP_SECRET). */
+/**
+ * The signer of the configured identity provider (IDP_WALLET_API_URL, IDP_APP_ID, IDP_APP_SECRET,
+ * IDP_AUTHORIZATION_KEY).
+ */
 export const walletSignerFromConfig = (load: WalletLoader): WalletSigner => {
   const config = settings();
   return makeIdpWalletSigner(load, {
     apiUrl: config.IDP_WALLET_API_URL,
     appId: config.IDP_APP_ID,
     appSecret: config.IDP_APP_SECRET,
+    authorizationKey: config.IDP_AUTHORIZATION_KEY,
   });
 };

@@ -105,6 +105,13 @@ export const settingsSpec = {
   IDP_APP_ID: name(),
   IDP_APP_SECRET: name(),
   IDP_WALLET_API_URL: url(),
+  // The app's signer (a key quorum holding the authorization key's public half) that users add to their wallet,
+  // and that key (base64 PKCS8 P-256, `wallet-auth:` prefix allowed), which signs every wallet request.
+  IDP_SIGNER_ID: name(),
+  IDP_AUTHORIZATION_KEY: name(),
+  // A 429 from the provider: attempts in all, and the first back-off step (doubled each time, jittered).
+  IDP_RETRY_ATTEMPTS: withDefault(positiveNumber(true), '4'),
+  IDP_RETRY_BASE_MS: withDefault(positiveNumber(true), '1000'),
   // The public API and outbound fetches.
   PUBLIC_API_URL: httpUrl(),
   IMAGES_BASE_URL: optional((raw) => raw ?? ''),

@@ -1,21 +1,32 @@
 import { createHash } from 'node:crypto';
+import type {
+  LinkedAccountInput,
+  UserCreateParams,
+  UserGetByEmailAddressParams,
+  UserGetByTwitterUsernameParams,
+  UserGetByWalletAddressParams,
+} from '@privy-io/node/resources';
 import type { ParsedIdentifier } from './identifiers.js';
-import { embeddedWalletOf, providerRequest, providerUserSchema } from './provider.js';
+import { embeddedWalletOf, providerError, providerRequest, providerUserSchema } from './provider.js';
 
 /**
  * The identity provider's user directory: users that do not exist yet are created there (SPEC §2), and
  * `did:` identifiers are validated against it.
  */
 export interface ProviderUserRef {
-  subject: string;
+  /** The provider user's did; absent for an X handle nobody has signed in with (left unimported). */
+  subject?: string;
   walletAddress?: string;
+  /** That wallet's id at the provider, beside its address. */
+  walletId?: string;
 }
 
 export interface IdentityDirectory {
   /**
-   * The provider user holding this wallet, email or handle (created if none, with an embedded wallet): its
-   * subject (`did:<idp>:<id>`) and, when the provider's answer shows it, its embedded wallet's address. A wallet
-   * is held by the user it is linked to or embedded in: a user's own embedded wallet names that user.
+   * The provider user holding this wallet, email or handle: found through the provider's lookups, else created
+   * with an embedded Solana wallet (an X handle is only looked up: see `remoteDirectory`). Its subject
+   * (`did:<idp>:<id>`) and, when the provider's answer shows it, its embedded wallet's address. A wallet is held
+   * by the user it is linked to or embedded in: a user's own embedded wallet names that user.
    */
   findOrCreate(identifier: ParsedIdentifier): Promise<ProviderUserRef>;
   /** Whether a did names a user of the provider. */
@@ -34,7 +45,28 @@ export const localDirectory: IdentityDirectory = {
   isKnownSubject: async (did) => /^did:local:[a-z0-9_-]{1,64}$/.test(did),
 };
 
-const linkedAccount = (identifier: ParsedIdentifier) => {
+/** The provider's lookup for an identifier: its path and body (the official client's request types). */
+const lookupOf = (
+  identifier: ParsedIdentifier,
+):
+  | { path: '/v1/users/email/address'; body: UserGetByEmailAddressParams }
+  | { path: '/v1/users/wallet/address'; body: UserGetByWalletAddressParams }
+  | { path: '/v1/users/twitter/username'; body: UserGetByTwitterUsernameParams } => {
+  switch (identifier.kind) {
+    case 'sol':
+    case 'eth':
+      return { path: '/v1/users/wallet/address', body: { address: identifier.value } };
+    case 'email':
+      return { path: '/v1/users/email/address', body: { address: identifier.value } };
+    case 'x':
+      return { path: '/v1/users/twitter/username', body: { username: identifier.value } };
+    default:
+      throw new Error(`Identifier kind ${identifier.kind} has no provider lookup`);
+  }
+};
+
+/** The account a new user is created with; an X handle has none (the provider needs the numeric X subject). */
+const linkedAccountOf = (identifier: ParsedIdentifier): LinkedAccountInput | undefined => {
   switch (identifier.kind) {
     case 'sol':
       return { type: 'wallet', chain_type: 'solana', address: identifier.value };
@@ -42,10 +74,8 @@ const linkedAccount = (identifier: ParsedIdentifier) => {
       return { type: 'wallet', chain_type: 'ethereum', address: identifier.value };
     case 'email':
       return { type: 'email', address: identifier.value };
-    case 'x':
-      return { type: 'twitter_oauth', username: identifier.value };
     default:
-      throw new Error(`Identifier kind ${identifier.kind} cannot be imported`);
+      return undefined;
   }
 };
 
@@ -55,49 +85,51 @@ const userRef = async (response: Response, what: string): Promise<ProviderUserRe
   if (!/^did:[a-z0-9]+:.+$/.test(user.id))
     throw new Error(`Identity provider ${what} gave subject ${user.id}`);
   const wallet = embeddedWalletOf(user);
-  return { subject: user.id, ...(wallet ? { walletAddress: wallet.address } : {}) };
+  return { subject: user.id, ...(wallet ? { walletAddress: wallet.address, walletId: wallet.id } : {}) };
 };
 
 /**
- * Production: the provider's user REST API.
- * - `POST {IDP_API_URL}/v1/users/wallet/address` with `{"address": "<address>"}` answers the user whose
- *   `linked_accounts` include that wallet, their embedded wallet included (404: nobody): asked first for a wallet
- *   identifier, so that a user's own embedded wallet names that user and never a second one.
- * - `POST {IDP_API_URL}/v1/users/import` with `{"linked_accounts": [<account>], "create_embedded_wallet": true}`
- *   answers the user record (`{"id": "did:<idp>:<id>", "linked_accounts": [...]}`) of the new or already existing
- *   user holding that account (upsert); its embedded wallet's address is kept (lib/user/wallet.ts).
- * - `GET {IDP_API_URL}/v1/users/{did}` answers 200 for a known user and 404 otherwise.
- * All use HTTP Basic auth with IDP_APP_ID:IDP_APP_SECRET and a 5 s timeout.
+ * Production: the provider's server API (lib/user/provider.ts: app-id header, Basic auth, back-off on 429).
+ * - A lookup first: `POST /v1/users/wallet/address` `{"address"}` (the user a wallet is linked to or embedded
+ *   in, so a user's own embedded wallet names that user), `/v1/users/email/address` `{"address"}`, or
+ *   `/v1/users/twitter/username` `{"username"}`; 404: nobody.
+ * - Nobody: `POST /v1/users` `{"linked_accounts": [<account>], "wallets": [{"chain_type": "solana"}]}` creates
+ *   the user with an embedded Solana wallet (our signer is not added: the user adds it, docs/wallets.md). Two
+ *   saves creating the same new account at once: the provider refuses the second (the account is linked to the
+ *   first), which is looked up again, so both name one user.
+ * - An X handle nobody has signed in with is not created: the provider links an X account by its numeric
+ *   subject, which a handle does not give. Its Arc user has no provider user (and no wallet) until then.
+ * - `GET /v1/users/{did}` answers 200 for a known user and 404 otherwise.
  */
 export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirectory => {
-  const request = (path: string, init: RequestInit = {}) => providerRequest(fetchImpl, path, init);
-  /** The provider user holding a wallet (linked or embedded), if any. */
-  const walletHolder = async (address: string): Promise<ProviderUserRef | undefined> => {
-    const response = await request('/v1/users/wallet/address', {
-      method: 'POST',
-      body: JSON.stringify({ address }),
-    });
+  const lookup = async (identifier: ParsedIdentifier): Promise<ProviderUserRef | undefined> => {
+    const { path, body } = lookupOf(identifier);
+    const response = await providerRequest(fetchImpl, path, { body });
     if (response.status === 404) return undefined;
-    if (!response.ok) throw new Error(`Identity provider wallet lookup failed with ${response.status}`);
-    return userRef(response, 'wallet lookup');
+    if (!response.ok) throw await providerError(response, 'lookup');
+    return userRef(response, 'lookup');
   };
   return {
     findOrCreate: async (identifier) => {
-      if (identifier.kind === 'sol' || identifier.kind === 'eth') {
-        const holder = await walletHolder(identifier.value);
-        if (holder) return holder;
+      const found = await lookup(identifier);
+      if (found) return found;
+      const account = linkedAccountOf(identifier);
+      if (!account) return {};
+      const request: UserCreateParams = { linked_accounts: [account], wallets: [{ chain_type: 'solana' }] };
+      const response = await providerRequest(fetchImpl, '/v1/users', { body: request });
+      if (response.ok) return userRef(response, 'user creation');
+      const refused = await providerError(response, 'user creation');
+      // Created concurrently by another save: the account is now linked to that user.
+      if (response.status >= 400 && response.status < 500) {
+        const winner = await lookup(identifier);
+        if (winner) return winner;
       }
-      const response = await request('/v1/users/import', {
-        method: 'POST',
-        body: JSON.stringify({ linked_accounts: [linkedAccount(identifier)], create_embedded_wallet: true }),
-      });
-      if (!response.ok) throw new Error(`Identity provider import failed with ${response.status}`);
-      return userRef(response, 'import');
+      throw refused;
     },
     isKnownSubject: async (did) => {
-      const response = await request(`/v1/users/${encodeURIComponent(did)}`);
+      const response = await providerRequest(fetchImpl, `/v1/users/${encodeURIComponent(did)}`);
       if (response.status === 404) return false;
-      if (!response.ok) throw new Error(`Identity provider lookup failed with ${response.status}`);
+      if (!response.ok) throw await providerError(response, 'user read');
       return true;
     },
   };

@@ -1,44 +1,61 @@
-// The identity provider's user API, shared by the directory (creating users) and the embedded-wallet reads.
+// The identity provider's user and wallet records (Privy's server API, lib/adapters/privy-api.ts), as the
+// directory and the embedded-wallet reads use them: typed with the official `@privy-io/node` client's types.
+import type { User, Wallet } from '@privy-io/node/resources';
 import * as z from 'zod/mini';
-import type { StoredWallet } from '../adapters/wallet-signer.js';
 import { requireSetting } from '../core/config.js';
 
-/**
- * A request to `{IDP_API_URL}{path}` with the app's HTTP Basic credentials (IDP_APP_ID:IDP_APP_SECRET) and a
- * 5 s timeout.
- */
-export const providerRequest = (fetchImpl: typeof fetch, path: string, init: RequestInit = {}) => {
-  const auth = Buffer.from(`${requireSetting('IDP_APP_ID')}:${requireSetting('IDP_APP_SECRET')}`).toString(
-    'base64',
-  );
-  const base = requireSetting('IDP_API_URL').replace(/\/?$/, '/');
-  return fetchImpl(new URL(path.replace(/^\//, ''), base), {
-    ...init,
-    headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...init.headers },
-    signal: AbortSignal.timeout(5000),
-  });
-};
+export {
+  providerError,
+  providerRequest,
+  type SignatureInput,
+  signaturePayload,
+} from '../adapters/privy-api.js';
 
-/** The provider's user record, as far as wallets go: its embedded Solana wallet in `linked_accounts`. */
+/** The provider's user record (the official client's `User`), as far as the platform reads it. */
 export const providerUserSchema = z.object({
   id: z.string(),
-  linked_accounts: z.optional(
-    z.array(
-      z.looseObject({
-        type: z.string(),
-        chain_type: z.optional(z.string()),
-        connector_type: z.optional(z.string()),
-        address: z.optional(z.string()),
-        delegated: z.optional(z.boolean()),
-      }),
-    ),
+  linked_accounts: z.array(
+    z.looseObject({
+      type: z.string(),
+      id: z.optional(z.nullable(z.string())),
+      chain_type: z.optional(z.string()),
+      connector_type: z.optional(z.string()),
+      address: z.optional(z.string()),
+    }),
   ),
 });
+export type ProviderUser = Pick<User, 'id'> & z.infer<typeof providerUserSchema>;
+
+/** A user's embedded Solana wallet as the user record shows it: its id (the wallet API's key) and address. */
+export interface EmbeddedWalletRef {
+  id: string;
+  address: string;
+}
 
 /** The user's embedded Solana wallet in a provider record; null when it has none. */
-export const embeddedWalletOf = (user: z.infer<typeof providerUserSchema>): StoredWallet | null => {
-  const account = (user.linked_accounts ?? []).find(
-    (a) => a.type === 'wallet' && a.chain_type === 'solana' && a.connector_type === 'embedded' && a.address,
+export const embeddedWalletOf = (user: ProviderUser): EmbeddedWalletRef | null => {
+  const account = user.linked_accounts.find(
+    (a) =>
+      a.type === 'wallet' &&
+      a.chain_type === 'solana' &&
+      a.connector_type === 'embedded' &&
+      a.address &&
+      a.id,
   );
-  return account?.address ? { address: account.address, delegated: account.delegated === true } : null;
+  return account?.address && account.id ? { id: account.id, address: account.address } : null;
 };
+
+/** The provider's wallet record (the official client's `Wallet`), as far as the permission gate reads it. */
+export const providerWalletSchema = z.object({
+  id: z.string(),
+  address: z.string(),
+  chain_type: z.string(),
+  additional_signers: z.array(z.looseObject({ signer_id: z.string() })),
+});
+export type ProviderWallet = Pick<Wallet, 'id' | 'address'> & z.infer<typeof providerWalletSchema>;
+
+/** Whether the wallet carries the platform's signer (IDP_SIGNER_ID, a key quorum) among its additional signers. */
+export const carriesOurSigner = (
+  wallet: ProviderWallet,
+  signerId: string = requireSetting('IDP_SIGNER_ID'),
+) => wallet.additional_signers.some((s) => s.signer_id === signerId);

@@ -20,6 +20,8 @@ export interface NewUser {
   apiKey?: { apiKey: string; secretCipher: string } | undefined;
   /** The provider's embedded wallet address when known at creation (see WalletRef). */
   providerWalletAddress?: string | undefined;
+  /** The provider's id of that wallet (its wallet API takes the id, not the address). */
+  providerWalletId?: string | undefined;
   now: string;
 }
 
@@ -76,6 +78,7 @@ export const createUser = async (user: NewUser): Promise<void> => {
     identifiers: user.identifiers,
     apiKey: user.apiKey?.apiKey,
     providerWalletAddress: user.providerWalletAddress,
+    providerWalletId: user.providerWalletId,
     stats: {},
     createdAt: user.now,
     updatedAt: user.now,
@@ -269,13 +272,16 @@ export const walletRefs = async (arcIds: string[]): Promise<Map<string, WalletRe
 };
 
 /**
- * Mirror the provider's address of a user's embedded wallet (an address never changes; first write wins), and
+ * Mirror the provider's address and id of a user's embedded wallet (neither changes; first write wins), and
  * make the wallet one of the user's identifiers (`sol:<address>`) in the same transaction, so that the wallet
  * resolves to its holder from this table alone. When another user already holds that identifier (a split made
  * before wallets resolved to their holder, merged by scripts/merge-identities.ts) or this one already does, only
  * the address is mirrored.
  */
-export const rememberWalletAddress = async (arcId: string, address: string): Promise<void> => {
+export const rememberWalletAddress = async (
+  arcId: string,
+  { address, id }: { address: string; id: string },
+): Promise<void> => {
   const TableName = table();
   const key = `sol:${address}`;
   const mirror = {
@@ -291,8 +297,8 @@ export const rememberWalletAddress = async (arcId: string, address: string): Pro
             Update: {
               ...mirror,
               UpdateExpression:
-                'SET providerWalletAddress = :address, identifiers = list_append(identifiers, :k)',
-              ExpressionAttributeValues: { ':address': address, ':k': [key] },
+                'SET providerWalletAddress = :address, providerWalletId = :id, identifiers = list_append(identifiers, :k)',
+              ExpressionAttributeValues: { ':address': address, ':id': id, ':k': [key] },
             },
           },
           {
@@ -313,8 +319,8 @@ export const rememberWalletAddress = async (arcId: string, address: string): Pro
     await dynamo().send(
       new UpdateCommand({
         ...mirror,
-        UpdateExpression: 'SET providerWalletAddress = :address',
-        ExpressionAttributeValues: { ':address': address },
+        UpdateExpression: 'SET providerWalletAddress = :address, providerWalletId = :id',
+        ExpressionAttributeValues: { ':address': address, ':id': id },
       }),
     );
   } catch (error) {

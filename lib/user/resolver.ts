@@ -17,6 +17,22 @@ const unknown = (raw: string, why: string) =>
   new AppError('INVALID_IDENTIFIER', `Invalid identifier "${raw}": ${why}`);
 
 /**
+ * The provider user an identifier names, and the identifier keys its Arc user holds: the identifier and the
+ * subject (a did is its own key). No subject: an X handle nobody has signed in with (lib/user/directory.ts), an
+ * Arc user of its own for now.
+ */
+const providerSide = async (id: ParsedIdentifier, deps: ResolverDeps) => {
+  const found = id.kind === 'did' ? { subject: id.value } : await deps.directory.findOrCreate(id);
+  if (id.kind === 'did' && !(await deps.directory.isKnownSubject(id.value)))
+    throw unknown(id.raw, 'unknown user');
+  return {
+    ...found,
+    ownKeys: found.subject ? [id.key, found.subject] : [id.key],
+    walletKey: found.walletAddress ? identifierKey('sol', found.walletAddress) : undefined,
+  };
+};
+
+/**
  * Make sure a user exists for one identifier that has no owner yet. Wallets, emails and handles are found or
  * created through the identity provider, which answers the person holding them (for a wallet: the user it is
  * linked to or embedded in); a did must be known to it. The Arc user is then the one of that provider subject:
@@ -27,17 +43,13 @@ const unknown = (raw: string, why: string) =>
  */
 const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<string> => {
   const now = (deps.now?.() ?? new Date()).toISOString();
-  const found = id.kind === 'did' ? { subject: id.value } : await deps.directory.findOrCreate(id);
-  const { subject } = found;
-  if (id.kind === 'did' && !(await deps.directory.isKnownSubject(subject)))
-    throw unknown(id.raw, 'unknown user');
-  const subjectKey = subject; // a did is its own identifier key
-  const walletKey = found.walletAddress ? identifierKey('sol', found.walletAddress) : undefined;
+  const found = await providerSide(id, deps);
+  const { subject, ownKeys, walletKey } = found;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const owners = await getIdentifierOwners([id.key, subjectKey, ...(walletKey ? [walletKey] : [])]);
+    const owners = await getIdentifierOwners([...ownKeys, ...(walletKey ? [walletKey] : [])]);
     const winner = owners.get(id.key);
     if (winner) return winner;
-    const subjectOwner = owners.get(subjectKey);
+    const subjectOwner = subject ? owners.get(subject) : undefined;
     try {
       if (subjectOwner) {
         await linkIdentifier(subjectOwner, id.key, now);
@@ -47,11 +59,18 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
       // A wallet key held by another user is a split made before wallets resolved to their holder: left to
       // scripts/merge-identities.ts, never written over.
       const identifiers = [
-        ...new Set([id.key, subjectKey, ...(walletKey && !owners.has(walletKey) ? [walletKey] : [])]),
+        ...new Set([...ownKeys, ...(walletKey && !owners.has(walletKey) ? [walletKey] : [])]),
       ];
-      // The provider created the user's embedded wallet (import with create_embedded_wallet): payouts reach it,
+      // The provider created the user's embedded wallet (POST /v1/users with a Solana wallet): payouts reach it,
       // and its address is mirrored now so that a settlement need not ask the provider for it.
-      await createUser({ arcId, subject, identifiers, providerWalletAddress: found.walletAddress, now });
+      await createUser({
+        arcId,
+        subject,
+        identifiers,
+        providerWalletAddress: found.walletAddress,
+        providerWalletId: found.walletId,
+        now,
+      });
       return arcId;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

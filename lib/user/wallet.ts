@@ -1,9 +1,17 @@
 // Users' embedded wallets belong to the identity provider (SPEC §5, DESIGN §5): the provider creates them and
-// holds their keys; the platform learns a wallet's address and whether the user delegated signing to the app
-// from the provider's user record, and never stores a user key. Signing goes through lib/adapters/wallet-signer.
+// holds their keys; the platform learns a wallet's id and address from the provider's user record, and whether
+// the user let the app sign (our signer among the wallet's `additional_signers`) from the wallet record, and
+// never stores a user key. Signing goes through lib/adapters/wallet-signer.
 import type { StoredWallet, WalletLoadOptions } from '../adapters/wallet-signer.js';
 import { AppError } from '../core/errors.js';
-import { embeddedWalletOf, providerRequest, providerUserSchema } from './provider.js';
+import {
+  carriesOurSigner,
+  embeddedWalletOf,
+  providerError,
+  providerRequest,
+  providerUserSchema,
+  providerWalletSchema,
+} from './provider.js';
 import { getWalletRef, rememberWalletAddress, type WalletRef, walletRefs } from './repository.js';
 
 /**
@@ -33,11 +41,14 @@ const refOf = async (arcId: string): Promise<WalletRef | undefined> => {
 /** Keep the provider's address in the user's profile the first time it is seen (see WalletRef). */
 const mirror = async (arcId: string, ref: WalletRef, wallet: StoredWallet | null) => {
   if (!wallet || ref.address === wallet.address) return;
-  await rememberWalletAddress(arcId, wallet.address);
+  await rememberWalletAddress(arcId, wallet);
   remember(refs, arcId, { ...ref, address: wallet.address });
 };
 
-/** The embedded wallet of a provider user (GET {IDP_API_URL}/v1/users/{did}); null when it has none. */
+/**
+ * The embedded wallet of a provider user: its id and address from the user record (GET /v1/users/{did}), and
+ * whether it carries our signer from the wallet record (GET /v1/wallets/{id}); null when it has none.
+ */
 export const providerWallet = async (
   subject: string,
   options: WalletLoadOptions = {},
@@ -47,14 +58,21 @@ export const providerWallet = async (
   if (!options.fresh && cached && Date.now() - cached.at < WALLET_CACHE_TTL_MS) return cached.wallet;
   const response = await providerRequest(fetchImpl, `/v1/users/${encodeURIComponent(subject)}`);
   if (response.status === 404) return null;
-  if (!response.ok) throw new Error(`Identity provider user lookup failed with ${response.status}`);
-  const wallet = embeddedWalletOf(providerUserSchema.parse(await response.json()));
+  if (!response.ok) throw await providerError(response, 'user read');
+  const ref = embeddedWalletOf(providerUserSchema.parse(await response.json()));
+  let wallet: StoredWallet | null = null;
+  if (ref) {
+    const record = await providerRequest(fetchImpl, `/v1/wallets/${encodeURIComponent(ref.id)}`);
+    if (!record.ok) throw await providerError(record, 'wallet read');
+    const parsed = providerWalletSchema.parse(await record.json());
+    wallet = { id: ref.id, address: ref.address, delegated: carriesOurSigner(parsed) };
+  }
   remember(records, subject, { wallet, at: Date.now() });
   return wallet;
 };
 
 /**
- * A user's embedded wallet (address and delegation flag) as the provider has it; null when the user has none.
+ * A user's embedded wallet (id, address, and whether it carries our signer) as the provider has it; null when the user has none.
  * The wallet signer's loader. `fresh` skips the short cache (the launch, purchase and claim gates).
  */
 export const loadWallet = async (
@@ -96,8 +114,9 @@ export const walletAddresses = async (arcIds: string[]): Promise<Map<string, str
 
 /**
  * The wallet a user-signed transaction may be sent from: 400 NO_EMBEDDED_WALLET without one, 403
- * WALLET_DELEGATION_REQUIRED while the user has not delegated signing to the app (checked before anything is
- * sent on chain; the provider would refuse to sign anyway).
+ * WALLET_DELEGATION_REQUIRED while the wallet does not carry our signer among its `additional_signers` (the
+ * user has not added it, or removed it; checked before anything is sent on chain; the provider would refuse to
+ * sign anyway).
  */
 export const requireDelegated = (wallet: StoredWallet | null): StoredWallet => {
   if (!wallet)
@@ -108,8 +127,8 @@ export const requireDelegated = (wallet: StoredWallet | null): StoredWallet => {
   if (!wallet.delegated)
     throw new AppError(
       'WALLET_DELEGATION_REQUIRED',
-      `Enable delegated signing for your embedded wallet ${wallet.address} with the identity provider: ` +
-        'the platform signs launches, purchases and claims through it',
+      `Add the platform's signer to your embedded wallet ${wallet.address} with the identity provider ` +
+        '(delegated signing): the platform signs launches, purchases and claims through it',
     );
   return wallet;
 };

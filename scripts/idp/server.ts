@@ -5,19 +5,25 @@
 //   GET  /.well-known/openid-configuration   issuer, jwks_uri, token_endpoint
 //   POST /token  {"name": "alice"} | {"subject": "did:local:alice"} [, "expiresInSeconds": n]
 //                [, "delegation": true|false] [, "embeddedWallet": false]
-//             → {"token": "...", "subject": "did:local:alice", "expiresAt": "...", "walletAddress", "delegated"}
+//             → {"token", "subject", "expiresAt", "walletAddress", "walletId", "delegated"}
 //
-// and, as the production provider does, users with embedded wallets and delegated signing (wallets.ts):
-//   POST /v1/users/import, POST /v1/users/wallet/address, GET /v1/users/{did}, POST /v1/wallets/{address}/rpc
-//   (Basic auth: the app's id:secret)
-// plus local-only endpoints a developer or a test uses in place of the provider's dashboard and client SDK:
-//   GET  /local/users/{did}                 → {"subject", "walletAddress", "delegated"}
-//   PUT  /local/users/{did}/delegation      {"delegated": false} revokes, true grants → the wallet view
-//   GET  /local/wallets/{address}           → {"address", "subject", "delegated", "signRequests", "signed"}
+// and, as the production provider (Privy) does, its server API for users and embedded wallets (wallets.ts) under
+// the same contract: every `/v1/` call needs the `privy-app-id` header and HTTP Basic app-id:app-secret (401
+// otherwise); a wallet RPC also needs a `privy-authorization-signature` (P-256 over the canonical request, see
+// lib/user/provider.ts) by a key quorum the wallet carries among its `additional_signers` (401 without a valid
+// one, 403 when the signing quorum is not on the wallet), and an unexpired `privy-request-expiry`; user creation
+// is rate-limited per app (240 a minute unless configured; 429 with Retry-After). Errors are
+// `{"error": "<message>", "code": "<code>"}`.
+//
+// Local-only endpoints a developer or a test uses in place of the provider's dashboard and client SDK:
+//   GET  /local/users/{did}                 → {"subject", "walletAddress", "walletId", "delegated"}
+//   PUT  /local/users/{did}/delegation      {"delegated": false} removes the app's signer, true adds it
+//   GET  /local/wallets/{address}           → {"id", "address", "subject", "delegated", "signRequests", "signed"}
 //   GET  /local/wallets                     → {"addresses": [...]} every embedded wallet it holds
+//   PUT  /local/limits/user-creation        {"count", "windowMs"}: the creation rate limit from now on
 //
 // Standalone: `tsx scripts/idp/server.ts --port 8090 --data .data/dev`
-import { randomUUID } from 'node:crypto';
+import { createPublicKey, type KeyObject, randomUUID, verify } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,15 +40,18 @@ import {
   SignJWT,
 } from 'jose';
 import * as z from 'zod/mini';
+import { signaturePayload } from '../../lib/adapters/privy-api.js';
 import { isDid } from '../../lib/user/index.js';
 import {
+  CreateUserRequest,
   createWalletStore,
-  ImportRequest,
   LOCAL_APP_ID,
   LOCAL_APP_SECRET,
+  LOCAL_AUTHORIZATION_PUBLIC_KEY,
+  LOCAL_SIGNER_ID,
+  LOOKUPS,
   ProviderError,
   RpcRequest,
-  WalletAddressRequest,
   type WalletStore,
 } from './wallets.js';
 
@@ -71,6 +80,12 @@ export interface LocalIdpOptions {
   /** The app credentials the provider API accepts (Basic auth); default LOCAL_APP_ID / LOCAL_APP_SECRET. */
   appId?: string;
   appSecret?: string;
+  /** Key quorums: id → base64 SPKI P-256 public key; default the local app's signer (LOCAL_SIGNER_ID). */
+  signers?: Record<string, string>;
+  /** Programs the policy on the app's signer allows (docs/wallets.md); absent: no policy. */
+  signerPolicyPrograms?: readonly string[];
+  /** User creations allowed per app in each window (default 240 a minute, as the provider publishes). */
+  userCreationLimit?: { count: number; windowMs: number };
 }
 
 export const LOCAL_IDP_AUDIENCE = 'arcadia-local';
@@ -186,6 +201,15 @@ const sendError = (
   headers: Record<string, string> = {},
 ) => sendJson(res, status, { error: { code, message, details, requestId: randomUUID() } }, headers);
 
+/** A refusal in the provider's shape: `{"error": "<message>", "code": "<code>"}` (a 429 with Retry-After). */
+const sendProviderError = (res: ServerResponse, error: ProviderError & { retryAfter?: number }) =>
+  sendJson(
+    res,
+    error.status,
+    { error: error.message, code: error.code },
+    error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) },
+  );
+
 class RequestTooLarge extends Error {}
 
 const readBody = async (req: IncomingMessage): Promise<string> => {
@@ -203,7 +227,11 @@ const readBody = async (req: IncomingMessage): Promise<string> => {
 export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> => {
   const host = opts.host ?? '127.0.0.1';
   const key = await loadSigningKey(opts.dataDir);
-  const wallets: WalletStore = createWalletStore(opts.dataDir);
+  const wallets: WalletStore = createWalletStore(
+    opts.dataDir,
+    Object.keys(opts.signers ?? {})[0] ?? LOCAL_SIGNER_ID,
+    opts.signerPolicyPrograms,
+  );
   // Filled in once the port is known (port 0 binds a free one).
   let url = '';
 
@@ -227,6 +255,29 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
   };
   const issueToken: LocalIdp['issueToken'] = async (subjectOrName, tokenOpts) =>
     (await signToken(subjectOrName, tokenOpts)).token;
+
+  /** A provider API body as JSON; refused as the provider refuses it (400 invalid_data, 413). */
+  const providerBody = async (req: IncomingMessage): Promise<unknown> => {
+    try {
+      return JSON.parse(await readBody(req));
+    } catch (error) {
+      if (error instanceof RequestTooLarge)
+        throw new ProviderError(413, 'payload_too_large', `Request body exceeds ${MAX_REQUEST_BYTES} bytes`);
+      throw new ProviderError(400, 'invalid_data', 'Request body must be JSON');
+    }
+  };
+  const providerJson = async <T extends z.core.$ZodType>(req: IncomingMessage, schema: T) => {
+    const parsed = z.safeParse(schema, await providerBody(req));
+    if (!parsed.success)
+      throw new ProviderError(
+        400,
+        'invalid_data',
+        parsed.error.issues
+          .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+          .join('; '),
+      );
+    return parsed.data;
+  };
 
   /** The JSON body parsed with `schema`, or undefined after answering 400/413. */
   const readJson = async <T extends z.core.$ZodType>(
@@ -271,45 +322,109 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     });
   };
 
-  const appAuthorization = `Basic ${Buffer.from(`${opts.appId ?? LOCAL_APP_ID}:${opts.appSecret ?? LOCAL_APP_SECRET}`).toString('base64')}`;
+  const appId = opts.appId ?? LOCAL_APP_ID;
+  const appAuthorization = `Basic ${Buffer.from(`${appId}:${opts.appSecret ?? LOCAL_APP_SECRET}`).toString('base64')}`;
+  const quorums = new Map<string, KeyObject>(
+    Object.entries(opts.signers ?? { [LOCAL_SIGNER_ID]: LOCAL_AUTHORIZATION_PUBLIC_KEY }).map(
+      ([id, spki]) => [
+        id,
+        createPublicKey({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki' }),
+      ],
+    ),
+  );
+  let creationLimit = opts.userCreationLimit ?? { count: 240, windowMs: 60_000 };
+  let creations: number[] = [];
+  /** A sliding window per app, as the provider limits user creation. */
+  const admitCreation = () => {
+    const now = Date.now();
+    creations = creations.filter((at) => now - at < creationLimit.windowMs);
+    if (creations.length >= creationLimit.count) {
+      const retryAfter = Math.ceil(((creations[0] ?? now) + creationLimit.windowMs - now) / 1000);
+      throw Object.assign(new ProviderError(429, 'too_many_requests', 'Too many requests'), { retryAfter });
+    }
+    creations.push(now);
+  };
 
-  type Handler = (req: IncomingMessage, res: ServerResponse, id: string) => unknown;
+  /**
+   * The key quorums whose keys signed this request (`privy-authorization-signature`, comma-separated): each
+   * signature is checked over the canonical {version, method, url, body, headers} the official client signs,
+   * with the URL as the client addressed this server. None valid: 401.
+   */
+  const authorizationSigners = (req: IncomingMessage, path: string, body: unknown): string[] => {
+    const header = req.headers['privy-authorization-signature'];
+    const expiry = req.headers['privy-request-expiry'];
+    if (typeof header !== 'string' || header.length === 0)
+      throw new ProviderError(
+        401,
+        'missing_authorization_signature',
+        'Missing privy-authorization-signature',
+      );
+    if (typeof expiry === 'string' && !(Number(expiry) > Date.now()))
+      throw new ProviderError(401, 'request_expired', 'The request expired (privy-request-expiry)');
+    const payload = signaturePayload({
+      version: 1,
+      method: (req.method ?? 'POST') as 'POST',
+      url: `http://${req.headers.host ?? ''}${path}`,
+      body,
+      headers: {
+        'privy-app-id': appId,
+        ...(typeof expiry === 'string' ? { 'privy-request-expiry': expiry } : {}),
+      },
+    });
+    const signatures = header.split(',').map((sig) => Buffer.from(sig.trim(), 'base64'));
+    const signers = [...quorums].flatMap(([id, key]) =>
+      signatures.some((sig) => verify('sha256', payload, key, sig)) ? [id] : [],
+    );
+    if (signers.length === 0)
+      throw new ProviderError(401, 'invalid_authorization_signature', 'Invalid authorization signature');
+    return signers;
+  };
+
+  type Handler = (req: IncomingMessage, res: ServerResponse, id: string, path: string) => unknown;
   const userView = (id: string) => {
     const user = wallets.find(id);
-    if (!user) throw new ProviderError(404, 'NOT_FOUND', `No user ${id}`);
+    if (!user) throw new ProviderError(404, 'not_found', 'User not found');
     return user;
   };
-  /** The provider's REST API (wallets.ts; `/v1/` needs the app's Basic auth) and the local-only endpoints. */
+  /** The provider's server API (wallets.ts; `/v1/` needs the app's credentials) and the local-only endpoints. */
   const providerRoutes: Array<{ method: string; pattern: RegExp; handle: Handler }> = [
     {
       method: 'POST',
-      pattern: /^\/v1\/users\/import$/,
+      pattern: /^\/v1\/users$/,
       handle: async (req, res) => {
-        const body = await readJson(req, res, ImportRequest, 'import request');
-        return body && sendJson(res, 200, wallets.importUser(body));
+        admitCreation();
+        return sendJson(res, 200, wallets.createUser(await providerJson(req, CreateUserRequest)));
       },
     },
-    {
+    ...Object.entries(LOOKUPS).map(([path, lookup]) => ({
       method: 'POST',
-      pattern: /^\/v1\/users\/wallet\/address$/,
-      handle: async (req, res) => {
-        const body = await readJson(req, res, WalletAddressRequest, 'wallet lookup');
-        return body && sendJson(res, 200, wallets.walletHolder(body.address));
-      },
-    },
+      pattern: new RegExp(`^${path.replaceAll('/', '\\/')}$`),
+      handle: async (req: IncomingMessage, res: ServerResponse) =>
+        sendJson(res, 200, wallets.lookup(lookup.key((await providerJson(req, lookup.schema)) as never))),
+    })),
     {
       method: 'GET',
       pattern: /^\/v1\/users\/([^/]+)$/,
       handle: (_req, res, id) => sendJson(res, 200, wallets.view(userView(id))),
     },
     {
+      method: 'GET',
+      pattern: /^\/v1\/wallets\/([^/]+)$/,
+      handle: (_req, res, id) => sendJson(res, 200, wallets.walletRecord(id)),
+    },
+    {
       method: 'POST',
       pattern: /^\/v1\/wallets\/([^/]+)\/rpc$/,
-      handle: async (req, res, address) => {
-        const body = await readJson(req, res, RpcRequest, 'wallet RPC request');
-        if (!body) return;
-        const signed = await wallets.signTransaction(address, body.params.transaction);
-        return sendJson(res, 200, { data: { signed_transaction: signed, encoding: 'base64' } });
+      handle: async (req, res, walletId, path) => {
+        const raw = await providerBody(req);
+        const signers = authorizationSigners(req, path, raw);
+        const parsed = z.safeParse(RpcRequest, raw);
+        if (!parsed.success) throw new ProviderError(400, 'invalid_data', 'Invalid wallet RPC request');
+        const signed = await wallets.signTransaction(walletId, parsed.data.params.transaction, signers);
+        return sendJson(res, 200, {
+          method: 'signTransaction',
+          data: { signed_transaction: signed, encoding: 'base64' },
+        });
       },
     },
     {
@@ -320,7 +435,8 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
         return sendJson(res, 200, {
           subject: user.id,
           walletAddress: user.wallet?.address ?? null,
-          delegated: user.wallet?.delegated ?? false,
+          walletId: user.wallet?.id ?? null,
+          delegated: user.wallet?.signers.includes(LOCAL_SIGNER_ID) ?? false,
         });
       },
     },
@@ -330,6 +446,21 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       handle: async (req, res, id) => {
         const body = await readJson(req, res, z.object({ delegated: z.boolean() }), 'delegation');
         return body && sendJson(res, 200, wallets.setDelegation(id, body.delegated));
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/local\/limits\/user-creation$/,
+      handle: async (req, res) => {
+        const body = await readJson(
+          req,
+          res,
+          z.object({ count: z.int().check(z.gte(1)), windowMs: z.int().check(z.gte(1)) }),
+          'limit',
+        );
+        if (!body) return;
+        creationLimit = body;
+        return sendJson(res, 200, creationLimit);
       },
     },
     {
@@ -347,13 +478,23 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     },
   ];
 
+  /** The provider's refusal of the app's credentials, or undefined when they are right. */
+  const credentialProblem = (req: IncomingMessage): string | undefined => {
+    if (req.headers['privy-app-id'] !== appId) return 'Missing or invalid privy-app-id header';
+    if (req.headers.authorization !== appAuthorization) return 'Invalid app ID or app secret';
+    return undefined;
+  };
+
   const handleProvider = async (req: IncomingMessage, res: ServerResponse, path: string) => {
     const method = req.method ?? 'GET';
-    if (path.startsWith('/v1/') && req.headers.authorization !== appAuthorization)
-      return sendError(res, 401, 'UNAUTHORIZED', 'Invalid app credentials');
+    if (path.startsWith('/v1/')) {
+      const problem = credentialProblem(req);
+      if (problem) return sendProviderError(res, new ProviderError(401, 'invalid_app_credentials', problem));
+    }
     for (const route of providerRoutes) {
       const match = route.pattern.exec(path);
-      if (match && route.method === method) return route.handle(req, res, decodeURIComponent(match[1] ?? ''));
+      if (match && route.method === method)
+        return route.handle(req, res, decodeURIComponent(match[1] ?? ''), path);
     }
     return sendError(res, 404, 'NOT_FOUND', `No route ${method} ${path}`);
   };
@@ -380,8 +521,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
   };
 
   const failed = (res: ServerResponse) => (error: unknown) => {
-    if (error instanceof ProviderError && !res.headersSent)
-      return sendError(res, error.status, error.code, error.message);
+    if (error instanceof ProviderError && !res.headersSent) return sendProviderError(res, error);
     console.error('local idp: request failed', error);
     if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'Internal server error');
     else res.destroy();

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { startLocalChain } from '../chain/rpc-server.js';
 import { startDemoServer } from '../demo/server.js';
 import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
-import { LOCAL_APP_ID, LOCAL_APP_SECRET } from '../idp/wallets.js';
+import { LOCAL_APP_ID, LOCAL_APP_SECRET, LOCAL_AUTHORIZATION_KEY, LOCAL_SIGNER_ID } from '../idp/wallets.js';
 import type { StackService } from './types.js';
 
 const local = (port: number) => `http://127.0.0.1:${port}`;
 
 /**
  * The local identity provider: real ES256 tokens and a JWKS, the same verification path as production, and the
- * provider's user and embedded-wallet API (users created there, delegated signing), reached through the same
+ * provider's server API for users and embedded wallets (users created there, signing through the app's signer,
+ * with the same headers, authorization signatures, errors and rate limit), reached through the same
  * adapters as in production. With persistence its key and wallets survive restarts.
  */
 export const identityProviderService: StackService = {
@@ -25,6 +26,8 @@ export const identityProviderService: StackService = {
     IDP_WALLET_API_URL: local(ports.idp),
     IDP_APP_ID: LOCAL_APP_ID,
     IDP_APP_SECRET: LOCAL_APP_SECRET,
+    IDP_SIGNER_ID: LOCAL_SIGNER_ID,
+    IDP_AUTHORIZATION_KEY: LOCAL_AUTHORIZATION_KEY,
   }),
   async start(ctx) {
     const idp = await startLocalIdp({

@@ -1,3 +1,4 @@
+import { LOCAL_APP_ID, LOCAL_APP_SECRET } from '../../scripts/idp/wallets.js';
 import { fetchLocalToken } from '../../scripts/token.js';
 
 const idpUrl = () => {
@@ -14,6 +15,7 @@ export const idpToken = async (name: string): Promise<string> =>
 export interface ProviderUser {
   subject: string;
   walletAddress: string | null;
+  walletId: string | null;
   delegated: boolean;
 }
 
@@ -53,3 +55,29 @@ export const providerWallet = async (address: string): Promise<ProviderWallet> =
 /** Every embedded wallet address the local provider holds (GET /local/wallets). */
 export const providerWalletAddresses = async (): Promise<string[]> =>
   (await json<{ addresses: string[] }>(await fetch(`${idpUrl()}/local/wallets`))).addresses;
+
+/** Set the local provider's user-creation rate limit (PUT /local/limits/user-creation). */
+export const setUserCreationLimit = async (limit: { count: number; windowMs: number }): Promise<void> => {
+  await json(
+    await fetch(`${idpUrl()}/local/limits/user-creation`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(limit),
+    }),
+  );
+};
+
+/** The provider user holding an email, through the provider API itself (the local app's credentials). */
+export const providerUserByEmail = async (email: string): Promise<string | null> => {
+  const response = await fetch(`${idpUrl()}/v1/users/email/address`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${LOCAL_APP_ID}:${LOCAL_APP_SECRET}`).toString('base64')}`,
+      'privy-app-id': LOCAL_APP_ID,
+    },
+    body: JSON.stringify({ address: email }),
+  });
+  if (response.status === 404) return null;
+  return (await json<{ id: string }>(response)).id;
+};

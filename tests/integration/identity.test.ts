@@ -23,7 +23,7 @@ import { mergeIdentities } from '../../scripts/merge-identities.js';
 import { fetchLocalToken } from '../../scripts/token.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
-import { providerUser } from '../helpers/idp.js';
+import { providerUser, providerUserByEmail, setUserCreationLimit } from '../helpers/idp.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 
 type Me = { data: { arcId: string; walletAddress: string | null; identifiers: string[] } };
@@ -292,4 +292,44 @@ describe('scripts/merge-identities.ts', () => {
     expect(await save(dev, game.id, [{ playerId: ghost, points: 3 }])).toEqual({ [ghost]: me.arcId });
     expect((await points(dev, game.id, [me.arcId]))[0]).toMatchObject({ today: 70, allTime: 70 });
   });
+});
+
+describe("saves through the identity provider's contract (the local provider enforces it)", () => {
+  it('two saves of the same new email at once yield one provider user and one Arc user', async () => {
+    const dev = await createDeveloper();
+    const game = await registerGame(dev);
+    const email = `email:twice-${randomUUID().slice(0, 8)}@example.com`;
+    const [a, b] = await Promise.all([
+      save(dev, game.id, [{ playerId: email, points: 3 }]),
+      save(dev, game.id, [{ playerId: email, points: 4 }]),
+    ]);
+    expect(a[email]).toBe(b[email]);
+    const subject = await providerUserByEmail(email.slice('email:'.length));
+    expect(subject).toMatch(/^did:local:u-/);
+    expect((await getUser(a[email] ?? ''))?.subject).toBe(subject);
+  });
+
+  it('a 429 on user creation is backed off and the save still succeeds', async () => {
+    const dev = await createDeveloper();
+    const game = await registerGame(dev);
+    const tag = randomUUID().slice(0, 8);
+    const players = [1, 2, 3].map((n) => `email:limited-${n}-${tag}@example.com`);
+    // One creation a second for this save: its three new users need three windows.
+    await setUserCreationLimit({ count: 1, windowMs: 1000 });
+    let mapping: Record<string, string>;
+    try {
+      mapping = await save(
+        dev,
+        game.id,
+        players.map((playerId) => ({ playerId, points: 5 })),
+      );
+    } finally {
+      await setUserCreationLimit({ count: 240, windowMs: 60_000 });
+    }
+    for (const player of players) {
+      const subject = await providerUserByEmail(player.slice('email:'.length));
+      expect(subject, player).toMatch(/^did:local:u-/);
+      expect((await getUser(mapping[player] ?? ''))?.subject, player).toBe(subject);
+    }
+  }, 60_000);
 });

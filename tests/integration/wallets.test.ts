@@ -40,10 +40,11 @@ const connection = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed')
 type ErrorBody = { error: { code: string; message: string } };
 type Me = { data: { arcId: string; walletAddress: string | null; walletDelegated: boolean } };
 
-/** The provider address mirrored in a user's profile (read straight from the table). */
-const mirroredAddress = async (arcId: string) =>
+/** The provider wallet mirrored in a user's profile (read straight from the table). */
+const mirrored = async (arcId: string) =>
   (await dynamo().send(new GetCommand({ TableName: process.env.USERS_TABLE, Key: userKeys.profile(arcId) })))
-    .Item?.providerWalletAddress;
+    .Item;
+const mirroredAddress = async (arcId: string) => (await mirrored(arcId))?.providerWalletAddress;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -286,19 +287,30 @@ describe('embedded wallets held by the identity provider', () => {
     expect((await getMe(token)).body.data).toMatchObject({ walletAddress: null, walletDelegated: false });
   });
 
-  it('users created from an email, an X handle or a did get their embedded wallet from the provider', async () => {
+  it('users created from an email or a did get their embedded wallet from the provider; an X handle nobody signed in with stays unimported', async () => {
     const tag = randomUUID().slice(0, 8);
-    const raws = [`email:payee-${tag}@example.com`, `x:payee_${tag}`, `did:local:payee-${tag}`];
-    const mapping = await resolveIdentifiers(raws, { directory: configuredDirectory() });
+    const raws = [`email:payee-${tag}@example.com`, `did:local:payee-${tag}`];
+    const mapping = await resolveIdentifiers([...raws, `x:payee_${tag}`], {
+      directory: configuredDirectory(),
+    });
     for (const raw of raws) {
       const arcId = mapping[raw] ?? '';
       const subject = (await getUser(arcId))?.subject ?? '';
       const atProvider = await providerUser(subject);
       expect(atProvider.walletAddress, raw).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
-      // Imported users (email, X) have the address the import answered mirrored from creation on.
-      if (!raw.startsWith('did:')) expect(await mirroredAddress(arcId), raw).toBe(atProvider.walletAddress);
+      // Created users (email) have the address the creation answered mirrored from creation on.
+      if (!raw.startsWith('did:'))
+        expect(await mirrored(arcId), raw).toMatchObject({
+          providerWalletAddress: atProvider.walletAddress,
+          providerWalletId: atProvider.walletId,
+        });
       expect((await loadWallet(arcId))?.address, raw).toBe(atProvider.walletAddress);
     }
+    // The provider links an X account by its numeric subject, which a handle does not give: an Arc user
+    // without a provider user and without a wallet until it signs in.
+    const xUser = await getUser(mapping[`x:payee_${tag}`] ?? '');
+    expect(xUser?.subject ?? null).toBeNull();
+    expect(await loadWallet(xUser?.arcId ?? '')).toBeNull();
     // The settlement reads a board's wallets in one batch: the provider's addresses, mirrored in the profiles
     // (a public address only; a user without a wallet is left out).
     const arcIds = raws.map((raw) => mapping[raw] ?? '');

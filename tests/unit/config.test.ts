@@ -40,6 +40,8 @@ const valid: Record<string, string> = {
   IDP_APP_ID: 'app',
   IDP_APP_SECRET: 'secret',
   IDP_WALLET_API_URL: 'https://idp.example/wallets',
+  IDP_SIGNER_ID: 'signer',
+  IDP_AUTHORIZATION_KEY: 'key',
   PUBLIC_API_URL: 'https://api.example',
   SOLANA_RPC_URL: 'https://rpc.example',
 };

@@ -1,153 +1,185 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The identity directory against the local identity provider (scripts/idp), which enforces the provider's server
+// contract: the app-id header and Basic auth, lookups, creation with a Solana wallet, the duplicate-account
+// refusal and the creation rate limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/core/errors.js';
 import { remoteDirectory } from '../../lib/user/directory.js';
 import { parseIdentifier } from '../../lib/user/identifiers.js';
+import { type LocalIdp, startLocalIdp } from '../../scripts/idp/server.js';
+import { importedSubject, LOCAL_APP_ID, LOCAL_APP_SECRET } from '../../scripts/idp/wallets.js';
 
-// A local HTTP double of the identity provider's user-import API, as documented in lib/user/directory.ts.
-const seen: Array<{ method: string; url: string; auth: string; body: unknown }> = [];
-let server: Server;
-
-const read = async (req: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+/** A fetch that records each provider call's path and status, and can hold lookups back. */
+const recording = () => {
+  const calls: Array<{ path: string; status: number }> = [];
+  let gate: Promise<void> | undefined;
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const path = new URL(String(input)).pathname;
+    if (gate && path.startsWith('/v1/users/email/')) await gate;
+    const response = await fetch(input, init);
+    calls.push({ path, status: response.status });
+    return response;
+  };
+  return {
+    calls,
+    fetchImpl,
+    /** Hold every email lookup until `n` of them are in flight: two saves that both find nobody. */
+    holdLookups(n: number) {
+      let arrived = 0;
+      let open: () => void = () => {};
+      gate = new Promise((resolve) => {
+        open = resolve;
+      });
+      const inner = fetchImpl;
+      return async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+        if (new URL(String(input)).pathname.startsWith('/v1/users/email/') && ++arrived >= n) open();
+        return inner(input, init);
+      };
+    },
+  };
 };
 
-/** The double's one wallet with a holder: a user's embedded wallet. */
-const walletHolder = (address: string) =>
-  address === 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx'
-    ? {
-        id: 'did:privy:holder',
-        linked_accounts: [
-          { type: 'wallet', chain_type: 'solana', connector_type: 'embedded', address, delegated: true },
-        ],
-      }
-    : undefined;
-
-type Send = (status: number, json?: unknown) => void;
-
-const answerWalletLookup = (body: unknown, send: Send) => {
-  const holder = walletHolder((body as { address: string }).address);
-  return holder ? send(200, holder) : send(404, { error: 'not found' });
-};
-
-const answerImport = (body: unknown, send: Send) => {
-  const account = (body as { linked_accounts: Array<{ address?: string; username?: string }> })
-    .linked_accounts[0];
-  if (account?.address === 'fail@example.com') return send(503);
-  const id = `did:privy:${account?.address ?? account?.username}`;
-  if (account?.address === 'grace@example.com')
-    return send(200, {
-      id,
-      linked_accounts: [
-        { type: 'email', address: 'grace@example.com' },
-        { type: 'wallet', chain_type: 'ethereum', connector_type: 'embedded', address: '0xabc' },
-        {
-          type: 'wallet',
-          chain_type: 'solana',
-          connector_type: 'embedded',
-          address: 'GraceWallet11111',
-          delegated: true,
-        },
-      ],
-    });
-  return send(200, { id });
-};
-
-/** The provider's POST routes the double answers. */
-const posts: Record<string, (body: unknown, send: Send) => void> = {
-  '/v1/users/wallet/address': answerWalletLookup,
-  '/v1/users/import': answerImport,
-};
-
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const body = await read(req);
-    seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization ?? '', body });
-    const send = (status: number, json?: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(json === undefined ? '' : JSON.stringify(json));
-    };
-    const post = req.method === 'POST' ? posts[req.url ?? ''] : undefined;
-    if (post) return post(body, send);
-    if (req.method === 'GET' && req.url?.startsWith('/v1/users/')) {
-      return send(
-        decodeURIComponent(req.url.slice('/v1/users/'.length)) === 'did:privy:known' ? 200 : 404,
-        {},
-      );
-    }
-    return send(404);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
+const useIdp = (idp: LocalIdp, extra: Record<string, string> = {}) =>
   Object.assign(process.env, {
-    IDP_API_URL: `http://127.0.0.1:${port}`,
-    IDP_APP_ID: 'app',
-    IDP_APP_SECRET: 'shh',
-  });
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
-
-describe('remote identity directory (user-import API)', () => {
-  const directory = remoteDirectory();
-
-  it('imports a wallet, an email and a handle with the documented request shape and Basic auth', async () => {
-    const sol = parseIdentifier('sol:4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T');
-    expect(await directory.findOrCreate(sol)).toEqual({
-      subject: 'did:privy:4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
-    });
-    expect(await directory.findOrCreate(parseIdentifier('email:Ada@Example.com'))).toEqual({
-      subject: 'did:privy:ada@example.com',
-    });
-    expect(await directory.findOrCreate(parseIdentifier('x:@Ada_L'))).toEqual({ subject: 'did:privy:ada_l' });
-    const [wallet, email, handle] = seen.slice(-3);
-    expect(wallet).toMatchObject({
-      method: 'POST',
-      url: '/v1/users/import',
-      auth: `Basic ${Buffer.from('app:shh').toString('base64')}`,
-      body: {
-        linked_accounts: [
-          { type: 'wallet', chain_type: 'solana', address: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' },
-        ],
-        create_embedded_wallet: true,
-      },
-    });
-    expect(email?.body).toMatchObject({ linked_accounts: [{ type: 'email', address: 'ada@example.com' }] });
-    expect(handle?.body).toMatchObject({ linked_accounts: [{ type: 'twitter_oauth', username: 'ada_l' }] });
+    IDP_API_URL: idp.url,
+    IDP_APP_ID: LOCAL_APP_ID,
+    IDP_APP_SECRET: LOCAL_APP_SECRET,
+    IDP_RETRY_ATTEMPTS: '4',
+    IDP_RETRY_BASE_MS: '1000',
+    ...extra,
   });
 
-  it("asks who holds a wallet first: a user's own embedded wallet names that user, and nothing is imported", async () => {
-    const before = seen.length;
-    expect(
-      await directory.findOrCreate(parseIdentifier('sol:US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx')),
-    ).toEqual({ subject: 'did:privy:holder', walletAddress: 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx' });
-    expect(seen.slice(before)).toMatchObject([
-      {
-        method: 'POST',
-        url: '/v1/users/wallet/address',
-        auth: `Basic ${Buffer.from('app:shh').toString('base64')}`,
-        body: { address: 'US517G5965aydkZ46HS38QLi7UQiSojurfbQfKCELFx' },
-      },
+describe('remote identity directory (the provider server API, through the local identity provider)', () => {
+  let idp: LocalIdp;
+  beforeAll(async () => {
+    idp = await startLocalIdp({ port: 0 });
+    useIdp(idp);
+  });
+  afterAll(() => idp.stop());
+
+  it('looks a new email up, then creates its user with a Solana wallet; the next time only looks it up', async () => {
+    const { calls, fetchImpl } = recording();
+    const directory = remoteDirectory(fetchImpl);
+    const found = await directory.findOrCreate(parseIdentifier('email:Ada@Example.com'));
+    expect(found).toEqual({
+      subject: importedSubject('email:ada@example.com'),
+      walletAddress: expect.any(String),
+      walletId: expect.any(String),
+    });
+    expect(calls).toEqual([
+      { path: '/v1/users/email/address', status: 404 },
+      { path: '/v1/users', status: 200 },
     ]);
-    // An email or a handle is no wallet: imported directly.
-    await directory.findOrCreate(parseIdentifier('email:nobody@example.com'));
-    expect(seen.at(-1)?.url).toBe('/v1/users/import');
+    expect(await directory.findOrCreate(parseIdentifier('email:ada@example.com'))).toEqual(found);
+    expect(calls.slice(2)).toEqual([{ path: '/v1/users/email/address', status: 200 }]);
   });
 
-  it('keeps the embedded Solana wallet the import answer shows (mirrored at creation)', async () => {
-    expect(await directory.findOrCreate(parseIdentifier('email:grace@example.com'))).toEqual({
-      subject: 'did:privy:grace@example.com',
-      walletAddress: 'GraceWallet11111',
+  it("names a user's own embedded wallet by that user, and creates a user for an unknown wallet", async () => {
+    const { calls, fetchImpl } = recording();
+    const directory = remoteDirectory(fetchImpl);
+    const alice = (await (await fetch(`${idp.url}/local/users/did:local:alice-dir`)).json()) as {
+      walletAddress: string;
+      walletId: string;
+    };
+    expect(await directory.findOrCreate(parseIdentifier(`sol:${alice.walletAddress}`))).toEqual({
+      subject: 'did:local:alice-dir',
+      walletAddress: alice.walletAddress,
+      walletId: alice.walletId,
     });
+    expect(calls).toEqual([{ path: '/v1/users/wallet/address', status: 200 }]);
+    const external = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
+    expect(await directory.findOrCreate(parseIdentifier(`sol:${external}`))).toMatchObject({
+      subject: importedSubject(`sol:${external}`),
+    });
+  });
+
+  it('resolves an X handle through the provider, and leaves a handle nobody signed in with unimported', async () => {
+    const directory = remoteDirectory();
+    expect(await directory.findOrCreate(parseIdentifier('x:@nobody_yet'))).toEqual({});
+    // An X user the provider knows (signed in with X: linked by its numeric subject) is found by handle.
+    const basic = `Basic ${Buffer.from(`${LOCAL_APP_ID}:${LOCAL_APP_SECRET}`).toString('base64')}`;
+    const created = await fetch(`${idp.url}/v1/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basic, 'privy-app-id': LOCAL_APP_ID },
+      body: JSON.stringify({
+        linked_accounts: [{ type: 'twitter_oauth', subject: '42', username: 'Grace_H', name: 'Grace' }],
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    expect(await directory.findOrCreate(parseIdentifier('x:grace_h'))).toEqual({ subject: id });
+  });
+
+  it('two saves creating the same new email at once yield one provider user', async () => {
+    const { calls, holdLookups } = recording();
+    const directory = remoteDirectory(holdLookups(2));
+    const email = parseIdentifier('email:race@example.com');
+    const [a, b] = await Promise.all([directory.findOrCreate(email), directory.findOrCreate(email)]);
+    expect(a).toEqual(b);
+    expect(a.subject).toBe(importedSubject('email:race@example.com'));
+    // Both found nobody and both tried to create: the provider refused the second, which looked it up again.
+    expect(
+      calls
+        .filter((c) => c.path === '/v1/users')
+        .map((c) => c.status)
+        .sort(),
+    ).toEqual([200, 400]);
+    expect(
+      calls
+        .filter((c) => c.path === '/v1/users/email/address')
+        .map((c) => c.status)
+        .sort(),
+    ).toEqual([200, 404, 404]);
   });
 
   it('validates dids against the provider', async () => {
-    expect(await directory.isKnownSubject('did:privy:known')).toBe(true);
+    const directory = remoteDirectory();
+    expect(await directory.isKnownSubject('did:local:known')).toBe(true);
     expect(await directory.isKnownSubject('did:privy:ghost')).toBe(false);
   });
 
-  it('fails loudly when the provider fails', async () => {
-    await expect(directory.findOrCreate(parseIdentifier('email:fail@example.com'))).rejects.toThrow('503');
+  it('fails loudly with the provider refusal when the credentials are wrong', async () => {
+    useIdp(idp, { IDP_APP_SECRET: 'not-the-secret' });
+    try {
+      await expect(remoteDirectory().findOrCreate(parseIdentifier('email:x@example.com'))).rejects.toThrow(
+        /failed with 401: Invalid app ID or app secret/,
+      );
+    } finally {
+      useIdp(idp);
+    }
+  });
+});
+
+describe('remote identity directory: the provider limits user creation', () => {
+  it('backs off on a 429 and the creation still succeeds', async () => {
+    const idp = await startLocalIdp({ port: 0, userCreationLimit: { count: 1, windowMs: 300 } });
+    try {
+      useIdp(idp, { IDP_RETRY_BASE_MS: '200' });
+      const { calls, fetchImpl } = recording();
+      const directory = remoteDirectory(fetchImpl);
+      await directory.findOrCreate(parseIdentifier('email:first@example.com'));
+      const second = await directory.findOrCreate(parseIdentifier('email:second@example.com'));
+      expect(second.subject).toBe(importedSubject('email:second@example.com'));
+      const creations = calls.filter((c) => c.path === '/v1/users').map((c) => c.status);
+      expect(creations[0]).toBe(200);
+      expect(creations[1]).toBe(429);
+      expect(creations.at(-1)).toBe(200);
+    } finally {
+      await idp.stop();
+    }
+  });
+
+  it('still limited after the last attempt: a 429 RATE_LIMITED to the caller, never a 500', async () => {
+    const idp = await startLocalIdp({ port: 0, userCreationLimit: { count: 1, windowMs: 60_000 } });
+    try {
+      useIdp(idp, { IDP_RETRY_ATTEMPTS: '2', IDP_RETRY_BASE_MS: '10' });
+      const directory = remoteDirectory();
+      await directory.findOrCreate(parseIdentifier('email:only@example.com'));
+      const error = await directory
+        .findOrCreate(parseIdentifier('email:late@example.com'))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    } finally {
+      await idp.stop();
+    }
   });
 });

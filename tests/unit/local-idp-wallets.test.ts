@@ -1,11 +1,17 @@
 // The local identity provider's users and embedded wallets (scripts/idp/wallets.ts): the provider API the API
-// calls (import, user record, Basic auth), the local endpoints, and persistence across restarts.
+// calls (creation, lookups, user and wallet records, the app-id header and Basic auth, the creation rate limit),
+// the local endpoints, and persistence across restarts.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalIdp, startLocalIdp } from '../../scripts/idp/server.js';
-import { importedSubject, LOCAL_APP_ID, LOCAL_APP_SECRET } from '../../scripts/idp/wallets.js';
+import {
+  importedSubject,
+  LOCAL_APP_ID,
+  LOCAL_APP_SECRET,
+  LOCAL_SIGNER_ID,
+} from '../../scripts/idp/wallets.js';
 
 const app = `Basic ${Buffer.from(`${LOCAL_APP_ID}:${LOCAL_APP_SECRET}`).toString('base64')}`;
 
@@ -17,75 +23,112 @@ type UserRecord = {
 const call = async (idp: LocalIdp, path: string, init: RequestInit = {}) => {
   const response = await fetch(`${idp.url}${path}`, {
     ...init,
-    headers: { 'content-type': 'application/json', authorization: app, ...init.headers },
+    headers: {
+      'content-type': 'application/json',
+      authorization: app,
+      'privy-app-id': LOCAL_APP_ID,
+      ...init.headers,
+    },
   });
-  return { status: response.status, text: await response.text() };
+  return { status: response.status, text: await response.text(), headers: response.headers };
 };
+const post = (idp: LocalIdp, path: string, body: unknown) =>
+  call(idp, path, { method: 'POST', body: JSON.stringify(body) });
 
 const embedded = (user: UserRecord) =>
   user.linked_accounts.find((a) => a.type === 'wallet' && a.connector_type === 'embedded');
 
-describe('local identity provider: users and embedded wallets', () => {
+describe('local identity provider: users and embedded wallets (the provider server API)', () => {
   let idp: LocalIdp;
   beforeAll(async () => {
     idp = await startLocalIdp({ port: 0 });
   });
   afterAll(() => idp.stop());
 
-  it('imports an account once (upsert) with an embedded wallet, under the subject the API derives', async () => {
-    const body = JSON.stringify({
-      linked_accounts: [{ type: 'email', address: 'Ada@Example.com' }],
-      create_embedded_wallet: true,
-    });
-    const first = await call(idp, '/v1/users/import', { method: 'POST', body });
-    const again = await call(idp, '/v1/users/import', { method: 'POST', body });
+  it('creates a user with a Solana wallet once: a second creation of the account is refused, a lookup finds it', async () => {
+    const body = {
+      linked_accounts: [{ type: 'email', address: 'ada@example.com' }],
+      wallets: [{ chain_type: 'solana' }],
+    };
+    const first = await post(idp, '/v1/users', body);
     expect(first.status).toBe(200);
     const user = JSON.parse(first.text) as UserRecord;
-    expect(JSON.parse(again.text)).toEqual(user);
     expect(user.id).toBe(importedSubject('email:ada@example.com'));
-    expect(embedded(user)).toMatchObject({ chain_type: 'solana', delegated: true, imported: false });
+    expect(embedded(user)).toMatchObject({ chain_type: 'solana', id: expect.any(String), imported: false });
+    const again = await post(idp, '/v1/users', body);
+    expect(again.status).toBe(400);
+    expect(JSON.parse(again.text)).toEqual({
+      error: 'Linked account already belongs to another user',
+      code: 'linked_account_in_use',
+    });
+    expect(
+      JSON.parse((await post(idp, '/v1/users/email/address', { address: 'ada@example.com' })).text),
+    ).toEqual(user);
+    expect((await post(idp, '/v1/users/email/address', { address: 'nobody@example.com' })).status).toBe(404);
     const record = await call(idp, `/v1/users/${encodeURIComponent(user.id)}`);
     expect(JSON.parse(record.text)).toEqual(user);
+    // Created by the API, the wallet carries no signer of the app: the user adds it.
+    const wallet = JSON.parse((await call(idp, `/v1/wallets/${String(embedded(user)?.id)}`)).text);
+    expect(wallet).toMatchObject({
+      address: embedded(user)?.address,
+      chain_type: 'solana',
+      additional_signers: [],
+    });
   });
 
-  it("finds the user holding a wallet, embedded or linked, and an import of a user's embedded wallet is that user", async () => {
+  it('finds X users by handle and by numeric subject, and refuses an X account without its subject', async () => {
+    const x = { type: 'twitter_oauth', subject: '1234567890', username: 'Ada_L', name: 'Ada' };
+    const created = JSON.parse((await post(idp, '/v1/users', { linked_accounts: [x] })).text) as UserRecord;
+    expect(JSON.parse((await post(idp, '/v1/users/twitter/username', { username: 'ada_l' })).text)).toEqual(
+      created,
+    );
+    expect(
+      JSON.parse((await post(idp, '/v1/users/twitter/subject', { subject: '1234567890' })).text),
+    ).toEqual(created);
+    const handleOnly = await post(idp, '/v1/users', {
+      linked_accounts: [{ type: 'twitter_oauth', username: 'grace', name: 'Grace' }],
+    });
+    expect(handleOnly.status).toBe(400);
+    expect(JSON.parse(handleOnly.text)).toMatchObject({ code: 'invalid_data' });
+  });
+
+  it("finds the user holding a wallet, embedded or linked, and refuses to create a user from another's wallet", async () => {
     const alice = JSON.parse((await call(idp, '/v1/users/did:local:alice-wallets')).text) as UserRecord;
     const address = String(embedded(alice)?.address);
-    const lookup = (body: unknown) =>
-      call(idp, '/v1/users/wallet/address', { method: 'POST', body: JSON.stringify(body) });
+    const lookup = (body: unknown) => post(idp, '/v1/users/wallet/address', body);
     const found = await lookup({ address });
     expect(found.status).toBe(200);
     expect(JSON.parse(found.text)).toEqual(alice);
-    const imported = await call(idp, '/v1/users/import', {
-      method: 'POST',
-      body: JSON.stringify({
-        linked_accounts: [{ type: 'wallet', chain_type: 'solana', address }],
-        create_embedded_wallet: true,
-      }),
+    const taken = await post(idp, '/v1/users', {
+      linked_accounts: [{ type: 'wallet', chain_type: 'solana', address }],
     });
-    // The holder, unchanged: no second user, no second wallet, the embedded wallet not linked twice.
-    expect(JSON.parse(imported.text)).toEqual(alice);
+    expect(JSON.parse(taken.text)).toMatchObject({ code: 'linked_account_in_use' });
     // A linked (imported) wallet is found too; an unknown one is 404, a malformed body 400.
     const external = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
-    const created = await call(idp, '/v1/users/import', {
-      method: 'POST',
-      body: JSON.stringify({
-        linked_accounts: [{ type: 'wallet', chain_type: 'solana', address: external }],
-      }),
+    const created = await post(idp, '/v1/users', {
+      linked_accounts: [{ type: 'wallet', chain_type: 'solana', address: external }],
     });
     expect(JSON.parse((await lookup({ address: external })).text)).toEqual(JSON.parse(created.text));
     expect((await lookup({ address: 'So11111111111111111111111111111111111111112' })).status).toBe(404);
     expect((await lookup({})).status).toBe(400);
   });
 
-  it('knows every did:local:<name> (created with a wallet on first use) and no other unknown did', async () => {
+  it("knows every did:local:<name> (created with a wallet carrying the app's signer) and no other unknown did", async () => {
     const known = await call(idp, '/v1/users/did:local:zoe');
     expect(known.status).toBe(200);
-    expect(embedded(JSON.parse(known.text) as UserRecord)?.address).toEqual(expect.any(String));
+    const wallet = embedded(JSON.parse(known.text) as UserRecord);
+    expect(wallet?.address).toEqual(expect.any(String));
+    expect(JSON.parse((await call(idp, `/v1/wallets/${String(wallet?.id)}`)).text)).toMatchObject({
+      additional_signers: [{ signer_id: LOCAL_SIGNER_ID }],
+    });
     expect((await call(idp, '/v1/users/did:privy:nobody')).status).toBe(404);
+    expect((await call(idp, '/v1/wallets/nope')).status).toBe(404);
   });
 
-  it('needs the app credentials on /v1 and never shows a key', async () => {
+  it('needs the app id header and the app credentials on /v1, and never shows a key', async () => {
+    const noAppId = await call(idp, '/v1/users/did:local:zoe', { headers: { 'privy-app-id': '' } });
+    expect(noAppId.status).toBe(401);
+    expect(JSON.parse(noAppId.text)).toMatchObject({ code: 'invalid_app_credentials' });
     const anonymous = await call(idp, '/v1/users/did:local:zoe', { headers: { authorization: '' } });
     expect(anonymous.status).toBe(401);
     const wrong = await call(idp, '/v1/users/did:local:zoe', { headers: { authorization: 'Basic eDp5' } });
@@ -96,8 +139,8 @@ describe('local identity provider: users and embedded wallets', () => {
     for (const text of [local.text, wallet.text]) expect(text).not.toMatch(/secret|private|seed/i);
   });
 
-  it('answers 400 for a malformed import or delegation body and 404 for unknown routes and wallets', async () => {
-    const bad = await call(idp, '/v1/users/import', { method: 'POST', body: '{"linked_accounts": []}' });
+  it('answers 400 for a malformed creation or delegation body and 404 for unknown routes and wallets', async () => {
+    const bad = await call(idp, '/v1/users', { method: 'POST', body: '{"linked_accounts": []}' });
     expect(bad.status).toBe(400);
     const badFlag = await call(idp, '/local/users/did:local:zoe/delegation', {
       method: 'PUT',
@@ -106,6 +149,30 @@ describe('local identity provider: users and embedded wallets', () => {
     expect(badFlag.status).toBe(400);
     expect((await call(idp, '/local/wallets/nope')).status).toBe(404);
     expect((await call(idp, '/v1/nothing')).status).toBe(404);
+  });
+});
+
+describe('local identity provider: user creation is rate-limited per app', () => {
+  it('answers 429 with Retry-After past the limit, and creates again once the window has passed', async () => {
+    const idp = await startLocalIdp({ port: 0, userCreationLimit: { count: 2, windowMs: 400 } });
+    try {
+      const create = (n: number) =>
+        post(idp, '/v1/users', { linked_accounts: [{ type: 'email', address: `limit-${n}@example.com` }] });
+      expect((await create(1)).status).toBe(200);
+      expect((await create(2)).status).toBe(200);
+      const limited = await create(3);
+      expect(limited.status).toBe(429);
+      expect(JSON.parse(limited.text)).toMatchObject({ code: 'too_many_requests' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Lookups are not user creations.
+      expect((await post(idp, '/v1/users/email/address', { address: 'limit-1@example.com' })).status).toBe(
+        200,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect((await create(3)).status).toBe(200);
+    } finally {
+      await idp.stop();
+    }
   });
 });
 

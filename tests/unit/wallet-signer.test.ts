@@ -1,3 +1,4 @@
+import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -20,7 +21,14 @@ process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 
 const { makeIdpWalletSigner, WalletSignerError } = await import('../../lib/adapters/wallet-signer.js');
 const { startLocalIdp } = await import('../../scripts/idp/server.js');
-const { LOCAL_APP_ID, LOCAL_APP_SECRET } = await import('../../scripts/idp/wallets.js');
+const { LOCAL_APP_ID, LOCAL_APP_SECRET, LOCAL_AUTHORIZATION_KEY, LOCAL_AUTHORIZATION_PUBLIC_KEY } =
+  await import('../../scripts/idp/wallets.js');
+const { signaturePayload } = await import('../../lib/adapters/privy-api.js');
+
+/** An authorization key that no key quorum of the app holds. */
+const strangerKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .privateKey.export({ format: 'der', type: 'pkcs8' })
+  .toString('base64');
 const { signPlan } = await import('../../lib/chain/index.js');
 const { externalSigner, newKeypair } = await import('../../lib/chain/spl.js');
 
@@ -28,9 +36,9 @@ const user = await newKeypair();
 const coSigner = await newKeypair();
 const stranger = await newKeypair();
 const wallets = new Map([
-  ['user-1', { address: user.signer.address, delegated: true }],
+  ['user-1', { id: 'wallet-id-1', address: user.signer.address, delegated: true }],
   // A valid wallet whose address the test transaction does not involve.
-  ['user-3', { address: stranger.signer.address, delegated: true }],
+  ['user-3', { id: 'wallet-id-3', address: stranger.signer.address, delegated: true }],
 ]);
 const load = async (userId: string) => wallets.get(userId) ?? null;
 
@@ -66,6 +74,42 @@ const fullyAndValidlySigned = async (tx: Transaction) => {
   return true;
 };
 
+describe('authorization signature', () => {
+  it('signs exactly the bytes the official @privy-io/node client signs, and its signatures verify', async () => {
+    const official = await import('@privy-io/node');
+    const input = {
+      version: 1 as const,
+      method: 'POST' as const,
+      url: 'https://api.privy.io/v1/wallets/abc/rpc',
+      body: {
+        method: 'signTransaction',
+        params: { transaction: 'AQID+/=', encoding: 'base64', n: 1.5e21 },
+        z: [null, 'é\u2028'],
+      },
+      headers: { 'privy-app-id': 'app', 'privy-request-expiry': '1767225600000' },
+    };
+    const ours = signaturePayload(input);
+    expect(Buffer.from(official.formatRequestForAuthorizationSignature(structuredClone(input)))).toEqual(
+      ours,
+    );
+    // An empty body is signed as "", as the client does.
+    const empty = { ...input, body: {} };
+    expect(Buffer.from(official.formatRequestForAuthorizationSignature(structuredClone(empty)))).toEqual(
+      signaturePayload(empty),
+    );
+    const theirs = official.generateAuthorizationSignature({
+      authorizationPrivateKey: LOCAL_AUTHORIZATION_KEY,
+      input: structuredClone(input),
+    });
+    const publicKey = createPublicKey({
+      key: Buffer.from(LOCAL_AUTHORIZATION_PUBLIC_KEY, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
+    expect(verify('sha256', ours, publicKey, Buffer.from(theirs, 'base64'))).toBe(true);
+  });
+});
+
 describe('the test transaction', () => {
   it('needs the user and the co-signer, and carries only the co-signer signature', async () => {
     const tx = await unsignedTx();
@@ -78,12 +122,13 @@ describe('the test transaction', () => {
 
 describe('identity-provider wallet signer against the local identity provider (scripts/idp)', () => {
   let idp: Awaited<ReturnType<typeof startLocalIdp>>;
-  const providerWallets = new Map<string, { address: string; delegated: boolean }>();
-  const signer = () =>
+  const providerWallets = new Map<string, { id: string; address: string; delegated: boolean }>();
+  const signer = (authorizationKey: string = LOCAL_AUTHORIZATION_KEY) =>
     makeIdpWalletSigner(async (userId) => providerWallets.get(userId) ?? null, {
       apiUrl: idp.url,
       appId: LOCAL_APP_ID,
       appSecret: LOCAL_APP_SECRET,
+      authorizationKey,
     });
   /** A user signed in at the provider: the provider created the wallet; the test never sees its key. */
   const signIn = async (name: string, delegation?: boolean) => {
@@ -92,8 +137,8 @@ describe('identity-provider wallet signer against the local identity provider (s
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name, ...(delegation === undefined ? {} : { delegation }) }),
     });
-    const body = (await response.json()) as { walletAddress: string; delegated: boolean };
-    providerWallets.set(name, { address: body.walletAddress, delegated: body.delegated });
+    const body = (await response.json()) as { walletAddress: string; walletId: string; delegated: boolean };
+    providerWallets.set(name, { id: body.walletId, address: body.walletAddress, delegated: body.delegated });
     return body;
   };
   /** A transaction paid by `payer` (its slot empty) and co-signed by a platform key. */
@@ -138,14 +183,14 @@ describe('identity-provider wallet signer against the local identity provider (s
     expect(await stats(walletAddress)).toMatchObject({ delegated: true, signRequests: 1, signed: 1 });
   });
 
-  it('refuses to sign once the user revoked delegation (a permanent error), and signs again once granted', async () => {
+  it("refuses to sign once the user removed the app's signer (a permanent error), and signs again once added", async () => {
     const { walletAddress } = await signIn('bob');
     await signIn('bob', false);
     const error = await signer()
       .signTransaction('bob', await paidBy(walletAddress as Address))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WalletSignerError);
-    expect((error as Error).message).toMatch(/403/);
+    expect((error as Error).message).toMatch(/no longer carries the platform's signer.*403/);
     expect((error as InstanceType<typeof WalletSignerError>).transient).toBe(false);
     expect(await stats(walletAddress)).toMatchObject({ delegated: false, signRequests: 1, signed: 0 });
     const revoke = await fetch(`${idp.url}/local/users/did:local:bob/delegation`, {
@@ -166,16 +211,116 @@ describe('identity-provider wallet signer against the local identity provider (s
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WalletSignerError);
     expect((error as Error).message).toMatch(/400/);
-    const wrongApp = makeIdpWalletSigner(async () => ({ address: walletAddress, delegated: true }), {
+    const dave = providerWallets.get('dave');
+    const wrongApp = makeIdpWalletSigner(async () => dave ?? null, {
       apiUrl: idp.url,
       appId: LOCAL_APP_ID,
       appSecret: 'not-the-secret',
+      authorizationKey: LOCAL_AUTHORIZATION_KEY,
     });
     const unauthorized = await wrongApp
       .signTransaction('dave', await paidBy(walletAddress as Address))
       .catch((e: unknown) => e);
-    expect((unauthorized as Error).message).toMatch(/401/);
+    expect((unauthorized as Error).message).toMatch(/refused our credentials or signature.*401/);
     expect((await stats(walletAddress)).signRequests).toBe(0);
+  });
+
+  it('refuses a request signed with a key no signer of the app holds, before the wallet is touched', async () => {
+    const { walletAddress } = await signIn('erin');
+    const error = await signer(strangerKey)
+      .signTransaction('erin', await paidBy(walletAddress as Address))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WalletSignerError);
+    expect((error as Error).message).toMatch(/Invalid authorization signature/);
+    expect((error as InstanceType<typeof WalletSignerError>).transient).toBe(false);
+    expect(await stats(walletAddress)).toMatchObject({ delegated: true, signRequests: 0, signed: 0 });
+  });
+
+  it('refuses a wallet RPC without the app-id header, without a signature, or with an expired one', async () => {
+    const { walletId, walletAddress } = await signIn('fay');
+    const body = JSON.stringify({
+      method: 'signTransaction',
+      params: {
+        transaction: getBase64EncodedWireTransaction(await paidBy(walletAddress as Address)),
+        encoding: 'base64',
+      },
+    });
+    const basic = `Basic ${Buffer.from(`${LOCAL_APP_ID}:${LOCAL_APP_SECRET}`).toString('base64')}`;
+    const rpc = (headers: Record<string, string>) =>
+      fetch(`${idp.url}/v1/wallets/${walletId}/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basic, ...headers },
+        body,
+      });
+    const noAppId = await rpc({});
+    expect(noAppId.status).toBe(401);
+    expect(await noAppId.json()).toMatchObject({ code: 'invalid_app_credentials' });
+    const unsigned = await rpc({ 'privy-app-id': LOCAL_APP_ID });
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({ code: 'missing_authorization_signature' });
+    const expired = await rpc({
+      'privy-app-id': LOCAL_APP_ID,
+      'privy-request-expiry': String(Date.now() - 1000),
+      'privy-authorization-signature': 'AAAA',
+    });
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toMatchObject({ code: 'request_expired' });
+    expect((await stats(walletAddress)).signRequests).toBe(0);
+  });
+});
+
+describe("identity-provider wallet signer: a policy on the app's signer", () => {
+  it('a transaction invoking a program the policy does not allow is a permanent "policy denied"', async () => {
+    const system = '11111111111111111111111111111111';
+    const token = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+    for (const [programs, allowed] of [
+      [[token], false],
+      [[system, token], true],
+    ] as const) {
+      const idp = await startLocalIdp({ port: 0, signerPolicyPrograms: programs });
+      try {
+        const response = await fetch(`${idp.url}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'polly' }),
+        });
+        const { walletAddress, walletId } = (await response.json()) as {
+          walletAddress: string;
+          walletId: string;
+        };
+        const signer = makeIdpWalletSigner(
+          async () => ({ id: walletId, address: walletAddress, delegated: true }),
+          {
+            apiUrl: idp.url,
+            appId: LOCAL_APP_ID,
+            appSecret: LOCAL_APP_SECRET,
+            authorizationKey: LOCAL_AUTHORIZATION_KEY,
+          },
+        );
+        const tx = await signPlan(
+          {
+            feePayer: walletAddress as Address,
+            instructions: [
+              getTransferSolInstruction({
+                source: externalSigner(walletAddress as Address),
+                destination: coSigner.signer.address,
+                amount: 1n,
+              }),
+            ],
+          },
+          { blockhash: (await newKeypair()).signer.address, lastValidBlockHeight: 1000 },
+        );
+        const result = await signer.signTransaction('polly', tx).catch((e: unknown) => e);
+        if (allowed) expect(await fullyAndValidlySigned(result as Transaction)).toBe(true);
+        else {
+          expect(result).toBeInstanceOf(WalletSignerError);
+          expect((result as Error).message).toMatch(/policy denied the transaction.*403/);
+          expect((result as InstanceType<typeof WalletSignerError>).transient).toBe(false);
+        }
+      } finally {
+        await idp.stop();
+      }
+    }
   });
 });
 
@@ -262,7 +407,13 @@ describe('identity-provider wallet signer (against a local HTTP double)', () => 
   });
 
   const signer = () =>
-    makeIdpWalletSigner(load, { apiUrl, appId: 'app-id', appSecret: 'app-secret', timeoutMs: 2000 });
+    makeIdpWalletSigner(load, {
+      apiUrl,
+      appId: 'app-id',
+      appSecret: 'app-secret',
+      authorizationKey: LOCAL_AUTHORIZATION_KEY,
+      timeoutMs: 2000,
+    });
 
   const failure = async (m: Mode) => {
     mode = m;
@@ -271,7 +422,7 @@ describe('identity-provider wallet signer (against a local HTTP double)', () => 
       .catch((e: unknown) => e);
   };
 
-  it('POSTs the base64 transaction to /v1/wallets/{address}/rpc with Basic auth and uses the returned signature', async () => {
+  it('POSTs the base64 transaction to /v1/wallets/{wallet_id}/rpc with Basic auth, the app id and an authorization signature, and uses the returned signature', async () => {
     const unsigned = await unsignedTx();
     const tx = await signer().signTransaction('user-1', unsigned);
     expect(await fullyAndValidlySigned(tx)).toBe(true);
@@ -280,10 +431,28 @@ describe('identity-provider wallet signer (against a local HTTP double)', () => 
     expect(seen).toHaveLength(1);
     const [request] = seen;
     expect(request?.method).toBe('POST');
-    expect(request?.url).toBe(`/api/v1/wallets/${user.signer.address}/rpc`);
+    expect(request?.url).toBe('/api/v1/wallets/wallet-id-1/rpc');
     expect(request?.headers.authorization).toBe(
       `Basic ${Buffer.from('app-id:app-secret').toString('base64')}`,
     );
+    expect(request?.headers['privy-app-id']).toBe('app-id');
+    // The signature verifies with the signer's public key over the canonical request the official client signs.
+    const expiry = String(request?.headers['privy-request-expiry']);
+    expect(Number(expiry)).toBeGreaterThan(Date.now());
+    const payload = signaturePayload({
+      version: 1,
+      method: 'POST',
+      url: `${apiUrl}/v1/wallets/wallet-id-1/rpc`,
+      body: request?.body,
+      headers: { 'privy-app-id': 'app-id', 'privy-request-expiry': expiry },
+    });
+    const publicKey = createPublicKey({
+      key: Buffer.from(LOCAL_AUTHORIZATION_PUBLIC_KEY, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
+    const signature = Buffer.from(String(request?.headers['privy-authorization-signature']), 'base64');
+    expect(verify('sha256', payload, publicKey, signature)).toBe(true);
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.body).toEqual({
       method: 'signTransaction',
@@ -338,6 +507,7 @@ describe('identity-provider wallet signer (against a local HTTP double)', () => 
       apiUrl: 'http://127.0.0.1:1',
       appId: 'a',
       appSecret: 'b',
+      authorizationKey: LOCAL_AUTHORIZATION_KEY,
       timeoutMs: 500,
     });
     const error = await down.signTransaction('user-1', await unsignedTx()).catch((e: unknown) => e);

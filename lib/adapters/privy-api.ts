@@ -1,0 +1,200 @@
+// The identity provider's server API (Privy): the transport shared by the user directory and wallet reads
+// (lib/user/provider.ts) and the wallet signer (wallet-signer.ts). A faithful adapter rather than the official
+// `@privy-io/node` client: that client adds ~390 KB minified to every Lambda bundle that signs or resolves
+// users, and it declares @solana/kit 5 where the platform runs 8. The requests and answers are typed with the
+// official client's own types (imported as types only, so nothing of it is bundled), and the authorization
+// signature follows its `formatRequestForAuthorizationSignature` / `generateAuthorizationSignature` byte for
+// byte (a unit test checks it against the client's own functions; docs/wallets.md).
+import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
+import * as z from 'zod/mini';
+import { requireSetting } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+
+/** The provider's answer to a refused request: `{"error": "<message>", "code"?: "<code>"}`. */
+const errorBodySchema = z.object({ error: z.string(), code: z.optional(z.string()) });
+
+/** A refusal the provider answered: its status and, when it gave one, its error code. */
+export class ProviderApiError extends Error {
+  override readonly name = 'ProviderApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Where and as whom a request goes; each part defaults to its setting. */
+export interface ProviderTarget {
+  /** IDP_API_URL */
+  base?: string;
+  /** IDP_APP_ID */
+  appId?: string;
+  /** IDP_APP_SECRET */
+  appSecret?: string;
+  /** IDP_AUTHORIZATION_KEY */
+  authorizationKey?: string;
+  /** Default 5000. */
+  timeoutMs?: number;
+}
+
+export interface ProviderRequestInit {
+  method?: 'GET' | 'POST' | 'DELETE';
+  body?: unknown;
+  /** Sign the request with the app's authorization key (`privy-authorization-signature`): wallet actions. */
+  authorize?: boolean;
+  /** Attempts in all when the provider answers 429 (default: IDP_RETRY_ATTEMPTS). */
+  attempts?: number;
+}
+
+/** How long a signed request stays valid at the provider (the official client's default: 15 minutes). */
+const REQUEST_EXPIRY_MS = 15 * 60_000;
+/** The provider asks for exponential back-off starting at 1 s on a 429; a Lambda cannot wait much longer. */
+const MAX_BACKOFF_MS = 8_000;
+
+let authorizationKey: { raw: string; key: KeyObject } | undefined;
+/**
+ * The app's authorization key (IDP_AUTHORIZATION_KEY: base64 PKCS8 P-256, optionally prefixed `wallet-auth:` as
+ * the dashboard shows it), parsed once per container.
+ */
+const appAuthorizationKey = (raw: string = requireSetting('IDP_AUTHORIZATION_KEY')): KeyObject => {
+  if (authorizationKey?.raw !== raw)
+    authorizationKey = {
+      raw,
+      key: createPrivateKey({
+        key: Buffer.from(raw.replace(/^wallet-auth:/, ''), 'base64'),
+        format: 'der',
+        type: 'pkcs8',
+      }),
+    };
+  return authorizationKey.key;
+};
+
+/** What the provider signs over: the official client's WalletApiRequestSignatureInput. */
+export interface SignatureInput {
+  version: 1;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  body: unknown;
+  headers: { 'privy-app-id': string; 'privy-idempotency-key'?: string; 'privy-request-expiry'?: string };
+}
+
+/**
+ * RFC 8785 canonical JSON, as the official client's `canonicalize` dependency writes it: object keys sorted by
+ * UTF-16 code units, no whitespace, numbers and strings as ECMAScript serializes them, `undefined` members left out.
+ */
+export const canonicalJson = (value: unknown): string | undefined => {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if ('toJSON' in value && typeof value.toJSON === 'function') return canonicalJson(value.toJSON());
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v) ?? 'null').join(',')}]`;
+  const members = Object.keys(value)
+    .sort()
+    .flatMap((key) => {
+      const text = canonicalJson((value as Record<string, unknown>)[key]);
+      return text === undefined ? [] : [`${JSON.stringify(key)}:${text}`];
+    });
+  return `{${members.join(',')}}`;
+};
+
+/** The canonical JSON bytes of a request (RFC 8785; an empty object body is signed as ""). */
+export const signaturePayload = (input: SignatureInput): Buffer => {
+  const body =
+    typeof input.body === 'object' && input.body !== null && Object.keys(input.body).length === 0
+      ? ''
+      : input.body;
+  const text = canonicalJson({ ...input, body });
+  if (!text) throw new Error('Cannot canonicalize the request for its authorization signature');
+  return Buffer.from(text, 'utf8');
+};
+
+/** P-256 ECDSA over sha256 of the canonical request, DER, base64: the `privy-authorization-signature` value. */
+export const authorizationSignature = (input: SignatureInput, key: KeyObject) =>
+  sign('sha256', signaturePayload(input), key).toString('base64');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Full jitter over an exponential step from IDP_RETRY_BASE_MS, or the provider's Retry-After when longer. */
+const backoffMs = (attempt: number, retryAfter: string | null) => {
+  const base = requireSetting('IDP_RETRY_BASE_MS');
+  const step = Math.min(MAX_BACKOFF_MS, base * 2 ** attempt);
+  const told = Number(retryAfter) * 1000;
+  return Math.max(
+    Number.isFinite(told) ? Math.min(told, MAX_BACKOFF_MS) : 0,
+    step / 2 + Math.random() * (step / 2),
+  );
+};
+
+/** The refusal in an answer that is not ok. */
+export const providerError = async (response: Response, what: string): Promise<ProviderApiError> => {
+  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
+  return new ProviderApiError(
+    response.status,
+    parsed.success ? parsed.data.code : undefined,
+    `Identity provider ${what} failed with ${response.status}${parsed.success ? `: ${parsed.data.error}` : ''}`,
+  );
+};
+
+const headersFor = (url: URL, method: string, body: unknown, authorize: boolean, target: ProviderTarget) => {
+  const appId = target.appId ?? requireSetting('IDP_APP_ID');
+  const basic = Buffer.from(`${appId}:${target.appSecret ?? requireSetting('IDP_APP_SECRET')}`).toString(
+    'base64',
+  );
+  const headers: Record<string, string> = {
+    authorization: `Basic ${basic}`,
+    'privy-app-id': appId,
+    'content-type': 'application/json',
+  };
+  if (!authorize) return headers;
+  const expiry = String(Date.now() + REQUEST_EXPIRY_MS);
+  headers['privy-request-expiry'] = expiry;
+  headers['privy-authorization-signature'] = authorizationSignature(
+    {
+      version: 1,
+      method: method as SignatureInput['method'],
+      // The official client signs `${baseURL}/v1/...`: no trailing slash, no query.
+      url: url.toString().replace(/\/$/, ''),
+      body,
+      headers: { 'privy-app-id': appId, 'privy-request-expiry': expiry },
+    },
+    appAuthorizationKey(target.authorizationKey),
+  );
+  return headers;
+};
+
+/**
+ * A request to `{base}{path}` with the app's Basic credentials, the `privy-app-id` header and a 5 s timeout,
+ * signed with the app's authorization key when `authorize`. A 429 is retried with jittered exponential back-off (the provider publishes 240 user creations a minute per app and asks for back-off from
+ * 1 s); still limited after the last attempt, it is a 429 RATE_LIMITED to the caller, never a 500.
+ */
+export const providerRequest = async (
+  fetchImpl: typeof fetch,
+  path: string,
+  init: ProviderRequestInit = {},
+  target: ProviderTarget = {},
+): Promise<Response> => {
+  const base = target.base ?? requireSetting('IDP_API_URL');
+  const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+  const url = new URL(path.replace(/^\//, ''), base.replace(/\/?$/, '/'));
+  const attempts = init.attempts ?? requireSetting('IDP_RETRY_ATTEMPTS');
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetchImpl(url, {
+      method,
+      // Signed per attempt: each carries its own expiry.
+      headers: headersFor(url, method, init.body, init.authorize === true, target),
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      signal: AbortSignal.timeout(target.timeoutMs ?? 5000),
+    });
+    if (response.status !== 429) return response;
+    if (attempt + 1 >= attempts)
+      throw new AppError(
+        'RATE_LIMITED',
+        'The identity provider is rate-limiting this app: retry in a minute',
+        [],
+        { 'Retry-After': '60' },
+      );
+    await response.body?.cancel();
+    await sleep(backoffMs(attempt, response.headers.get('retry-after')));
+  }
+};

@@ -1,0 +1,126 @@
+// The production identity-provider adapter against a real staging app (Privy), so the local provider's contract
+// (scripts/idp) is checked against the service it stands for. Needs, in the environment:
+//   IDP_CONTRACT_APP_ID, IDP_CONTRACT_APP_SECRET      a staging app's credentials
+//   IDP_CONTRACT_SIGNER_ID, IDP_CONTRACT_AUTHORIZATION_KEY   a key quorum of that app and its private key
+//   IDP_CONTRACT_WALLET_ID (optional)                a wallet carrying that signer: signing is then checked too
+//   IDP_CONTRACT_API_URL (optional, default https://api.privy.io)
+// and is skipped otherwise. It creates one user per run (a fresh example.com email) and deletes it at the end.
+import { randomUUID } from 'node:crypto';
+import { address, getPublicKeyFromAddress, verifySignature } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const env = {
+  appId: process.env.IDP_CONTRACT_APP_ID ?? '',
+  appSecret: process.env.IDP_CONTRACT_APP_SECRET ?? '',
+  signerId: process.env.IDP_CONTRACT_SIGNER_ID ?? '',
+  authorizationKey: process.env.IDP_CONTRACT_AUTHORIZATION_KEY ?? '',
+  walletId: process.env.IDP_CONTRACT_WALLET_ID ?? '',
+  apiUrl: process.env.IDP_CONTRACT_API_URL ?? 'https://api.privy.io',
+};
+const configured = Boolean(env.appId && env.appSecret && env.signerId && env.authorizationKey);
+
+describe.skipIf(!configured)('identity provider contract (staging app)', () => {
+  const created: string[] = [];
+  let lib: {
+    directory: typeof import('../../lib/user/directory.js');
+    identifiers: typeof import('../../lib/user/identifiers.js');
+    wallet: typeof import('../../lib/user/wallet.js');
+    signer: typeof import('../../lib/adapters/wallet-signer.js');
+    api: typeof import('../../lib/adapters/privy-api.js');
+    chain: typeof import('../../lib/chain/index.js');
+    spl: typeof import('../../lib/chain/spl.js');
+  };
+
+  beforeAll(async () => {
+    Object.assign(process.env, {
+      IDP_API_URL: env.apiUrl,
+      IDP_WALLET_API_URL: env.apiUrl,
+      IDP_APP_ID: env.appId,
+      IDP_APP_SECRET: env.appSecret,
+      IDP_SIGNER_ID: env.signerId,
+      IDP_AUTHORIZATION_KEY: env.authorizationKey,
+    });
+    process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
+    lib = {
+      directory: await import('../../lib/user/directory.js'),
+      identifiers: await import('../../lib/user/identifiers.js'),
+      wallet: await import('../../lib/user/wallet.js'),
+      signer: await import('../../lib/adapters/wallet-signer.js'),
+      api: await import('../../lib/adapters/privy-api.js'),
+      chain: await import('../../lib/chain/index.js'),
+      spl: await import('../../lib/chain/spl.js'),
+    };
+  });
+  afterAll(async () => {
+    for (const id of created)
+      await lib.api.providerRequest(fetch, `/v1/users/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  });
+
+  it('refuses a request without the app-id header', async () => {
+    const response = await fetch(`${env.apiUrl}/v1/users/did:privy:nobody`, {
+      headers: { authorization: `Basic ${Buffer.from(`${env.appId}:${env.appSecret}`).toString('base64')}` },
+    });
+    expect([400, 401, 403]).toContain(response.status);
+  });
+
+  it('finds or creates a user by email with a Solana wallet, then finds the same user', async () => {
+    const directory = lib.directory.remoteDirectory();
+    const email = lib.identifiers.parseIdentifier(`email:contract-${randomUUID()}@example.com`);
+    const first = await directory.findOrCreate(email);
+    expect(first.subject).toMatch(/^did:privy:/);
+    created.push(first.subject ?? '');
+    expect(first.walletAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect(await directory.findOrCreate(email)).toEqual(first);
+    expect(await directory.isKnownSubject(first.subject ?? '')).toBe(true);
+    expect(await directory.isKnownSubject('did:privy:cnotarealuser000000000000')).toBe(false);
+    // Created by the API, the wallet does not carry our signer: the gate refuses it until the user adds it.
+    const wallet = await lib.wallet.providerWallet(first.subject ?? '', { fresh: true });
+    expect(wallet).toMatchObject({ id: expect.any(String), address: first.walletAddress, delegated: false });
+  });
+
+  it.skipIf(!env.walletId)(
+    'signs for a wallet carrying our signer, and refuses a key no signer holds',
+    async () => {
+      const record = await lib.api.providerRequest(fetch, `/v1/wallets/${env.walletId}`);
+      const { address: walletAddress } = (await record.json()) as { address: string };
+      const wallet = { id: env.walletId, address: walletAddress, delegated: true };
+      const tx = await lib.chain.signPlan(
+        {
+          feePayer: address(walletAddress),
+          instructions: [
+            getTransferSolInstruction({
+              source: lib.spl.externalSigner(address(walletAddress)),
+              destination: address(walletAddress),
+              amount: 0n,
+            }),
+          ],
+        },
+        { blockhash: (await lib.spl.newKeypair()).signer.address, lastValidBlockHeight: 1 },
+      );
+      const signer = lib.signer.makeIdpWalletSigner(async () => wallet, {
+        apiUrl: env.apiUrl,
+        appId: env.appId,
+        appSecret: env.appSecret,
+        authorizationKey: env.authorizationKey,
+      });
+      const signed = await signer.signTransaction('contract', tx);
+      const signature = signed.signatures[address(walletAddress)];
+      if (!signature) throw new Error('no signature of the wallet');
+      const publicKey = await getPublicKeyFromAddress(address(walletAddress));
+      expect(await verifySignature(publicKey, signature, tx.messageBytes)).toBe(true);
+      const { generateKeyPairSync } = await import('node:crypto');
+      const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        .privateKey.export({ format: 'der', type: 'pkcs8' })
+        .toString('base64');
+      const refused = await lib.signer
+        .makeIdpWalletSigner(async () => wallet, { ...signerOptions(), authorizationKey: stranger })
+        .signTransaction('contract', tx)
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(lib.signer.WalletSignerError);
+      expect((refused as Error).message).toMatch(/40[13]/);
+    },
+  );
+});
+
+const signerOptions = () => ({ apiUrl: env.apiUrl, appId: env.appId, appSecret: env.appSecret });
