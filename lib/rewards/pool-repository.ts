@@ -27,12 +27,27 @@ export const getPool = async (gameId: string): Promise<Pool | undefined> => {
   return item ? toPool(item) : undefined;
 };
 
-/** Create a game's pool once; a concurrent creator wins and its pool is returned. */
-export const createPool = async (pool: Pool): Promise<Pool> => {
+/** A new pool: its vault, and books that start at zero. */
+export type NewPool = Pick<Pool, 'gameId' | 'vaultAddress' | 'vaultSealedKey' | 'createdAt'>;
+
+/** Create a game's pool once (its books at zero); a concurrent creator wins and its pool is returned. */
+export const createPool = async (init: NewPool): Promise<Pool> => {
+  const pool: Pool = {
+    ...init,
+    custodial: true,
+    totalInflowLamports: '0',
+    totalAllocatedLamports: '0',
+    totalPaidLamports: '0',
+    totalFeesLamports: '0',
+    totalPaidUsdCents: 0,
+    payouts: 0,
+    purchases: 0,
+  };
   try {
     await dynamo().send(
       new PutCommand({
         TableName: rewardsTable(),
+        // The totals are numbers in the table (ADD'ed by purchases and payouts), strings on the Pool.
         Item: {
           ...rewardsKeys.pool(pool.gameId),
           ...pool,
@@ -40,9 +55,6 @@ export const createPool = async (pool: Pool): Promise<Pool> => {
           totalAllocatedLamports: 0,
           totalPaidLamports: 0,
           totalFeesLamports: 0,
-          totalPaidUsdCents: 0,
-          payouts: 0,
-          purchases: 0,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),

@@ -24,20 +24,7 @@ import { newVault } from './vault.js';
 
 /** The game's pool, creating its custodial vault on first use. */
 const ensurePool = async (gameId: string, now: string) =>
-  (await getPool(gameId)) ??
-  createPool({
-    gameId,
-    custodial: true,
-    ...(await newVault()),
-    totalInflowLamports: '0',
-    totalAllocatedLamports: '0',
-    totalPaidLamports: '0',
-    totalFeesLamports: '0',
-    totalPaidUsdCents: 0,
-    payouts: 0,
-    purchases: 0,
-    createdAt: now,
-  });
+  (await getPool(gameId)) ?? createPool({ gameId, ...(await newVault()), createdAt: now });
 
 /**
  * POST /multiplier/purchase: quote re-checked (maxLamports), a session token's purchase within the player's

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import type { CfnResource } from './config.js';
 import { type RefScope, resolveIntrinsics, resolveString } from './intrinsics.js';
+import type { PasswordOptions } from './secrets-manager.js';
 
 /** A secret as it exists locally. */
 export interface ProvisionedSecret {
@@ -16,17 +17,10 @@ export interface ProvisionedSecret {
   arn: string;
 }
 
-interface GenerateSecretString {
+/** CloudFormation's GenerateSecretString: GetRandomPassword's parameters and where the value goes. */
+interface GenerateSecretString extends PasswordOptions {
   SecretStringTemplate?: string;
   GenerateStringKey?: string;
-  PasswordLength?: number;
-  ExcludeCharacters?: string;
-  ExcludeNumbers?: boolean;
-  ExcludePunctuation?: boolean;
-  ExcludeUppercase?: boolean;
-  ExcludeLowercase?: boolean;
-  IncludeSpace?: boolean;
-  RequireEachIncludedType?: boolean;
 }
 
 /** The value CloudFormation would create: SecretString as given, or generated as GenerateSecretString says. */

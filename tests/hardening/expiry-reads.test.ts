@@ -3,23 +3,20 @@
 // that landed right after it, followed by a height past its lifetime, looks expired and is sent again: a double
 // payout on a redelivered settlement, a double charge on a retried purchase. Against the local stack and chain.
 import { randomUUID } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getSignatureFromTransaction, type Transaction } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
-import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { type Chain, ChainError, signPlan, type TransactionPlan } from '../../lib/chain/index.js';
 import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
 import type { RewardsDeps } from '../../lib/rewards/purchase-transfer.js';
-import { settlementKeys, settlementTable } from '../../lib/settlement/keys.js';
-import type { PayoutRecord } from '../../lib/settlement/repository.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
 import { registerGame } from '../helpers/games.js';
 import {
   chain,
   type Member,
   newMember,
+  payoutOf,
   randomDay,
   type SeededDay,
   SOL,
@@ -28,19 +25,6 @@ import {
 import { createDeveloper } from '../helpers/users.js';
 
 const FEE = 5_000n;
-
-const payoutOf = async (gameId: string, day: string, arcId: string): Promise<PayoutRecord | undefined> => {
-  const key = settlementKeys.payout(gameId, day, arcId);
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: settlementTable(),
-      KeyConditionExpression: 'pk = :pk AND sk = :sk',
-      ExpressionAttributeValues: { ':pk': key.pk, ':sk': key.sk },
-      ConsistentRead: true,
-    }),
-  );
-  return Items[0] as PayoutRecord | undefined;
-};
 
 const recipientOf = (plan: TransactionPlan) => plan.instructions[0]?.accounts?.[1]?.address;
 

@@ -1,12 +1,16 @@
 // Seeding a settled-able game day against the local stack: a game whose creators have wallets, a pool filled by
 // a real multiplier purchase on the local chain, and players with counted points on one UTC day.
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { makeChain } from '../../lib/chain/index.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import { getGame, saveGame } from '../../lib/games/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
+import { settlementKeys, settlementTable } from '../../lib/settlement/keys.js';
+import type { PayoutRecord } from '../../lib/settlement/repository.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { loadWallet } from '../../lib/user/wallet.js';
@@ -112,3 +116,15 @@ export const seedDay = async (options: {
 /** A random past UTC day, so that tests never share a board. */
 export const randomDay = () =>
   new Date(Date.UTC(2020, 0, 1) + Math.floor(Math.random() * 3_000) * 86_400_000).toISOString().slice(0, 10);
+
+const settlementItem = async (key: { pk: string; sk: string }) =>
+  (await dynamo().send(new GetCommand({ TableName: settlementTable(), Key: key, ConsistentRead: true })))
+    .Item;
+
+/** A line's transfer record, as stored. */
+export const payoutOf = async (gameId: string, day: string, arcId: string) =>
+  (await settlementItem(settlementKeys.payout(gameId, day, arcId))) as PayoutRecord | undefined;
+
+/** What a recipient is owed by a game from payouts that could not land (lamports). */
+export const carryOf = async (gameId: string, arcId: string) =>
+  BigInt((await settlementItem(settlementKeys.carry(gameId, arcId)))?.lamports ?? 0);

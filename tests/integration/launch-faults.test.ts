@@ -572,16 +572,8 @@ describe('figure updates during a launch', () => {
     const { token, game } = await newLaunch();
     await createPool({
       gameId: game.id,
-      custodial: true,
       vaultAddress: Keypair.generate().publicKey.toBase58(),
       vaultSealedKey: 'unused by the figures',
-      totalInflowLamports: '0',
-      totalAllocatedLamports: '0',
-      totalPaidLamports: '0',
-      totalFeesLamports: '0',
-      totalPaidUsdCents: 0,
-      payouts: 0,
-      purchases: 0,
       createdAt: new Date().toISOString(),
     });
     const before = await getGame(game.id);

@@ -3,51 +3,29 @@
 // keeps failing is parked (payout DLQ) without holding the other lines or the day.
 import { randomUUID } from 'node:crypto';
 import { ListQueuesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
-import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { ChainError, newKeypair, type TransactionPlan } from '../../lib/chain/index.js';
 import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { buildPurchaseTransfer } from '../../lib/rewards/vault.js';
 import { MAX_LINE_FAILURES, parkPayout } from '../../lib/settlement/index.js';
-import { settlementKeys, settlementTable } from '../../lib/settlement/keys.js';
-import type { PayoutRecord } from '../../lib/settlement/repository.js';
 import { getSettlement } from '../../lib/settlement/repository.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
 import { addDays } from '../../lib/snapshots/emission-math.js';
 import { localDirectory } from '../../lib/user/directory.js';
-import { chain, type Member, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
+import {
+  carryOf,
+  chain,
+  type Member,
+  payoutOf,
+  randomDay,
+  type SeededDay,
+  seedDay,
+} from '../helpers/settlement.js';
 
 const FEE = 5_000n;
-
-const payoutOf = async (gameId: string, day: string, arcId: string): Promise<PayoutRecord | undefined> => {
-  const key = settlementKeys.payout(gameId, day, arcId);
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: settlementTable(),
-      KeyConditionExpression: 'pk = :pk AND sk = :sk',
-      ExpressionAttributeValues: { ':pk': key.pk, ':sk': key.sk },
-      ConsistentRead: true,
-    }),
-  );
-  return Items[0] as PayoutRecord | undefined;
-};
-
-const carryOf = async (gameId: string, arcId: string) => {
-  const key = settlementKeys.carry(gameId, arcId);
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: settlementTable(),
-      KeyConditionExpression: 'pk = :pk AND sk = :sk',
-      ExpressionAttributeValues: { ':pk': key.pk, ':sk': key.sk },
-      ConsistentRead: true,
-    }),
-  );
-  return BigInt(Items[0]?.lamports ?? 0);
-};
 
 /** Move everything out of a member's embedded wallet (signed by the identity provider, as the player would). */
 const drain = async (member: Member) => {

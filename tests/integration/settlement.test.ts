@@ -13,12 +13,11 @@ import { invalidateSessions } from '../../lib/play/invalidate.js';
 import { defaultSessionId } from '../../lib/play/keys.js';
 import { rewardsKeys, rewardsTable } from '../../lib/rewards/keys.js';
 import { usdOf } from '../../lib/rewards/pricing.js';
-import { settlementKeys, settlementTable } from '../../lib/settlement/keys.js';
 import type { FrozenPlayer, Settlement } from '../../lib/settlement/model.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
-import { chain, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
+import { carryOf, chain, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
 
 const getPoolItem = async (gameId: string) =>
   (
@@ -30,20 +29,6 @@ const getPoolItem = async (gameId: string) =>
       }),
     )
   ).Items?.[0] ?? {};
-
-const carryOf = async (gameId: string, arcId: string) => {
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: settlementTable(),
-      KeyConditionExpression: 'pk = :pk AND sk = :sk',
-      ExpressionAttributeValues: {
-        ':pk': settlementKeys.carry(gameId, arcId).pk,
-        ':sk': settlementKeys.carry(gameId, arcId).sk,
-      },
-    }),
-  );
-  return BigInt(Items[0]?.lamports ?? 0);
-};
 
 const balances = (addresses: string[]) => Promise.all(addresses.map((a) => chain.getBalance(a)));
 

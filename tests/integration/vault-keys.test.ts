@@ -26,15 +26,7 @@ const newPool = async (vault?: { vaultAddress: string; vaultSealedKey: string })
   const gameId = randomUUID();
   const pool = await createPool({
     gameId,
-    custodial: true,
     ...(vault ?? (await newVault())),
-    totalInflowLamports: '0',
-    totalAllocatedLamports: '0',
-    totalPaidLamports: '0',
-    totalFeesLamports: '0',
-    totalPaidUsdCents: 0,
-    payouts: 0,
-    purchases: 0,
     createdAt: new Date().toISOString(),
   });
   return pool;
