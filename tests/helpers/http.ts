@@ -105,3 +105,10 @@ export const invoke = async <T = Record<string, unknown>>(
     text,
   };
 };
+
+/** The URL serverless offline serves the API at (set by the test stack). */
+export const apiBaseUrl = (): string => {
+  const url = process.env.API_BASE_URL;
+  if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
+  return url;
+};

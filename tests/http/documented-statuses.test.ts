@@ -12,15 +12,11 @@ import { MAX_TEXT_BODY_BYTES } from '../../lib/core/payload.js';
 import { contracts } from '../../lib/http/api.js';
 import { ensureUserForSubject, loadWallet } from '../../lib/user/index.js';
 import { registerGame } from '../helpers/games.js';
-import { invoke } from '../helpers/http.js';
+import { apiBaseUrl, invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { createDeveloper } from '../helpers/users.js';
 
-const base = () => {
-  const url = process.env.API_BASE_URL;
-  if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
-  return url;
-};
+const base = apiBaseUrl;
 
 type Responses = Record<string, { content?: Record<string, unknown> }>;
 let documented: Record<string, Responses>;

@@ -4,15 +4,12 @@ import { OPENAPI_JSON } from '../../lib/http/reference/openapi-json.generated.js
 import { png } from '../fixtures/images/build.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { gameBody } from '../helpers/games.js';
+import { apiBaseUrl } from '../helpers/http.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
 // These run against the real `serverless offline` server the global setup started: routing, bundling (esbuild),
 // and the payload 2.0 events as API Gateway builds them.
-const base = () => {
-  const url = process.env.API_BASE_URL;
-  if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
-  return url;
-};
+const base = apiBaseUrl;
 
 describe('serverless offline', () => {
   it('serves the OpenAPI document at /api-reference-json with every operation', async () => {

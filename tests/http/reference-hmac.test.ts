@@ -5,14 +5,11 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { registerGame } from '../helpers/games.js';
+import { apiBaseUrl } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { createDeveloper } from '../helpers/users.js';
 
-const base = () => {
-  const url = process.env.API_BASE_URL;
-  if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
-  return url;
-};
+const base = apiBaseUrl;
 
 describe('the reference page', () => {
   // In Debian's Chromium or, without it, the one npm installs (tests/helpers/browser.ts): never skipped.

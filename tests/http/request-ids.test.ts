@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
+import { apiBaseUrl } from '../helpers/http.js';
 
 // Through serverless offline, whose events all carry the same placeholder requestContext.requestId: each response
 // must still have its own id, and the function's log line for that request must name it.
-const base = () => {
-  const url = process.env.API_BASE_URL;
-  if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
-  return url;
-};
+const base = apiBaseUrl;
 
 interface RequestLine {
   message: string;

@@ -17,6 +17,7 @@ import { getPurchase, reserve } from '../../lib/rewards/repository.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { loadWallet } from '../../lib/user/wallet.js';
 import { registerGame } from '../helpers/games.js';
+import { apiBaseUrl } from '../helpers/http.js';
 import { idpToken, providerWallet } from '../helpers/idp.js';
 import { createDeveloper } from '../helpers/users.js';
 
@@ -24,11 +25,7 @@ const SOL = 1_000_000_000n;
 const SIGNATURE_FEE = 5_000n;
 const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
 
-const base = () => {
-  const url = process.env.API_BASE_URL;
-  if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
-  return url;
-};
+const base = apiBaseUrl;
 
 interface Answer<T> {
   status: number;

@@ -9,16 +9,13 @@ import { PAGE_SIGNER } from '../../lib/http/reference/page.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { gameBody, registerGame } from '../helpers/games.js';
+import { apiBaseUrl } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { createDeveloper, type Developer } from '../helpers/users.js';
 
 const EMPTY = sha256Hex('');
 
-const base = () => {
-  const url = process.env.API_BASE_URL;
-  if (!url) throw new Error('API_BASE_URL is not set: the test stack did not start serverless offline');
-  return url;
-};
+const base = apiBaseUrl;
 
 interface Answer<T> {
   status: number;
