@@ -16,8 +16,8 @@
 //   npm run merge-identities              dry run: one JSON line per split found, what would merge
 //   npm run merge-identities -- --execute merge
 //
-// Reads the functions' settings from the environment (the tables, IDP_API_URL, IDP_APP_ID, IDP_APP_SECRET,
-// IDP_SIGNER_ID). Safe to re-run: every step is conditional on what it moves still being the ghost's; a second
+// Reads the functions' settings from the environment (the tables, IDP_API_URL, IDP_APP_ID,
+// IDP_CREDENTIALS_SECRET_ID, IDP_SIGNER_ID). Safe to re-run: every step is conditional on what it moves still being the ghost's; a second
 // run moves nothing.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

@@ -7,7 +7,7 @@
 //   npx tsx scripts/sweep-wallets.ts --execute    send and retire
 //
 // Reads the functions' settings from the environment (USERS_TABLE, SECRETS_ENCRYPTION_KEY, SOLANA_RPC_URL,
-// IDP_API_URL, IDP_APP_ID, IDP_APP_SECRET, IDP_SIGNER_ID). Safe to re-run: a crash after the transfer leaves
+// IDP_API_URL, IDP_APP_ID, IDP_CREDENTIALS_SECRET_ID, IDP_SIGNER_ID). Safe to re-run: a crash after the transfer leaves
 // nothing to send (the next run only retires the key); the retirement is conditional on the same sealed key.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

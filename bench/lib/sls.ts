@@ -45,12 +45,11 @@ export function placeholderEnv(service: ResolvedService): Record<string, string>
     IDP_JWKS_URL: 'https://idp.invalid/.well-known/jwks.json',
     IDP_API_URL: 'https://idp.invalid/api',
     IDP_APP_ID: 'app',
-    IDP_APP_SECRET: 'secret',
+    IDP_CREDENTIALS_SECRET_ID: 'arcadia-bench-idp-credentials',
     IMAGES_BASE_URL: 'https://images.invalid',
     SOLANA_RPC_URL: 'http://127.0.0.1:1',
     IDP_WALLET_API_URL: 'https://idp.invalid/wallets',
     IDP_SIGNER_ID: 'signer',
-    IDP_AUTHORIZATION_KEY: 'key',
     PUBLIC_API_URL: 'https://api.invalid',
   };
   for (const [key, value] of Object.entries(placeholders)) if (!env[key]) env[key] = value;

@@ -9,6 +9,7 @@ import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import * as z from 'zod/mini';
 import { requireSetting } from '../core/config.js';
 import { AppError } from '../core/errors.js';
+import { readSecretString } from './secret-value.js';
 
 /** The provider's answer to a refused request: `{"error": "<message>", "code"?: "<code>"}`. */
 const errorBodySchema = z.object({ error: z.string(), code: z.optional(z.string()) });
@@ -32,9 +33,9 @@ export interface ProviderTarget {
   base?: string;
   /** IDP_APP_ID */
   appId?: string;
-  /** IDP_APP_SECRET */
+  /** The app secret (default: the credentials secret's `appSecret`). */
   appSecret?: string;
-  /** IDP_AUTHORIZATION_KEY */
+  /** The authorization key (default: the credentials secret's `authorizationKey`). */
   authorizationKey?: string;
   /** Default 5000. */
   timeoutMs?: number;
@@ -54,12 +55,42 @@ const REQUEST_EXPIRY_MS = 15 * 60_000;
 /** The provider asks for exponential back-off starting at 1 s on a 429; a Lambda cannot wait much longer. */
 const MAX_BACKOFF_MS = 8_000;
 
-let authorizationKey: { raw: string; key: KeyObject } | undefined;
 /**
- * The app's authorization key (IDP_AUTHORIZATION_KEY: base64 PKCS8 P-256, optionally prefixed `wallet-auth:` as
- * the dashboard shows it), parsed once per container.
+ * The app's credentials the provider issues: its secret (Basic auth) and the authorization key (base64 PKCS8
+ * P-256, optionally prefixed `wallet-auth:` as the dashboard shows it) that signs wallet requests.
  */
-const appAuthorizationKey = (raw: string = requireSetting('IDP_AUTHORIZATION_KEY')): KeyObject => {
+export const idpCredentialsSchema = z.object({
+  appSecret: z.string().check(z.minLength(1)),
+  authorizationKey: z.string().check(z.minLength(1)),
+});
+export type IdpCredentials = z.infer<typeof idpCredentialsSchema>;
+
+/**
+ * The credentials, from the Secrets Manager secret IDP_CREDENTIALS_SECRET_ID (JSON `{"appSecret",
+ * "authorizationKey"}`, put there by the deployer), read once per container. A malformed secret is named, its
+ * value never shown.
+ */
+export const idpCredentials = async (
+  secretId: string = requireSetting('IDP_CREDENTIALS_SECRET_ID'),
+): Promise<IdpCredentials> => {
+  const text = await readSecretString(secretId);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const credentials = idpCredentialsSchema.safeParse(parsed);
+  if (!credentials.success)
+    throw new Error(
+      `The identity provider credentials secret ${secretId} must be JSON {"appSecret": "…", "authorizationKey": "…"}`,
+    );
+  return credentials.data;
+};
+
+let authorizationKey: { raw: string; key: KeyObject } | undefined;
+/** The authorization key, parsed once per container. */
+const appAuthorizationKey = (raw: string): KeyObject => {
   if (authorizationKey?.raw !== raw)
     authorizationKey = {
       raw,
@@ -136,11 +167,16 @@ export const providerError = async (response: Response, what: string): Promise<P
   );
 };
 
-const headersFor = (url: URL, method: string, body: unknown, authorize: boolean, target: ProviderTarget) => {
+const headersFor = async (
+  url: URL,
+  method: string,
+  body: unknown,
+  authorize: boolean,
+  target: ProviderTarget,
+): Promise<Record<string, string>> => {
   const appId = target.appId ?? requireSetting('IDP_APP_ID');
-  const basic = Buffer.from(`${appId}:${target.appSecret ?? requireSetting('IDP_APP_SECRET')}`).toString(
-    'base64',
-  );
+  const appSecret = target.appSecret ?? (await idpCredentials()).appSecret;
+  const basic = Buffer.from(`${appId}:${appSecret}`).toString('base64');
   const headers: Record<string, string> = {
     authorization: `Basic ${basic}`,
     'privy-app-id': appId,
@@ -158,7 +194,7 @@ const headersFor = (url: URL, method: string, body: unknown, authorize: boolean,
       body,
       headers: { 'privy-app-id': appId, 'privy-request-expiry': expiry },
     },
-    appAuthorizationKey(target.authorizationKey),
+    appAuthorizationKey(target.authorizationKey ?? (await idpCredentials()).authorizationKey),
   );
   return headers;
 };
@@ -182,7 +218,7 @@ export const providerRequest = async (
     const response = await fetchImpl(url, {
       method,
       // Signed per attempt: each carries its own expiry.
-      headers: headersFor(url, method, init.body, init.authorize === true, target),
+      headers: await headersFor(url, method, init.body, init.authorize === true, target),
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       signal: AbortSignal.timeout(target.timeoutMs ?? 5000),
     });

@@ -7,9 +7,9 @@
 // The associated data binds a sealed key to its address (`arcadia-<kind>:<address>`): copied onto another record
 // it no longer opens, and every opened key is checked to sign for the address it was opened for.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { type KeyPairSigner, keypairFromSecret } from '../chain/index.js';
 import { requireSetting } from '../core/config.js';
+import { readSecretString } from './secret-value.js';
 
 /** What a custodial key signs for: a vault (a game's pool, a coin's launch vault) or a coin's mint. */
 export type CustodialKeyKind = 'vault' | 'mint';
@@ -24,15 +24,10 @@ export const SEALED_KEY_VERSION = 'v2';
 /** A generated secret is 64 characters; one set by hand must not be weaker than the 32-byte key it derives. */
 const MIN_SECRET_LENGTH = 32;
 
-let client: SecretsManagerClient | undefined;
 let sealingKey: Promise<Buffer> | undefined;
 
 const fetchSealingKey = async (): Promise<Buffer> => {
-  client ??= new SecretsManagerClient({ maxAttempts: 4 });
-  const secret = await client.send(
-    new GetSecretValueCommand({ SecretId: requireSetting('VAULT_KEY_SECRET_ID') }),
-  );
-  const text = secret.SecretString ?? '';
+  const text = await readSecretString(requireSetting('VAULT_KEY_SECRET_ID'));
   if (text.length < MIN_SECRET_LENGTH)
     throw new Error(`The vault sealing secret must be at least ${MIN_SECRET_LENGTH} characters`);
   // The secret is text (GenerateSecretString); HKDF turns it into the AES key, labelled for this one use.

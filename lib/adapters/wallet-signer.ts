@@ -4,10 +4,10 @@
 // (scripts/idp) serves and enforces the same API, so this is the one code path (docs/wallets.md):
 //
 //   POST {IDP_WALLET_API_URL}/v1/wallets/{wallet_id}/rpc
-//   Authorization: Basic base64(IDP_APP_ID:IDP_APP_SECRET)
+//   Authorization: Basic base64(IDP_APP_ID:<app secret>)
 //   privy-app-id: IDP_APP_ID
 //   privy-request-expiry: <ms since epoch>
-//   privy-authorization-signature: base64 DER P-256 ECDSA (IDP_AUTHORIZATION_KEY) over the canonical JSON of
+//   privy-authorization-signature: base64 DER P-256 ECDSA (the authorization key) over the canonical JSON of
 //     {"version": 1, "method": "POST", "url", "body", "headers": {"privy-app-id", "privy-request-expiry"}}
 //   {"method": "signTransaction", "params": {"transaction": "<base64 wire tx>", "encoding": "base64"}}
 //   → 200 {"method": "signTransaction", "data": {"signed_transaction": "<base64 wire tx>", "encoding": "base64"}}
@@ -97,9 +97,10 @@ const withSignature = <T extends Transaction>(tx: T, address: Address, signature
 export interface IdpWalletSignerOptions {
   apiUrl: string;
   appId: string;
-  appSecret: string;
-  /** The app's authorization key (base64 PKCS8 P-256), which signs every wallet request. */
-  authorizationKey: string;
+  /** Default: the credentials secret's (privy-api.ts `idpCredentials`). */
+  appSecret?: string;
+  /** The app's authorization key (base64 PKCS8 P-256), which signs every wallet request; default as above. */
+  authorizationKey?: string;
   /** Default 10 000. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -131,8 +132,8 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
   const target = {
     base: options.apiUrl,
     appId: options.appId,
-    appSecret: options.appSecret,
-    authorizationKey: options.authorizationKey,
+    ...(options.appSecret === undefined ? {} : { appSecret: options.appSecret }),
+    ...(options.authorizationKey === undefined ? {} : { authorizationKey: options.authorizationKey }),
     timeoutMs: options.timeoutMs ?? 10_000,
   };
   return {
@@ -178,15 +179,10 @@ export const makeIdpWalletSigner = (load: WalletLoader, options: IdpWalletSigner
 };
 
 /**
- * The signer of the configured identity provider (IDP_WALLET_API_URL, IDP_APP_ID, IDP_APP_SECRET,
- * IDP_AUTHORIZATION_KEY).
+ * The signer of the configured identity provider (IDP_WALLET_API_URL, IDP_APP_ID; the app secret and the
+ * authorization key from the credentials secret).
  */
 export const walletSignerFromConfig = (load: WalletLoader): WalletSigner => {
   const config = settings();
-  return makeIdpWalletSigner(load, {
-    apiUrl: config.IDP_WALLET_API_URL,
-    appId: config.IDP_APP_ID,
-    appSecret: config.IDP_APP_SECRET,
-    authorizationKey: config.IDP_AUTHORIZATION_KEY,
-  });
+  return makeIdpWalletSigner(load, { apiUrl: config.IDP_WALLET_API_URL, appId: config.IDP_APP_ID });
 };

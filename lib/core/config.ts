@@ -103,12 +103,12 @@ export const settingsSpec = {
   // The provider's user directory and delegated-signing API (users' embedded wallets), the local IdP's locally.
   IDP_API_URL: url(),
   IDP_APP_ID: name(),
-  IDP_APP_SECRET: name(),
   IDP_WALLET_API_URL: url(),
-  // The app's signer (a key quorum holding the authorization key's public half) that users add to their wallet,
-  // and that key (base64 PKCS8 P-256, `wallet-auth:` prefix allowed), which signs every wallet request.
+  // The app's signer (a key quorum holding the authorization key's public half) that users add to their wallet.
   IDP_SIGNER_ID: name(),
-  IDP_AUTHORIZATION_KEY: name(),
+  // The Secrets Manager secret holding the app secret and the authorization key (JSON), which the deployer puts
+  // there: only the functions that call the provider may read it (serverless.yml custom.iam.idpCredentialsRead).
+  IDP_CREDENTIALS_SECRET_ID: name(),
   // A 429 from the provider: attempts in all, and the first back-off step (doubled each time, jittered).
   IDP_RETRY_ATTEMPTS: withDefault(positiveNumber(true), '4'),
   IDP_RETRY_BASE_MS: withDefault(positiveNumber(true), '1000'),

@@ -1,13 +1,48 @@
 // Arcadia's own local services and settings: the identity provider and the configuration handlers read.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import {
+  CreateSecretCommand,
+  PutSecretValueCommand,
+  ResourceExistsException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { startLocalChain } from '../chain/rpc-server.js';
 import { startDemoServer } from '../demo/server.js';
 import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
 import { LOCAL_APP_ID, LOCAL_APP_SECRET, LOCAL_AUTHORIZATION_KEY, LOCAL_SIGNER_ID } from '../idp/wallets.js';
-import type { StackService } from './types.js';
+import { LOCAL_CREDENTIALS } from './resources.js';
+import type { StackContext, StackService } from './types.js';
 
 const local = (port: number) => `http://127.0.0.1:${port}`;
+
+/**
+ * What a deployer does once per stage (README, Deploy): put the provider's app secret and authorization key in
+ * the secret the functions read (IDP_CREDENTIALS_SECRET_ID), here the local provider's.
+ */
+async function putLocalCredentials(ctx: StackContext): Promise<void> {
+  const name = String((await ctx.config).provider.environment?.IDP_CREDENTIALS_SECRET_ID ?? '');
+  if (!name) throw new Error('serverless.yml names no IDP_CREDENTIALS_SECRET_ID');
+  const SecretString = JSON.stringify({
+    appSecret: LOCAL_APP_SECRET,
+    authorizationKey: LOCAL_AUTHORIZATION_KEY,
+  });
+  const client = new SecretsManagerClient({
+    region: ctx.region,
+    endpoint: local(ctx.ports.secretsManager),
+    credentials: LOCAL_CREDENTIALS,
+  });
+  try {
+    await client.send(new CreateSecretCommand({ Name: name, SecretString }));
+  } catch (error) {
+    if (!(error instanceof ResourceExistsException)) throw error;
+    await client.send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+  } finally {
+    client.destroy();
+  }
+  // Tests and scripts that call the provider in-process read it as the functions do.
+  ctx.env.IDP_CREDENTIALS_SECRET_ID = name;
+}
 
 /**
  * The local identity provider: real ES256 tokens and a JWKS, the same verification path as production, and the
@@ -17,6 +52,7 @@ const local = (port: number) => `http://127.0.0.1:${port}`;
  */
 export const identityProviderService: StackService = {
   name: 'idp',
+  after: ['secretsmanager'],
   env: (ports) => ({
     IDP_URL: local(ports.idp),
     IDP_ISSUER: local(ports.idp),
@@ -25,11 +61,10 @@ export const identityProviderService: StackService = {
     IDP_API_URL: local(ports.idp),
     IDP_WALLET_API_URL: local(ports.idp),
     IDP_APP_ID: LOCAL_APP_ID,
-    IDP_APP_SECRET: LOCAL_APP_SECRET,
     IDP_SIGNER_ID: LOCAL_SIGNER_ID,
-    IDP_AUTHORIZATION_KEY: LOCAL_AUTHORIZATION_KEY,
   }),
   async start(ctx) {
+    await putLocalCredentials(ctx);
     const idp = await startLocalIdp({
       port: ctx.ports.idp,
       host: '127.0.0.1',

@@ -44,7 +44,7 @@ export interface ProvisionedResources {
   ignored: { logicalId: string; type: string }[];
 }
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /** Creates every table, bucket and queue of `config` (idempotently) and resolves its state machines. */
 export async function provisionResources(

@@ -280,8 +280,11 @@ export async function startLocalSecretsManager(options: SecretsManagerOptions): 
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
+  const bound = server.address();
+  // Port 0 asks for any free port: report the one given.
+  const port = typeof bound === 'object' && bound ? bound.port : options.port;
   return {
-    endpoint: `http://127.0.0.1:${options.port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { address, getPublicKeyFromAddress, verifySignature } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalSecretsManager, startLocalSecretsManager } from '../../scripts/stack/secrets-manager.js';
 
 const env = {
   appId: process.env.IDP_CONTRACT_APP_ID ?? '',
@@ -32,15 +33,32 @@ describe.skipIf(!configured)('identity provider contract (staging app)', () => {
     spl: typeof import('../../lib/chain/spl.js');
   };
 
+  let secrets: LocalSecretsManager;
+
   beforeAll(async () => {
+    // The adapter reads the app's credentials from Secrets Manager as a deployed function does: here from the
+    // local stand-in, holding the staging app's.
+    secrets = await startLocalSecretsManager({ port: 0, region: 'us-east-1', accountId: '000000000000' });
     Object.assign(process.env, {
       IDP_API_URL: env.apiUrl,
       IDP_WALLET_API_URL: env.apiUrl,
       IDP_APP_ID: env.appId,
-      IDP_APP_SECRET: env.appSecret,
       IDP_SIGNER_ID: env.signerId,
-      IDP_AUTHORIZATION_KEY: env.authorizationKey,
+      IDP_CREDENTIALS_SECRET_ID: 'arcadia-contract-idp-credentials',
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
     });
+    const { SecretsManagerClient, CreateSecretCommand } = await import('@aws-sdk/client-secrets-manager');
+    const client = new SecretsManagerClient({});
+    await client.send(
+      new CreateSecretCommand({
+        Name: 'arcadia-contract-idp-credentials',
+        SecretString: JSON.stringify({ appSecret: env.appSecret, authorizationKey: env.authorizationKey }),
+      }),
+    );
+    client.destroy();
     process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
     lib = {
       directory: await import('../../lib/user/directory.js'),
@@ -55,6 +73,7 @@ describe.skipIf(!configured)('identity provider contract (staging app)', () => {
   afterAll(async () => {
     for (const id of created)
       await lib.api.providerRequest(fetch, `/v1/users/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    await secrets?.stop();
   });
 
   it('refuses a request without the app-id header', async () => {

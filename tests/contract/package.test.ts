@@ -582,6 +582,10 @@ const readsVariable = async (fn: Resource, variable: string) => {
   return false;
 };
 
+/** The statement granting the identity provider's credentials: that one secret's ARN, any random suffix. */
+const isIdpCredentials = (statement: { Resource?: unknown }) =>
+  /:secret:arcadia-[a-z0-9-]+-idp-credentials-\?{6}"/.test(JSON.stringify(statement.Resource ?? null));
+
 const environmentOf = (fn: Resource) =>
   (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
@@ -612,7 +616,7 @@ describe('keys only where they are used', () => {
       const statements = statementsOf(roleOf(fn)).filter(
         (s) =>
           referencedIds(s.Resource).includes('VaultKeySecret') ||
-          actionsOf(s).some((action) => action.startsWith('secretsmanager:')),
+          (actionsOf(s).some((action) => action.startsWith('secretsmanager:')) && !isIdpCredentials(s)),
       );
       if (statements.length > 0) granted.push(name);
       // Read only, and only this secret's ARN.
@@ -631,6 +635,24 @@ describe('keys only where they are used', () => {
       expect(environmentOf(resources[name] as Resource).VAULT_KEY_SECRET_ID, name).toEqual({
         Ref: 'VaultKeySecret',
       });
+  });
+
+  it("lets only the functions that call the identity provider read its credentials, from the deployer's secret, by name", async () => {
+    const granted: string[] = [];
+    const bundled: string[] = [];
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      const statements = statementsOf(roleOf(fn)).filter(isIdpCredentials);
+      for (const statement of statements)
+        expect(actionsOf(statement), name).toEqual(['secretsmanager:GetSecretValue']);
+      if (statements.length > 0) granted.push(name);
+      if ((await projectSources(fn)).includes('lib/adapters/privy-api.ts')) bundled.push(name);
+      // The secret's name, not its value: no function carries the app secret or the key in its environment.
+      const environment = JSON.stringify(environmentOf(fn));
+      expect(environment, name).not.toMatch(/IDP_APP_SECRET|IDP_AUTHORIZATION_KEY/);
+    }
+    expect(granted.length).toBeGreaterThan(0);
+    // The set is the code's: exactly the bundles that carry the provider's transport.
+    expect(granted.sort()).toEqual(bundled.sort());
   });
 
   it('gives SECRETS_ENCRYPTION_KEY (API secrets, session tokens) only to the functions whose code reads it, in no shared environment', async () => {

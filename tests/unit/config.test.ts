@@ -38,10 +38,9 @@ const valid: Record<string, string> = {
   IDP_JWKS_URL: 'https://idp.example/jwks',
   IDP_API_URL: 'https://idp.example/api',
   IDP_APP_ID: 'app',
-  IDP_APP_SECRET: 'secret',
   IDP_WALLET_API_URL: 'https://idp.example/wallets',
   IDP_SIGNER_ID: 'signer',
-  IDP_AUTHORIZATION_KEY: 'key',
+  IDP_CREDENTIALS_SECRET_ID: 'arcadia-test-idp-credentials',
   PUBLIC_API_URL: 'https://api.example',
   SOLANA_RPC_URL: 'https://rpc.example',
 };
@@ -93,10 +92,13 @@ describe('settings', () => {
     };
     // Users' embedded wallets live at the identity provider: its directory and signing API are always needed.
     expect(
-      problems({ IDP_API_URL: '', IDP_APP_ID: '', IDP_APP_SECRET: '', IDP_WALLET_API_URL: '' }).map(
-        (p) => p.split(':')[0],
-      ),
-    ).toEqual(['IDP_API_URL', 'IDP_APP_ID', 'IDP_APP_SECRET', 'IDP_WALLET_API_URL']);
+      problems({
+        IDP_API_URL: '',
+        IDP_APP_ID: '',
+        IDP_WALLET_API_URL: '',
+        IDP_CREDENTIALS_SECRET_ID: '',
+      }).map((p) => p.split(':')[0]),
+    ).toEqual(['IDP_API_URL', 'IDP_APP_ID', 'IDP_WALLET_API_URL', 'IDP_CREDENTIALS_SECRET_ID']);
     expect(problems({ SOL_USD_PRICE_SOURCE: 'http' })).toEqual([
       'SOL_USD_PRICE_URL: required when SOL_USD_PRICE_SOURCE=http',
     ]);

@@ -1,12 +1,24 @@
 // The identity directory against the local identity provider (scripts/idp), which enforces the provider's server
 // contract: the app-id header and Basic auth, lookups, creation with a Solana wallet, the duplicate-account
 // refusal and the creation rate limit.
+import { randomUUID } from 'node:crypto';
+import {
+  CreateSecretCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idpCredentials } from '../../lib/adapters/privy-api.js';
 import { AppError } from '../../lib/core/errors.js';
 import { remoteDirectory } from '../../lib/user/directory.js';
 import { parseIdentifier } from '../../lib/user/identifiers.js';
 import { type LocalIdp, startLocalIdp } from '../../scripts/idp/server.js';
-import { importedSubject, LOCAL_APP_ID, LOCAL_APP_SECRET } from '../../scripts/idp/wallets.js';
+import {
+  importedSubject,
+  LOCAL_APP_ID,
+  LOCAL_APP_SECRET,
+  LOCAL_AUTHORIZATION_KEY,
+} from '../../scripts/idp/wallets.js';
 
 /** A fetch that records each provider call's path and status, and can hold lookups back. */
 const recording = () => {
@@ -38,11 +50,23 @@ const recording = () => {
   };
 };
 
+/** The stack's credentials secret (the local provider's, put there as a deployer would). */
+const STACK_CREDENTIALS = process.env.IDP_CREDENTIALS_SECRET_ID ?? '';
+
+/** A new credentials secret on the stack's Secrets Manager holding `value`; its name. */
+const putSecret = async (value: string) => {
+  const name = `test-idp-credentials-${randomUUID()}`;
+  const client = new SecretsManagerClient({});
+  await client.send(new CreateSecretCommand({ Name: name, SecretString: value }));
+  client.destroy();
+  return name;
+};
+
 const useIdp = (idp: LocalIdp, extra: Record<string, string> = {}) =>
   Object.assign(process.env, {
     IDP_API_URL: idp.url,
     IDP_APP_ID: LOCAL_APP_ID,
-    IDP_APP_SECRET: LOCAL_APP_SECRET,
+    IDP_CREDENTIALS_SECRET_ID: STACK_CREDENTIALS,
     IDP_RETRY_ATTEMPTS: '4',
     IDP_RETRY_BASE_MS: '1000',
     ...extra,
@@ -137,7 +161,10 @@ describe('remote identity directory (the provider server API, through the local 
   });
 
   it('fails loudly with the provider refusal when the credentials are wrong', async () => {
-    useIdp(idp, { IDP_APP_SECRET: 'not-the-secret' });
+    const wrong = await putSecret(
+      JSON.stringify({ appSecret: 'not-the-secret', authorizationKey: LOCAL_AUTHORIZATION_KEY }),
+    );
+    useIdp(idp, { IDP_CREDENTIALS_SECRET_ID: wrong });
     try {
       await expect(remoteDirectory().findOrCreate(parseIdentifier('email:x@example.com'))).rejects.toThrow(
         /failed with 401: Invalid app ID or app secret/,
@@ -181,5 +208,39 @@ describe('remote identity directory: the provider limits user creation', () => {
     } finally {
       await idp.stop();
     }
+  });
+});
+
+describe('identity provider credentials (Secrets Manager)', () => {
+  it('reads the app secret and authorization key from the secret once per container', async () => {
+    const value = { appSecret: LOCAL_APP_SECRET, authorizationKey: LOCAL_AUTHORIZATION_KEY };
+    const name = await putSecret(JSON.stringify(value));
+    expect(await idpCredentials(name)).toEqual(value);
+    // Rotated at the provider and in the secret: a running container keeps what it read (a new one reads anew).
+    const client = new SecretsManagerClient({});
+    await client.send(
+      new PutSecretValueCommand({
+        SecretId: name,
+        SecretString: JSON.stringify({ ...value, appSecret: 'rotated' }),
+      }),
+    );
+    client.destroy();
+    expect(await idpCredentials(name)).toEqual(value);
+  });
+
+  it('names a malformed secret without showing its value', async () => {
+    const name = await putSecret(JSON.stringify({ appSecret: 'sekrit-value' }));
+    const error = await idpCredentials(name).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain(name);
+    expect((error as Error).message).not.toContain('sekrit-value');
+    const notJson = await putSecret('sekrit-value');
+    await expect(idpCredentials(notJson)).rejects.toThrow(/must be JSON/);
+  });
+
+  it('fails on a secret that does not exist (a deploy whose credentials were never put)', async () => {
+    await expect(idpCredentials(`missing-${randomUUID()}`)).rejects.toThrow(
+      /can't find|not found|ResourceNotFound/i,
+    );
   });
 });
