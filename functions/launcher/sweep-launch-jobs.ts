@@ -1,4 +1,5 @@
 import { requireSetting, settings } from '../../lib/core/config.js';
+import { observed } from '../../lib/core/observed.js';
 import { now } from '../../lib/core/time.js';
 import {
   describeLaunchExecution,
@@ -23,4 +24,4 @@ export const sideEffects: SweepDeps = {
 };
 
 /** Scheduled: fail the launch jobs still open past their deadline, freeing their game and symbol. */
-export const handler = () => sweepLaunchJobs(sideEffects);
+export const handler = observed(() => sweepLaunchJobs(sideEffects));

@@ -1,5 +1,6 @@
 import { walletSignerFromConfig } from '../../lib/adapters/wallet-signer.js';
 import { chainFromConfig } from '../../lib/chain/index.js';
+import { observed } from '../../lib/core/observed.js';
 import { now } from '../../lib/core/time.js';
 import { completeStage, launchTask, type StageDeps } from '../../lib/launcher/index.js';
 import { loadWallet } from '../../lib/user/index.js';
@@ -11,4 +12,4 @@ export const sideEffects: StageDeps = {
 };
 
 /** Launch state machine task: the complete stage (see infra/launch-state-machine.yml). */
-export const handler = launchTask(completeStage, sideEffects);
+export const handler = observed(launchTask(completeStage, sideEffects));

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { chainFromConfig } from '../../lib/chain/index.js';
 import { settings } from '../../lib/core/config.js';
+import { observed } from '../../lib/core/observed.js';
 import { now } from '../../lib/core/time.js';
 import { priceFromConfig } from '../../lib/rewards/index.js';
 import {
@@ -29,5 +30,7 @@ sideEffects.settleCoinEmission = ({ gameId, day, players }) =>
   );
 
 /** SettlementQueue consumer: one (game, day) per message, failures reported per item (ReportBatchItemFailures). */
-export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  processSettlementBatch(event.Records, (gameId, day) => settleGameDay(gameId, day, sideEffects));
+export const handler = observed(
+  (event: SQSEvent): Promise<SQSBatchResponse> =>
+    processSettlementBatch(event.Records, (gameId, day) => settleGameDay(gameId, day, sideEffects)),
+);

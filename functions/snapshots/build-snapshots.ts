@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { chainReaderFromConfig } from '../../lib/chain/index.js';
+import { observed } from '../../lib/core/observed.js';
 import { now } from '../../lib/core/time.js';
 import {
   type BuilderDeps,
@@ -23,5 +24,7 @@ export const sideEffects: BuilderDeps = {
 };
 
 /** SnapshotQueue consumer: one build per message, failures reported per item (ReportBatchItemFailures). */
-export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  processSnapshotBatch(event.Records, (coinMint) => buildSnapshot(coinMint, sideEffects));
+export const handler = observed(
+  (event: SQSEvent): Promise<SQSBatchResponse> =>
+    processSnapshotBatch(event.Records, (coinMint) => buildSnapshot(coinMint, sideEffects)),
+);

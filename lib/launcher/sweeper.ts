@@ -3,6 +3,7 @@
 // never started — is failed through MarkFailed's own path (failStage), which frees the game's launch lock and the
 // symbol reservation. The deadline lies beyond the execution timeout, so no execution still drives such a job.
 import { logger } from '../core/logger.js';
+import { countMetricBy } from '../core/metrics.js';
 import { errorFields } from '../core/original-stack.js';
 import type { ExecutionStatus } from './executions.js';
 import { failStage } from './fail.js';
@@ -80,6 +81,7 @@ export const sweepJob = async (jobId: string, deps: SweepDeps): Promise<SweptJob
 
 /** Fail every open job whose deadline has passed (up to `limit` per run; the rest wait for the next run). */
 export const sweepLaunchJobs = async (deps: SweepDeps): Promise<{ swept: SweptJob[] }> => {
+  countMetricBy('ScheduleRuns', { schedule: 'launch-sweep' });
   const swept: SweptJob[] = [];
   for (const jobId of await repo.overdueJobIds(deps.now().toISOString(), deps.limit ?? 100)) {
     // The index is eventually consistent: sweepJob re-reads the job, which decides.

@@ -51,6 +51,8 @@ export interface StoredSession {
   saves: number;
   capHits: number;
   createdAt: string;
+  /** The risk score last written (0 for a session written before scores were kept). */
+  riskScore: number;
 }
 
 /** What one plan reads: the game, the player, the state read for them, and the instant it is made at. */

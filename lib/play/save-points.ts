@@ -2,12 +2,13 @@ import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
+import { countMetric, countMetricBy } from '../core/metrics.js';
 import type { GameRecord } from '../games/index.js';
 import { requireOwnedGame } from '../games/index.js';
 import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
 import type { IdentityDirectory } from '../user/index.js';
 import { addToStat, resolveIdentifiers } from '../user/index.js';
-import { defaultSessionId, playKeys, utcDay } from './keys.js';
+import { defaultSessionId, playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
 import { heightKey, heightOf } from './rank-index.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
 import { failedUnits, groupTransaction, packTransactions } from './save-groups.js';
@@ -56,6 +57,8 @@ interface Planned {
   items: TransactItem[];
   /** The player's state the plan was made from (what a rival's commit changes). */
   read: string;
+  /** Sessions the plan takes over the risk threshold. */
+  flagged: number;
 }
 
 /** State read for every player of a batch at once, used by each player's first attempt. */
@@ -123,6 +126,7 @@ const storedSession = (s: Item): StoredSession => ({
   saves: Number(s.saves ?? 0),
   capHits: Number(s.capHits ?? 0),
   createdAt: String(s.createdAt),
+  riskScore: Number(s.riskScore ?? 0),
 });
 
 /** What a unit's plan reads, parsed from the items read (an item absent: absent from its map). */
@@ -167,7 +171,14 @@ const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Da
     [...input.sessions],
     [...input.idempotency],
   ]);
-  return { results: plan.results, total: plan.total, items: planItems(plan), read };
+  // Sessions this plan takes over the risk threshold (GET /play/dev/risky-sessions starts listing them).
+  const flagged = plan.writes.filter(
+    (w) =>
+      (w.kind === 'openSession' || w.kind === 'addToSession') &&
+      w.risk.score > RISKY_THRESHOLD &&
+      (input.sessions.get(w.sessionId)?.riskScore ?? 0) <= RISKY_THRESHOLD,
+  ).length;
+  return { results: plan.results, total: plan.total, items: planItems(plan), read, flagged };
 };
 
 /** A cancelled transaction or a conflict: the plans raced another write and may be retried. */
@@ -204,6 +215,7 @@ const commitGroup = async <T extends Planned>(group: T[]): Promise<T[]> => {
 const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefetched?: Prefetched) => {
   const results: EntryResult[] = [];
   let saved = 0;
+  let flagged = 0;
   let todo = units;
   const stalled = new Map<Unit, number>();
   const lastRead = new Map<Unit, string>();
@@ -225,10 +237,11 @@ const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefet
     for (const p of planned.filter((p) => !failed.has(p))) {
       results.push(...p.results);
       saved += p.total;
+      flagged += p.flagged;
     }
     todo = [...failed].map((p) => p.unit);
   }
-  return { results, saved };
+  return { results, saved, flagged };
 };
 
 /**
@@ -266,11 +279,28 @@ export const batchSavePoints = async (
   const prefetched = { at, state: await getItems(first.flatMap((u) => stateKeys(game, u, utcDay(at)))) };
   const results: EntryResult[] = [];
   let saved = 0;
+  let flagged = 0;
   for (const [r, units] of rounds.entries()) {
     const out = await saveUnits(game, units, deps, r === 0 ? prefetched : undefined);
     results.push(...out.results);
     saved += out.saved;
+    flagged += out.flagged;
   }
   await addToStat(auth.userId, 'pointsSaved', saved);
+  recordSaveMetrics(results, flagged);
   return { playerIdToArcId: mapping, results: results.sort((a, b) => a.index - b.index) };
+};
+
+/** Points accepted, entries refused or clipped by the cap that bound them, sessions newly flagged. */
+const recordSaveMetrics = (results: EntryResult[], flagged: number) => {
+  const refused = new Map<string, number>();
+  let accepted = 0;
+  for (const r of results) {
+    if (r.status === 'duplicate') continue; // applied by an earlier request, counted then
+    accepted += r.accepted;
+    if (r.reason) refused.set(r.reason, (refused.get(r.reason) ?? 0) + 1);
+  }
+  countMetric('PointsAccepted', accepted);
+  for (const [reason, count] of refused) countMetricBy('SavesRefused', { reason }, count);
+  countMetric('SessionsFlagged', flagged);
 };

@@ -3,10 +3,11 @@
 import { cancellationReasons, isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
+import { countMetric, countMetricBy } from '../core/metrics.js';
 import { capOrDefault } from '../games/index.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/index.js';
 import { type BudgetRead, budgetDraw, parallelSessions, readBudget } from './budget.js';
-import { playIndexes, playKeys } from './keys.js';
+import { playIndexes, playKeys, RISKY_THRESHOLD } from './keys.js';
 import { flushHash } from './protocol.js';
 import { getItems, indexUpdate, itemKey, playTable, transact, updateExpression } from './repository.js';
 import { assessRisk } from './risk.js';
@@ -197,6 +198,10 @@ const attemptFlush = async (
     }
     throw error;
   }
+  countMetric('PointsAccepted', accepted);
+  if (reason) countMetricBy('SavesRefused', { reason });
+  if (risk.score > RISKY_THRESHOLD && Number(session.riskScore ?? 0) <= RISKY_THRESHOLD)
+    countMetric('SessionsFlagged');
   return { seq: input.seq, head: input.hash, accepted, pendingPoints: pending + accepted, reason };
 };
 

@@ -5,9 +5,18 @@
 // end. Queueing a settled day again is harmless: settleGameDay replays it.
 import * as z from 'zod/mini';
 import { logger } from '../core/logger.js';
+import { countMetric, countMetricBy } from '../core/metrics.js';
 import { getGame, listGameIds } from '../games/index.js';
 import { dayBoard } from '../play/index.js';
+import { getSettlement } from './repository.js';
 import { settlesAt } from './settle.js';
+
+/**
+ * A due (game, day) still unsettled this long after its settlement time is stuck, not slow: the schedule counts
+ * it in `SettlementsOverdue`, whose alarm pages (docs/operations.md). A settlement takes minutes; the queue retries
+ * within the hour.
+ */
+export const OVERDUE_HOURS = 6;
 
 /** One (game, day) to settle: the queue's message body. */
 export const settlementMessage = z.object({
@@ -23,7 +32,13 @@ export interface ScheduleDeps {
   coinActive: (gameId: string) => Promise<boolean>;
   send: (bodies: readonly string[]) => Promise<number>;
   now: () => Date;
+  /** Whether (game, day) is settled: one GetItem, asked only of days past OVERDUE_HOURS. */
+  isSettled: (gameId: string, day: string) => Promise<boolean>;
 }
+
+/** Whether a day's settlement finished (its intent is `settled`). */
+export const isSettled = async (gameId: string, day: string): Promise<boolean> =>
+  (await getSettlement(gameId, day))?.status === 'settled';
 
 /** Whether anyone has counted points on a game's board of the day (one GetItem when nobody ever had). */
 export const hasPlayers = (gameId: string, day: string): Promise<boolean> => dayBoard.hasPlayers(gameId, day);
@@ -55,8 +70,15 @@ export const dueDays = (now: Date): string[] => {
 export const scheduleSettlements = async (
   deps: Partial<ScheduleDeps> & Pick<ScheduleDeps, 'send'>,
 ): Promise<{ queued: number; days: string[] }> => {
-  const { now = () => new Date(), hasPlayers: active = hasPlayers, coinActive: emitting = coinActive } = deps;
-  const days = dueDays(now());
+  const {
+    now = () => new Date(),
+    hasPlayers: active = hasPlayers,
+    coinActive: emitting = coinActive,
+    isSettled: settled = isSettled,
+  } = deps;
+  countMetricBy('ScheduleRuns', { schedule: 'settlements' });
+  const at = now();
+  const days = dueDays(at);
   const gameIds = await (deps.listGameIds ?? listGameIds)();
   const bodies: string[] = [];
   const emittingGames = new Set<string>();
@@ -66,6 +88,21 @@ export const scheduleSettlements = async (
       if (emittingGames.has(gameId) || (await active(gameId, day)))
         bodies.push(JSON.stringify({ gameId, day } satisfies SettlementMessage));
   const queued = await deps.send(bodies);
-  logger.info('settlements queued', { queued, days });
+  const overdue = await countOverdue(bodies, at, settled);
+  countMetric('SettlementsOverdue', overdue);
+  logger.info('settlements queued', { queued, days, overdue });
   return { queued, days };
+};
+
+/** How many of the queued (game, day) are past OVERDUE_HOURS after their settlement time and still unsettled. */
+const countOverdue = async (
+  bodies: readonly string[],
+  at: Date,
+  settled: (gameId: string, day: string) => Promise<boolean>,
+): Promise<number> => {
+  const late = bodies
+    .map((body) => JSON.parse(body) as SettlementMessage)
+    .filter(({ day }) => at.getTime() - settlesAt(day).getTime() >= OVERDUE_HOURS * 3_600_000);
+  const unsettled = await Promise.all(late.map(async ({ gameId, day }) => !(await settled(gameId, day))));
+  return unsettled.filter(Boolean).length;
 };

@@ -1,4 +1,5 @@
 import { logger } from '../core/logger.js';
+import { countMetricBy } from '../core/metrics.js';
 import { listAirdropCoins } from '../games/index.js';
 import type { SnapshotMessage } from './builder.js';
 import { sendSnapshotMessages } from './queue.js';
@@ -7,6 +8,7 @@ import { sendSnapshotMessages } from './queue.js';
 export const scheduleSnapshots = async (
   deps = { listAirdropCoins, sendSnapshotMessages, now: () => new Date() },
 ): Promise<{ queued: number }> => {
+  countMetricBy('ScheduleRuns', { schedule: 'snapshots' });
   const coins = await deps.listAirdropCoins();
   const requestedAt = deps.now().toISOString();
   const bodies = [...new Set(coins.map((c) => c.coinMint))].map((coinMint) =>

@@ -267,6 +267,11 @@ const statementsOf = (role: string) =>
   ).flatMap((policy) => policy.PolicyDocument.Statement);
 const actionsOf = (statement: Statement) => [statement.Action].flat();
 const isLogs = (statement: Statement) => actionsOf(statement).every((action) => action.startsWith('logs:'));
+/** X-Ray's write actions, which have no resource-level permissions. */
+const isXray = (statement: Statement) =>
+  actionsOf(statement).every((action) =>
+    ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'].includes(action),
+  );
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const sourceTexts = new Map<string, string>();
@@ -342,6 +347,56 @@ describe('a stack that survives deployment (issue 20)', () => {
       expect([bucket.DeletionPolicy, bucket.UpdateReplacePolicy], name).toEqual(['Retain', 'Retain']);
       expect(bucket.Properties.VersioningConfiguration, name).toEqual({ Status: 'Enabled' });
     }
+  });
+
+  it('watches the money and the play: a dashboard and alarms on metrics the code emits', () => {
+    const alarms = Object.fromEntries(ofType('AWS::CloudWatch::Alarm'));
+    for (const name of [
+      'SettlementsOverdueAlarm',
+      'PayoutFailuresAlarm',
+      'SettlementsScheduleMissedAlarm',
+      'SnapshotsScheduleMissedAlarm',
+      'LaunchSweepScheduleMissedAlarm',
+      'Api5xxRateAlarm',
+    ])
+      expect(alarms[name]?.Type, name).toBe('AWS::CloudWatch::Alarm');
+    // A schedule that stops running is caught by missing data, not only by a low count.
+    for (const name of [
+      'SettlementsScheduleMissedAlarm',
+      'SnapshotsScheduleMissedAlarm',
+      'LaunchSweepScheduleMissedAlarm',
+    ])
+      expect(alarms[name]?.Properties.TreatMissingData, name).toBe('breaching');
+    // The 5xx rate is the HTTP API's own.
+    expect(JSON.stringify(alarms.Api5xxRateAlarm?.Properties.Metrics)).toContain('"Ref":"HttpApi"');
+
+    const dashboard = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboard).toHaveLength(1);
+    const [template] = (dashboard[0]?.[1].Properties.DashboardBody as { 'Fn::Sub': [string, unknown] })[
+      'Fn::Sub'
+    ];
+    const body = JSON.parse(template) as { widgets: Array<{ properties: { metrics: unknown[][] } }> };
+    expect(body.widgets.length).toBeGreaterThanOrEqual(6);
+
+    // Every Arcadia metric an alarm or the dashboard reads is one some code under lib/ emits.
+    const read = new Set<string>();
+    for (const alarm of Object.values(alarms))
+      if (alarm.Properties.Namespace === 'Arcadia') read.add(String(alarm.Properties.MetricName));
+    for (const widget of body.widgets)
+      for (const metric of widget.properties.metrics) {
+        if (metric[0] === 'Arcadia') read.add(String(metric[1]));
+        const search = /MetricName="(\w+)"/.exec(JSON.stringify(metric));
+        if (search?.[1]) read.add(search[1]);
+      }
+    const libSources = readdirSync(join(ROOT, 'lib'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => readFileSync(join(ROOT, 'lib', file), 'utf8'))
+      .join('\n');
+    const emitted = new Set(
+      [...libSources.matchAll(/countMetric(?:By)?\(\s*'(\w+)'/g)].map((match) => match[1] ?? ''),
+    );
+    expect([...read].filter((name) => !emitted.has(name))).toEqual([]);
+    expect(read.size).toBeGreaterThanOrEqual(12);
   });
 
   it('gives every queue a dead-letter queue, every asynchronous invocation an on-failure destination, and each an alarm', () => {
@@ -519,14 +574,29 @@ describe('a stack that survives deployment (issue 20)', () => {
     }
   });
 
-  it('grants no wildcard action, and no wildcard resource beyond the log statements', () => {
+  it('grants no wildcard action, and no wildcard resource beyond the log and X-Ray statements', () => {
     for (const [role] of ofType('AWS::IAM::Role')) {
       for (const statement of statementsOf(role)) {
         for (const action of actionsOf(statement)) expect(action, role).not.toContain('*');
-        if (!isLogs(statement))
+        if (!isLogs(statement) && !isXray(statement))
           expect([statement.Resource].flat(), `${role} ${actionsOf(statement)}`).not.toContain('*');
       }
     }
+  });
+
+  it('traces every function with X-Ray: active tracing, and exactly the two write actions in every role', () => {
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.TracingConfig, name).toEqual({ Mode: 'Active' });
+      const xray = statementsOf(roleOf(fn)).filter(isXray);
+      expect(xray.flatMap(actionsOf).sort(), name).toEqual([
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+      ]);
+    }
+    // Nothing else of X-Ray anywhere.
+    for (const [role] of ofType('AWS::IAM::Role'))
+      for (const statement of statementsOf(role))
+        if (actionsOf(statement).some((a) => a.startsWith('xray:'))) expect(isXray(statement)).toBe(true);
   });
 
   it('lets every HTTP function spend rate limits, and only HMAC-signed writes spend signatures, in the ephemeral table', () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseSetting, parseSettings, settingsSpec } from '../../lib/core/config.js';
+import { VALID_SETTINGS as valid } from '../fixtures/settings.js';
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -18,31 +19,6 @@ const serverlessEnvironment = () => {
     found.set(name ?? '', fromEnv ? (fromEnv[1] ?? '') : null);
   }
   return found;
-};
-
-/** Every setting filled with a valid value, so that one can be varied at a time. */
-const valid: Record<string, string> = {
-  USERS_TABLE: 'u',
-  GAMES_TABLE: 'g',
-  EPHEMERAL_TABLE: 'e',
-  LAUNCHER_TABLE: 'l',
-  PLAY_TABLE: 'p',
-  REWARDS_TABLE: 'r',
-  SNAPSHOTS_TABLE: 'st',
-  SETTLEMENT_TABLE: 'se',
-  IMAGES_BUCKET: 'i',
-  SNAPSHOTS_BUCKET: 's',
-  SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  IDP_ISSUER: 'https://idp.example',
-  IDP_AUDIENCE: 'arcadia',
-  IDP_JWKS_URL: 'https://idp.example/jwks',
-  IDP_API_URL: 'https://idp.example/api',
-  IDP_APP_ID: 'app',
-  IDP_WALLET_API_URL: 'https://idp.example/wallets',
-  IDP_SIGNER_ID: 'signer',
-  IDP_CREDENTIALS_SECRET_ID: 'arcadia-test-idp-credentials',
-  PUBLIC_API_URL: 'https://api.example',
-  SOLANA_RPC_URL: 'https://rpc.example',
 };
 
 describe('settings', () => {
@@ -137,7 +113,8 @@ describe('parsing', () => {
 
 describe('cold start', () => {
   it('a function whose environment lacks a setting fails to load, naming it', () => {
-    const env = { ...process.env };
+    // A complete environment of its own (no stack needed), but for the one setting left out.
+    const env: Record<string, string> = { ...valid, PATH: process.env.PATH ?? '' };
     delete env.SOLANA_RPC_URL;
     const loaded = spawnSync(
       process.execPath,
@@ -152,7 +129,7 @@ describe('cold start', () => {
       ['--import', 'tsx', '--input-type=module', '-e', "await import('./functions/games/get-game.ts')"],
       {
         cwd: fileURLToPath(new URL('../..', import.meta.url)),
-        env: process.env,
+        env: { ...valid, PATH: process.env.PATH ?? '' },
         encoding: 'utf8',
         timeout: 60_000,
       },

@@ -58,6 +58,7 @@ const input = (
         saves: 0,
         capHits: 0,
         createdAt: NOW.toISOString(),
+        riskScore: 0,
         ...s,
       },
     ]),
