@@ -362,10 +362,8 @@ export const readTokenHolders = async (
     MAX_HOLDERS_PAGE_SIZE,
     Math.max(1, options.pageSize ?? DEFAULT_HOLDERS_PAGE_SIZE),
   );
-  const acc = new HolderAccumulator(
-    Math.min(options.expectedAccounts ?? 1024, options.maxAccounts ?? 4_000_000, 4_000_000),
-    options.maxAccounts,
-  );
+  // Columns start at most 64k rows (2.6 MB) and double: an overestimated hint costs nothing.
+  const acc = new HolderAccumulator(Math.min(options.expectedAccounts ?? 1024, 65_536), options.maxAccounts);
   const state: ReadState = { acc, call, pageSize };
   for (const [program, filters] of queriesOf(mint, options.programId)) {
     if (options.source === 'helius') await readCursor(state, program, filters);

@@ -95,7 +95,8 @@ export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promis
     holders = await deps.chain.listTokenHolders(airdropMint, {
       programId: airdropInfo.programId,
       maxAccounts: MAX_AIRDROP_ACCOUNTS,
-      ...(current ? { expectedAccounts: current.holderCount } : {}),
+      // Unknown before the first snapshot: assume a large set, so a big mint is never asked for in one answer.
+      expectedAccounts: current ? current.holderCount : MAX_AIRDROP_ACCOUNTS,
     });
   } catch (error) {
     // Too many holders, or a node that refuses the read for good (filter unsupported, a partition it cannot
