@@ -11,8 +11,7 @@ import { loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import bs58 from 'bs58';
 import { type HoldersSource, isOnCurve, makeChainReader, type TokenHolders } from '../lib/chain/index.js';
-import { type BuilderDeps, buildSnapshot } from '../lib/snapshots/builder.js';
-import type { SnapshotSummary } from '../lib/snapshots/repository.js';
+import { type BuilderDeps, buildSnapshot } from '../lib/snapshots/index.js';
 import { startLocalChain } from '../scripts/chain/rpc-server.js';
 import { putMint, putTokenAccount } from '../scripts/chain/seed.js';
 import { peakRssBytes, resetPeakRss, rssBytes } from './lib/memory.js';
@@ -64,7 +63,7 @@ const measure = async () => {
   const reader = makeChainReader({ rpcUrl: url, requestTimeoutMs: 120_000, holders: { source, pageSize } });
   const coinMint = bs58.encode(randomBytes(32));
   const objects = new Map<string, Uint8Array>();
-  let summary: SnapshotSummary | undefined;
+  let summary: Parameters<BuilderDeps['putSummaryIfNewer']>[0] | undefined;
   let read: { ms: number; holders: TokenHolders } | undefined;
   let heapPeak = 0;
   const deps: BuilderDeps = {
