@@ -23,7 +23,7 @@ const arg = (name: string, fallback: string) => {
 const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 const SUPPLY = 1_000_000_000_000_000n;
 
-/** Chain process: a mint with `holders` wallets (10 % with a second account) and 10 PDA holders. */
+/** Chain process: a mint with `holders` wallets (10 % with a second account) and a few off-curve (PDA) holders. */
 const serve = async () => {
   const holders = Number(arg('holders', '1000000'));
   const chain = await startLocalChain({ port: 0 });
@@ -135,7 +135,7 @@ const main = async () => {
     chain.once('exit', (code) => reject(new Error(`chain process exited ${code}`)));
   });
   console.log(
-    `seeded ${holders} holders (+10 % second accounts, 10 PDAs) in ${(ready.seededMs / 1000).toFixed(0)} s`,
+    `seeded ${holders} holders (+10 % second accounts, a few off-curve owners) in ${(ready.seededMs / 1000).toFixed(0)} s`,
   );
   try {
     for (const source of sources) {
