@@ -11,8 +11,21 @@ export {
   wireTransaction,
 } from './chain.js';
 export { chainFromConfig, chainReaderFromConfig } from './config.js';
+export { isOnCurve } from './ed25519.js';
 export { ChainError, type ChainErrorCode, isTransientChainError, toChainError } from './errors.js';
 export { fateOf, type Sighting, signatureFate, statusSighting, type TransactionFate } from './fate.js';
+export {
+  DEFAULT_HOLDERS_PAGE_SIZE,
+  HolderAccumulator,
+  HoldersLimitError,
+  type HoldersOptions,
+  type HoldersSource,
+  holdersFromEntries,
+  holdersToMap,
+  type ListHoldersOptions,
+  MAX_HOLDERS_PAGE_SIZE,
+  type TokenHolders,
+} from './holders.js';
 export {
   type AccountInfo,
   type AddressLike,

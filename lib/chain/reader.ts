@@ -11,8 +11,14 @@ import {
   type Signature,
   address as toAddress,
 } from '@solana/kit';
-import bs58 from 'bs58';
-import { fromRpcAnswer, toChainError } from './errors.js';
+import { toChainError } from './errors.js';
+import {
+  boundedFetchCall,
+  type HoldersOptions,
+  type ListHoldersOptions,
+  readTokenHolders,
+  type TokenHolders,
+} from './holders.js';
 import {
   decodeMint,
   type MintInfo,
@@ -21,7 +27,7 @@ import {
   type TokenMetadataInfo,
 } from './token.js';
 
-export type { MintInfo, TokenMetadataInfo };
+export type { HoldersOptions, ListHoldersOptions, MintInfo, TokenHolders, TokenMetadataInfo };
 
 export const COMMITMENT = 'confirmed' as const;
 
@@ -83,8 +89,11 @@ export interface ChainReader {
   getMint(mint: AddressLike): Promise<MintInfo | null>;
   /** Token balance of one token account (0 when it does not exist). */
   getTokenAccountBalance(tokenAccount: AddressLike): Promise<bigint>;
-  /** Wallet owner → amount over all token accounts of a mint in both token programs; zero balances omitted. */
-  listTokenHolders(mint: AddressLike): Promise<Map<string, bigint>>;
+  /**
+   * Every wallet holding a mint, balances summed over its token accounts, zero balances omitted: read in pages
+   * (holders.ts), with the slot range the pages were read at.
+   */
+  listTokenHolders(mint: AddressLike, options?: ListHoldersOptions): Promise<TokenHolders>;
 }
 
 export interface ChainOptions {
@@ -95,6 +104,8 @@ export interface ChainOptions {
   pollMs?: number;
   /** Re-broadcast a pending transaction this often (same signature, so it can land only once). Default 2000. */
   resendMs?: number;
+  /** How holders are read: standard RPC or the provider's paginated API, and the page size. */
+  holders?: HoldersOptions;
 }
 
 export const toKey = (address: AddressLike): Address => toAddress(address);
@@ -197,56 +208,9 @@ export const makeChainReader = (options: ChainOptions, rpc: SolanaRpc = solanaRp
     return { address, programId: info.owner, isToken2022, ...parsed };
   };
 
-  /**
-   * getProgramAccounts without kit's response transformers: over large holder sets, per-account parsing of
-   * u64s to bigints dominates; this reads only the owner and amount bytes of each account.
-   */
-  const rawCall = async <T>(method: string, params: unknown[]): Promise<T> => {
-    let response: Response;
-    try {
-      response = await fetch(options.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        signal: AbortSignal.timeout(options.requestTimeoutMs ?? 10_000),
-      });
-    } catch (error) {
-      throw toChainError(error, { action: method });
-    }
-    if (!response.ok) throw fromRpcAnswer(method, { status: response.status });
-    const body = (await response.json()) as { result?: T; error?: { code: number; message: string } };
-    if (body.error) throw fromRpcAnswer(method, { error: body.error });
-    return body.result as T;
-  };
-
-  const listTokenHolders: ChainReader['listTokenHolders'] = async (mint) => {
-    const mintKey = toKey(mint);
-    // Only owner (32..64) and amount (64..72) are read: dataSlice keeps responses small for large holder sets.
-    const query = (programId: string, extra: Array<{ dataSize: number }>) =>
-      rawCall<Array<{ account: { data: [string, string] } }>>('getProgramAccounts', [
-        programId,
-        {
-          commitment: COMMITMENT,
-          encoding: 'base64',
-          dataSlice: { offset: 32, length: 40 },
-          filters: [...extra, { memcmp: { offset: 0, bytes: mintKey } }],
-        },
-      ]);
-    const [classic, token2022] = await Promise.all([
-      query(TOKEN_PROGRAM_ADDRESS, [{ dataSize: 165 }]),
-      query(TOKEN_2022_PROGRAM_ADDRESS, []),
-    ]);
-    const holders = new Map<string, bigint>();
-    for (const { account } of [...classic, ...token2022]) {
-      const data = Buffer.from(account.data[0], 'base64');
-      if (data.length < 40) continue;
-      const amount = data.readBigUInt64LE(32);
-      if (amount === 0n) continue;
-      const owner = bs58.encode(data.subarray(0, 32));
-      holders.set(owner, (holders.get(owner) ?? 0n) + amount);
-    }
-    return holders;
-  };
+  const holdersCall = boundedFetchCall(options.rpcUrl, options.requestTimeoutMs ?? 10_000);
+  const listTokenHolders: ChainReader['listTokenHolders'] = (mint, listOptions = {}) =>
+    readTokenHolders(holdersCall, toKey(mint), { ...options.holders, ...listOptions });
 
   return {
     rpcUrl: options.rpcUrl,

@@ -55,6 +55,14 @@ const numberBetween =
       ? value
       : refuse(`must be a number from ${min} to ${max}`);
   };
+const integerBetween =
+  (min: number, max: number): SettingParser<number> =>
+  (raw) => {
+    const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+    return Number.isInteger(value) && value >= min && value <= max
+      ? value
+      : refuse(`must be an integer from ${min} to ${max}`);
+  };
 const base64Key32 = (): SettingParser<string> => (raw) =>
   raw !== undefined && Buffer.from(raw, 'base64').length === 32
     ? raw
@@ -124,6 +132,11 @@ export const settingsSpec = {
   // The chain and the SOL price.
   SOLANA_RPC_URL: httpUrl(),
   SOLANA_RPC_TIMEOUT_MS: withDefault(positiveNumber(true), '10000'),
+  // How the snapshot builder reads a mint's holders (lib/chain/holders.ts): `rpc`, partitioned getProgramAccounts
+  // any node serves, or `helius`, the provider's paginated getProgramAccountsV2 on SOLANA_RPC_URL; and the
+  // accounts per page (V2's `limit`, or the answer size above which an RPC partition is split).
+  HOLDERS_SOURCE: withDefault(oneOf(['rpc', 'helius']), 'rpc'),
+  HOLDERS_PAGE_SIZE: withDefault(integerBetween(1, 10_000), '5000'),
   SOL_USD_PRICE_SOURCE: withDefault(oneOf(['fixed', 'http']), 'fixed'),
   SOL_USD_PRICE: withDefault(positiveNumber(false), '150'),
   SOL_USD_PRICE_URL: optional(httpUrl()),

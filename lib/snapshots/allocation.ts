@@ -3,7 +3,8 @@
 // Inputs: balances of the airdrop token per owner wallet (base58 → raw amount; duplicates, e.g. one entry per
 // token account, are summed) and the pool P of game-coin raw units to distribute.
 //
-//   eligible  E = owners with balance b > 0, b ≥ minBalance, not in excludeOwners
+//   eligible  E = owners with balance b > 0, b ≥ minBalance, not in excludeOwners (and, with excludeOffCurve,
+//               on the ed25519 curve: a PDA — a program's vault, a pool — has no key to claim with)
 //   S         = Σ_{h∈E} b_h
 //   base_h    = floor(P · b_h / S)
 //   rem_h     = (P · b_h) mod S
@@ -15,7 +16,8 @@
 // too small to earn one raw unit) are dropped from the result, which is ascending by claimant pubkey bytes:
 // the leaf order of the merkle tree.
 import bs58 from 'bs58';
-import { copy32, sortOrder, U64_MAX } from './merkle.js';
+import { isOnCurve } from '../chain/index.js';
+import { compare32, copy32, sortOrder, U64_MAX } from './merkle.js';
 
 /** Share of a game coin's supply reserved for the airdrop to airdrop-token holders: 1000 bps = 10 %. */
 export const AIRDROP_SHARE_BPS = 1000;
@@ -41,6 +43,8 @@ export interface AllocationOptions {
   minBalance?: bigint;
   /** Owners never allocated, e.g. the pool, bonding-curve or vault accounts holding the airdrop token. */
   excludeOwners?: Iterable<string>;
+  /** Leave out owners that are not ed25519 public keys: PDAs (program vaults, AMM pools, escrows). */
+  excludeOffCurve?: boolean;
 }
 
 export interface AllocationResult {
@@ -63,6 +67,8 @@ export interface AllocationResult {
     readonly zeroBalance: number;
     readonly belowMinimum: number;
     readonly excludedOwner: number;
+    /** Owners off the ed25519 curve (with excludeOffCurve). */
+    readonly offCurve: number;
     readonly zeroAllocation: number;
   };
 }
@@ -98,33 +104,19 @@ function decodeOwner(owner: string, out: Uint8Array, offset: number): void {
     throw new RangeError(`owner is not a base58 32-byte address: ${owner}`);
 }
 
-type Excluded = { zeroBalance: number; belowMinimum: number; excludedOwner: number; zeroAllocation: number };
+type Excluded = {
+  zeroBalance: number;
+  belowMinimum: number;
+  excludedOwner: number;
+  offCurve: number;
+  zeroAllocation: number;
+};
 
-/** Step 1: eligible owners, their balances and S. */
-function selectEligible(
-  totals: Map<string, bigint>,
-  minBalance: bigint,
-  excludedOwners: ReadonlySet<string>,
-  excluded: Excluded,
-): { eligible: string[]; balances: bigint[]; eligibleBalance: bigint } {
-  const eligible: string[] = [];
-  const balances: bigint[] = [];
-  let eligibleBalance = 0n;
-  for (const [owner, balance] of totals) {
-    if (balance < 0n) throw new RangeError(`negative balance for ${owner}`);
-    if (balance === 0n) excluded.zeroBalance++;
-    else if (excludedOwners.size > 0 && excludedOwners.has(owner)) excluded.excludedOwner++;
-    else if (balance < minBalance) excluded.belowMinimum++;
-    else {
-      if (balance > U64_MAX) throw new RangeError(`balance of ${owner} exceeds a u64`);
-      eligible.push(owner);
-      balances.push(balance);
-      eligibleBalance += balance;
-    }
-  }
-  if (eligibleBalance > U64_MAX)
-    throw new RangeError('total eligible balance exceeds a u64 (one mint cannot)');
-  return { eligible, balances, eligibleBalance };
+/** Holders as columns: count × 32-byte owners strictly ascending by bytes, balances in the same order. */
+export interface HolderColumns {
+  readonly count: number;
+  readonly owners: Uint8Array;
+  readonly balances: BigUint64Array;
 }
 
 /**
@@ -151,47 +143,84 @@ function distributeLeftover(amounts: BigUint64Array, remainders: BigUint64Array,
   }
 }
 
+/** Why holder i is not eligible, or undefined when it is. */
+function exclusionOf(
+  holders: HolderColumns,
+  i: number,
+  minBalance: bigint,
+  excludedKeys: readonly Uint8Array[],
+  offCurve: boolean,
+): keyof Excluded | undefined {
+  const balance = holders.balances[i] as bigint;
+  if (balance === 0n) return 'zeroBalance';
+  if (excludedKeys.some((key) => compare32(key, 0, holders.owners, i * 32) === 0)) return 'excludedOwner';
+  if (balance < minBalance) return 'belowMinimum';
+  if (offCurve && !isOnCurve(holders.owners, i * 32)) return 'offCurve';
+  return undefined;
+}
+
+/** Step 1: the eligible holders' owners and balances (order kept) and S. */
+function selectEligible(holders: HolderColumns, options: AllocationOptions, excluded: Excluded) {
+  const minBalance = options.minBalance ?? 1n;
+  const keys: Uint8Array[] = [];
+  for (const owner of options.excludeOwners ?? []) {
+    const key = new Uint8Array(32);
+    if (decodeAddress(owner, key)) keys.push(key);
+  }
+  const offCurve = options.excludeOffCurve ?? false;
+  const eligible = new Uint8Array(holders.count);
+  let n = 0;
+  let eligibleBalance = 0n;
+  for (let i = 0; i < holders.count; i++) {
+    const reason = exclusionOf(holders, i, minBalance, keys, offCurve);
+    if (reason) {
+      excluded[reason]++;
+      continue;
+    }
+    eligible[i] = 1;
+    eligibleBalance += holders.balances[i] as bigint;
+    n++;
+  }
+  if (eligibleBalance > U64_MAX)
+    throw new RangeError('total eligible balance exceeds a u64 (one mint cannot)');
+  const claimants = Buffer.allocUnsafe(n * 32);
+  const held = new BigUint64Array(n);
+  for (let i = 0, k = 0; i < holders.count; i++) {
+    if (!eligible[i]) continue;
+    copy32(holders.owners, i * 32, claimants, k * 32);
+    held[k] = holders.balances[i] as bigint;
+    k++;
+  }
+  return { n, claimants, held, eligibleBalance };
+}
+
 /**
- * Pro-rata allocation of `pool` among holders (formula at the top of this file). `balances` may contain an
- * owner more than once; its amounts are summed. Pure and deterministic: the same inputs give the same
- * output whatever their order.
+ * Pro-rata allocation of `pool` among holders given as columns in leaf order (the chain reader's TokenHolders):
+ * no per-holder string or object, so a million holders stay within tens of MB.
  */
-export function computeAllocations(
-  balances: Iterable<readonly [string, bigint]>,
+export function allocateHolders(
+  holders: HolderColumns,
   pool: bigint,
   options: AllocationOptions = {},
 ): AllocationResult {
   if (pool < 0n || pool > U64_MAX) throw new RangeError(`pool must fit in a u64, got ${pool}`);
-  const totals = balances instanceof Map ? (balances as Map<string, bigint>) : aggregateBalances(balances);
-  const excluded: Excluded = { zeroBalance: 0, belowMinimum: 0, excludedOwner: 0, zeroAllocation: 0 };
-  const {
-    eligible,
-    balances: eligibleBalances,
-    eligibleBalance,
-  } = selectEligible(totals, options.minBalance ?? 1n, new Set(options.excludeOwners ?? []), excluded);
-
-  // 2. Leaf order: ascending claimant bytes.
-  const n = eligible.length;
-  const unsorted = Buffer.allocUnsafe(n * 32);
-  eligible.forEach((owner, i) => {
-    decodeOwner(owner, unsorted, i * 32);
-  });
-  const order = sortOrder(unsorted, n);
+  if (holders.owners.length !== holders.count * 32 || holders.balances.length !== holders.count)
+    throw new RangeError('holder columns do not match their count');
+  const excluded: Excluded = {
+    zeroBalance: 0,
+    belowMinimum: 0,
+    excludedOwner: 0,
+    offCurve: 0,
+    zeroAllocation: 0,
+  };
+  const { n, claimants, held, eligibleBalance } = selectEligible(holders, options, excluded);
 
   // 3. Floors and remainders, in leaf order.
-  const owners: string[] = new Array(n);
-  const claimants = Buffer.allocUnsafe(n * 32);
-  const held = new BigUint64Array(n);
   const amounts = new BigUint64Array(n);
   const remainders = new BigUint64Array(n);
   let floorSum = 0n;
   for (let i = 0; i < n; i++) {
-    const from = order[i] as number;
-    const balance = eligibleBalances[from] as bigint;
-    owners[i] = eligible[from] as string;
-    copy32(unsorted, from * 32, claimants, i * 32);
-    held[i] = balance;
-    const scaled = pool * balance;
+    const scaled = pool * (held[i] as bigint);
     const base = scaled / eligibleBalance;
     amounts[i] = base;
     remainders[i] = scaled - base * eligibleBalance;
@@ -210,18 +239,22 @@ export function computeAllocations(
       excluded.zeroAllocation++;
       continue;
     }
-    owners[kept] = owners[i] as string;
     if (kept !== i) copy32(claimants, i * 32, claimants, kept * 32);
     held[kept] = held[i] as bigint;
     amounts[kept] = amount;
     totalAllocation += amount;
     kept++;
   }
-  owners.length = kept;
+  const keptClaimants = claimants.subarray(0, kept * 32);
+  let owners: string[] | undefined;
   return {
     count: kept,
-    claimants: claimants.subarray(0, kept * 32),
-    owners,
+    claimants: keptClaimants,
+    // Base58 only when asked for (tests, small sets): a million encodings cost seconds and ~100 MB.
+    get owners() {
+      owners ??= Array.from({ length: kept }, (_, i) => encodeAddress(keptClaimants, i * 32));
+      return owners;
+    },
     balances: held.subarray(0, kept),
     amounts: amounts.subarray(0, kept),
     pool,
@@ -229,6 +262,40 @@ export function computeAllocations(
     eligibleBalance,
     excluded,
   };
+}
+
+/**
+ * Pro-rata allocation of `pool` among holders (formula at the top of this file). `balances` may contain an
+ * owner more than once; its amounts are summed. Pure and deterministic: the same inputs give the same
+ * output whatever their order.
+ */
+export function computeAllocations(
+  balances: Iterable<readonly [string, bigint]>,
+  pool: bigint,
+  options: AllocationOptions = {},
+): AllocationResult {
+  const totals = balances instanceof Map ? (balances as Map<string, bigint>) : aggregateBalances(balances);
+  const count = totals.size;
+  const keys = Buffer.allocUnsafe(count * 32);
+  const values = new BigUint64Array(count);
+  let i = 0;
+  for (const [owner, balance] of totals) {
+    if (balance < 0n) throw new RangeError(`negative balance for ${owner}`);
+    if (balance > U64_MAX) throw new RangeError(`balance of ${owner} exceeds a u64`);
+    decodeOwner(owner, keys, i * 32);
+    values[i] = balance;
+    i++;
+  }
+  // 2. Leaf order: ascending claimant bytes.
+  const order = sortOrder(keys, count);
+  const owners = Buffer.allocUnsafe(count * 32);
+  const sorted = new BigUint64Array(count);
+  for (let k = 0; k < count; k++) {
+    const from = order[k] as number;
+    copy32(keys, from * 32, owners, k * 32);
+    sorted[k] = values[from] as bigint;
+  }
+  return allocateHolders({ count, owners, balances: sorted }, pool, options);
 }
 
 /** The result as plain objects (small sets, tests, JSON). */

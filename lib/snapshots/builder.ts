@@ -3,11 +3,11 @@
 // switch of the coin's summary (airdrop-release.ts has the rule). SQS-driven: a message may be delivered more than
 // once and a build may crash at any step, so every step is idempotent or guarded by the summary's version.
 import * as z from 'zod/mini';
-import { ChainError, type ChainReader } from '../chain/index.js';
+import { ChainError, type ChainReader, HoldersLimitError, type TokenHolders } from '../chain/index.js';
 import { logger } from '../core/logger.js';
 import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
 import { addRound, airdropDue, releaseWindow } from './airdrop-release.js';
-import { airdropPoolSize, computeAllocations, minBalanceRaw } from './allocation.js';
+import { airdropPoolSize, allocateHolders, minBalanceRaw } from './allocation.js';
 import { snapshotKeys } from './keys.js';
 import { type GetObject, HOLDERS_OBJECT, type StoredObject, serializeSnapshot } from './layout.js';
 import { buildDistributionFromSorted } from './merkle.js';
@@ -52,10 +52,12 @@ export type BuildOutcome =
 export const MIN_BALANCE_WHOLE_TOKENS = 1n;
 
 /**
- * Holders of one airdrop mint a build reads at most. A mint with more (a stablecoin, say) is reported unusable
- * and acknowledged: retrying cannot make it smaller.
+ * Token accounts of one airdrop mint a build reads at most: the read stops as soon as it passes this, so a mint
+ * with more (a stablecoin, say) costs bounded memory and is reported unusable and acknowledged: retrying cannot
+ * make it smaller. 1M holders build within 512 MiB (bench/holders.ts); the bound leaves room for wallets with
+ * several accounts.
  */
-export const MAX_AIRDROP_HOLDERS = 200_000;
+export const MAX_AIRDROP_ACCOUNTS = 1_500_000;
 
 const unusable = (coinMint: string, airdropMint: string, reason: string): BuildOutcome => {
   logger.warn('airdrop token unusable', { coinMint, airdropMint, reason });
@@ -88,21 +90,29 @@ export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promis
 
   // The slot is read before the holders: the round reflects the chain at this slot or later.
   const slot = await deps.chain.getSlot();
-  let holders: Map<string, bigint> | undefined;
+  let holders: TokenHolders | undefined;
   try {
-    holders = await deps.chain.listTokenHolders(airdropMint);
+    holders = await deps.chain.listTokenHolders(airdropMint, {
+      programId: airdropInfo.programId,
+      maxAccounts: MAX_AIRDROP_ACCOUNTS,
+      // Unknown before the first snapshot: assume a large set, so a big mint is never asked for in one answer.
+      expectedAccounts: current ? current.holderCount : MAX_AIRDROP_ACCOUNTS,
+    });
   } catch (error) {
-    // A node that refuses the read for good (too large, filter unsupported) will refuse it next hour too.
-    if (!(error instanceof ChainError) || error.transient) throw error;
-    return unusable(coinMint, airdropMint, error.message);
+    // Too many holders, or a node that refuses the read for good (filter unsupported, a partition it cannot
+    // split): the next hour's read would fail the same way.
+    const permanent = error instanceof HoldersLimitError || (error instanceof ChainError && !error.transient);
+    if (!permanent) throw error;
+    return unusable(coinMint, airdropMint, (error as Error).message);
   }
-  if (holders.size > MAX_AIRDROP_HOLDERS)
-    return unusable(coinMint, airdropMint, `${holders.size} holders, more than ${MAX_AIRDROP_HOLDERS}`);
-  const shares = computeAllocations(holders, round, {
+  const readSlots = holders.slots;
+  // PDAs (pools, program vaults) hold tokens but have no key to claim with: their share goes to the wallets.
+  const shares = allocateHolders(holders, round, {
     minBalance: minBalanceRaw(airdropInfo.decimals, MIN_BALANCE_WHOLE_TOKENS),
     excludeOwners: [coin.vaultAddress, coin.coinMint].filter((a): a is string => a !== null),
+    excludeOffCurve: true,
   });
-  holders = undefined; // let the (possibly large) map go before the tree is built
+  holders = undefined; // let the (possibly large) columns go before the tree is built
   if (shares.count === 0) return keep('no eligible holder');
 
   const previous = current ? await deps.getObject(`${current.prefix}${HOLDERS_OBJECT}`) : new Uint8Array(0);
@@ -117,7 +127,15 @@ export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promis
   const createdAt = deps.now().toISOString();
   const prefix = snapshotKeys.objectPrefix(coinMint, version, root);
   await deps.putObjects(
-    serializeSnapshot(distribution, { prefix, version, mint: coinMint, airdropMint, slot, createdAt }),
+    serializeSnapshot(distribution, {
+      prefix,
+      version,
+      mint: coinMint,
+      airdropMint,
+      slot,
+      readSlots,
+      createdAt,
+    }),
   );
   const summary: SnapshotSummary = {
     coinMint,
@@ -128,13 +146,21 @@ export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promis
     totalAllocation: cumulative.total.toString(),
     pool: pool.toString(),
     slot,
+    readSlots,
     createdAt,
     version,
     prefix,
   };
   // Only over the version this round was added to: a concurrent build of the same round loses here.
   if (await deps.putSummaryIfNewer(summary)) {
-    logger.info('snapshot created', { coinMint, version, root, holderCount: summary.holderCount, round });
+    logger.info('snapshot created', {
+      coinMint,
+      version,
+      root,
+      holderCount: summary.holderCount,
+      round,
+      readSlots,
+    });
     return { status: 'created', summary };
   }
   return { status: 'superseded', summary: await deps.getSummary(coinMint) };

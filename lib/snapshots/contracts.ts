@@ -56,6 +56,11 @@ const summarySchema = withMeta(
     totalAllocation: described(amount, 'Σ allocations, game coin base units (= the pool)'),
     version: described(z.int(), 'Snapshot version, +1 per changed root'),
     slot: described(z.int(), 'Chain slot read before the holders'),
+    readSlots: described(
+      z.optional(z.object({ first: z.int(), last: z.int() })),
+      'Context slots of the first and last page of the holder read (the holders are the chain between them; ' +
+        'absent on snapshots built before paged reads)',
+    ),
     createdAt: described(z.string(), 'ISO 8601 UTC'),
   }),
   { id: 'SnapshotSummary' },

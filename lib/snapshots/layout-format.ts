@@ -66,6 +66,8 @@ export interface SnapshotManifest {
   mint?: string;
   airdropMint?: string;
   slot?: number;
+  /** Context slots of the first and last page of the holder read. */
+  readSlots?: { first: number; last: number };
   createdAt?: string;
 }
 

@@ -46,6 +46,7 @@ export interface SerializeOptions {
   mint?: string;
   airdropMint?: string;
   slot?: number;
+  readSlots?: { first: number; last: number };
   createdAt?: string;
   bucketBits?: number;
 }
@@ -109,6 +110,7 @@ export function serializeSnapshot(distribution: Distribution, options: Serialize
     ...(options.mint === undefined ? {} : { mint: options.mint }),
     ...(options.airdropMint === undefined ? {} : { airdropMint: options.airdropMint }),
     ...(options.slot === undefined ? {} : { slot: options.slot }),
+    ...(options.readSlots === undefined ? {} : { readSlots: options.readSlots }),
     ...(options.createdAt === undefined ? {} : { createdAt: options.createdAt }),
   };
   return [

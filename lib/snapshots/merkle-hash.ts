@@ -19,6 +19,9 @@
 // digest, which is what makes `createHash()` and `hash(…, 'buffer')` 2-3× slower; inputs are assembled in one
 // reused scratch buffer.
 import * as crypto from 'node:crypto';
+import { compare32, copy32 } from '../core/key-order.js';
+
+export { compare32, copy32 };
 
 export const HASH_BYTES = 32;
 /** Bytes of the pre-image of a leaf: claimant(32) ‖ amount_unlocked u64 LE ‖ amount_locked u64 LE. */
@@ -92,21 +95,6 @@ export function nodeHash(a: Uint8Array, b: Uint8Array): Buffer {
   return compare32(a, 0, b, 0) <= 0
     ? sha256(Uint8Array.of(NODE_PREFIX), a, b)
     : sha256(Uint8Array.of(NODE_PREFIX), b, a);
-}
-
-/** Copies 32 bytes (a JS loop beats a native call per key at this size). */
-export function copy32(src: Uint8Array, srcOffset: number, dst: Uint8Array, dstOffset: number): void {
-  for (let k = 0; k < 32; k++) dst[dstOffset + k] = src[srcOffset + k] as number;
-}
-
-/** Sign of (32 bytes of a at aOffset) − (32 bytes of b at bOffset), byte-wise. */
-export function compare32(a: Uint8Array, aOffset: number, b: Uint8Array, bOffset: number): number {
-  for (let k = 0; k < 32; k++) {
-    const x = a[aOffset + k] as number;
-    const y = b[bOffset + k] as number;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
 }
 
 function leafOutput(records: Uint8Array, into: Buffer | undefined): Buffer {

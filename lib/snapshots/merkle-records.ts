@@ -2,7 +2,10 @@
 // as holders.bin) and their deterministic order: ascending claimant bytes, so the same holder set always
 // gives the same root.
 import { endianness } from 'node:os';
+import { sortOrder } from '../core/key-order.js';
 import { assertU64, compare32, copy32, LEAF_RECORD_BYTES } from './merkle-hash.js';
+
+export { sortOrder };
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
@@ -87,47 +90,6 @@ function encodeAligned(
     }
   }
   return Buffer.from(buffer);
-}
-
-/**
- * Order of `claimants` (count × 32 bytes) ascending by bytes: returns indices. Packs (top bits of the key,
- * index) below 2^53 into a Float64Array and sorts it natively, then re-sorts the rare runs whose top bits
- * tie by full byte comparison: ~10× faster than a comparator sort over a million keys.
- */
-export function sortOrder(claimants: Uint8Array, count: number): Uint32Array {
-  if (claimants.length < count * 32) throw new RangeError('claimants buffer too short');
-  const indexBits = Math.max(1, Math.ceil(Math.log2(count + 1)));
-  const keyBits = Math.min(32, 53 - indexBits);
-  const shift = 32 - keyBits;
-  const indexScale = 2 ** indexBits;
-  const keys = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    const o = i * 32;
-    const top =
-      (((claimants[o] as number) << 24) |
-        ((claimants[o + 1] as number) << 16) |
-        ((claimants[o + 2] as number) << 8) |
-        (claimants[o + 3] as number)) >>>
-      0;
-    keys[i] = (top >>> shift) * indexScale + i;
-  }
-  keys.sort();
-  const order = new Uint32Array(count);
-  const prefix = new Uint32Array(count);
-  for (let i = 0; i < count; i++) {
-    const key = keys[i] as number;
-    const hi = Math.floor(key / indexScale);
-    order[i] = key - hi * indexScale;
-    prefix[i] = hi;
-  }
-  const compare = (x: number, y: number) => compare32(claimants, x * 32, claimants, y * 32);
-  for (let start = 0; start < count; ) {
-    let end = start + 1;
-    while (end < count && prefix[end] === prefix[start]) end++;
-    if (end - start > 1) order.subarray(start, end).sort(compare);
-    start = end;
-  }
-  return order;
 }
 
 /** Throws unless the claimants of `records` are strictly ascending (the leaf order, no duplicate). */

@@ -24,6 +24,8 @@ export const snapshotSummarySchema = z.object({
   totalAllocation: z.string(),
   pool: z.string(),
   slot: z.int(),
+  /** Context slots of the first and last page of the holder read (absent on snapshots built before paging). */
+  readSlots: z.optional(z.object({ first: z.int(), last: z.int() })),
   createdAt: z.string(),
   version: z.int(),
   /** S3 key prefix of this version's objects. */

@@ -33,6 +33,7 @@ export const summaryView = (s: SnapshotSummary) => ({
   totalAllocation: s.totalAllocation,
   version: s.version,
   slot: s.slot,
+  ...(s.readSlots ? { readSlots: s.readSlots } : {}),
   createdAt: s.createdAt,
 });
 

@@ -30,9 +30,11 @@ const remove = (map: Map<string, Set<string>>, key: string, value: string) => {
 export class AccountIndex {
   private readonly owners = new Map<string, string>();
   private readonly byOwner = new Map<string, Set<string>>();
-  private readonly tokens = new Map<string, { mint: string; owner: string }>();
+  private readonly tokens = new Map<string, { mint: string; owner: string; ownerByte: number }>();
   private readonly byMint = new Map<string, Set<string>>();
   private readonly byTokenOwner = new Map<string, Set<string>>();
+  /** Token accounts by mint and the wallet owner's first byte: partitioned holder reads (memcmp at 32). */
+  private readonly byMintOwnerByte = new Map<string, Set<string>>();
 
   /** Record the current state of an address; null (or zero lamports) means the account no longer exists. */
   update(address: string, account: IndexedAccount | null): void {
@@ -46,6 +48,7 @@ export class AccountIndex {
     if (previousToken) {
       remove(this.byMint, previousToken.mint, address);
       remove(this.byTokenOwner, previousToken.owner, address);
+      remove(this.byMintOwnerByte, `${previousToken.mint}:${previousToken.ownerByte}`, address);
       this.tokens.delete(address);
     }
     if (!exists) return;
@@ -54,9 +57,11 @@ export class AccountIndex {
     if (TOKEN_PROGRAMS.has(account.owner)) {
       const token = readTokenAccount(account.data);
       if (token) {
-        this.tokens.set(address, { mint: token.mint, owner: token.owner });
+        const ownerByte = account.data[32] as number;
+        this.tokens.set(address, { mint: token.mint, owner: token.owner, ownerByte });
         add(this.byMint, token.mint, address);
         add(this.byTokenOwner, token.owner, address);
+        add(this.byMintOwnerByte, `${token.mint}:${ownerByte}`, address);
       }
     }
   }
@@ -78,6 +83,11 @@ export class AccountIndex {
   /** Token accounts (either program) of a mint. */
   tokenAccountsOfMint(mint: string): ReadonlySet<string> {
     return this.byMint.get(mint) ?? new Set();
+  }
+
+  /** Token accounts (either program) of a mint whose wallet owner's first byte is `ownerByte`. */
+  tokenAccountsOfMintByOwnerByte(mint: string, ownerByte: number): ReadonlySet<string> {
+    return this.byMintOwnerByte.get(`${mint}:${ownerByte}`) ?? new Set();
   }
 
   /** Token accounts (either program) whose wallet owner is `owner`. */

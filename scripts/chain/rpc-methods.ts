@@ -172,26 +172,138 @@ const matches = (account: AccountState, filters: ReturnType<typeof parseFilters>
   );
 };
 
+/** Candidate addresses for a program-account query: an index when the filters name a mint or an owner. */
+const candidatesOf = (
+  ledger: Ledger,
+  program: string,
+  filters: ReturnType<typeof parseFilters>,
+): Iterable<string> => {
+  if (!TOKEN_PROGRAMS.has(program)) return ledger.programAccountAddresses(program);
+  const mint = filters.memcmp.find((m) => m.offset === 0 && m.bytes.length === 32);
+  const owner = filters.memcmp.find((m) => m.offset === 32 && m.bytes.length > 0);
+  if (owner?.bytes.length === 32) return ledger.index.tokenAccountsOfOwner(bs58.encode(owner.bytes));
+  if (mint && owner)
+    return ledger.index.tokenAccountsOfMintByOwnerByte(bs58.encode(mint.bytes), owner.bytes[0] as number);
+  if (mint) return ledger.index.tokenAccountsOfMint(bs58.encode(mint.bytes));
+  return ledger.programAccountAddresses(program);
+};
+
+/** A node answers only from a state at least this recent (-32016 otherwise, as a validator does). */
+const checkMinContextSlot = (ledger: Ledger, cfg: Config) => {
+  const min = cfg.minContextSlot;
+  if (min === undefined || min === null) return;
+  if (typeof min !== 'number' || !Number.isSafeInteger(min) || min < 0) throw invalid('minContextSlot');
+  if (ledger.slot < min) throw new RpcError(-32016, 'Minimum context slot has not been reached');
+};
+
+const matching = (
+  ledger: Ledger,
+  program: string,
+  pubkeys: Iterable<string>,
+  filters: ReturnType<typeof parseFilters>,
+  encoding: AccountEncoding,
+  slice: DataSlice | undefined,
+) => {
+  const value: unknown[] = [];
+  for (const pubkey of pubkeys) {
+    const account = ledger.getAccount(pubkey);
+    if (!account || account.owner !== program || !matches(account, filters)) continue;
+    value.push({ pubkey, account: encodeAccount(ledger, account, encoding, slice) });
+  }
+  return value;
+};
+
 const programAccounts: Method = (ledger, params) => {
   const program = address(params, 0, 'program id');
   const cfg = config(params, 1);
   const encoding = parseEncoding(cfg.encoding, 'base58');
   const filters = parseFilters(cfg);
   const slice = dataSlice(cfg);
-  // Fast paths for token accounts filtered by mint (offset 0) or by wallet owner (offset 32).
-  const key = filters.memcmp.find((m) => (m.offset === 0 || m.offset === 32) && m.bytes.length === 32);
-  const candidates =
-    TOKEN_PROGRAMS.has(program) && key
-      ? key.offset === 0
-        ? ledger.index.tokenAccountsOfMint(bs58.encode(key.bytes))
-        : ledger.index.tokenAccountsOfOwner(bs58.encode(key.bytes))
-      : ledger.programAccountAddresses(program);
-  const value: unknown[] = [];
-  for (const pubkey of candidates) {
-    const account = ledger.getAccount(pubkey);
-    if (!account || account.owner !== program || !matches(account, filters)) continue;
-    value.push({ pubkey, account: encodeAccount(ledger, account, encoding, slice) });
+  checkMinContextSlot(ledger, cfg);
+  const value = matching(ledger, program, candidatesOf(ledger, program, filters), filters, encoding, slice);
+  return cfg.withContext ? withContext(ledger, value) : value;
+};
+
+// getProgramAccountsV2, the paginated variant providers serve (Helius, Alchemy): `limit` 1–10 000 (default 1000)
+// addresses a page in a fixed order, filtered after paging (a page may hold fewer than `limit` even mid-way),
+// `paginationKey` the last address of the previous page, null after the last page. Unknown fields are refused;
+// changedSinceSlot is refused too (the local chain keeps no per-account write slot).
+const V2_FIELDS = new Set([
+  'commitment',
+  'encoding',
+  'filters',
+  'dataSlice',
+  'withContext',
+  'minContextSlot',
+  'limit',
+  'paginationKey',
+  'changedSinceSlot',
+]);
+const sortedCache = new WeakMap<object, { version: number; sorted: string[] }>();
+
+/** The candidates in page order, kept while the ledger is unchanged (a million addresses sort in ~1 s). */
+const inPageOrder = (ledger: Ledger, candidates: Iterable<string>): string[] => {
+  const cached = sortedCache.get(candidates);
+  if (cached && cached.version === ledger.version) return cached.sorted;
+  const sorted = [...candidates].sort();
+  if (typeof candidates === 'object') sortedCache.set(candidates, { version: ledger.version, sorted });
+  return sorted;
+};
+
+/** First index whose address sorts after `key`. */
+const after = (sorted: readonly string[], key: string): number => {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) <= key) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
+};
+
+const v2Limit = (cfg: Config): number => {
+  const limit = cfg.limit ?? 1000;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw invalid('limit must be an integer between 1 and 10000');
+  return limit;
+};
+
+const v2Key = (cfg: Config): string | undefined => {
+  const key = cfg.paginationKey;
+  if (key === undefined || key === null) return undefined;
+  if (typeof key !== 'string') throw invalid('paginationKey must be a string');
+  let bytes: Uint8Array;
+  try {
+    bytes = bs58.decode(key);
+  } catch {
+    throw invalid('paginationKey is not a key this node returned');
+  }
+  if (bytes.length !== 32) throw invalid('paginationKey is not a key this node returned');
+  return key;
+};
+
+const programAccountsV2: Method = (ledger, params) => {
+  const program = address(params, 0, 'program id');
+  const cfg = config(params, 1);
+  for (const field of Object.keys(cfg))
+    if (!V2_FIELDS.has(field)) throw invalid(`unknown field \`${field}\``);
+  if (cfg.changedSinceSlot !== undefined && cfg.changedSinceSlot !== null)
+    throw invalid('changedSinceSlot is not supported by the local chain');
+  const limit = v2Limit(cfg);
+  const key = v2Key(cfg);
+  const encoding = parseEncoding(cfg.encoding, 'base64');
+  const filters = parseFilters(cfg);
+  const slice = dataSlice(cfg);
+  checkMinContextSlot(ledger, cfg);
+  const sorted = inPageOrder(ledger, candidatesOf(ledger, program, filters));
+  const start = key === undefined ? 0 : after(sorted, key);
+  const page = sorted.slice(start, start + limit);
+  const accounts = matching(ledger, program, page, filters, encoding, slice);
+  const value = {
+    accounts,
+    paginationKey: start + limit < sorted.length ? (page[page.length - 1] as string) : null,
+  };
   return cfg.withContext ? withContext(ledger, value) : value;
 };
 
@@ -368,6 +480,7 @@ export const METHODS: Record<string, Method> = {
     );
   },
   getProgramAccounts: programAccounts,
+  getProgramAccountsV2: programAccountsV2,
   getTokenAccountBalance: (ledger, params) => {
     const { token } = tokenAccount(ledger, address(params, 0));
     return withContext(ledger, uiTokenAmount(token.amount, decimalsOf(ledger, token.mint)));

@@ -1377,6 +1377,11 @@ export type components = {
             version: number;
             /** @description Chain slot read before the holders */
             slot: number;
+            /** @description Context slots of the first and last page of the holder read (the holders are the chain between them; absent on snapshots built before paged reads) */
+            readSlots?: {
+                first: number;
+                last: number;
+            };
             /** @description ISO 8601 UTC */
             createdAt: string;
         };
@@ -7129,6 +7134,10 @@ export interface operations {
                      *         "totalAllocation": "0",
                      *         "version": 0,
                      *         "slot": 0,
+                     *         "readSlots": {
+                     *           "first": 0,
+                     *           "last": 0
+                     *         },
                      *         "createdAt": "string"
                      *       }
                      *     }

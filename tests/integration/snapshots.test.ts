@@ -351,11 +351,12 @@ describe('snapshot endpoints', () => {
   ) => invoke<Body<T>>(handler, { method: 'GET', path, pathParameters: params, ...(query ? { query } : {}) });
 
   it('serves the summary; 404 for an unknown coin, 400 for a malformed one', async () => {
-    const ok = await get<{ merkleRoot: string; holderCount: number }>(
-      getSnapshotHandler,
-      `/token-launcher/snapshot/${ctx.coinMint}`,
-      { tokenMint: ctx.coinMint },
-    );
+    const ok = await get<{
+      merkleRoot: string;
+      holderCount: number;
+      slot: number;
+      readSlots: { first: number; last: number };
+    }>(getSnapshotHandler, `/token-launcher/snapshot/${ctx.coinMint}`, { tokenMint: ctx.coinMint });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({
       tokenMint: ctx.coinMint,
@@ -363,6 +364,10 @@ describe('snapshot endpoints', () => {
       holderCount: 2,
       version: 1,
     });
+    // The slot range the holder pages were read at, after the slot read before them.
+    const { slot, readSlots } = ok.body.data;
+    expect(readSlots.first).toBeGreaterThanOrEqual(slot);
+    expect(readSlots.last).toBeGreaterThanOrEqual(readSlots.first);
     const unknown = Keypair.generate().publicKey.toBase58();
     expect(
       (await get(getSnapshotHandler, `/token-launcher/snapshot/${unknown}`, { tokenMint: unknown })).status,

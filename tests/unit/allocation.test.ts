@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
+import { isOnCurve } from '../../lib/chain/index.js';
 import {
   AIRDROP_SHARE_BPS,
   aggregateBalances,
@@ -97,7 +98,13 @@ describe('computeAllocations', () => {
     expect(result.owners).not.toContain(addressOf(2));
     expect(result.owners).not.toContain(addressOf(5));
     expect(new Set(result.owners)).toEqual(new Set([addressOf(3), addressOf(4)]));
-    expect(result.excluded).toEqual({ zeroBalance: 1, belowMinimum: 1, excludedOwner: 1, zeroAllocation: 0 });
+    expect(result.excluded).toEqual({
+      zeroBalance: 1,
+      belowMinimum: 1,
+      excludedOwner: 1,
+      offCurve: 0,
+      zeroAllocation: 0,
+    });
     expect(result.eligibleBalance).toBe(1_010n);
     expect(result.totalAllocation).toBe(1_000_000n);
   });
@@ -187,6 +194,22 @@ describe('computeAllocations', () => {
     expect(() => computeAllocations([[bs58.encode(Buffer.alloc(31, 1)), 5n]], 10n)).toThrow(RangeError);
     expect(() => computeAllocations([[addressOf(1), -1n]], 10n)).toThrow(RangeError);
     expect(() => computeAllocations([[addressOf(1), 1n]], 1n << 64n)).toThrow(RangeError);
+  });
+
+  it('with excludeOffCurve, owners that are no ed25519 key (PDAs) get nothing and the pool goes to the others', () => {
+    const wallet = bs58.encode(Buffer.from('0a'.repeat(32), 'hex'));
+    const offCurve: string[] = [];
+    for (let i = 0; offCurve.length < 2; i++) {
+      const key = bs58.decode(addressOf(100 + i));
+      if (!isOnCurve(key)) offCurve.push(addressOf(100 + i));
+    }
+    expect(isOnCurve(bs58.decode(wallet))).toBe(true);
+    const balances = new Map([[wallet, 10n], ...offCurve.map((a) => [a, 1_000n] as [string, bigint])]);
+    const result = computeAllocations(balances, 900n, { excludeOffCurve: true });
+    expect(allocationList(result)).toEqual([{ owner: wallet, balance: 10n, amount: 900n }]);
+    expect(result.excluded.offCurve).toBe(2);
+    // Without the option they are holders like any other.
+    expect(computeAllocations(balances, 900n).count).toBe(3);
   });
 
   it('a single whale holder takes the whole pool; u64-sized values stay exact', () => {

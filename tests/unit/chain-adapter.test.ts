@@ -41,6 +41,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Chain,
   ChainError,
+  holdersToMap,
   makeChain,
   signPlan,
   type TransactionPlan,
@@ -396,14 +397,14 @@ describe('chain adapter', () => {
       code: 'RPC_ERROR',
       transient: false,
     });
-    // listTokenHolders reads getProgramAccounts without kit's client: the same classification. It queries both
-    // token programs at once, so each fault takes both requests (a spare one would hit the next call).
-    local.injectFault({ method: 'getProgramAccounts', status: 503, times: 2 });
+    // listTokenHolders reads getProgramAccounts page by page without kit's client: the same classification. A
+    // failed page fails the read (the builder retries the message); the first page fails here, so one fault each.
+    local.injectFault({ method: 'getProgramAccounts', status: 503 });
     expect(await caught(chain.listTokenHolders(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
       transient: true,
     });
-    local.injectFault({ method: 'getProgramAccounts', delayMs: 1500, times: 2 });
+    local.injectFault({ method: 'getProgramAccounts', delayMs: 1500 });
     expect(await caught(chain.listTokenHolders(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
       message: expect.stringMatching(/^getProgramAccounts: RPC request failed: .*\btimed? ?out\b/i),
@@ -411,18 +412,36 @@ describe('chain adapter', () => {
     local.injectFault({
       method: 'getProgramAccounts',
       rpcError: { code: -32005, message: 'Node is behind' },
-      times: 2,
+    });
+    expect((await caught(chain.listTokenHolders(await newAddress()))).transient).toBe(true);
+    // A page from a node behind the first page's slot: -32016, transient.
+    local.injectFault({
+      method: 'getProgramAccounts',
+      rpcError: { code: -32016, message: 'Minimum context slot has not been reached' },
     });
     expect((await caught(chain.listTokenHolders(await newAddress()))).transient).toBe(true);
     local.injectFault({
       method: 'getProgramAccounts',
       rpcError: { code: -32602, message: 'Invalid params' },
-      times: 2,
     });
     expect(await caught(chain.listTokenHolders(await newAddress()))).toMatchObject({
       code: 'RPC_ERROR',
       transient: false,
     });
+    // The provider's paginated API is classified the same way.
+    const helius = makeChain({ rpcUrl: local.url, requestTimeoutMs: 1000, holders: { source: 'helius' } });
+    local.injectFault({ method: 'getProgramAccountsV2', status: 429 });
+    expect(await caught(helius.listTokenHolders(await newAddress()))).toMatchObject({
+      code: 'RPC_UNAVAILABLE',
+      transient: true,
+    });
+    local.injectFault({
+      method: 'getProgramAccountsV2',
+      rpcError: { code: -32602, message: 'Invalid params' },
+    });
+    expect((await caught(helius.listTokenHolders(await newAddress()))).transient).toBe(false);
+    // Nothing left queued for the next test.
+    expect(await helius.listTokenHolders(await newAddress())).toMatchObject({ count: 0, pages: 3 });
   });
 
   it('keeps confirming through a failed send and a flaky status poll', async () => {
@@ -632,12 +651,13 @@ describe('token reads', () => {
         ],
       });
       const holders = await chain.listTokenHolders(mint);
-      expect(holders).toEqual(
+      expect(holdersToMap(holders)).toEqual(
         new Map([
           [alice, 1_234n],
           [bob, 5n],
         ]),
       );
+      expect(holders.pages).toBe(3);
       expect(await chain.getTokenAccountBalance(aliceExtra)).toBe(234n);
       expect(await chain.getTokenAccountBalance(carolAta as Address)).toBe(0n);
       expect(await chain.getTokenAccountBalance(await newAddress())).toBe(0n);

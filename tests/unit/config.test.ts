@@ -58,6 +58,8 @@ describe('settings', () => {
       SOL_USD_PRICE_SOURCE: 'fixed',
       SOL_USD_PRICE: 150,
       SOLANA_RPC_TIMEOUT_MS: 10_000,
+      HOLDERS_SOURCE: 'rpc',
+      HOLDERS_PAGE_SIZE: 5000,
     });
   });
 
