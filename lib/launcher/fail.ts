@@ -2,6 +2,7 @@
 // the symbol are freed for another launch. Kept apart from the stages so its bundle carries no chain code.
 import * as z from 'zod/mini';
 import { logger } from '../core/logger.js';
+import { countMetricBy } from '../core/metrics.js';
 import { describeFailure, type TaskFailure } from './failures.js';
 import { failJob } from './lock-repository.js';
 import { isOpen } from './model.js';
@@ -20,6 +21,7 @@ export const failStage = async (jobId: string, failure: TaskFailure, now: () => 
     const error = describeFailure(job.stage, failure);
     logger.warn('launch failed', { jobId, stage: job.stage, error: failure.Error, cause: failure.Cause });
     await failJob(job, error, now().toISOString());
+    countMetricBy('LaunchesFinished', { outcome: 'failed' });
   }
   const closed = (await repo.getJob(jobId)) ?? job;
   return { jobId, status: closed.status, progress: closed.progress };
