@@ -2,10 +2,14 @@ import { settings } from '../core/config.js';
 import { type Chain, makeChain } from './chain.js';
 import { type ChainOptions, type ChainReader, makeChainReader } from './reader.js';
 
-/** SOLANA_RPC_URL and its timeout; fails fast when they are not configured. */
+/** SOLANA_RPC_URL, its timeout and the priority-fee cap; fails fast when they are not configured. */
 const chainOptions = (): ChainOptions => {
   const config = settings();
-  return { rpcUrl: config.SOLANA_RPC_URL, requestTimeoutMs: config.SOLANA_RPC_TIMEOUT_MS };
+  return {
+    rpcUrl: config.SOLANA_RPC_URL,
+    requestTimeoutMs: config.SOLANA_RPC_TIMEOUT_MS,
+    priorityFeeMaxMicroLamports: config.PRIORITY_FEE_MAX_MICROLAMPORTS,
+  };
 };
 
 let cached: Chain | undefined;

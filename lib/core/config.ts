@@ -55,6 +55,14 @@ const numberBetween =
       ? value
       : refuse(`must be a number from ${min} to ${max}`);
   };
+const integerBetween =
+  (min: number, max: number): SettingParser<number> =>
+  (raw) => {
+    const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+    return Number.isInteger(value) && value >= min && value <= max
+      ? value
+      : refuse(`must be an integer from ${min} to ${max}`);
+  };
 const base64Key32 = (): SettingParser<string> => (raw) =>
   raw !== undefined && Buffer.from(raw, 'base64').length === 32
     ? raw
@@ -124,6 +132,9 @@ export const settingsSpec = {
   // The chain and the SOL price.
   SOLANA_RPC_URL: httpUrl(),
   SOLANA_RPC_TIMEOUT_MS: withDefault(positiveNumber(true), '10000'),
+  // The most the platform bids per compute unit (micro-lamports): bounds what one transaction's priority fee
+  // costs its payer, the platform's vaults included (1 000 000 = 1 lamport a unit; 0 turns priority fees off).
+  PRIORITY_FEE_MAX_MICROLAMPORTS: withDefault(integerBetween(0, 100_000_000), '1000000'),
   SOL_USD_PRICE_SOURCE: withDefault(oneOf(['fixed', 'http']), 'fixed'),
   SOL_USD_PRICE: withDefault(positiveNumber(false), '150'),
   SOL_USD_PRICE_URL: optional(httpUrl()),

@@ -330,7 +330,12 @@ export const METHODS: Record<string, Method> = {
     firstNormalEpoch: 0,
     firstNormalSlot: 0,
   }),
-  getRecentPrioritizationFees: () => [],
+  getRecentPrioritizationFees: (ledger, params) => {
+    const accounts = params[0] ?? [];
+    if (!Array.isArray(accounts)) throw invalid('expected an array of addresses');
+    if (accounts.length > 128) throw invalid('Too many inputs provided; max 128');
+    return ledger.prioritizationFees(accounts.map((_, i) => address(accounts, i)));
+  },
   getLatestBlockhash: (ledger) => withContext(ledger, ledger.latestBlockhash()),
   isBlockhashValid: (ledger, params) =>
     withContext(ledger, ledger.isBlockhashValid(str(params, 0, 'blockhash'))),
