@@ -140,11 +140,12 @@ const faultyChain = (k: number, mode: 'before' | 'lost' | 'recordedUnsent') => {
       if (name === 'sendAndConfirm' && mode === 'recordedUnsent') {
         // The signature is recorded (onSent), then the process loses the RPC before broadcasting.
         const options = args[1] as {
-          onSent?: (s: { signature: string; lastValidBlockHeight: number }) => Promise<void>;
+          onSent?: (s: { signature: string; lastValidBlockHeight: number; fee: bigint }) => Promise<void>;
         };
         await options.onSent?.({
           signature: '1111111111111111111111111111111111111111111111111111111111111111',
           lastValidBlockHeight: 1,
+          fee: 5_000n,
         });
         throw new ChainError('RPC_UNAVAILABLE', 'simulated: RPC lost before broadcasting');
       }
@@ -156,6 +157,7 @@ const faultyChain = (k: number, mode: 'before' | 'lost' | 'recordedUnsent') => {
       'getMinimumBalanceForRentExemption',
       real.getMinimumBalanceForRentExemption,
     ),
+    estimateBudget: wrap('estimateBudget', real.estimateBudget),
     sendAndConfirm: wrap('sendAndConfirm', real.sendAndConfirm),
     confirm: wrap('confirm', real.confirm),
     getSignatureStatus: wrap('getSignatureStatus', real.getSignatureStatus),
