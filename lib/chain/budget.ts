@@ -18,7 +18,12 @@ import {
   identifyComputeBudgetInstruction,
   MAX_COMPUTE_UNIT_LIMIT,
 } from '@solana-program/compute-budget';
-import type { TransactionPlan } from './chain.js';
+
+/** A transaction plan (chain.ts's TransactionPlan, spelled here so the two modules don't import each other). */
+interface TransactionPlan {
+  feePayer: Address;
+  instructions: readonly Instruction[];
+}
 
 export { COMPUTE_BUDGET_PROGRAM_ADDRESS, MAX_COMPUTE_UNIT_LIMIT };
 
