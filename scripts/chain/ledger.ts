@@ -542,20 +542,22 @@ export class Ledger extends EventEmitter<{ transaction: [TxRecord]; slot: [numbe
   }
 
   /**
-   * getRecentPrioritizationFees as a validator answers it: for each of the last 150 slots, the lowest price a
-   * transaction landed with in that slot (0 when none), raised to the lowest price among the ones that wrote each
-   * of `accounts` (an account nobody wrote in the slot adds nothing).
+   * getRecentPrioritizationFees: for each of the last 150 slots, the highest among `accounts` of the lowest
+   * compute-unit price a transaction writing that account landed with in the slot, 0 when none wrote any of them;
+   * without accounts, the lowest price of the slot's transactions (0 when none). A validator also raises every
+   * account's value to the block's lowest price, which on a busy cluster is 0; here a slot may hold one
+   * transaction only, which would make one test's bid everybody's, so the account values stand alone.
    */
   prioritizationFees(accounts: readonly string[]): Array<{ slot: number; prioritizationFee: number }> {
     const out: Array<{ slot: number; prioritizationFee: number }> = [];
+    const lowest = (list: ReadonlyArray<{ price: bigint }>) =>
+      list.reduce<bigint | undefined>(
+        (min, tx) => (min === undefined || tx.price < min ? tx.price : min),
+        undefined,
+      );
     for (let slot = Math.max(1, this.slot - PRIORITIZATION_FEE_SLOTS + 1); slot <= this.slot; slot++) {
       const txs = this.slotPrices.get(slot) ?? [];
-      const lowest = (list: typeof txs) =>
-        list.reduce<bigint | undefined>(
-          (min, tx) => (min === undefined || tx.price < min ? tx.price : min),
-          undefined,
-        );
-      let fee = lowest(txs) ?? 0n;
+      let fee = accounts.length === 0 ? (lowest(txs) ?? 0n) : 0n;
       for (const account of accounts) {
         const forAccount = lowest(txs.filter((tx) => tx.writable.includes(account)));
         if (forAccount !== undefined && forAccount > fee) fee = forAccount;

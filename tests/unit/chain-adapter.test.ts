@@ -797,9 +797,11 @@ describe('transactions that land: compute budget, priority fee, polling', () => 
     expect(slots).toEqual([...slots].sort((a, b) => a - b));
     expect(forHot.filter((f) => f.prioritizationFee === 7_000n)).toHaveLength(3);
     expect(forHot.filter((f) => f.prioritizationFee === 0n)).toHaveLength(PRIORITIZATION_FEE_SLOTS - 3);
-    // The block's lowest price counts for any account: here each slot had one transaction, at 7 000.
+    // An account no transaction wrote stays at zero; without accounts, each slot's lowest price.
     const forCold = await rpc.getRecentPrioritizationFees([cold]).send();
-    expect(forCold.filter((f) => f.prioritizationFee === 7_000n)).toHaveLength(3);
+    expect(forCold.every((f) => f.prioritizationFee === 0n)).toBe(true);
+    const forAll = await rpc.getRecentPrioritizationFees().send();
+    expect(forAll.filter((f) => f.prioritizationFee === 7_000n)).toHaveLength(3);
     local.ledger.advance(PRIORITIZATION_FEE_SLOTS);
     expect(
       (await rpc.getRecentPrioritizationFees([hot]).send()).every((f) => f.prioritizationFee === 0n),
