@@ -24,6 +24,7 @@ export interface PayoutDeps {
     | 'getSignatureStatus'
     | 'getBlockHeight'
     | 'getMinimumBalanceForRentExemption'
+    | 'getBalance'
   >;
   price: PriceSource;
   now: () => Date;
@@ -83,13 +84,18 @@ const fate = async (record: PayoutRecord & { signature: string }, deps: PayoutDe
 };
 
 /**
- * The most a line's transfer may pay in fees: the fee frozen with it, plus what its amount holds above the
- * rent-exempt minimum (a priority fee never shrinks a transfer below what lets it land on an empty account).
+ * The most a line's transfer may pay in fees: the fee frozen with it, plus what its amount holds above what it
+ * must still send — a lamport to an existing account, the rent-exempt minimum to an empty one (a priority fee
+ * never shrinks a transfer below what lets it land).
  */
 const feeBound = async (record: PayoutRecord, deps: PayoutDeps): Promise<bigint> => {
-  const rent = await deps.chain.getMinimumBalanceForRentExemption(0);
+  const [rent, balance] = await Promise.all([
+    deps.chain.getMinimumBalanceForRentExemption(0),
+    deps.chain.getBalance(String(record.wallet)),
+  ]);
   const send = BigInt(record.send);
-  return BigInt(record.fee) + (send > rent ? send - rent : 0n);
+  const floor = balance > 0n ? 1n : rent;
+  return BigInt(record.fee) + (send > floor ? send - floor : 0n);
 };
 
 /**
