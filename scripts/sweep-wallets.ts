@@ -19,13 +19,12 @@ import {
   type Chain,
   chainFromConfig,
   keypairFromSecret,
+  LAMPORTS_PER_SIGNATURE,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from '../lib/chain/index.js';
 import { requireSetting } from '../lib/core/config.js';
 import { type LegacyWallet, listLegacyWallets, loadWallet, retireLegacyWallet } from '../lib/user/index.js';
 
-/** The network fee of a one-signature transfer (lamports per signature). */
-const FEE_LAMPORTS = 5_000n;
 const TOKEN_PROGRAMS = [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS] as const;
 
 export type SweepOutcome =
@@ -34,7 +33,7 @@ export type SweepOutcome =
   | { arcId: string; from: string; status: 'kept'; reason: string };
 
 export interface SweepDeps {
-  chain: Pick<Chain, 'getBalance' | 'sendAndConfirm'>;
+  chain: Pick<Chain, 'getBalance' | 'estimateBudget' | 'sendAndConfirm'>;
   /** Token accounts of `owner` with a positive balance (both token programs). */
   tokenBalances(owner: string): Promise<Array<{ account: string; amount: bigint }>>;
   /** The user's embedded wallet at the identity provider. */
@@ -75,19 +74,23 @@ const sweepOne = async (legacy: LegacyWallet, execute: boolean, deps: SweepDeps)
   if (tokens.length > 0)
     return kept(`holds token balances (${tokens.map((t) => t.account).join(', ')}): move them first`);
   const balance = await deps.chain.getBalance(legacy.address);
-  // Everything but the fee, so that the account closes at 0 (a smaller remainder would not be rent-exempt).
-  const lamports = balance > FEE_LAMPORTS ? balance - FEE_LAMPORTS : 0n;
+  const sweep = (amount: bigint) => ({
+    feePayer: keypair.address,
+    instructions: [getTransferSolInstruction({ source: keypair, destination: address(to), amount })],
+  });
+  // Everything but the fee, so that the account closes at 0 (a smaller remainder would not be rent-exempt): the
+  // budget (limit and priority fee, bounded by the balance) comes first, and the transfer takes the rest.
+  const budget =
+    balance > LAMPORTS_PER_SIGNATURE
+      ? await deps.chain.estimateBudget(sweep(balance - LAMPORTS_PER_SIGNATURE), {
+          maxFeeLamports: balance - 1n,
+        })
+      : undefined;
+  const lamports = budget ? balance - budget.fee : 0n;
   if (!execute)
     return { arcId: legacy.arcId, from: legacy.address, status: 'would-sweep', to, lamports: `${lamports}` };
   const signature =
-    lamports > 0n
-      ? await deps.chain.sendAndConfirm({
-          feePayer: keypair.address,
-          instructions: [
-            getTransferSolInstruction({ source: keypair, destination: address(to), amount: lamports }),
-          ],
-        })
-      : null;
+    budget && lamports > 0n ? await deps.chain.sendAndConfirm(sweep(lamports), { budget }) : null;
   await retireLegacyWallet(legacy, {
     sweptTo: to,
     signatures: signature ? [signature] : [],

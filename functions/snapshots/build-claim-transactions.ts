@@ -1,4 +1,4 @@
-import { chainReaderFromConfig } from '../../lib/chain/index.js';
+import { chainFromConfig } from '../../lib/chain/index.js';
 import { route } from '../../lib/http/route.js';
 import {
   buildClaimTransactions,
@@ -10,7 +10,7 @@ import {
 } from '../../lib/snapshots/index.js';
 
 export const sideEffects: ClaimDeps = {
-  chain: chainReaderFromConfig(),
+  chain: chainFromConfig(),
   ...claimStores,
   loadVault: loadDistributionVault,
   recordNewClaim,

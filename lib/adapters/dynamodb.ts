@@ -55,16 +55,23 @@ export const recordPendingSignature = async (
   previous: string | undefined,
   sent: { signature: string; lastValidBlockHeight: number },
   now: string,
+  /** Attributes written with the signature (what this transaction pays and sends). */
+  extra: Record<string, string> = {},
 ): Promise<boolean> => {
+  const names = Object.keys(extra);
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: table,
         Key: key,
         UpdateExpression:
-          'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)',
+          'SET signature = :sig, lastValidBlockHeight = :h, updatedAt = :now, previousSignatures = list_append(if_not_exists(previousSignatures, :empty), :prev)' +
+          names.map((_, i) => `, #x${i} = :x${i}`).join(''),
         ConditionExpression: `#status = :pending AND ${previous ? 'signature = :old' : 'attribute_not_exists(signature)'}`,
-        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          ...Object.fromEntries(names.map((name, i) => [`#x${i}`, name])),
+        },
         ExpressionAttributeValues: {
           ':sig': sent.signature,
           ':h': sent.lastValidBlockHeight,
@@ -73,6 +80,7 @@ export const recordPendingSignature = async (
           ':prev': previous ? [previous] : [],
           ':pending': 'pending',
           ...(previous ? { ':old': previous } : {}),
+          ...Object.fromEntries(names.map((name, i) => [`:x${i}`, extra[name]])),
         },
       }),
     );

@@ -13,15 +13,30 @@ import {
   getSignatureFromTransaction,
   getTransactionDecoder,
   type Instruction,
+  isSolanaError,
   partiallySignTransactionMessageWithSigners,
+  SOLANA_ERROR__TRANSACTION__FAILED_WHEN_SIMULATING_TO_ESTIMATE_COMPUTE_LIMIT,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
   type Transaction,
   lamports as toLamports,
   verifySignature,
 } from '@solana/kit';
+import { estimateComputeUnitLimitFactory, MAX_COMPUTE_UNIT_LIMIT } from '@solana-program/compute-budget';
+import {
+  budgetOfTransaction,
+  type ComputeBudget,
+  feeOf,
+  hasComputeBudget,
+  priceWithin,
+  priorityPrice,
+  signersOf,
+  unitLimitFor,
+  withComputeBudget,
+  writableAccounts,
+} from './budget.js';
 import { ChainError, toChainError } from './errors.js';
-import { signatureFate, type TransactionFate } from './fate.js';
+import { signatureFate, statusSighting, type TransactionFate } from './fate.js';
 import {
   type AddressLike,
   type ChainOptions,
@@ -39,6 +54,11 @@ export interface SentTransaction {
   lastValidBlockHeight: number;
 }
 
+/** A transaction being sent: its signature and lifetime, and the fee its payer pays when it lands. */
+export interface SendingTransaction extends SentTransaction {
+  fee: bigint;
+}
+
 /**
  * What to send: instructions whose signer accounts carry their signers (kit KeyPairSigners sign here; a
  * NoopSigner stands for a wallet that signs through `cosign`), and the fee payer.
@@ -53,13 +73,32 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Adds the remaining signatures after the local signers (the user's embedded wallet). */
   cosign?: (tx: Transaction) => Promise<Transaction>;
-  /** Called with the signature before the transaction is sent, so a caller can persist it first. */
-  onSent?: (sent: SentTransaction) => void | Promise<void>;
+  /** Called with the signature (and fee) before the transaction is sent, so a caller can persist it first. */
+  onSent?: (sent: SendingTransaction) => void | Promise<void>;
+  /** The compute budget to use (from `estimateBudget`); estimated for the plan when absent. */
+  budget?: ComputeBudget;
+  /** The most the transaction may cost its fee payer (lamports): the priority fee is lowered to fit. */
+  maxFeeLamports?: bigint;
+}
+
+export interface BudgetOptions {
+  /** The most the transaction may cost its fee payer (lamports): the priority fee is lowered to fit. */
+  maxFeeLamports?: bigint;
+  /** The limit to set when the simulation fails (default: the maximum, so the node's preflight tells why). */
+  fallbackUnits?: number;
 }
 
 /** The reader plus what writes to the chain. */
 export interface Chain extends ChainReader {
-  /** Sign (the plan's signers, then `cosign`), send with preflight, and confirm by polling before the deadline. */
+  /**
+   * The compute budget of a plan: the units a simulation consumed plus a margin, and a price from the recent
+   * prioritization fees of the accounts it writes, capped by the setting and by `maxFeeLamports`.
+   */
+  estimateBudget(plan: TransactionPlan, options?: BudgetOptions): Promise<ComputeBudget>;
+  /**
+   * Budget (unless the plan carries a compute budget), sign (the plan's signers, then `cosign`), send with
+   * preflight, and confirm by polling before the deadline.
+   */
   sendAndConfirm(plan: TransactionPlan, options?: SendOptions): Promise<string>;
   /**
    * Send a transaction the platform already signed (and recorded), after `cosign` adds the remaining signatures:
@@ -128,13 +167,22 @@ const completesSignatures = async (unsigned: Transaction, signed: Transaction): 
   return true;
 };
 
-/** The chain adapter over one RPC endpoint: the reader, plus sending and confirming. */
+/** Polls between two expiry checks (each a block-height read around the status): about every 5 s at 1 s. */
+const EXPIRY_CHECK_EVERY = 5;
+/** The default cap of the compute-unit price, micro-lamports per unit (PRIORITY_FEE_MAX_MICROLAMPORTS). */
+export const DEFAULT_PRIORITY_FEE_MAX_MICROLAMPORTS = 1_000_000;
+/** getRecentPrioritizationFees takes at most this many accounts. */
+const MAX_FEE_ACCOUNTS = 128;
+
+/** The chain adapter over one RPC endpoint: the reader, plus budgeting, sending and confirming. */
 export const makeChain = (options: ChainOptions): Chain => {
-  const pollMs = options.pollMs ?? 400;
+  const pollMs = options.pollMs ?? 1000;
   const resendMs = options.resendMs ?? 2000;
+  const priceCap = BigInt(options.priorityFeeMaxMicroLamports ?? DEFAULT_PRIORITY_FEE_MAX_MICROLAMPORTS);
   const rpc = solanaRpc(options);
   const reader = makeChainReader(options, rpc);
-  const { getTransactionLogs, getLatestBlockhash } = reader;
+  const { getTransactionLogs, getLatestBlockhash, getSignatureStatus } = reader;
+  const estimateUnits = estimateComputeUnitLimitFactory({ rpc });
 
   const failed = async (signature: string, err: unknown) =>
     new ChainError(
@@ -143,11 +191,73 @@ export const makeChain = (options: ChainOptions): Chain => {
       { signature, logs: await getTransactionLogs(signature).catch(() => []) },
     );
 
-  /** One poll: landed (the signature), or undefined while it may still land; throws when it failed or expired. */
-  const poll = async (sent: SentTransaction, deadline: number): Promise<string | undefined> => {
-    let fate: TransactionFate;
+  /** Units the plan (with its budget instructions) consumes in a simulation; undefined when the simulation fails. */
+  const simulatedUnits = async (plan: TransactionPlan): Promise<number | undefined> => {
+    const lifetime = await getLatestBlockhash();
+    const probe = withComputeBudget(plan, { units: MAX_COMPUTE_UNIT_LIMIT, microLamports: 0n });
+    const message = appendTransactionMessageInstructions(
+      probe.instructions,
+      setTransactionMessageLifetimeUsingBlockhash(
+        {
+          blockhash: lifetime.blockhash as Blockhash,
+          lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight),
+        },
+        setTransactionMessageFeePayer(plan.feePayer, createTransactionMessage({ version: 'legacy' })),
+      ),
+    );
     try {
-      fate = await signatureFate(reader, sent);
+      return await estimateUnits(message);
+    } catch (error) {
+      // The transaction fails as it stands: the preflight of the send reports why, in the node's words.
+      if (isSolanaError(error, SOLANA_ERROR__TRANSACTION__FAILED_WHEN_SIMULATING_TO_ESTIMATE_COMPUTE_LIMIT))
+        return undefined;
+      throw toChainError(isSolanaError(error) && error.cause ? error.cause : error, {
+        action: 'simulateTransaction',
+      });
+    }
+  };
+
+  const recentFees = async (accounts: Address[]): Promise<bigint[]> => {
+    const fees = await rpcCall('getRecentPrioritizationFees', () =>
+      rpc.getRecentPrioritizationFees(accounts.slice(0, MAX_FEE_ACCOUNTS)).send(),
+    );
+    return fees.map((f) => BigInt(f.prioritizationFee));
+  };
+
+  const estimateBudget: Chain['estimateBudget'] = async (plan, budgetOptions = {}) => {
+    const [consumed, recent] = await Promise.all([simulatedUnits(plan), recentFees(writableAccounts(plan))]);
+    const units =
+      consumed === undefined
+        ? (budgetOptions.fallbackUnits ?? MAX_COMPUTE_UNIT_LIMIT)
+        : unitLimitFor(consumed);
+    const signatures = signersOf(plan);
+    let microLamports = priorityPrice(recent, priceCap);
+    if (budgetOptions.maxFeeLamports !== undefined) {
+      const within = priceWithin(budgetOptions.maxFeeLamports, signatures, units);
+      if (within === null)
+        throw new ChainError(
+          'SIMULATION_FAILED',
+          `The transaction's base fee exceeds its fee bound of ${budgetOptions.maxFeeLamports} lamports`,
+        );
+      if (within < microLamports) microLamports = within;
+    }
+    return { units, microLamports, signatures, fee: feeOf({ signatures, units, microLamports }) };
+  };
+
+  /**
+   * One poll: landed (the signature), or undefined while it may still land; throws when it failed or expired.
+   * Only a poll with `checkExpiry` reads the block height (around the status, see fate.ts) and can decide expiry.
+   */
+  const poll = async (
+    sent: SentTransaction,
+    deadline: number,
+    checkExpiry: boolean,
+  ): Promise<string | undefined> => {
+    let fate: TransactionFate | { kind: 'processed' | 'unseen' };
+    try {
+      fate = checkExpiry
+        ? await signatureFate(reader, sent)
+        : statusSighting(await getSignatureStatus(sent.signature));
     } catch (error) {
       // A flaky poll is not the transaction failing: keep polling until the deadline.
       if (error instanceof ChainError && error.transient && Date.now() < deadline) return undefined;
@@ -178,8 +288,9 @@ export const makeChain = (options: ChainOptions): Chain => {
     const { signature } = sent;
     const deadline = Date.now() + timeoutMs;
     let lastSend = Date.now();
-    for (;;) {
-      if (await poll(sent, deadline)) return signature;
+    for (let polls = 0; ; polls++) {
+      // The first poll and every few after it also check expiry; the ones between only read the status.
+      if (await poll(sent, deadline, polls % EXPIRY_CHECK_EVERY === 0)) return signature;
       if (Date.now() >= deadline)
         throw new ChainError(
           'CONFIRM_TIMEOUT',
@@ -207,7 +318,7 @@ export const makeChain = (options: ChainOptions): Chain => {
       );
     const signature = getSignatureFromTransaction(signed);
     const raw = getBase64EncodedWireTransaction(signed);
-    await sendOptions.onSent?.({ signature, lastValidBlockHeight });
+    await sendOptions.onSent?.({ signature, lastValidBlockHeight, fee: budgetOfTransaction(signed).fee });
     try {
       await broadcast(raw, true);
     } catch (error) {
@@ -223,14 +334,21 @@ export const makeChain = (options: ChainOptions): Chain => {
 
   const sendAndConfirm: Chain['sendAndConfirm'] = async (plan, sendOptions = {}) => {
     const started = Date.now();
+    const budgeted = hasComputeBudget(plan)
+      ? plan
+      : withComputeBudget(
+          plan,
+          sendOptions.budget ?? (await estimateBudget(plan, { maxFeeLamports: sendOptions.maxFeeLamports })),
+        );
     const lifetime = await getLatestBlockhash();
-    const partial = await signPlan(plan, lifetime);
+    const partial = await signPlan(budgeted, lifetime);
     const timeoutMs = (sendOptions.timeoutMs ?? 30_000) - (Date.now() - started);
     return sendSigned(partial, lifetime.lastValidBlockHeight, { ...sendOptions, timeoutMs });
   };
 
   return {
     ...reader,
+    estimateBudget,
     sendAndConfirm,
     sendSigned,
     confirm,

@@ -2,13 +2,14 @@ import { settings } from '../core/config.js';
 import { type Chain, makeChain } from './chain.js';
 import { type ChainOptions, type ChainReader, makeChainReader } from './reader.js';
 
-/** SOLANA_RPC_URL, its timeout and how holders are read; fails fast when they are not configured. */
+/** SOLANA_RPC_URL, its timeout, how holders are read, the priority-fee cap; fails fast when not configured. */
 const chainOptions = (): ChainOptions => {
   const config = settings();
   return {
     rpcUrl: config.SOLANA_RPC_URL,
     requestTimeoutMs: config.SOLANA_RPC_TIMEOUT_MS,
     holders: { source: config.HOLDERS_SOURCE, pageSize: config.HOLDERS_PAGE_SIZE },
+    priorityFeeMaxMicroLamports: config.PRIORITY_FEE_MAX_MICROLAMPORTS,
   };
 };
 

@@ -1,9 +1,19 @@
 // Public surface of the chain adapter: import chain access from here. Functions that only read the chain take
 // the reader (`chainReaderFromConfig`); signing and sending (`chainFromConfig`) extend it.
 export {
+  budgetOfTransaction,
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  type ComputeBudget,
+  feeOf,
+  LAMPORTS_PER_SIGNATURE,
+  withComputeBudget,
+} from './budget.js';
+export {
+  type BudgetOptions,
   type Chain,
   decodeWireTransaction,
   makeChain,
+  type SendingTransaction,
   type SendOptions,
   type SentTransaction,
   signPlan,

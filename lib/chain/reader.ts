@@ -100,8 +100,10 @@ export interface ChainOptions {
   rpcUrl: string;
   /** Per-request timeout. Default 10 000. */
   requestTimeoutMs?: number;
-  /** Interval between status polls. Default 400. */
+  /** Interval between status polls. Default 1 000 (a public RPC's budget is a few requests a second). */
   pollMs?: number;
+  /** Cap of the compute-unit price the platform bids, micro-lamports per unit. Default 1 000 000. */
+  priorityFeeMaxMicroLamports?: number;
   /** Re-broadcast a pending transaction this often (same signature, so it can land only once). Default 2000. */
   resendMs?: number;
   /** How holders are read: standard RPC or the provider's paginated API, and the page size. */

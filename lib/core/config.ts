@@ -137,6 +137,9 @@ export const settingsSpec = {
   // accounts per page (V2's `limit`, or the answer size above which an RPC partition is split).
   HOLDERS_SOURCE: withDefault(oneOf(['rpc', 'helius']), 'rpc'),
   HOLDERS_PAGE_SIZE: withDefault(integerBetween(1, 10_000), '5000'),
+  // The most the platform bids per compute unit (micro-lamports): bounds what one transaction's priority fee
+  // costs its payer, the platform's vaults included (1 000 000 = 1 lamport a unit; 0 turns priority fees off).
+  PRIORITY_FEE_MAX_MICROLAMPORTS: withDefault(integerBetween(0, 100_000_000), '1000000'),
   SOL_USD_PRICE_SOURCE: withDefault(oneOf(['fixed', 'http']), 'fixed'),
   SOL_USD_PRICE: withDefault(positiveNumber(false), '150'),
   SOL_USD_PRICE_URL: optional(httpUrl()),

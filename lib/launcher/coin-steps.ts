@@ -162,10 +162,35 @@ export const mintCoinSupply = async (
   });
 };
 
+/** Signatures read per page of an address's history, and pages at most: its oldest 10 000. */
+const HISTORY_PAGE = 1_000;
+const HISTORY_PAGES = 10;
+/** Transactions opened at most while searching the history (each is a getTransaction). */
+const HISTORY_LOOKUPS = 50;
+
+/** The successful signatures that touched `address`, oldest first, paging back to its first (bounded). */
+const historyOldestFirst = async (
+  chain: Pick<ChainReader, 'findSignatures'>,
+  address: string,
+): Promise<string[]> => {
+  const all: string[] = [];
+  let before: string | undefined;
+  for (let page = 0; page < HISTORY_PAGES; page++) {
+    const list = await chain.findSignatures(address, HISTORY_PAGE, before);
+    for (const s of list) if (s.err === null) all.push(s.signature);
+    const last = list.at(-1);
+    if (list.length < HISTORY_PAGE || !last) break;
+    before = last.signature;
+  }
+  return all.reverse();
+};
+
 /**
- * The successful transaction `signer` signed among `known` (signatures the platform recorded) and then the recent
- * ones touching `address`, oldest first; null when none is found. Anybody can touch an address: only the
- * signer's signature tells the platform's transaction apart from a stranger's.
+ * The successful transaction `signer` signed among `known` (signatures the platform recorded), else in the
+ * history of `address` from its oldest signature on; null when none is found. Anybody can touch an address (dust
+ * transfers push the creating transaction out of the newest signatures), and only the signer's signature tells
+ * the platform's transaction apart from a stranger's: the history is read back to its start (up to 10 000
+ * signatures) and the oldest are opened first, at most 50 of them.
  */
 export const findSignedBy = async (
   chain: Pick<ChainReader, 'findSignatures' | 'getLandedTransaction'>,
@@ -173,13 +198,12 @@ export const findSignedBy = async (
   signer: string,
   known: ReadonlyArray<string | null | undefined> = [],
 ): Promise<string | null> => {
-  const recent = (await chain.findSignatures(address, 20))
-    .filter((s) => s.err === null)
-    .map((s) => s.signature)
-    .reverse();
-  for (const signature of new Set([...known.filter((s): s is string => !!s), ...recent])) {
-    if ((await chain.getLandedTransaction(signature))?.signers.includes(signer)) return signature;
-  }
+  const signedBy = async (signature: string) =>
+    (await chain.getLandedTransaction(signature))?.signers.includes(signer) ?? false;
+  const recorded = [...new Set(known.filter((s): s is string => !!s))];
+  for (const signature of recorded) if (await signedBy(signature)) return signature;
+  const history = (await historyOldestFirst(chain, address)).filter((s) => !recorded.includes(s));
+  for (const signature of history.slice(0, HISTORY_LOOKUPS)) if (await signedBy(signature)) return signature;
   return null;
 };
 

@@ -16,11 +16,17 @@ export const tierMultiplier = (tier: Tier): number => TIERS[tier] / 10_000;
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 /**
- * Lamports a purchase must leave in the wallet besides the price: the 5 000-lamport signature fee, and enough
+ * Lamports a purchase must leave in the wallet besides the price: the network fee (at most PURCHASE_MAX_FEE), and enough
  * to keep the wallet above the rent-exempt minimum of a system account (890 880 lamports), which a transfer may
  * not cross. 0.001 SOL.
  */
 export const PURCHASE_FEE_RESERVE = 1_000_000n;
+
+/**
+ * The most a purchase's transfer may cost in fees (signature plus priority fee): within the reserve, less the
+ * rent-exempt minimum it must leave, so the wallet still holds that minimum after price and fee.
+ */
+export const PURCHASE_MAX_FEE = 100_000n;
 
 /**
  * Distribution rule of a game's pool (published by GET /rewards/game-rewards-pool; paid by the daily settlement,

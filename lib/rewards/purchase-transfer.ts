@@ -5,7 +5,7 @@ import { type Chain, ChainError } from '../chain/index.js';
 import { AppError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { syncGameFigures } from './figures.js';
-import { PURCHASE_FEE_RESERVE, type Purchase, type Tier, tierMultiplier } from './model.js';
+import { PURCHASE_FEE_RESERVE, PURCHASE_MAX_FEE, type Purchase, type Tier, tierMultiplier } from './model.js';
 import type { PriceSource } from './price.js';
 import type { DayBoard } from './quotes.js';
 import * as repo from './repository.js';
@@ -105,6 +105,7 @@ const transferOnce = (
     }),
     {
       cosign: (unsigned) => deps.signer.signTransaction(p.arcId, unsigned),
+      maxFeeLamports: PURCHASE_MAX_FEE,
       timeoutMs: deps.confirmTimeoutMs ?? 20_000,
       onSent: async (sent) => {
         if (!(await repo.recordSignature(p, prior, sent, deps.now().toISOString())))

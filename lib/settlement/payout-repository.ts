@@ -45,13 +45,14 @@ export const ensurePayoutRecord = async (
 };
 
 /**
- * Record the signature of a transfer about to be sent, before sending: conditional on the record still pending
- * with the signature the caller saw, so of two concurrent senders only one sends. False when lost.
+ * Record the signature of a transfer about to be sent, before sending, with what it sends and the fee it pays
+ * (they sum to the line's due): conditional on the record still pending with the signature the caller saw, so of
+ * two concurrent senders only one sends. False when lost.
  */
 export const recordPayoutSignature = async (
   record: Pick<PayoutRecord, 'gameId' | 'day' | 'arcId'>,
   previous: string | undefined,
-  sent: { signature: string; lastValidBlockHeight: number },
+  sent: { signature: string; lastValidBlockHeight: number; send: bigint; fee: bigint },
   now: string,
 ): Promise<boolean> => {
   return recordPendingSignature(
@@ -60,6 +61,7 @@ export const recordPayoutSignature = async (
     previous,
     sent,
     now,
+    { send: sent.send.toString(), fee: sent.fee.toString() },
   );
 };
 

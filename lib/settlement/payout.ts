@@ -16,7 +16,16 @@ import { completePayout, ensurePayoutRecord, recordPayoutSignature } from './pay
 import type { PayoutRecord } from './repository.js';
 
 export interface PayoutDeps {
-  chain: Pick<Chain, 'sendAndConfirm' | 'confirm' | 'getSignatureStatus' | 'getBlockHeight'>;
+  chain: Pick<
+    Chain,
+    | 'estimateBudget'
+    | 'sendAndConfirm'
+    | 'confirm'
+    | 'getSignatureStatus'
+    | 'getBlockHeight'
+    | 'getMinimumBalanceForRentExemption'
+    | 'getBalance'
+  >;
   price: PriceSource;
   now: () => Date;
   /** Budget to send and confirm one transfer (ms). Default 20 000. */
@@ -74,28 +83,53 @@ const fate = async (record: PayoutRecord & { signature: string }, deps: PayoutDe
   return where.kind === 'pending' ? ('inflight' as const) : ('dead' as const);
 };
 
-/** Send the line's transfer over `previous` (the signature recorded, if any), and complete it once confirmed. */
+/**
+ * The most a line's transfer may pay in fees: the fee frozen with it, plus what its amount holds above what it
+ * must still send — a lamport to an existing account, the rent-exempt minimum to an empty one (a priority fee
+ * never shrinks a transfer below what lets it land).
+ */
+const feeBound = async (record: PayoutRecord, deps: PayoutDeps): Promise<bigint> => {
+  const [rent, balance] = await Promise.all([
+    deps.chain.getMinimumBalanceForRentExemption(0),
+    deps.chain.getBalance(String(record.wallet)),
+  ]);
+  const send = BigInt(record.send);
+  const floor = balance > 0n ? 1n : rent;
+  return BigInt(record.fee) + (send > floor ? send - floor : 0n);
+};
+
+/**
+ * Send the line's transfer over `previous` (the signature recorded, if any), and complete it once confirmed. The
+ * vault pays the fee out of the line's due: the budget is set first, then the transfer sends due − fee, and
+ * both are recorded with the signature, so the books take what the chain charged.
+ */
 const send = async (record: PayoutRecord, previous: string | undefined, deps: PayoutDeps) => {
   const vault = await vaultSigner(record.gameId);
+  const due = BigInt(record.send) + BigInt(record.fee);
+  const transfer = (lamports: bigint) =>
+    buildPayoutTransfer({
+      vault,
+      to: String(record.wallet),
+      lamports,
+      memo: payoutMemo(record.gameId, record.day, record.arcId),
+    });
   try {
-    const signature = await deps.chain.sendAndConfirm(
-      buildPayoutTransfer({
-        vault,
-        to: String(record.wallet),
-        lamports: BigInt(record.send),
-        memo: payoutMemo(record.gameId, record.day, record.arcId),
-      }),
-      {
-        timeoutMs: deps.confirmTimeoutMs ?? 20_000,
-        onSent: async (sent) => {
-          if (!(await recordPayoutSignature(record, previous, sent, deps.now().toISOString())))
-            throw new PayoutInProgress(
-              `Another run is paying ${record.arcId} for ${record.gameId} ${record.day}`,
-            );
-        },
+    const budget = await deps.chain.estimateBudget(transfer(BigInt(record.send)), {
+      maxFeeLamports: await feeBound(record, deps),
+    });
+    const lamports = due - budget.fee;
+    const signature = await deps.chain.sendAndConfirm(transfer(lamports), {
+      budget,
+      timeoutMs: deps.confirmTimeoutMs ?? 20_000,
+      onSent: async (sent) => {
+        const recorded = { ...sent, send: lamports, fee: sent.fee };
+        if (!(await recordPayoutSignature(record, previous, recorded, deps.now().toISOString())))
+          throw new PayoutInProgress(
+            `Another run is paying ${record.arcId} for ${record.gameId} ${record.day}`,
+          );
       },
-    );
-    await confirmed(record, signature, deps);
+    });
+    await confirmed({ ...record, send: lamports.toString(), fee: budget.fee.toString() }, signature, deps);
   } catch (error) {
     // Refused at preflight: the node did not forward it, so it never lands, and sending the same transfer again
     // is refused the same way (the recipient can't take it, or the vault can't pay it): what it owed carries over.

@@ -3,7 +3,14 @@
 // signing, as for launches and purchases) and sends it. External wallets keep build-transactions and sign there.
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
-import { address, type Chain, ChainError, decodeWireTransaction, RECEIPT_SPACE } from '../chain/index.js';
+import {
+  address,
+  budgetOfTransaction,
+  type Chain,
+  ChainError,
+  decodeWireTransaction,
+  RECEIPT_SPACE,
+} from '../chain/index.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { requireDelegated } from '../user/index.js';
@@ -20,12 +27,11 @@ export interface SubmitClaimDeps extends ClaimDeps {
   confirmTimeoutMs?: number;
 }
 
-const FEE_LAMPORTS = 5_000n;
 /** A token account's size: 165 bytes, plus the ImmutableOwner extension (170) that Token-2022 ATAs carry. */
 const TOKEN_ACCOUNT_BYTES = { classic: 165, token2022: 170 };
 
 /** 400 INSUFFICIENT_BALANCE before the provider is asked to sign, when the wallet cannot pay what the claim costs. */
-const assertCanPay = async (coinMint: string, wallet: string, deps: SubmitClaimDeps) => {
+const assertCanPay = async (coinMint: string, wallet: string, fee: bigint, deps: SubmitClaimDeps) => {
   const coin = await deps.chain.getMint(coinMint);
   if (!coin) throw errors.notFound(`Game coin ${coinMint}`);
   const [tokenAccount] = await findAssociatedTokenPda({
@@ -41,12 +47,12 @@ const assertCanPay = async (coinMint: string, wallet: string, deps: SubmitClaimD
   const bytes =
     coin.programId === TOKEN_PROGRAM_ADDRESS ? TOKEN_ACCOUNT_BYTES.classic : TOKEN_ACCOUNT_BYTES.token2022;
   const accountRent = account ? 0n : await deps.chain.getMinimumBalanceForRentExemption(bytes);
-  const required = FEE_LAMPORTS + receiptRent + accountRent;
+  const required = fee + receiptRent + accountRent;
   if (balance < required)
     throw new AppError(
       'INSUFFICIENT_BALANCE',
       `Your embedded wallet ${wallet} holds ${balance} lamports; this claim needs ${required} (network fee ` +
-        `${FEE_LAMPORTS}, claim receipt rent ${receiptRent}, token account rent ${accountRent})`,
+        `${fee}, claim receipt rent ${receiptRent}, token account rent ${accountRent})`,
       [{ path: 'wallet', message: `balance ${balance} < required ${required}` }],
     );
 };
@@ -111,7 +117,7 @@ export const submitClaim = async (
   const wallet = requireDelegated(await deps.loadWallet(auth.userId, { fresh: true }));
   const participant = wallet.address;
   // Checked before anything is recorded or signed: a wallet that cannot pay leaves no claim behind.
-  const canPay = () => assertCanPay(input.gtokenAddress, participant, deps);
+  const canPay = (fee: bigint) => assertCanPay(input.gtokenAddress, participant, fee, deps);
   for (let attempt = 0; attempt < 2; attempt++) {
     const { claim, created } = await reserveClaim(
       { ...input, participant },
@@ -119,7 +125,8 @@ export const submitClaim = async (
       deps,
       canPay,
     );
-    if (!created) await canPay();
+    // The fee of the transaction recorded (its own limit and price), which the wallet pays.
+    if (!created) await canPay(budgetOfTransaction(decodeWireTransaction(claim.transaction)).fee);
     const sent = await sendClaim(auth, claim, deps);
     if (sent)
       return { ...claimView(sent.claim), participant, signature: sent.signature, status: sent.status };

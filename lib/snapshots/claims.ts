@@ -10,6 +10,7 @@ import {
 } from '@solana-program/token';
 import {
   address,
+  type Chain,
   type ChainReader,
   externalSigner,
   memoInstruction,
@@ -18,6 +19,7 @@ import {
   type TransactionPlan,
   useReceiptInstructions,
   wireTransaction,
+  withComputeBudget,
 } from '../chain/index.js';
 import { AppError, errors } from '../core/errors.js';
 import {
@@ -34,11 +36,18 @@ import type { ReadDeps } from './service.js';
 
 export interface ClaimDeps extends ReadDeps, LedgerDeps {
   chain: LedgerDeps['chain'] &
-    Pick<ChainReader, 'getMint' | 'getMinimumBalanceForRentExemption' | 'getLatestBlockhash'>;
+    Pick<ChainReader, 'getMint' | 'getMinimumBalanceForRentExemption' | 'getLatestBlockhash'> &
+    Pick<Chain, 'estimateBudget'>;
   loadVault(coinMint: string): Promise<KeyPairSigner | undefined>;
   /** Records a new claim (conditional on its number being free, or on replacing the expired attempt read). */
   recordNewClaim(claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean>;
 }
+
+/**
+ * The compute-unit limit of a claim whose simulation fails at build time (a wallet funded only later): above
+ * what a claim that creates the participant's Token-2022 account consumes (~40 000 units), with room to spare.
+ */
+export const CLAIM_FALLBACK_UNITS = 80_000;
 
 /** A blockhash stays valid for this many blocks after its own (Solana's MAX_PROCESSING_AGE). */
 const BLOCKHASH_VALIDITY = 150;
@@ -136,8 +145,8 @@ export const reserveClaim = async (
   input: { gtokenAddress: string; participant: string; referrer?: string | undefined },
   lifetime: Lifetime,
   deps: ClaimDeps,
-  /** A last check before a new claim is recorded (a refusal leaves nothing behind). */
-  beforeRecord?: () => Promise<void>,
+  /** A last check before a new claim is recorded, given the fee it costs (a refusal leaves nothing behind). */
+  beforeRecord?: (fee: bigint) => Promise<void>,
 ): Promise<Reserved> => {
   const { gtokenAddress: coinMint, participant } = input;
   for (let round = 0; round < 3; round++) {
@@ -185,10 +194,12 @@ export const reserveClaim = async (
       coin,
       memo,
     });
-    await beforeRecord?.();
+    // The participant pays the fee: a limit from a simulation and the going priority fee, capped by the setting.
+    const budget = await deps.chain.estimateBudget(plan, { fallbackUnits: CLAIM_FALLBACK_UNITS });
+    await beforeRecord?.(budget.fee);
     const life = await lifetime();
     // Signed in memory; the signature leaves the platform only once the claim is recorded below.
-    const tx = await signPlan(plan, life);
+    const tx = await signPlan(withComputeBudget(plan, budget), life);
     const claim: ClaimRecord = {
       coinMint,
       wallet: participant,

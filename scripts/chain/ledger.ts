@@ -28,6 +28,7 @@ import {
   uiTokenAmount,
 } from './codec.js';
 import {
+  computeBudgetOf,
   type Decoded,
   decodeTransaction,
   type InnerInstructions,
@@ -73,6 +74,8 @@ const ownerName = (owner: Uint8Array): string => {
 /** Blocks a blockhash stays valid for, as on mainnet. */
 export const BLOCKHASH_VALIDITY = 150;
 export const LAMPORTS_PER_SIGNATURE = 5000;
+/** Slots of prioritization fees a validator keeps (and getRecentPrioritizationFees answers). */
+export const PRIORITIZATION_FEE_SLOTS = 150;
 const SLOTS_PER_EPOCH = 432_000n;
 const TX_HISTORY_IN_MEMORY = 20_000;
 const FAUCET_FLOOR = 10n ** 17n;
@@ -94,6 +97,8 @@ export interface TxRecord {
   logs: string[];
   fee: number;
   computeUnits: number;
+  /** Compute-unit price it paid (micro-lamports per unit). */
+  microLamports?: string;
   /** The wire transaction, base64. */
   raw: string;
   accountKeys: string[];
@@ -133,6 +138,13 @@ export interface LedgerState {
   transactionCount: number;
 }
 
+/** What a validator charges: per signature, plus price × limit in micro-lamports rounded up (litesvm charges the same). */
+const feeOf = (signatures: number, budget: { units: number; microLamports: bigint }): number =>
+  Number(
+    BigInt(LAMPORTS_PER_SIGNATURE * signatures) +
+      (budget.microLamports * BigInt(budget.units) + 999_999n) / 1_000_000n,
+  );
+
 /** litesvm plus slots, expiring blockhashes, a signature history and account indexes. */
 export class Ledger extends EventEmitter<{ transaction: [TxRecord]; slot: [number] }> {
   readonly svm: LiteSVM;
@@ -145,6 +157,8 @@ export class Ledger extends EventEmitter<{ transaction: [TxRecord]; slot: [numbe
   private readonly blockhashes = new Map<string, bigint>();
   private readonly txs = new Map<string, TxRecord>();
   private readonly byAddress = new Map<string, string[]>();
+  /** Per recent slot, the compute-unit price and written accounts of each transaction that landed in it. */
+  private readonly slotPrices = new Map<number, Array<{ price: bigint; writable: string[] }>>();
   private timer: NodeJS.Timeout | undefined;
   private txCount = 0;
   /** Bumped on every change, so snapshots are written only when something changed. */
@@ -205,6 +219,10 @@ export class Ledger extends EventEmitter<{ transaction: [TxRecord]; slot: [numbe
     for (const [hash, lastValid] of this.blockhashes) {
       if (lastValid >= this.slotValue) break;
       this.blockhashes.delete(hash);
+    }
+    for (const slot of this.slotPrices.keys()) {
+      if (slot > this.slot - PRIORITIZATION_FEE_SLOTS) break;
+      this.slotPrices.delete(slot);
     }
     this.setClock();
     this.emit('slot', Number(this.slotValue));
@@ -474,14 +492,19 @@ export class Ledger extends EventEmitter<{ transaction: [TxRecord]; slot: [numbe
       const account = this.getAccount(address);
       this.index.update(address, account);
     });
-    const message = decoded.tx.message;
+    const budget = computeBudgetOf(decoded);
+    const writable = keys.filter((_, i) => decoded.writable[i]).map((k) => k.toBase58());
+    const inSlot = this.slotPrices.get(this.slot) ?? [];
+    inSlot.push({ price: budget.microLamports, writable });
+    this.slotPrices.set(this.slot, inSlot);
     const record: TxRecord = {
       signature,
       slot: this.slot,
       blockTime: Math.floor(Date.now() / 1000),
       err,
       logs: meta.logs(),
-      fee: LAMPORTS_PER_SIGNATURE * message.header.numRequiredSignatures,
+      fee: feeOf(decoded.tx.message.header.numRequiredSignatures, budget),
+      microLamports: budget.microLamports.toString(),
       computeUnits: Number(meta.computeUnitsConsumed()),
       raw: Buffer.from(decoded.tx.serialize()).toString('base64'),
       accountKeys: keys.map((k) => k.toBase58()),
@@ -509,10 +532,38 @@ export class Ledger extends EventEmitter<{ transaction: [TxRecord]; slot: [numbe
     return this.submit(tx.serialize());
   }
 
-  /** Fee for a base64 message, or null when its blockhash is no longer valid. */
+  /** Fee for a base64 message (signatures and priority fee), or null when its blockhash is no longer valid. */
   feeForMessage(messageBase64: string): number | null {
     const message = VersionedMessage.deserialize(Buffer.from(messageBase64, 'base64'));
     if (!this.isBlockhashValid(message.recentBlockhash)) return null;
-    return LAMPORTS_PER_SIGNATURE * message.header.numRequiredSignatures;
+    const tx = new VersionedTransaction(message);
+    const decoded = this.decode(tx.serialize());
+    return feeOf(message.header.numRequiredSignatures, computeBudgetOf(decoded));
+  }
+
+  /**
+   * getRecentPrioritizationFees: for each of the last 150 slots, the highest among `accounts` of the lowest
+   * compute-unit price a transaction writing that account landed with in the slot, 0 when none wrote any of them;
+   * without accounts, the lowest price of the slot's transactions (0 when none). A validator also raises every
+   * account's value to the block's lowest price, which on a busy cluster is 0; here a slot may hold one
+   * transaction only, which would make one test's bid everybody's, so the account values stand alone.
+   */
+  prioritizationFees(accounts: readonly string[]): Array<{ slot: number; prioritizationFee: number }> {
+    const out: Array<{ slot: number; prioritizationFee: number }> = [];
+    const lowest = (list: ReadonlyArray<{ price: bigint }>) =>
+      list.reduce<bigint | undefined>(
+        (min, tx) => (min === undefined || tx.price < min ? tx.price : min),
+        undefined,
+      );
+    for (let slot = Math.max(1, this.slot - PRIORITIZATION_FEE_SLOTS + 1); slot <= this.slot; slot++) {
+      const txs = this.slotPrices.get(slot) ?? [];
+      let fee = accounts.length === 0 ? (lowest(txs) ?? 0n) : 0n;
+      for (const account of accounts) {
+        const forAccount = lowest(txs.filter((tx) => tx.writable.includes(account)));
+        if (forAccount !== undefined && forAccount > fee) fee = forAccount;
+      }
+      out.push({ slot, prioritizationFee: Number(fee) });
+    }
+    return out;
   }
 }

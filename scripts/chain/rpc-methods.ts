@@ -307,12 +307,22 @@ const programAccountsV2: Method = (ledger, params) => {
   return cfg.withContext ? withContext(ledger, value) : value;
 };
 
+/** A transaction must fit one network packet (1 280 − 48 bytes of headers), as a validator checks. */
+const PACKET_DATA_SIZE = 1232;
+
 const decodeWire = (encoded: string, encoding: unknown): Uint8Array => {
+  let raw: Uint8Array;
   try {
-    return encoding === 'base64' ? Buffer.from(encoded, 'base64') : bs58.decode(encoded);
+    raw = encoding === 'base64' ? Buffer.from(encoded, 'base64') : bs58.decode(encoded);
   } catch {
     throw invalid('transaction is not valid base58/base64');
   }
+  if (raw.length > PACKET_DATA_SIZE)
+    throw invalid(
+      `${encoding === 'base64' ? 'base64' : 'base58'} encoded solana_sdk::transaction::versioned::VersionedTransaction ` +
+        `too large: ${raw.length} bytes (max: encoded/raw ${encoding === 'base64' ? 1644 : 1683}/${PACKET_DATA_SIZE})`,
+    );
+  return raw;
 };
 
 const status = (tx: TxRecord) => ({
@@ -442,7 +452,12 @@ export const METHODS: Record<string, Method> = {
     firstNormalEpoch: 0,
     firstNormalSlot: 0,
   }),
-  getRecentPrioritizationFees: () => [],
+  getRecentPrioritizationFees: (ledger, params) => {
+    const accounts = params[0] ?? [];
+    if (!Array.isArray(accounts)) throw invalid('expected an array of addresses');
+    if (accounts.length > 128) throw invalid('Too many inputs provided; max 128');
+    return ledger.prioritizationFees(accounts.map((_, i) => address(accounts, i)));
+  },
   getLatestBlockhash: (ledger) => withContext(ledger, ledger.latestBlockhash()),
   isBlockhashValid: (ledger, params) =>
     withContext(ledger, ledger.isBlockhashValid(str(params, 0, 'blockhash'))),

@@ -87,6 +87,34 @@ export const decodeTransaction = (
   };
 };
 
+const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
+const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
+const DEFAULT_UNITS_PER_INSTRUCTION = 200_000;
+
+/**
+ * The compute budget a transaction asks for, read as the runtime reads it: SetComputeUnitLimit (2, u32) and
+ * SetComputeUnitPrice (3, u64 micro-lamports); without a limit, 200 000 units per other instruction, at most
+ * 1 400 000.
+ */
+export const computeBudgetOf = (decoded: Decoded): { units: number; microLamports: bigint } => {
+  let units: number | undefined;
+  let microLamports = 0n;
+  let others = 0;
+  for (const ix of decoded.tx.message.compiledInstructions) {
+    if (decoded.keys[ix.programIdIndex]?.toBase58() !== COMPUTE_BUDGET_PROGRAM) {
+      others++;
+      continue;
+    }
+    const data = Buffer.from(ix.data);
+    if (data[0] === 2 && data.length >= 5) units = Math.min(MAX_COMPUTE_UNIT_LIMIT, data.readUInt32LE(1));
+    if (data[0] === 3 && data.length >= 9) microLamports = data.readBigUInt64LE(1);
+  }
+  return {
+    units: units ?? Math.min(MAX_COMPUTE_UNIT_LIMIT, others * DEFAULT_UNITS_PER_INSTRUCTION),
+    microLamports,
+  };
+};
+
 /** The validator's `-32002` preflight failure. */
 export const preflightError = (err: RpcTxError, logs: string[], unitsConsumed = 0): RpcError =>
   new RpcError(-32002, `Transaction simulation failed: ${describeTxError(err)}`, {

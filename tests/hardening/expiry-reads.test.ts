@@ -7,7 +7,13 @@ import { getSignatureFromTransaction, type Transaction } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
-import { type Chain, ChainError, signPlan, type TransactionPlan } from '../../lib/chain/index.js';
+import {
+  budgetOfTransaction,
+  type Chain,
+  ChainError,
+  signPlan,
+  type TransactionPlan,
+} from '../../lib/chain/index.js';
 import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
 import type { RewardsDeps } from '../../lib/rewards/purchase-transfer.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
@@ -51,6 +57,7 @@ const dyingSend =
     await options?.onSent?.({
       signature: getSignatureFromTransaction(tx),
       lastValidBlockHeight: lifetime.lastValidBlockHeight,
+      fee: budgetOfTransaction(tx).fee,
     });
     throw error;
   };

@@ -11,7 +11,7 @@ import { ChainError } from '../../lib/chain/index.js';
 import { getSettlement } from '../../lib/settlement/repository.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
-import { chain, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
+import { chain, payoutOf, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
 
 type ChainDeps = SettlementDeps['chain'];
 
@@ -53,19 +53,28 @@ const deltas = async (f: Fixture) => ({
   vault: (await chain.getBalance(f.seeded.vaultAddress)) - f.vaultBefore,
 });
 
+/**
+ * What a line's transfer sent: recorded with its signature (due − the fee the chain charges, a priority fee
+ * included), else the frozen line's plan.
+ */
+const sentOf = async (f: Fixture, arcId: string, planned: string | undefined): Promise<bigint> => {
+  const record = await payoutOf(f.seeded.gameId, f.seeded.day, arcId);
+  return BigInt(record?.signature ? record.send : (planned ?? 0));
+};
+
 /** Never more than once: each wallet gained 0 or its line, the vault lost at most the lines plus fees. */
 const checkAtMostOnce = async (f: Fixture, out: string[], tag: string) => {
   const settlement = await getSettlement(f.seeded.gameId, f.seeded.day);
   const { wallets, vault } = await deltas(f);
   const members = [...f.seeded.creators, ...f.seeded.players];
   let maxOut = 0n;
-  members.forEach((m, i) => {
+  for (const [i, m] of members.entries()) {
     const line = settlement?.lines.find((l) => l.arcId === m.arcId);
-    const send = BigInt(line?.send ?? 0);
-    maxOut += send + BigInt(line?.fee ?? 0);
+    maxOut += BigInt(line?.send ?? 0) + BigInt(line?.fee ?? 0);
+    const send = await sentOf(f, m.arcId, line?.send);
     const gained = wallets[i] ?? 0n;
     if (gained !== 0n && gained !== send) out.push(`${tag}: ${m.arcId} gained ${gained}, line ${send}`);
-  });
+  }
   if (-vault > maxOut) out.push(`${tag}: the vault lost ${-vault} > ${maxOut}`);
 };
 
@@ -79,12 +88,12 @@ const checkExactlyOnce = async (f: Fixture, out: string[], tag: string) => {
   const { wallets, vault } = await deltas(f);
   const members = [...f.seeded.creators, ...f.seeded.players];
   let spent = 0n;
-  members.forEach((m, i) => {
+  for (const [i, m] of members.entries()) {
     const line = settlement.lines.find((l) => l.arcId === m.arcId);
     spent += BigInt(line?.send ?? 0) + BigInt(line?.fee ?? 0);
-    if ((wallets[i] ?? 0n) !== BigInt(line?.send ?? 0))
-      out.push(`${tag}: ${m.arcId} gained ${wallets[i]}, line ${line?.send}`);
-  });
+    const send = await sentOf(f, m.arcId, line?.send);
+    if ((wallets[i] ?? 0n) !== send) out.push(`${tag}: ${m.arcId} gained ${wallets[i]}, line ${send}`);
+  }
   if (-vault !== spent) out.push(`${tag}: the vault lost ${-vault}, lines ${spent}`);
   if (f.emissions < 1) out.push(`${tag}: the emission port was not called`);
 };
@@ -140,11 +149,12 @@ const faultyChain = (k: number, mode: 'before' | 'lost' | 'recordedUnsent') => {
       if (name === 'sendAndConfirm' && mode === 'recordedUnsent') {
         // The signature is recorded (onSent), then the process loses the RPC before broadcasting.
         const options = args[1] as {
-          onSent?: (s: { signature: string; lastValidBlockHeight: number }) => Promise<void>;
+          onSent?: (s: { signature: string; lastValidBlockHeight: number; fee: bigint }) => Promise<void>;
         };
         await options.onSent?.({
           signature: '1111111111111111111111111111111111111111111111111111111111111111',
           lastValidBlockHeight: 1,
+          fee: 5_000n,
         });
         throw new ChainError('RPC_UNAVAILABLE', 'simulated: RPC lost before broadcasting');
       }
@@ -156,6 +166,7 @@ const faultyChain = (k: number, mode: 'before' | 'lost' | 'recordedUnsent') => {
       'getMinimumBalanceForRentExemption',
       real.getMinimumBalanceForRentExemption,
     ),
+    estimateBudget: wrap('estimateBudget', real.estimateBudget),
     sendAndConfirm: wrap('sendAndConfirm', real.sendAndConfirm),
     confirm: wrap('confirm', real.confirm),
     getSignatureStatus: wrap('getSignatureStatus', real.getSignatureStatus),

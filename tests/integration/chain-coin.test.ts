@@ -21,7 +21,8 @@ import { createMint } from '../helpers/spl-fixtures.js';
 process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 
 const { keypairWalletSigner } = await import('../helpers/keypair-signer.js');
-const { ChainError, holdersToMap, makeChain } = await import('../../lib/chain/index.js');
+const { budgetOfTransaction, ChainError, decodeWireTransaction, holdersToMap, makeChain, wireTransaction } =
+  await import('../../lib/chain/index.js');
 const spl = await import('../../lib/chain/spl.js');
 const { decodeMint } = await import('../../lib/chain/token.js');
 // The game coin, its launch steps and their verification, under one name.
@@ -291,6 +292,66 @@ describe('game coin launch', () => {
     // Run again, the step finds the buy the vault signed, not the stranger's transfer.
     const again = await coin.initialBuy(deps(), launch, SOL / 2n);
     expect(again).toMatchObject({ skipped: true, signature: buy.signature });
+  });
+
+  it('finds the buy the vault signed however many dust transfers land on the receipt after it', async () => {
+    const { launch } = await newLaunch(3n * SOL);
+    await coin.createCoinMint(deps(), launch, METADATA);
+    await coin.mintCoinSupply(deps(), launch);
+    const buy = await coin.initialBuy(deps(), launch, SOL / 2n);
+    const receipt = await spl.initialBuyReceipt(launch.keys.vault.address);
+    const { signer: stranger } = await spl.newKeypair();
+    await chain.airdrop(stranger.address, SOL);
+    // More dust than a page of the newest signatures: the buy is no longer among them.
+    for (let i = 0; i < 30; i++)
+      await chain.sendAndConfirm({
+        feePayer: stranger.address,
+        instructions: [
+          getTransferSolInstruction({ source: stranger, destination: receipt, amount: 1n + BigInt(i) }),
+        ],
+      });
+    expect((await chain.findSignatures(receipt, 20)).map((s) => s.signature)).not.toContain(buy.signature);
+    // Without the recorded signature (a lost record), the history is read back to the buy.
+    expect(await coin.findSignedBy(chain, receipt, launch.keys.vault.address)).toBe(buy.signature);
+    expect(await coin.findSignedBy(chain, receipt, launch.keys.vault.address, [null])).toBe(buy.signature);
+    // A re-run of the step reports the buy, not a stranger's transfer.
+    expect(await coin.initialBuy(deps(), launch, SOL / 2n)).toMatchObject({
+      skipped: true,
+      signature: buy.signature,
+    });
+  });
+
+  it('keeps the launch’s largest transaction within a packet with its compute budget, every step carrying one', async () => {
+    // The longest metadata a launch can write: a 100-character name of 3-byte characters, a 10-letter symbol
+    // and the metadata URL under a long API host.
+    const longest = {
+      name: '語'.repeat(100),
+      symbol: 'W'.repeat(10),
+      uri: `https://api.arcadia-games.example.com/games/id/${crypto.randomUUID()}/coin-metadata.json`,
+    };
+    const { launch } = await newLaunch(3n * SOL);
+    const seen: Array<{ bytes: number; budget: ReturnType<typeof budgetOfTransaction> }> = [];
+    const recording = {
+      ...signer,
+      signTransaction: async <T extends Parameters<typeof signer.signTransaction>[1]>(
+        userId: string,
+        tx: T,
+      ) => {
+        const signed = await signer.signTransaction(userId, tx);
+        seen.push({
+          bytes: Buffer.from(wireTransaction(signed), 'base64').length,
+          budget: budgetOfTransaction(decodeWireTransaction(wireTransaction(signed))),
+        });
+        return signed;
+      },
+    };
+    await coin.createCoinMint({ chain, signer: recording }, launch, longest);
+    await coin.mintCoinSupply({ chain, signer: recording }, launch);
+    await coin.initialBuy({ chain, signer: recording }, launch, SOL / 2n);
+    expect(seen).toHaveLength(3);
+    for (const { budget } of seen) expect(budget).toMatchObject({ limitSet: true, microLamports: 0n });
+    expect(Math.max(...seen.map((s) => s.bytes))).toBeLessThanOrEqual(1232);
+    expect((await chain.getMint(launch.keys.mint.address))?.metadata?.name).toBe(longest.name);
   });
 
   it('re-running every step is a no-op: no second mint, no second buy', async () => {

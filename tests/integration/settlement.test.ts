@@ -3,11 +3,20 @@
 // second settlement pays nothing, the figures, GET /rewards/game-rewards-pool and GET /rewards/me agree with the
 // chain, invalidated sessions are not paid, and the emission port receives the frozen players once.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  address,
+  type Base64EncodedWireTransaction,
+  createSolanaRpc,
+  generateKeyPairSigner,
+  type Signature,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as poolHandler } from '../../functions/rewards/get-game-rewards-pool.js';
 import { handler as myRewardsHandler } from '../../functions/rewards/get-my-rewards.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
+import { memoInstruction, signPlan, wireTransaction, withComputeBudget } from '../../lib/chain/index.js';
 import { getGame } from '../../lib/games/repository.js';
 import { invalidateSessions } from '../../lib/play/invalidate.js';
 import { defaultSessionId } from '../../lib/play/keys.js';
@@ -17,7 +26,9 @@ import type { FrozenPlayer, Settlement } from '../../lib/settlement/model.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
-import { carryOf, chain, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
+import { carryOf, chain, payoutOf, randomDay, type SeededDay, SOL, seedDay } from '../helpers/settlement.js';
+
+const rawRpc = () => createSolanaRpc(process.env.SOLANA_RPC_URL ?? '');
 
 const getPoolItem = async (gameId: string) =>
   (
@@ -240,4 +251,74 @@ describe('settleGameDay', () => {
     });
     expect(bad.status).toBe(400);
   });
+});
+
+describe('settleGameDay under congestion', () => {
+  it('pays the going priority fee out of each due, books what the chain charged, and conserves every lamport', async () => {
+    const seeded = await seedDay({ day: randomDay(), playerCount: 4 });
+    const deps: SettlementDeps = {
+      ...settleDeps,
+      now: () => seeded.after,
+      settleCoinEmission: async () => {},
+    };
+    // Others bid 50 000 micro-lamports a unit writing the vault, in most recent slots (0-lamport transfers, so
+    // the vault's balance is untouched): its recent prioritization fees are no longer zero.
+    const signer = await generateKeyPairSigner();
+    await chain.airdrop(signer.address, SOL);
+    const price = 50_000n;
+    // Sent without waiting for each to confirm, a few a slot (a memo tells the copies apart), for ~60 slots.
+    const sends: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 100; i++) {
+      const plan = withComputeBudget(
+        {
+          feePayer: signer.address,
+          instructions: [
+            getTransferSolInstruction({
+              source: signer,
+              destination: address(seeded.vaultAddress),
+              amount: 0n,
+            }),
+            memoInstruction(`congestion ${i}`),
+          ],
+        },
+        { units: 2_000, microLamports: price },
+      );
+      const tx = await signPlan(plan, await chain.getLatestBlockhash());
+      sends.push(
+        rawRpc()
+          .sendTransaction(wireTransaction(tx) as Base64EncodedWireTransaction, { encoding: 'base64' })
+          .send(),
+      );
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await Promise.all(sends);
+    const vaultBefore = await chain.getBalance(seeded.vaultAddress);
+    const outcome = await settleGameDay(seeded.gameId, seeded.day, deps);
+    if (outcome.status !== 'settled') throw new Error('not settled');
+    const landed = outcome.settlement.lines.filter((l) => BigInt(l.send) > 0n);
+    expect(landed.length).toBeGreaterThanOrEqual(2);
+    let paid = 0n;
+    for (const line of landed) {
+      const record = await payoutOf(seeded.gameId, seeded.day, line.arcId);
+      expect(record?.status).toBe('confirmed');
+      const fee = BigInt(record?.fee ?? 0);
+      // What was sent and the fee still make up the frozen due; the fee is what the chain charged.
+      expect(BigInt(record?.send ?? 0) + fee).toBe(BigInt(line.send) + BigInt(line.fee));
+      expect(fee).toBeGreaterThan(5_000n);
+      const tx = await rawRpc()
+        .getTransaction(record?.signature as Signature, { encoding: 'json' })
+        .send();
+      expect(tx?.meta?.fee).toBe(fee);
+      paid += BigInt(record?.send ?? 0) + fee;
+    }
+    expect(await chain.getBalance(seeded.vaultAddress)).toBe(vaultBefore - paid);
+    const pool = await getPoolItem(seeded.gameId);
+    const carried = outcome.settlement.lines.reduce((sum, l) => sum + BigInt(l.carryOut), 0n);
+    expect(BigInt(pool.totalPaidLamports) + BigInt(pool.totalFeesLamports) + carried).toBe(
+      BigInt(pool.totalAllocatedLamports),
+    );
+    expect(await chain.getBalance(seeded.vaultAddress)).toBe(
+      BigInt(pool.totalInflowLamports) - BigInt(pool.totalPaidLamports) - BigInt(pool.totalFeesLamports),
+    );
+  }, 120_000);
 });

@@ -13,6 +13,7 @@ import {
   isSolanaError,
   type KeyPairSigner,
   partiallySignTransaction,
+  type Signature,
   type SignatureBytes,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
@@ -38,9 +39,12 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unitLimitFor } from '../../lib/chain/budget.js';
 import {
+  budgetOfTransaction,
   type Chain,
   ChainError,
+  decodeWireTransaction,
   holdersToMap,
   makeChain,
   signPlan,
@@ -49,6 +53,7 @@ import {
   wireTransaction,
 } from '../../lib/chain/index.js';
 import { decodeMint } from '../../lib/chain/token.js';
+import { PRIORITIZATION_FEE_SLOTS } from '../../scripts/chain/ledger.js';
 import { type LocalChain, startLocalChain } from '../../scripts/chain/rpc-server.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 
@@ -156,13 +161,13 @@ describe('chain adapter', () => {
   it('sends and confirms by polling signature statuses, reporting the signature before sending', async () => {
     const from = await funded();
     const to = await newAddress();
-    const sent: Array<{ signature: string; lastValidBlockHeight: number }> = [];
+    const sent: Array<{ signature: string; lastValidBlockHeight: number; fee: bigint }> = [];
     const signature = await chain.sendAndConfirm(transfer(from, to, SOL), {
       onSent: (s) => {
         sent.push(s);
       },
     });
-    expect(sent).toEqual([{ signature, lastValidBlockHeight: expect.any(Number) }]);
+    expect(sent).toEqual([{ signature, lastValidBlockHeight: expect.any(Number), fee: 5_000n }]);
     expect(await chain.getBalance(to)).toBe(SOL);
     expect(await chain.getSignatureStatus(signature)).toMatchObject({ status: 'finalized' });
     expect(await chain.getSignatureStatus(UNKNOWN_SIGNATURE)).toEqual({ status: 'unknown' });
@@ -761,5 +766,128 @@ describe('token reads', () => {
     expect(list[0]).toMatchObject({ err: null, memo: null });
     expect(list[0]?.signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     expect(await chain.findSignatures(await newAddress())).toEqual([]);
+  });
+});
+
+describe('transactions that land: compute budget, priority fee, polling', () => {
+  const budgetOf = async (signature: string) => {
+    const record = local.ledger.getTx(signature);
+    if (!record) throw new Error(`no record of ${signature}`);
+    return { record, budget: budgetOfTransaction(decodeWireTransaction(record.raw)) };
+  };
+
+  /** `slots` recent slots in which a transaction at `microLamports` wrote `hot` (one per slot), then a quiet one. */
+  const congest = async (hot: Address, microLamports: bigint, slots: number) => {
+    const from = await funded(10n * SOL);
+    local.ledger.advance(PRIORITIZATION_FEE_SLOTS);
+    for (let i = 0; i < slots; i++) {
+      await chain.sendAndConfirm(transfer(from, hot, 1_000_000n), {
+        budget: { units: 1_000, microLamports, signatures: 1, fee: 0n },
+      });
+      local.ledger.advance(1);
+    }
+  };
+
+  it('sets the limit from a simulation plus the margin, and bids nothing on a quiet chain', async () => {
+    const from = await funded();
+    const to = await newAddress();
+    const sent: bigint[] = [];
+    local.ledger.advance(PRIORITIZATION_FEE_SLOTS);
+    const signature = await chain.sendAndConfirm(transfer(from, to, SOL), {
+      onSent: (s) => void sent.push(s.fee),
+    });
+    const { record, budget } = await budgetOf(signature);
+    expect(budget.limitSet).toBe(true);
+    expect(budget.units).toBe(unitLimitFor(record.computeUnits));
+    expect(budget.units).toBeGreaterThanOrEqual(record.computeUnits + 1_000);
+    expect(budget.microLamports).toBe(0n);
+    expect(sent).toEqual([5_000n]);
+    expect(record.fee).toBe(5_000);
+    expect(await chain.getBalance(from.address)).toBe(9n * SOL - 5_000n);
+  });
+
+  it('serves per-slot prioritization fees like a validator: 150 slots, zero when quiet, per written account', async () => {
+    const hot = await newAddress();
+    const cold = await newAddress();
+    await congest(hot, 7_000n, 3);
+    const rpc = rawRpc();
+    const forHot = await rpc.getRecentPrioritizationFees([hot]).send();
+    expect(forHot).toHaveLength(PRIORITIZATION_FEE_SLOTS);
+    const slots = forHot.map((f) => Number(f.slot));
+    expect(slots).toEqual([...slots].sort((a, b) => a - b));
+    expect(forHot.filter((f) => f.prioritizationFee === 7_000n)).toHaveLength(3);
+    expect(forHot.filter((f) => f.prioritizationFee === 0n)).toHaveLength(PRIORITIZATION_FEE_SLOTS - 3);
+    // An account no transaction wrote stays at zero; without accounts, each slot's lowest price.
+    const forCold = await rpc.getRecentPrioritizationFees([cold]).send();
+    expect(forCold.every((f) => f.prioritizationFee === 0n)).toBe(true);
+    const forAll = await rpc.getRecentPrioritizationFees().send();
+    expect(forAll.filter((f) => f.prioritizationFee === 7_000n)).toHaveLength(3);
+    local.ledger.advance(PRIORITIZATION_FEE_SLOTS);
+    expect(
+      (await rpc.getRecentPrioritizationFees([hot]).send()).every((f) => f.prioritizationFee === 0n),
+    ).toBe(true);
+  });
+
+  it('bids the 75th percentile of the written accounts’ recent fees, and the chain charges it as reported', async () => {
+    const hot = await newAddress();
+    await congest(hot, 20_000n, 120);
+    const from = await funded();
+    const sent: bigint[] = [];
+    const before = await chain.getBalance(from.address);
+    const signature = await chain.sendAndConfirm(transfer(from, hot, SOL), {
+      onSent: (s) => void sent.push(s.fee),
+    });
+    const { record, budget } = await budgetOf(signature);
+    expect(budget.microLamports).toBe(20_000n);
+    const fee = 5_000n + (20_000n * BigInt(budget.units) + 999_999n) / 1_000_000n;
+    expect(sent).toEqual([fee]);
+    expect(BigInt(record.fee)).toBe(fee);
+    expect(await chain.getBalance(from.address)).toBe(before - SOL - fee);
+    const tx = await rawRpc()
+      .getTransaction(signature as Signature, { encoding: 'json' })
+      .send();
+    expect(tx?.meta?.fee).toBe(fee);
+  });
+
+  it('caps the price by the setting and by the fee bound a caller reserved', async () => {
+    const hot = await newAddress();
+    await congest(hot, 5_000_000n, 120);
+    const from = await funded();
+    const capped = makeChain({ rpcUrl: local.url, pollMs: 50, priorityFeeMaxMicroLamports: 300_000 });
+    const plan = transfer(from, hot, SOL);
+    expect((await capped.estimateBudget(plan)).microLamports).toBe(300_000n);
+    // The default cap (1 lamport a unit) holds too.
+    expect((await chain.estimateBudget(plan)).microLamports).toBe(1_000_000n);
+    const bounded = await chain.estimateBudget(plan, { maxFeeLamports: 5_100n });
+    expect(bounded.fee).toBeLessThanOrEqual(5_100n);
+    expect(bounded.microLamports).toBeGreaterThan(0n);
+    expect(await caught(chain.estimateBudget(plan, { maxFeeLamports: 4_999n }))).toMatchObject({
+      code: 'SIMULATION_FAILED',
+    });
+  });
+
+  it('polls the status every pollMs and reads the block height only every few polls', async () => {
+    const from = await funded();
+    const counts = new Map<string, number>();
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = async (input, init) => {
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
+      if (body.method) counts.set(body.method, (counts.get(body.method) ?? 0) + 1);
+      return realFetch(input, init);
+    };
+    try {
+      local.injectFault({ method: 'sendTransaction', drop: true });
+      const polling = makeChain({ rpcUrl: local.url, pollMs: 50, resendMs: 60_000 });
+      const error = await caught(
+        polling.sendAndConfirm(transfer(from, await newAddress(), SOL), { timeoutMs: 1_000 }),
+      );
+      expect(error.code).toBe('CONFIRM_TIMEOUT');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    const statuses = counts.get('getSignatureStatuses') ?? 0;
+    expect(statuses).toBeGreaterThanOrEqual(10);
+    // Each expiry check reads the height before (and, once past it, after) the status: at most two a check.
+    expect(counts.get('getBlockHeight') ?? 0).toBeLessThanOrEqual(2 * Math.ceil(statuses / 5));
   });
 });
