@@ -74,8 +74,10 @@ const readPyth = (body: unknown): Reading => {
   if (!Number.isInteger(expo) || (expo as number) < -18 || (expo as number) > 0)
     throw new Error('expo out of range');
   if (!Number.isInteger(publish_time)) throw new Error('no publish_time');
-  const usd = Number(price) * 10 ** (expo as number);
-  if (Number(conf) * 10 ** (expo as number) > usd * MAX_CONFIDENCE_RATIO)
+  // Dividing by the power of ten keeps decimal mantissas exact (15000000000 / 1e8 is 150, not 150.00000000000003).
+  const scale = 10 ** -(expo as number);
+  const usd = Number(price) / scale;
+  if (Number(conf) / scale > usd * MAX_CONFIDENCE_RATIO)
     throw new Error(`confidence interval wider than ${MAX_CONFIDENCE_RATIO * 100}% of the price`);
   return { usd, at: (publish_time as number) * 1000 };
 };
