@@ -63,6 +63,19 @@ const integerBetween =
       ? value
       : refuse(`must be an integer from ${min} to ${max}`);
   };
+/** The SOL/USD feeds the price can come from (lib/rewards/price.ts reads each one's answer). */
+export const PRICE_FEEDS = ['pyth', 'coinbase', 'coingecko'] as const;
+export type PriceFeedName = (typeof PRICE_FEEDS)[number];
+/** `fixed`, or feeds in the order they are asked: comma-separated, each once. */
+const priceSources = (): SettingParser<'fixed' | readonly PriceFeedName[]> => (raw) => {
+  const value = raw?.trim() ?? '';
+  if (value === 'fixed') return 'fixed';
+  const names = value.split(',').map((n) => n.trim());
+  const known = names.every((n) => (PRICE_FEEDS as readonly string[]).includes(n));
+  return known && new Set(names).size === names.length && value !== ''
+    ? (names as PriceFeedName[])
+    : refuse(`must be fixed, or feeds from ${PRICE_FEEDS.join(', ')} in order, comma-separated, each once`);
+};
 const base64Key32 = (): SettingParser<string> => (raw) =>
   raw !== undefined && Buffer.from(raw, 'base64').length === 32
     ? raw
@@ -140,10 +153,19 @@ export const settingsSpec = {
   // The most the platform bids per compute unit (micro-lamports): bounds what one transaction's priority fee
   // costs its payer, the platform's vaults included (1 000 000 = 1 lamport a unit; 0 turns priority fees off).
   PRIORITY_FEE_MAX_MICROLAMPORTS: withDefault(integerBetween(0, 100_000_000), '1000000'),
-  SOL_USD_PRICE_SOURCE: withDefault(oneOf(['fixed', 'http']), 'fixed'),
-  SOL_USD_PRICE: withDefault(positiveNumber(false), '150'),
-  SOL_USD_PRICE_URL: optional(httpUrl()),
-  SOL_USD_PRICE_JSON_PATH: withDefault(name(), 'solana.usd'),
+  // Where USD figures come from: the public feeds to ask, in order (docs/rewards.md, "SOL → USD"), or `fixed`,
+  // which then needs SOL_USD_PRICE. The feeds' base URLs are settings so that the local stack's stand-in serves them.
+  SOL_USD_PRICE_SOURCE: withDefault(priceSources(), 'coinbase,coingecko'),
+  SOL_USD_PRICE: optional(positiveNumber(false)),
+  SOL_USD_PYTH_URL: withDefault(httpUrl(), 'https://hermes.pyth.network'),
+  SOL_USD_COINBASE_URL: withDefault(httpUrl(), 'https://api.coinbase.com'),
+  SOL_USD_COINGECKO_URL: withDefault(httpUrl(), 'https://api.coingecko.com/api/v3'),
+  // A feed's answer older than this (by the feed's own timestamp) is refused; an answer is reused this long.
+  SOL_USD_MAX_AGE_SECONDS: withDefault(positiveNumber(true), '120'),
+  SOL_USD_CACHE_SECONDS: withDefault(numberBetween(0, 300), '30'),
+  // Sanity bounds: a feed answering outside them is refused like a feed that is down.
+  SOL_USD_PRICE_MIN: withDefault(positiveNumber(false), '1'),
+  SOL_USD_PRICE_MAX: withDefault(positiveNumber(false), '10000'),
   // The daily settlement: hours after a UTC day ends before it settles (developers invalidate fraud meanwhile).
   SETTLEMENT_DELAY_HOURS: withDefault(numberBetween(0, 72), '6'),
   // Rate limits (SPEC §8).
@@ -161,8 +183,8 @@ type Key = keyof Parsed;
 
 /** What a chosen adapter needs besides its own setting. */
 const dependentRules = (s: Partial<Settings>): Array<[string, Key[]]> => [
-  ...(s.SOL_USD_PRICE_SOURCE === 'http'
-    ? [['SOL_USD_PRICE_SOURCE=http', ['SOL_USD_PRICE_URL']] as [string, Key[]]]
+  ...(s.SOL_USD_PRICE_SOURCE === 'fixed'
+    ? [['SOL_USD_PRICE_SOURCE=fixed', ['SOL_USD_PRICE']] as [string, Key[]]]
     : []),
 ];
 

@@ -15,6 +15,19 @@ export const lamports = described(
   'Lamports (1 SOL = 1 000 000 000), as a string',
 );
 export const usd = described(z.number(), 'US dollars, cents precision');
+/** A USD figure converted now: null when no SOL price is at hand (every price feed down for a while). */
+export const usdNow = described(
+  z.nullable(z.number()),
+  'US dollars, cents precision, at the SOL price now; null when no SOL price is at hand',
+);
+export const solUsdPrice = described(
+  z.nullable(z.number()),
+  'USD per SOL used for the conversion; null when no SOL price is at hand',
+);
+export const priceSource = described(
+  z.nullable(z.string()),
+  'Where the SOL price came from: `coinbase`, `coingecko`, `pyth` or `fixed`; null when none is at hand',
+);
 export const tier = described(z.enum(TIER_NAMES), 'Multiplier tier: 1.5x, 2x or 3x');
 const durationQuery = described(
   z.pipe(z.enum(['3600', '21600', '86400']), z.transform(Number)),
@@ -36,7 +49,9 @@ export const MODEL =
   'with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and ' +
   "players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game " +
   'nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use ' +
-  'the configured SOL price (`SOL_USD_PRICE`, default 150 USD, or an HTTP price feed in production).';
+  'the SOL price from public feeds (Coinbase, then CoinGecko unless configured otherwise; `priceSource` names the ' +
+  'one that answered), or a fixed price the deployer set; they are null when no price is at hand (every feed ' +
+  'down for more than 15 minutes), the lamports always stand.';
 
 const quoteFields = {
   gameId: z.uuid(),
@@ -44,7 +59,7 @@ const quoteFields = {
   multiplier: described(z.number(), '1.5, 2 or 3'),
   durationSeconds: z.int(),
   lamports,
-  usd,
+  usd: usdNow,
 };
 
 export const getMultiplierCostContract = defineContract({
@@ -62,8 +77,8 @@ export const getMultiplierCostContract = defineContract({
   response: dataEnvelope(
     z.object({
       ...quoteFields,
-      solUsdPrice: described(z.number(), 'USD per SOL used for the conversion'),
-      priceSource: described(z.string(), '`fixed` or the host of the price feed'),
+      solUsdPrice,
+      priceSource,
       competitors: described(z.int(), "Players with points on today's board"),
       feeReserveLamports: lamports,
       quotedAt: z.string(),
@@ -156,7 +171,7 @@ export const getMultiplierCostForPlacementContract = defineContract({
       rateSource: z.enum(['query', 'todayAverage']),
       hoursLeftToday: z.number(),
       competitors: z.int(),
-      solUsdPrice: z.number(),
+      solUsdPrice,
       reachable: z.boolean(),
       alreadyThere: z.boolean(),
       reason: z.nullable(z.enum(['no_earning_rate', 'daily_cap', 'out_of_reach'])),
@@ -167,7 +182,7 @@ export const getMultiplierCostForPlacementContract = defineContract({
             multiplier: z.number(),
             durationSeconds: z.int(),
             lamports,
-            usd,
+            usd: usdNow,
             projectedPoints: z.int(),
           }),
         ),

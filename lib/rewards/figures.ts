@@ -36,13 +36,14 @@ export const syncGameFigures = async (gameId: string, deps: FiguresDeps) => {
     const game = await getGame(gameId);
     const pool = game ? await getPool(gameId) : undefined;
     if (!game || !pool) return;
-    const [solUsd, balance] = await Promise.all([
-      deps.price.solUsd(),
+    const [price, balance] = await Promise.all([
+      deps.price.current(),
       deps.chain.getBalance(pool.vaultAddress),
     ]);
-    const value = usdOf(balance, solUsd);
+    // No price at hand: the USD figures that need one keep their last values until the next sync.
     const undistributed = BigInt(pool.totalInflowLamports) - BigInt(pool.totalAllocatedLamports);
-    const daily = usdOf(nextDailyPayout(undistributed), solUsd);
+    const value = price ? usdOf(balance, price.usd) : game.totalRewardsPoolValueUsd;
+    const daily = price ? usdOf(nextDailyPayout(undistributed), price.usd) : game.estimatedDailyRewardsUsd;
     const allocated = pool.totalPaidUsdCents / 100;
     if (
       game.totalRewardsPoolValueUsd === value &&

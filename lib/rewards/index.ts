@@ -32,7 +32,14 @@ export {
 export type { PoolDeps, RecentSettlements, SettlementSummary } from './pool.js';
 export { gameRewardsPool } from './pool.js';
 export { getGameRewardsPoolContract } from './pool-contracts.js';
-export { type PriceSource, priceFromConfig } from './price.js';
+export {
+  feedsPrice,
+  fixedPrice,
+  type PriceSource,
+  PriceUnavailable,
+  priceFromConfig,
+  type SolUsd,
+} from './price.js';
 export { usdOf } from './pricing.js';
 export { purchaseMultiplier } from './purchase.js';
 export { purchaseMultiplierContract } from './purchase-contracts.js';

@@ -2,7 +2,17 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';
-import { EXAMPLE_GAME, gameId, lamports, TAGS, tier, usd } from './contracts.js';
+import {
+  EXAMPLE_GAME,
+  gameId,
+  lamports,
+  priceSource,
+  solUsdPrice,
+  TAGS,
+  tier,
+  usd,
+  usdNow,
+} from './contracts.js';
 import { DISTRIBUTION } from './model.js';
 
 const DISTRIBUTION_RULE =
@@ -60,8 +70,8 @@ export const getGameRewardsPoolContract = defineContract({
   summary: 'Game rewards pool information',
   description:
     "A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first " +
-    'multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL ' +
-    'price), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily ' +
+    'multiplier purchase creates it), the balance read on chain now (lamports and USD at the SOL price now, ' +
+    'null without one), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily ' +
     'settlements (newest first), and the listing figures of the game, refreshed by every purchase and ' +
     "settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, " +
     "estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), " +
@@ -75,9 +85,9 @@ export const getGameRewardsPoolContract = defineContract({
       custodial: z.literal(true),
       vaultAddress: z.nullable(z.string()),
       balanceLamports: lamports,
-      balanceUsd: usd,
-      solUsdPrice: z.number(),
-      priceSource: z.string(),
+      balanceUsd: usdNow,
+      solUsdPrice,
+      priceSource,
       totalInflowLamports: lamports,
       totalAllocatedLamports: described(lamports, 'Allocated by settlements: paid, fees and carried over'),
       totalPaidLamports: described(lamports, 'Received by recipients (confirmed transfers)'),

@@ -45,9 +45,9 @@ export interface PoolDeps {
 /** GET /rewards/game-rewards-pool/{gameId}. */
 export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
   const game = await requireGame(gameId);
-  const [pool, solUsd, inflows, settlements] = await Promise.all([
+  const [pool, price, inflows, settlements] = await Promise.all([
     getPool(game.id),
-    deps.price.solUsd(),
+    deps.price.current(),
     recentInflows(game.id, 20),
     deps.recentSettlements ? deps.recentSettlements(game.id, 10) : Promise.resolve([]),
   ]);
@@ -58,9 +58,10 @@ export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
     custodial: true as const,
     vaultAddress: pool?.vaultAddress ?? null,
     balanceLamports: balance.toString(),
-    balanceUsd: usdOf(balance, solUsd),
-    solUsdPrice: solUsd,
-    priceSource: deps.price.name,
+    // No price at hand (every feed down for a while): the lamports stand, the USD figures are null.
+    balanceUsd: price ? usdOf(balance, price.usd) : null,
+    solUsdPrice: price?.usd ?? null,
+    priceSource: price?.source ?? null,
     totalInflowLamports: totalInflow.toString(),
     totalAllocatedLamports: pool?.totalAllocatedLamports ?? '0',
     totalPaidLamports: pool?.totalPaidLamports ?? '0',

@@ -21,7 +21,8 @@ const PURCHASE_RULES =
   '`idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored ' +
   'transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot ' +
   'land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and ' +
-  'must not exceed `maxLamports` (400 VALIDATION_ERROR); (4) consent: with the identity-provider token nothing ' +
+  'must not exceed `maxLamports` (400 VALIDATION_ERROR), and a SOL price must be at hand for its USD record (503 ' +
+  'PRICE_UNAVAILABLE with Retry-After when every price feed has failed for a while; nothing is charged); (4) consent: with the identity-provider token nothing ' +
   "more; with a session token the price must fit in what is left today of the player's allowance to this game " +
   '(403 PURCHASE_ALLOWANCE_REQUIRED without one, 403 PURCHASE_ALLOWANCE_EXCEEDED above it); (5) one multiplier per ' +
   'player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an ' +
@@ -103,6 +104,7 @@ export const purchaseMultiplierContract = defineContract({
     'PURCHASE_ALLOWANCE_REQUIRED',
     'PURCHASE_ALLOWANCE_EXCEEDED',
     'CONFLICT',
+    'PRICE_UNAVAILABLE',
   ],
   rateLimit: { limit: 10, windowSeconds: 60, key: 'user' },
   example: {

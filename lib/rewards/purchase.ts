@@ -3,7 +3,7 @@
 // With a session token, the price is reserved against the player's daily allowance to the game (allowance.ts).
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../core/auth.js';
-import { errors } from '../core/errors.js';
+import { AppError, errors } from '../core/errors.js';
 import { requireDelegated } from '../user/index.js';
 import { allowanceHold, allowanceRefusal } from './allowance.js';
 import { rewardsKeys } from './keys.js';
@@ -21,6 +21,15 @@ import {
 import { gameFor, quote } from './quotes.js';
 import * as repo from './repository.js';
 import { newVault } from './vault.js';
+
+const PRICE_RETRY_SECONDS = 30;
+const priceUnavailable = () =>
+  new AppError(
+    'PRICE_UNAVAILABLE',
+    'No SOL price is available right now (every price feed failed); nothing was charged, retry shortly',
+    [],
+    { 'retry-after': String(PRICE_RETRY_SECONDS) },
+  );
 
 /** The game's pool, creating its custodial vault on first use. */
 const ensurePool = async (gameId: string, now: string) =>
@@ -42,6 +51,8 @@ export const purchaseMultiplier = async (
   if (existing) return resume(existing, input, deps);
 
   const q = await quote(game, input.tier, input.durationSeconds, deps);
+  // A purchase records its USD value: without any SOL price it waits (retryable) rather than record a made-up one.
+  if (!q.price || q.usd === null) throw priceUnavailable();
   if (input.maxLamports !== undefined && q.lamports > input.maxLamports) {
     throw errors.validation(`The price is now ${q.lamports} lamports, above your maxLamports`, [
       { path: 'maxLamports', message: `price ${q.lamports} > ${input.maxLamports}` },
@@ -70,7 +81,7 @@ export const purchaseMultiplier = async (
     durationSeconds: input.durationSeconds,
     lamports: q.lamports.toString(),
     usd: q.usd,
-    solUsdPrice: q.solUsd,
+    solUsdPrice: q.price.usd,
     competitors: q.competitors,
     walletAddress: wallet.address,
     vaultAddress: pool.vaultAddress,

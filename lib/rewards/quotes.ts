@@ -43,15 +43,15 @@ export const gameFor = async (auth: AuthContext | undefined, gameId: string): Pr
   return requireGame(gameId);
 };
 
-/** The price of a tier and duration in a game now: competition is today's board size. */
+/** The price of a tier and duration in a game now: competition is today's board size; USD null without a price. */
 export const quote = async (game: GameRecord, tier: Tier, durationSeconds: number, deps: QuoteDeps) => {
   const at = deps.now();
-  const [competitors, solUsd] = await Promise.all([
+  const [competitors, price] = await Promise.all([
     deps.board.count(game.id, utcDay(at)),
-    deps.price.solUsd(),
+    deps.price.current(),
   ]);
   const lamports = priceLamports({ tier, durationSeconds, competitors });
-  return { lamports, usd: usdOf(lamports, solUsd), solUsd, competitors, at };
+  return { lamports, usd: price ? usdOf(lamports, price.usd) : null, price, competitors, at };
 };
 
 /** GET /multiplier/cost. */
@@ -68,8 +68,8 @@ export const multiplierCost = async (
     durationSeconds: query.durationSeconds,
     lamports: q.lamports.toString(),
     usd: q.usd,
-    solUsdPrice: q.solUsd,
-    priceSource: deps.price.name,
+    solUsdPrice: q.price?.usd ?? null,
+    priceSource: q.price?.source ?? null,
     competitors: q.competitors,
     feeReserveLamports: PURCHASE_FEE_RESERVE.toString(),
     quotedAt: q.at.toISOString(),
@@ -112,10 +112,10 @@ export const costForPlacement = async (
   const game = await gameFor(auth, query.gameId);
   const at = deps.now();
   const day = utcDay(at);
-  const [standings, competitors, solUsd, mine] = await Promise.all([
+  const [standings, competitors, price, mine] = await Promise.all([
     deps.board.top(game.id, day, query.targetRank + 1),
     deps.board.count(game.id, day),
-    deps.price.solUsd(),
+    deps.price.current(),
     deps.board.pointsOf(game.id, auth.userId, day),
   ]);
   const currentPoints = mine;
@@ -150,7 +150,7 @@ export const costForPlacement = async (
     rateSource: query.pointsPerHour === undefined ? ('todayAverage' as const) : ('query' as const),
     hoursLeftToday: round2(hoursLeftToday),
     competitors,
-    solUsdPrice: solUsd,
+    solUsdPrice: price?.usd ?? null,
     reachable: plan.reachable,
     alreadyThere: plan.alreadyThere,
     reason: plan.reason,
@@ -160,7 +160,7 @@ export const costForPlacement = async (
           multiplier: tierMultiplier(plan.option.tier),
           durationSeconds: plan.option.durationSeconds,
           lamports: plan.option.lamports.toString(),
-          usd: usdOf(plan.option.lamports, solUsd),
+          usd: price ? usdOf(plan.option.lamports, price.usd) : null,
           projectedPoints: plan.option.projectedPoints,
         }
       : null,

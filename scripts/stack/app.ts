@@ -11,6 +11,7 @@ import { startLocalChain } from '../chain/rpc-server.js';
 import { startDemoServer } from '../demo/server.js';
 import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
 import { LOCAL_APP_ID, LOCAL_APP_SECRET, LOCAL_AUTHORIZATION_KEY, LOCAL_SIGNER_ID } from '../idp/wallets.js';
+import { startLocalPrice } from '../price/server.js';
 import { LOCAL_CREDENTIALS } from './resources.js';
 import type { StackContext, StackService } from './types.js';
 
@@ -88,6 +89,25 @@ export const appSettingsService: StackService = {
   }),
   async start() {
     return { stop: async () => {} };
+  },
+};
+
+/**
+ * The SOL/USD price stand-in: the public price feeds' endpoints in their own formats (150 USD until a developer or
+ * a test sets another price with `PUT /local/price`), so that the USD figures come through the same code as in
+ * production (SSRF-safe fetch, order, staleness, bounds, cache) rather than a fixed price. Only the feeds' URLs
+ * change: their order and every other setting keep serverless.yml's defaults.
+ */
+export const localPriceService: StackService = {
+  name: 'price',
+  env: (ports) => ({
+    SOL_USD_PYTH_URL: local(ports.price),
+    SOL_USD_COINBASE_URL: local(ports.price),
+    SOL_USD_COINGECKO_URL: `${local(ports.price)}/api/v3`,
+  }),
+  async start(ctx) {
+    const price = await startLocalPrice({ port: ctx.ports.price });
+    return { urls: { price: `${price.url}/local/price` }, stop: () => price.stop() };
   },
 };
 

@@ -15,6 +15,7 @@ export const FIXED_PORTS: Readonly<StackPorts> = {
   idp: 8090,
   solana: 8899,
   demo: 8091,
+  price: 8092,
 };
 
 /** Fixed ports (after checking they are free), or a distinct OS-assigned free port per service. */

@@ -1,7 +1,13 @@
 // The services of the local stack. To add one (the local identity provider, the local Solana JSON-RPC):
 // write a StackService, give it a port in StackPorts/FIXED_PORTS, and list it in stackServices().
 import { join } from 'node:path';
-import { appSettingsService, demoService, identityProviderService, localChainService } from './app.js';
+import {
+  appSettingsService,
+  demoService,
+  identityProviderService,
+  localChainService,
+  localPriceService,
+} from './app.js';
 import { startDynamoDbLocal } from './dynamodb.js';
 import { startLocalFauxqs } from './fauxqs.js';
 import {
@@ -186,6 +192,7 @@ export function stackServices({
     stepFunctionsService,
     identityProviderService,
     localChainService,
+    localPriceService,
     appSettingsService,
     // Extension point: the local identity provider and the local Solana JSON-RPC go here (their `env` then
     // reaches serverless offline, which starts with the whole stack's environment).

@@ -33,6 +33,8 @@ export interface StackPorts {
   solana: number;
   /** The demo game's web server (/demo). */
   demo: number;
+  /** The SOL/USD price stand-in (the public price feeds' endpoints). */
+  price: number;
 }
 
 /** Environment variables the stack hands to handlers, tests and tools (`AWS_REGION`, endpoint URLs, ...). */

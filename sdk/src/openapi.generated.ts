@@ -263,7 +263,7 @@ export type paths = {
          * Calculate multiplier purchase cost
          * @description **Multipliers.** A multiplier is a time-boxed score multiplier for one player in one game. Tiers: **1.5x, 2x, 3x**; durations: **1 h, 6 h, 24 h** (3600, 21600, 86400 s). While it is active (from the confirmation of its payment until `expiresAt`), every point the player earns in that game is multiplied exactly once, rounded down: in `POST /play/dev/batch-save-points` each entry is multiplied before the caps (maxScorePerSession, maxCumulativePointsPerDay still bound the result); in the SDK protocol the accepted delta of `POST /play/flush` is multiplied when it is flushed (commit moves pending points unchanged). One multiplier per player and game at a time: they do not stack or extend. It is paid in lamports from the player's embedded wallet into the game's rewards pool, a **custodial** on-chain vault per game (a keypair the platform creates on the first purchase and holds, sealed at rest).
          *
-         *     **Price** (lamports) = ⌈ 2000000 × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use the configured SOL price (`SOL_USD_PRICE`, default 150 USD, or an HTTP price feed in production).
+         *     **Price** (lamports) = ⌈ 2000000 × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use the SOL price from public feeds (Coinbase, then CoinGecko unless configured otherwise; `priceSource` names the one that answered), or a fixed price the deployer set; they are null when no price is at hand (every feed down for more than 15 minutes), the lamports always stand.
          *
          *     The quote is valid now: the board grows during the day, so `POST /multiplier/purchase` quotes again (pass `maxLamports` to refuse a higher price). A purchase also needs `feeReserveLamports` in the wallet on top of the price. Public.
          */
@@ -333,11 +333,11 @@ export type paths = {
          * Purchase a multiplier
          * @description **Multipliers.** A multiplier is a time-boxed score multiplier for one player in one game. Tiers: **1.5x, 2x, 3x**; durations: **1 h, 6 h, 24 h** (3600, 21600, 86400 s). While it is active (from the confirmation of its payment until `expiresAt`), every point the player earns in that game is multiplied exactly once, rounded down: in `POST /play/dev/batch-save-points` each entry is multiplied before the caps (maxScorePerSession, maxCumulativePointsPerDay still bound the result); in the SDK protocol the accepted delta of `POST /play/flush` is multiplied when it is flushed (commit moves pending points unchanged). One multiplier per player and game at a time: they do not stack or extend. It is paid in lamports from the player's embedded wallet into the game's rewards pool, a **custodial** on-chain vault per game (a keypair the platform creates on the first purchase and holds, sealed at rest).
          *
-         *     **Price** (lamports) = ⌈ 2000000 × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use the configured SOL price (`SOL_USD_PRICE`, default 150 USD, or an HTTP price feed in production).
+         *     **Price** (lamports) = ⌈ 2000000 × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use the SOL price from public feeds (Coinbase, then CoinGecko unless configured otherwise; `priceSource` names the one that answered), or a fixed price the deployer set; they are null when no price is at hand (every feed down for more than 15 minutes), the lamports always stand.
          *
          *     **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
          *
-         *     **Purchase, in order**: (1) the game must exist (404); (2) a retry with an `idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed `maxLamports` (400 VALIDATION_ERROR); (4) consent: with the identity-provider token nothing more; with a session token the price must fit in what is left today of the player's allowance to this game (403 PURCHASE_ALLOWANCE_REQUIRED without one, 403 PURCHASE_ALLOWANCE_EXCEEDED above it); (5) one multiplier per player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash expired); (6) the embedded wallet is the one the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price plus a fee reserve of 1000000 lamports (0.001 SOL: the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (7) the purchase intent is stored, the slot reserved and, for a session token, the price reserved against the day's allowance, in one transaction, **before** anything is sent; (8) a System transfer from the player's wallet (fee payer, signed through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and confirmed by polling; (9) the multiplier is activated from the confirmation for `durationSeconds`, and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting follows). When confirmation takes longer than the request allows, the answer is **202** with `status: pending`: retry with the same idempotencyKey for the outcome.
+         *     **Purchase, in order**: (1) the game must exist (404); (2) a retry with an `idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed `maxLamports` (400 VALIDATION_ERROR), and a SOL price must be at hand for its USD record (503 PRICE_UNAVAILABLE with Retry-After when every price feed has failed for a while; nothing is charged); (4) consent: with the identity-provider token nothing more; with a session token the price must fit in what is left today of the player's allowance to this game (403 PURCHASE_ALLOWANCE_REQUIRED without one, 403 PURCHASE_ALLOWANCE_EXCEEDED above it); (5) one multiplier per player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash expired); (6) the embedded wallet is the one the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price plus a fee reserve of 1000000 lamports (0.001 SOL: the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (7) the purchase intent is stored, the slot reserved and, for a session token, the price reserved against the day's allowance, in one transaction, **before** anything is sent; (8) a System transfer from the player's wallet (fee payer, signed through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and confirmed by polling; (9) the multiplier is activated from the confirmation for `durationSeconds`, and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting follows). When confirmation takes longer than the request allows, the answer is **202** with `status: pending`: retry with the same idempotencyKey for the outcome.
          */
         post: operations["purchaseMultiplier"];
         delete?: never;
@@ -603,7 +603,7 @@ export type paths = {
         };
         /**
          * Game rewards pool information
-         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the configured SOL price), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily settlements (newest first), and the listing figures of the game, refreshed by every purchase and settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the owner, or to the creator while nobody has proved the domain, until ownership of the current origin is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part.
+         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the SOL price now, null without one), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily settlements (newest first), and the listing figures of the game, refreshed by every purchase and settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the owner, or to the creator while nobody has proved the domain, until ownership of the current origin is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part.
          *
          *     **Daily settlement.** Each UTC day settles once per game, a few hours after it ends (`SETTLEMENT_DELAY_HOURS`, default 6: developers invalidate fraudulent sessions meanwhile; invalidated points are not counted). The board, the wallets and the pool are frozen and the allocation persisted before anything is sent; each transfer is recorded before it is sent, so a settlement pays exactly once. The vault keeps its rent-exempt minimum (890 880 lamports), never distributed. Each share is rounded down (the remainder stays in the pool); the vault pays each transfer's fee (5 000 lamports) out of the recipient's amount. An amount that cannot land — the recipient has no wallet, it does not cover the fee, or it is below the rent-exempt minimum for an account that does not exist yet — carries over to the recipient's next payout from this game: nothing is lost (inflow = paid + fees + carried + undistributed). Public.
          */
@@ -969,7 +969,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR";
+                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE";
                 message: string;
                 details: {
                     path: string;
@@ -3614,12 +3614,12 @@ export interface operations {
                             durationSeconds: number;
                             /** @description Lamports (1 SOL = 1 000 000 000), as a string */
                             lamports: string;
-                            /** @description US dollars, cents precision */
-                            usd: number;
-                            /** @description USD per SOL used for the conversion */
-                            solUsdPrice: number;
-                            /** @description `fixed` or the host of the price feed */
-                            priceSource: string;
+                            /** @description US dollars, cents precision, at the SOL price now; null when no SOL price is at hand */
+                            usd: number | null;
+                            /** @description USD per SOL used for the conversion; null when no SOL price is at hand */
+                            solUsdPrice: number | null;
+                            /** @description Where the SOL price came from: `coinbase`, `coingecko`, `pyth` or `fixed`; null when none is at hand */
+                            priceSource: string | null;
                             /** @description Players with points on today's board */
                             competitors: number;
                             /** @description Lamports (1 SOL = 1 000 000 000), as a string */
@@ -3763,7 +3763,8 @@ export interface operations {
                             rateSource: "query" | "todayAverage";
                             hoursLeftToday: number;
                             competitors: number;
-                            solUsdPrice: number;
+                            /** @description USD per SOL used for the conversion; null when no SOL price is at hand */
+                            solUsdPrice: number | null;
                             reachable: boolean;
                             alreadyThere: boolean;
                             reason: ("no_earning_rate" | "daily_cap" | "out_of_reach") | null;
@@ -3778,8 +3779,8 @@ export interface operations {
                                 durationSeconds: number;
                                 /** @description Lamports (1 SOL = 1 000 000 000), as a string */
                                 lamports: string;
-                                /** @description US dollars, cents precision */
-                                usd: number;
+                                /** @description US dollars, cents precision, at the SOL price now; null when no SOL price is at hand */
+                                usd: number | null;
                                 projectedPoints: number;
                             } | null;
                         };
@@ -4210,6 +4211,16 @@ export interface operations {
             };
             /** @description Error: INTERNAL_ERROR */
             500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PRICE_UNAVAILABLE */
+            503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6029,10 +6040,12 @@ export interface operations {
                             vaultAddress: string | null;
                             /** @description Lamports (1 SOL = 1 000 000 000), as a string */
                             balanceLamports: string;
-                            /** @description US dollars, cents precision */
-                            balanceUsd: number;
-                            solUsdPrice: number;
-                            priceSource: string;
+                            /** @description US dollars, cents precision, at the SOL price now; null when no SOL price is at hand */
+                            balanceUsd: number | null;
+                            /** @description USD per SOL used for the conversion; null when no SOL price is at hand */
+                            solUsdPrice: number | null;
+                            /** @description Where the SOL price came from: `coinbase`, `coingecko`, `pyth` or `fixed`; null when none is at hand */
+                            priceSource: string | null;
                             /** @description Lamports (1 SOL = 1 000 000 000), as a string */
                             totalInflowLamports: string;
                             /** @description Allocated by settlements: paid, fees and carried over */

@@ -585,7 +585,10 @@ describe('figure updates during a launch', () => {
     const bump = () => {
       queue = queue.then(() =>
         syncGameFigures(game.id, {
-          price: { name: 'test', solUsd: async () => ++price },
+          price: {
+            current: async () => ({ usd: ++price, source: 'test', at: new Date() }),
+            solUsd: async () => ++price,
+          },
           chain: { getBalance: async () => SOL },
         }),
       );

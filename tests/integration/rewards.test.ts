@@ -152,7 +152,7 @@ describe('GET /multiplier/cost', () => {
       lamports: lamports.toString(),
       usd: usdOf(lamports, 150),
       solUsdPrice: 150,
-      priceSource: 'fixed',
+      priceSource: 'coinbase',
       competitors: 0,
       feeReserveLamports: PURCHASE_FEE_RESERVE.toString(),
     });

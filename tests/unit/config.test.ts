@@ -55,12 +55,15 @@ describe('settings', () => {
     expect(parsed.ok && parsed.settings).toMatchObject({
       RATE_LIMIT_IP_PER_MINUTE: 60,
       RATE_LIMIT_USER_PER_MINUTE: 600,
-      SOL_USD_PRICE_SOURCE: 'fixed',
-      SOL_USD_PRICE: 150,
+      SOL_USD_PRICE_SOURCE: ['coinbase', 'coingecko'],
+      SOL_USD_MAX_AGE_SECONDS: 120,
+      SOL_USD_CACHE_SECONDS: 30,
       SOLANA_RPC_TIMEOUT_MS: 10_000,
       HOLDERS_SOURCE: 'rpc',
       HOLDERS_PAGE_SIZE: 5000,
     });
+    // No price is made up: a fixed one only when the deployer sets it.
+    expect(parsed.ok && parsed.settings.SOL_USD_PRICE).toBeUndefined();
   });
 
   it('requires what a chosen adapter needs, naming it', () => {
@@ -77,9 +80,10 @@ describe('settings', () => {
         IDP_CREDENTIALS_SECRET_ID: '',
       }).map((p) => p.split(':')[0]),
     ).toEqual(['IDP_API_URL', 'IDP_APP_ID', 'IDP_WALLET_API_URL', 'IDP_CREDENTIALS_SECRET_ID']);
-    expect(problems({ SOL_USD_PRICE_SOURCE: 'http' })).toEqual([
-      'SOL_USD_PRICE_URL: required when SOL_USD_PRICE_SOURCE=http',
+    expect(problems({ SOL_USD_PRICE_SOURCE: 'fixed' })).toEqual([
+      'SOL_USD_PRICE: required when SOL_USD_PRICE_SOURCE=fixed',
     ]);
+    expect(problems({ SOL_USD_PRICE_SOURCE: 'fixed', SOL_USD_PRICE: '151.5' })).toEqual([]);
     expect(problems({ SOLANA_RPC_URL: '' })).toEqual([expect.stringMatching(/^SOLANA_RPC_URL: /)]);
   });
 });
@@ -102,6 +106,14 @@ describe('parsing', () => {
   it('refuses what the schema refused before: bad enums, keys, numbers and URLs', () => {
     const refused = (key: Key, raw: string) => !parseSetting(key, raw).ok;
     expect(refused('SOL_USD_PRICE_SOURCE', 'Fixed')).toBe(true);
+    expect(refused('SOL_USD_PRICE_SOURCE', 'http')).toBe(true);
+    expect(refused('SOL_USD_PRICE_SOURCE', 'coinbase,coinbase')).toBe(true);
+    expect(refused('SOL_USD_PRICE_SOURCE', 'coinbase,fixed')).toBe(true);
+    expect(parseSetting('SOL_USD_PRICE_SOURCE', 'pyth, coinbase')).toEqual({
+      ok: true,
+      value: ['pyth', 'coinbase'],
+    });
+    expect(refused('SOL_USD_CACHE_SECONDS', '301')).toBe(true);
     expect(refused('IDP_WALLET_API_URL', '')).toBe(true);
     expect(refused('SECRETS_ENCRYPTION_KEY', Buffer.alloc(31).toString('base64'))).toBe(true);
     expect(refused('SOL_USD_PRICE', '0')).toBe(true);

@@ -1,9 +1,8 @@
-// Multiplier pricing, placement planning, the multiplier in force and the price adapter: pure logic.
+// Multiplier pricing, placement planning and the multiplier in force: pure logic (the SOL price: price-feeds.test.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DISTRIBUTION, DURATIONS, TIER_NAMES, type Tier } from '../../lib/rewards/model.js';
 import { activeMultiplierBps } from '../../lib/rewards/multiplier.js';
-import { fixedPrice, httpPrice } from '../../lib/rewards/price.js';
 import {
   applyMultiplier,
   competitionFactor,
@@ -187,42 +186,6 @@ describe('planPlacement', () => {
       reachable: false,
       reason: 'no_earning_rate',
     });
-  });
-});
-
-describe('price sources', () => {
-  it('answers a fixed price', async () => {
-    expect(await fixedPrice(150).solUsd()).toBe(150);
-  });
-
-  it('reads the feed at its JSON path, caches for a minute and survives a short outage', async () => {
-    let now = 0;
-    let answers: Array<unknown> = [{ solana: { usd: 151.2 } }, { solana: { usd: 160 } }];
-    let calls = 0;
-    const source = httpPrice(
-      'https://prices.example/simple',
-      'solana.usd',
-      async () => {
-        calls++;
-        const next = answers.shift();
-        if (next === undefined) throw new Error('down');
-        return next;
-      },
-      () => now,
-    );
-    expect(source.name).toBe('prices.example');
-    expect(await source.solUsd()).toBe(151.2);
-    now = 30_000;
-    expect(await source.solUsd()).toBe(151.2);
-    expect(calls).toBe(1);
-    now = 61_000;
-    expect(await source.solUsd()).toBe(160);
-    now = 200_000;
-    expect(await source.solUsd()).toBe(160); // feed down, last price 139 s old
-    now = 61_000 + 16 * 60_000;
-    await expect(source.solUsd()).rejects.toThrow(/SOL price unavailable/);
-    answers = [{ solana: { usd: 'n/a' } }];
-    await expect(source.solUsd()).rejects.toThrow(/no positive number/);
   });
 });
 

@@ -94,6 +94,8 @@ const MESSAGES: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be one of: application/json',
   RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Internal server error',
+  PRICE_UNAVAILABLE:
+    'No SOL price is available right now (every price feed failed); nothing was charged, retry shortly',
 };
 
 /** One example error body per code, declared once in components.examples. */
