@@ -6,6 +6,7 @@
 import type { ChainReader } from '../chain/index.js';
 import { initialBuyReceipt, receiptUsed, vaultTokenAccount } from '../chain/index.js';
 import { AppError, errors } from '../core/errors.js';
+import { countMetricBy } from '../core/metrics.js';
 import type { CoinSummary } from '../games/index.js';
 import { getGame, isController } from '../games/index.js';
 import { completeJob, getCoin } from './coin-repository.js';
@@ -161,6 +162,7 @@ const attemptCompletion = async (
   const outcome = await completeJob({ job, coin, game, summary, now: now.toISOString() });
   switch (outcome) {
     case 'completed':
+      countMetricBy('LaunchesFinished', { outcome: 'completed' });
       return { done: view(coin, false) };
     case 'symbolTaken':
       throw completionFailure(coinMint, [`its symbol ${job.gameCoinSymbol} now belongs to another coin`]);

@@ -4,6 +4,7 @@
 // refused at preflight carries over at once; a line that fails MAX_LINE_FAILURES runs is parked (DLQ, carried).
 import { type Chain, ChainError, signatureFate } from '../chain/index.js';
 import { logger } from '../core/logger.js';
+import { countMetric } from '../core/metrics.js';
 import {
   buildPayoutTransfer,
   type PriceSource,
@@ -62,16 +63,19 @@ const confirmed = async (record: PayoutRecord, signature: string, deps: PayoutDe
     ),
     now,
   );
+  countMetric('LamportsPaid', Number(lamports));
 };
 
-const carried = (record: PayoutRecord, reason: string, deps: PayoutDeps) =>
-  completePayout(
+const carried = async (record: PayoutRecord, reason: string, deps: PayoutDeps) => {
+  await completePayout(
     record,
     { status: 'carried', reason },
     BigInt(record.due),
     undefined,
     deps.now().toISOString(),
   );
+  countMetric('LamportsCarried', Number(record.due));
+};
 
 /** Where a recorded transfer stands: landed, never landing (send again), or still able to land. */
 const fate = async (record: PayoutRecord & { signature: string }, deps: PayoutDeps) => {

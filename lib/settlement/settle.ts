@@ -3,6 +3,7 @@
 // Any step may crash: a re-run finds the intent and finishes or replays it.
 import { settings } from '../core/config.js';
 import { logger } from '../core/logger.js';
+import { countMetric, MetricUnit } from '../core/metrics.js';
 import { type PriceSource, syncGameFigures } from '../rewards/index.js';
 import { type FreezeDeps, freezeSettlement } from './freeze.js';
 import type { FrozenPlayer, Settlement } from './model.js';
@@ -81,8 +82,10 @@ const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<v
       await payLine(settlement, line, deps);
     } catch (error) {
       unpaid.push({ arcId: line.arcId, error });
-      if (!(error instanceof PayoutInProgress))
+      if (!(error instanceof PayoutInProgress)) {
+        countMetric('PayoutLineFailures');
         await noteLineFailure({ gameId, day, arcId: line.arcId }, String(error), deps.now().toISOString());
+      }
     }
   }
   if (unpaid.length === 0) return;
@@ -110,6 +113,10 @@ const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Set
   }
   await payLines(settlement, deps);
   await closeSettlement(gameId, day, deps.now().toISOString());
+  countMetric('SettlementsCompleted');
+  // How long after its settlement time the day closed (a forced early settlement counts 0).
+  const lag = Math.max(0, deps.now().getTime() - settlesAt(day).getTime()) / 1000;
+  countMetric('SettlementLagSeconds', Math.round(lag), MetricUnit.Seconds);
   await syncGameFigures(gameId, deps);
   logger.info('settlement closed', {
     gameId,

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { createAddressWithSeed } from '@solana/kit';
 import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { address, type ChainReader, fateOf, receiptUsed } from '../chain/index.js';
+import { countMetric } from '../core/metrics.js';
 import { decodeAddress } from './allocation.js';
 import { getWalletEmission } from './emission-repository.js';
 import { leafHash, verifyProof } from './merkle.js';
@@ -67,7 +68,11 @@ export const resolveClaim = async (claim: ClaimRecord, deps: LedgerDeps): Promis
       : { kind: 'unseen' },
   );
   const at = deps.now().toISOString();
-  if (fate.kind === 'landed') return deps.settleClaim(claim, { status: 'landed', at });
+  if (fate.kind === 'landed') {
+    const landed = await deps.settleClaim(claim, { status: 'landed', at });
+    countMetric('ClaimsLanded');
+    return landed;
+  }
   if (fate.kind === 'expired') return deps.settleClaim(claim, { status: 'expired', at });
   return claim;
 };

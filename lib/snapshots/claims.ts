@@ -22,6 +22,7 @@ import {
   withComputeBudget,
 } from '../chain/index.js';
 import { AppError, errors } from '../core/errors.js';
+import { countMetric } from '../core/metrics.js';
 import {
   CLAIM_MEMO,
   claimableAmount,
@@ -252,6 +253,7 @@ export const buildClaimTransactions = async (
 ) => {
   const lifetime = input.blockhash ? callerLifetime(input.blockhash, deps) : latestLifetime(deps);
   const { claim, created } = await reserveClaim(input, lifetime, deps);
+  if (created) countMetric('ClaimsBuilt');
   return {
     transactions: [claim.transaction],
     ...claimView(claim),
