@@ -7,3 +7,7 @@ Object.assign(process.env, inject('functionEnv'), inject('stackEnv'));
 
 // Handler logs are noise in test output; TEST_LOG_LEVEL=INFO brings them back.
 process.env.POWERTOOLS_LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'SILENT';
+
+// Handlers invoked in-process would print their metrics (EMF) among the test output: off, except in the tests
+// that read them (tests/helpers/enable-metrics.ts, imported first).
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';

@@ -1,5 +1,6 @@
 // The settlement function's metrics, read from its log output (stdout, where Lambda sends it to CloudWatch as
 // embedded metric format): what it paid and carried agrees with the payout records.
+import '../helpers/enable-metrics.js';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handler as settleHandler } from '../../functions/settlement/settle-game-days.js';
