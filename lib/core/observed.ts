@@ -1,14 +1,12 @@
 // What every function that is not an HTTP route runs inside (schedules, queue consumers, state machine tasks):
-// the logger's Lambda context, a trace segment, and the invocation's metrics flushed at its end. HTTP routes get
-// the same from lib/http/handler.ts.
+// the logger's Lambda context and the invocation's metrics flushed at its end (X-Ray traces every invocation
+// through Lambda's active tracing). HTTP routes get the same from lib/http/handler.ts.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from './logger.js';
 import { metrics } from './metrics.js';
-import { tracer } from './tracer.js';
 
 /** Lambda always passes a context; a script or test that calls a handler in-process may not. */
 const inProcess = { functionName: 'in-process', awsRequestId: 'in-process' } as Context;
@@ -18,7 +16,6 @@ export const observed = <E, R>(
 ): ((event: E, context?: Context) => Promise<R>) => {
   const wrapped = middy(handler)
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer))
     .use(logMetrics(metrics, { captureColdStartMetric: true }));
   return (event, context) => wrapped(event, context ?? inProcess);
 };

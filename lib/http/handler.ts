@@ -1,6 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpEventNormalizer from '@middy/http-event-normalizer';
@@ -22,7 +21,6 @@ import type {
 import { AppError, errors } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { metrics } from '../core/metrics.js';
-import { tracer } from '../core/tracer.js';
 import { zodDetails } from '../core/validation.js';
 import { errorMapper, requestIdOf } from './error-mapper.js';
 import { HttpResponse } from './response.js';
@@ -267,7 +265,6 @@ export const httpHandler = <C extends Contract>(
 
   const stack = middy<HttpEvent, HttpResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(httpEventNormalizer())
     .use(httpHeaderNormalizer())

@@ -84,8 +84,6 @@ export const appSettingsService: StackService = {
   env: () => ({
     SECRETS_ENCRYPTION_KEY: createHash('sha256').update('arcadia-local-development-only').digest('base64'),
     SAFE_FETCH_ALLOW_LOOPBACK: 'true',
-    // No X-Ray here: the functions' metrics still print as EMF lines in their logs.
-    POWERTOOLS_TRACE_ENABLED: 'false',
   }),
   async start() {
     return { stop: async () => {} };
