@@ -1,7 +1,7 @@
 // Cold start: per-function bundle size and module init time (fresh Node process that `await import()`s the
 // bundle, median of 5) next to baselines built in the same run: an empty handler, and a minimal middy + DynamoDB
 // DocumentClient handler built three ways (with serverless.yml's esbuild options; the same with the SDK's
-// default credential chain; esbuild's defaults, the ~550 KB CommonJS bundle issue 10 describes).
+// default credential chain; esbuild's defaults, the ~550 KB CommonJS baseline).
 //
 //   npx tsx bench/cold-start.ts            (part of `npm run bench`)
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { PROJECT_ROOT, placeholderEnv, type ResolvedService, serverlessPrint } f
 import { formatMs, formatNumber } from './lib/table.js';
 
 const run = promisify(execFile);
-// `--runs N` takes more samples per function (default 5, as issue 10 asks).
+// `--runs N` takes more samples per function (default 5).
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 5) : 5;
 // `--only a,b` measures those functions only (the baselines always), e.g. to re-measure rows that moved.
@@ -150,10 +150,9 @@ const PAIRED = [
     summary: 'the same with the SDK default credential chain',
   },
   {
-    name: "(baseline) middy + DocumentClient, esbuild defaults (CommonJS; issue 10's ~550 KB)",
+    name: '(baseline) middy + DocumentClient, esbuild defaults (CommonJS, the ~550 KB baseline)',
     column: 'vs the same, esbuild defaults',
-    summary:
-      "the same bundled with esbuild's defaults (CommonJS, minified: the ~550 KB baseline issue 10 measured)",
+    summary: "the same bundled with esbuild's defaults (CommonJS, minified: the ~550 KB baseline)",
   },
 ] as const;
 const EMPTY = 'export const handler = async () => ({ statusCode: 200, body: "{}" });\n';
@@ -239,7 +238,7 @@ async function main() {
     // The first baseline is built with the functions' options. The second keeps the SDK's default credential
     // chain (what a minimal handler bundles unless told otherwise; the functions take credentials from the
     // environment only, lib/runtime/aws-credentials.ts). The third is the same handler bundled with esbuild's
-    // defaults (CommonJS, package.json `main` first, no alias): 550 KB, the baseline issue 10 describes. Every
+    // defaults (CommonJS, package.json `main` first, no alias): 550 KB, the CommonJS baseline. Every
     // function is paired with all three. The last row shows the handler with the SDK left to the runtime.
     const { '@aws-sdk/credential-provider-node': _envCredentials, ...defaultChainAlias } =
       options.alias ?? {};

@@ -1,4 +1,4 @@
-// One-off migration (issue 21, docs/wallets.md): users created before their embedded wallets moved to the
+// One-off migration (docs/wallets.md, "Migration"): users created before their embedded wallets moved to the
 // identity provider still have a platform-generated keypair on their profile. For each one this moves its SOL to
 // the user's provider wallet and then forgets the key; a keypair that still holds token balances, or whose user
 // has no provider wallet, is reported and kept (never forget a key that controls funds).

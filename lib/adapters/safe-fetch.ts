@@ -4,7 +4,7 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-// SSRF-safe GET of user-supplied URLs (game pages fetched for the ownership check, SPEC §4.3).
+// SSRF-safe GET of user-supplied URLs (game pages fetched for the ownership check).
 //
 // Why hand-written: the global `fetch` (undici) and the popular wrappers validate a URL but then resolve
 // the hostname again when connecting, so a DNS answer that changes between check and connect (rebinding)

@@ -1,4 +1,4 @@
-// Users' embedded wallets as transaction signers (DESIGN §5). The identity provider (Privy) holds every user
+// Users' embedded wallets as transaction signers (docs/wallets.md). The identity provider (Privy) holds every user
 // key and signs through its wallet API for the app's signer (a key quorum holding our authorization key), and
 // only while the user's wallet carries that signer among its `additional_signers`; the local identity provider
 // (scripts/idp) serves and enforces the same API, so this is the one code path (docs/wallets.md):

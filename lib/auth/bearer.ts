@@ -3,7 +3,7 @@ import { ensureUserForSubject } from '../user/index.js';
 import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js';
 
 /**
- * Identity-provider bearer tokens (DESIGN §3): verified against the provider's JWKS, then mapped to the Arc
+ * Identity-provider bearer tokens: verified against the provider's JWKS, then mapped to the Arc
  * user of the token's subject, created on first sight (the provider vouches for it).
  */
 export const bearerAuthenticator: Authenticator = async (request) => {

@@ -6,7 +6,7 @@ import { sha256Hex, signRequest } from '../core/hmac-signing.js';
 import { useOnce } from '../ratelimit/index.js';
 import { getApiKeyRecord } from '../user/index.js';
 
-/** Allowed distance between the signed timestamp and server time, either way (SPEC §5 rule 2). */
+/** Allowed distance between the signed timestamp and server time, either way: older captured requests are refused. */
 export const MAX_SKEW_MS = 5 * 60 * 1000;
 
 const HEADER =
@@ -56,9 +56,9 @@ const strictRequired = () =>
   );
 
 /**
- * Which form the signature is in: `strict` (body hash and canonical query), `spec` (method, path, timestamp, and
- * the body hash when `x-content-sha256` is sent), or none. Only a correct signature of SPEC's form learns that
- * its key is strict, so the answer tells nothing about a key to whoever cannot sign with it.
+ * Which form the signature is in: `strict` (body hash and canonical query), `spec` (method, path, timestamp, and the
+ * body hash when `x-content-sha256` is sent), or none. Only a correct signature of the basic (`spec`) form learns
+ * that its key is strict, so the answer tells nothing about a key to whoever cannot sign with it.
  */
 const signedForm = (
   request: RawRequest,
@@ -78,9 +78,9 @@ const signedForm = (
 };
 
 /**
- * Verify an HMAC-signed request (SPEC §5, DESIGN §3): header shape, `x-auth-provider: hmac`, timestamp skew,
- * constant-time signature check against the caller's current secret, optional body binding (required, with the
- * canonical query, for a key that opted into strict signing), and single use of non-GET requests (see
+ * Verify an HMAC-signed request (docs/decisions.md, "API conventions"): header shape, `x-auth-provider: hmac`,
+ * timestamp skew, constant-time signature check against the caller's current secret, optional body binding (required,
+ * with the canonical query, for a key that opted into strict signing), and single use of non-GET requests (see
  * spendSignature). Costs one GetItem, plus one conditional PutItem for non-GET requests.
  */
 export const verifyHmacRequest = async (

@@ -1,4 +1,4 @@
-// Identity-provider bearer tokens (DESIGN §3): ES256 JWTs verified against the provider's JWKS.
+// Identity-provider bearer tokens: ES256 JWTs verified against the provider's JWKS.
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';

@@ -1,4 +1,4 @@
-// Signing, sending and confirming (DESIGN §5): the chain adapter of the functions that write to the chain. It
+// Signing, sending and confirming: the chain adapter of the functions that write to the chain. It
 // extends the reader (./reader.ts) over the same RPC client; confirmations poll getSignatureStatuses against a
 // deadline (no WebSockets: Lambda). kit replaced @solana/web3.js 1.x: it tree-shakes to what a function uses
 // and loads in a few ms where web3.js + spl-token took ~100 ms of every chain function's cold start.

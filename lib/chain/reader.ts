@@ -1,4 +1,4 @@
-// Reading the chain (DESIGN §5): @solana/kit's RPC client over an RPC URL, commitment `confirmed`, every failure
+// Reading the chain: @solana/kit's RPC client over an RPC URL, commitment `confirmed`, every failure
 // classified into a ChainError. The functions that only look at the chain (the launch's balance check, launch
 // completion, the pool balance, the snapshot builder, claims) take this reader; signing, sending and
 // confirming live in ./chain.ts, whose `makeChain` extends it. Keeping them apart keeps kit's transaction,

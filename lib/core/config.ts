@@ -168,7 +168,7 @@ export const settingsSpec = {
   SOL_USD_PRICE_MAX: withDefault(positiveNumber(false), '10000'),
   // The daily settlement: hours after a UTC day ends before it settles (developers invalidate fraud meanwhile).
   SETTLEMENT_DELAY_HOURS: withDefault(numberBetween(0, 72), '6'),
-  // Rate limits (SPEC §8).
+  // Rate limits (docs/decisions.md, "Rate limits").
   RATE_LIMIT_IP_PER_MINUTE: withDefault(positiveNumber(true), '60'),
   RATE_LIMIT_USER_PER_MINUTE: withDefault(positiveNumber(true), '600'),
 } satisfies Record<string, SettingParser<unknown>>;

@@ -3,10 +3,10 @@ import type { ErrorCode } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** How a caller proves who they are (SPEC §5, DESIGN §3). */
+/** How a caller proves who they are: an HMAC-signed request or an identity-provider token. */
 export type AuthScheme = 'hmac' | 'bearer' | 'session';
 
-/** A per-route rate limit (SPEC §8). `key` says whose budget a request spends. */
+/** A per-route rate limit (docs/decisions.md, "Rate limits"). `key` says whose budget a request spends. */
 export interface RateLimitSpec {
   limit: number;
   windowSeconds: number;

@@ -1,4 +1,4 @@
-/** Stable error codes of the public API (DESIGN §2) and the HTTP status each maps to. */
+/** Error codes of the public API, stable because clients branch on them, and the HTTP status each maps to. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_IDENTIFIER: 400,

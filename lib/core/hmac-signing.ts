@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 
-/** What a request signature covers (SPEC §5 rule 3, DESIGN §3). */
+/** What a request signature covers (docs/decisions.md, "API conventions"). */
 export interface SigningInput {
   secretKey: string;
   method: string;
@@ -62,7 +62,7 @@ export const canonicalString = ({
 export const signRequest = (input: SigningInput): string =>
   createHmac('sha256', input.secretKey).update(canonicalString(input)).digest('hex');
 
-/** The Authorization header value, in the form the helper endpoint returns (SPEC §4.2). */
+/** The Authorization header value, in the form the signing helper endpoint returns. */
 export const formatAuthorization = (apiKey: string, signature: string, timestamp: number): string =>
   `HMAC-SHA256 apiKey=${apiKey} signature=${signature} timestamp=${timestamp}`;
 

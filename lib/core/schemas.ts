@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { ERROR_STATUS } from './errors.js';
 
-/** `{"data": …}`: the success envelope of every JSON endpoint (DESIGN §2). */
+/** `{"data": …}`: the success envelope of every JSON endpoint. */
 export const dataEnvelope = <T extends z.core.$ZodType>(data: T) => z.object({ data });
 
-/** `{"data": [...], "meta": {limit, offset, total}}`: the list envelope (DESIGN §2). */
+/** `{"data": [...], "meta": {limit, offset, total}}`: the list envelope. */
 export const listEnvelope = <T extends z.core.$ZodType>(item: T) =>
   z.object({
     data: z.array(item),
@@ -29,7 +29,7 @@ export const withMeta = <T extends z.core.$ZodType>(schema: T, meta: z.core.Glob
   return copy;
 };
 
-/** The standard error body (DESIGN §2). */
+/** The standard error body of every endpoint. */
 export const errorBodySchema = withMeta(
   z.object({
     error: z.object({

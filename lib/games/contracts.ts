@@ -1,4 +1,4 @@
-// The games operations (SPEC §4.3): registration, updates, image uploads, listings and lookups.
+// The games operations: registration, updates, image uploads, listings and lookups.
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, listEnvelope, queryBoolean } from '../core/schemas.js';

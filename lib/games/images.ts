@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, type ErrorCode } from '../core/errors.js';
 
-// Image intake for game registration (SPEC §4.3 image rules). Pure: bytes in, checked image or AppError out.
+// Image intake for game registration (docs/decisions.md, "Games"). Pure: bytes in, checked image or AppError out.
 // The format is always decided by the bytes (magic numbers), never by a data URI label, a filename or a
 // client-supplied mimetype: those are attacker-controlled and a mislabelled SVG/HTML is a stored-XSS vector.
 
@@ -46,7 +46,7 @@ const FORMATS: Record<
   webp: { contentType: 'image/webp', extension: 'webp', imageSizeType: 'webp', headerBytes: 30 },
 };
 
-/** Formats named in a data URI (SPEC rule 3), lowercased; jpg is an alias of jpeg. */
+/** Formats named in a data URI, lowercased; jpg is an alias of jpeg. */
 const DECLARED_FORMATS: Record<string, ImageFormat> = {
   jpeg: 'jpeg',
   jpg: 'jpeg',
@@ -204,7 +204,7 @@ const readDimensions = (
 export const checkImageBytes = (bytes: Buffer, field: string): Promise<CheckedImage> => inspect(bytes, field);
 
 /**
- * Pick and validate one image slot: the file wins over base64 (SPEC rule 2). Returns undefined when neither is given.
+ * Pick and validate one image slot: the file wins over base64. Returns undefined when neither is given.
  * An empty file part or empty string counts as not given: browsers send an empty part for an unused file input.
  */
 export const checkImage = async (
@@ -218,7 +218,7 @@ export const checkImage = async (
   return inspect(bytes, field, declared);
 };
 
-/** Enforce SPEC rule 1: at least one image must be present. */
+/** At least one image must be present. */
 export const requireOneImage = (image?: CheckedImage, field = 'image'): CheckedImage => {
   if (!image) {
     throw new AppError(

@@ -9,7 +9,7 @@ export const PLATFORMS = ['WEB', 'DESKTOP', 'MOBILE', 'CONSOLE'] as const;
 
 /** Summary of a game's coin, written by the launcher. */
 export const coinSummarySchema = z.object({
-  /** The coin's mint address (SPEC's `gtokenAddress` on the wire). */
+  /** The coin's mint address (`gtokenAddress` on the wire). */
   coinMint: z.string(),
   gameCoinSymbol: z.nullable(z.string()),
   emissionDays: z.int(),

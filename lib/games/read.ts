@@ -7,7 +7,7 @@ import type { CoinMetadata, GameView } from './contracts.js';
 import { type CoinSummary, controllerOf, effectiveSplit, type GameRecord } from './model.js';
 import * as repo from './repository.js';
 
-/** The wire shape of a game's coin: SPEC names the coin mint `gtokenAddress`. */
+/** The wire shape of a game's coin: the API names the coin mint `gtokenAddress` (docs/architecture.md, "Names"). */
 const coinView = ({ coinMint, ...coin }: CoinSummary) => ({ gtokenAddress: coinMint, ...coin });
 
 /** The public shape of a game. */

@@ -26,7 +26,7 @@ export interface GamesDeps {
 const splitError = (message: string) => new AppError('INVALID_REWARDS_SPLIT', message);
 
 /**
- * Validate and resolve orgRewardsSplit (SPEC §4.3 rules 1–4, 7): integer basis points summing to exactly
+ * Validate and resolve orgRewardsSplit: integer basis points summing to exactly
  * 10,000, identifiers resolved to Arc IDs (auto-creating wallets, emails and handles), no user twice.
  */
 const resolveSplit = async (
@@ -158,7 +158,7 @@ const newGameRecord = ({
   updatedAt: now,
 });
 
-/** Register a game (SPEC §4.3): images checked and stored, split resolved, game and counters in one transaction. */
+/** Register a game: images checked and stored, split resolved, game and counters in one transaction. */
 export const createGame = async (auth: AuthContext, input: CreateGameInput, deps: GamesDeps) => {
   const id = input.idempotencyKey ? gameIdForKey(auth.userId, input.idempotencyKey) : randomUUID();
   if (input.idempotencyKey) {

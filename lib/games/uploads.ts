@@ -91,7 +91,7 @@ const claimUpload = async (
 };
 
 /**
- * One image slot: the file, else the base64 data URI (SPEC rule 2), else the upload named by `key`. Undefined when
+ * One image slot: the file, else the base64 data URI (the file wins), else the upload named by `key`. Undefined when
  * none is given. Errors name `field` for inline images and `keyField` for uploads.
  */
 export const pickImage = async (

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Parser } from 'htmlparser2';
 
-// Domain-ownership proof for POST /games/claim-ownership (SPEC §4.3): the game page's <head> carries
+// Domain-ownership proof for POST /games/claim-ownership: the game page's <head> carries
 // <meta name="arcadia-verification" content="<apiKey>">. Parsed with a real HTML tokenizer so comments,
 // <script>/<title> text and attribute quoting cannot fake or hide a tag the way a regex would allow.
 

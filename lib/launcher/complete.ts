@@ -175,10 +175,10 @@ const attemptCompletion = async (
 };
 
 /**
- * Verify a launched coin on chain and record it (SPEC §4.1 complete-launch) for `callerId`, who must be the user
- * who started its launch: success, already completed (same answer, `alreadyCompleted: true`), 403 for anyone
- * else, 409 when the job is not the game's open launch (failed, or superseded), the launch rules' errors, or a
- * 400 listing why the chain does not show the coin complete.
+ * Verify a launched coin on chain and record it (POST /token-launcher/complete-launch) for `callerId`, who must be
+ * the user who started its launch: success, already completed (same answer, `alreadyCompleted: true`), 403 for anyone
+ * else, 409 when the job is not the game's open launch (failed, or superseded), the launch rules' errors, or a 400
+ * listing why the chain does not show the coin complete.
  */
 export const completeLaunch = async (
   coinMint: string,

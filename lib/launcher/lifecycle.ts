@@ -1,5 +1,6 @@
-// The coin's lifecycle (SPEC §3, DESIGN §7): `active` from its launch until its last emission day settles, then
-// `ended`; the 48-hour creator grace period and the opening to any launcher follow from the end (rules.ts).
+// The coin's lifecycle (docs/game-coin.md, "Lifecycle"): `active` from its launch until its last emission day
+// settles, then `ended`; the 48-hour creator grace period and the opening to any launcher follow from the end
+// (rules.ts).
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, isConditionFailure, transact } from '../adapters/dynamodb.js';
 import { endCoinWrite } from '../games/index.js';

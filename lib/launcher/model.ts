@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 
-/** Launch job states (SPEC §3): waiting → active → completed | failed. */
+/** Launch job states: waiting → active → completed | failed. */
 export const JOB_STATUSES = ['waiting', 'active', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-/** The launch stages in order, with the progress each reports when it is done (SPEC §3: 10, 50, 80, 100). */
+/** The launch stages in order, with the progress each reports when it is done (10, 50, 80, 100). */
 export const STAGES = ['queued', 'reserve', 'mint', 'buy', 'complete'] as const;
 export type Stage = (typeof STAGES)[number];
 export const STAGE_PROGRESS: Record<Stage, number> = {
@@ -15,9 +15,9 @@ export const STAGE_PROGRESS: Record<Stage, number> = {
   complete: 100,
 };
 
-/** Allowed emission periods in days (SPEC §2). */
+/** Allowed emission periods in days. */
 export const EMISSION_DAYS = [7, 30] as const;
-/** Lamports a launch needs for rent and fees on top of the buy (SPEC §4.1 rule 1: about 0.07 SOL). */
+/** Lamports a launch needs for rent and fees on top of the buy: 0.07 SOL, checked before anything is spent. */
 export const LAUNCH_FEE_RESERVE = 70_000_000n;
 /** After a coin's emission ends, only the game's owner (or creator, while nobody proved its domain) may launch for this long. */
 export const GRACE_PERIOD_MS = 48 * 60 * 60 * 1000;
@@ -54,7 +54,7 @@ export const jobRecordSchema = z.object({
   coinName: z.string(),
   coinUri: z.string(),
   // Persisted by the reserve stage before any transaction is sent; every later stage is keyed by them.
-  /** The game coin's mint address, reserved before any transaction (SPEC's `gtokenAddress` on the wire). */
+  /** The game coin's mint address, reserved before any transaction (`gtokenAddress` on the wire). */
   coinMint: nullableString,
   vaultAddress: nullableString,
   sealedMintKey: nullableString,

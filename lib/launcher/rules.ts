@@ -1,4 +1,4 @@
-// The launch rules of SPEC §3 and §4.1 that depend only on the game's coin and the clock. Pure.
+// The launch rules (docs/launcher.md) that depend only on the game's coin and the clock. Pure.
 
 import { AppError } from '../core/errors.js';
 import type { CoinSummary } from '../games/index.js';

@@ -1,4 +1,4 @@
-// POST /token-launcher/launch and GET /token-launcher/launch/{jobId}: the launch rules (SPEC §3, §4.1), the job
+// POST /token-launcher/launch and GET /token-launcher/launch/{jobId}: the launch rules (docs/launcher.md), the job
 // creation under the game's launch lock, and the public view of a job.
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../core/auth.js';
@@ -201,7 +201,7 @@ const attemptLaunch = async (
 };
 
 /**
- * Queue a game coin launch (SPEC §4.1): validate, apply the coin and grace-period rules and the fee reserve,
+ * Queue a game coin launch: validate, apply the coin and grace-period rules and the fee reserve,
  * then create the job under the game's launch lock and start the state machine. A launch already in progress
  * for the game is answered with its job.
  */
@@ -224,7 +224,7 @@ export const launchGameCoin = async (
   throw new AppError('CONFLICT', 'The game changed while the launch was being queued; retry');
 };
 
-/** The public view of a job: one of the three shapes of SPEC §4.1. */
+/** The public view of a job: one of three shapes: in progress, completed or failed. */
 export const toJobView = (job: JobRecord): LaunchJobView => {
   const base = { jobId: job.jobId, gameId: job.gameId, message: job.message };
   if (job.status === 'completed') {

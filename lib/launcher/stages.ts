@@ -1,6 +1,6 @@
 // The stages of the launch state machine (infra/launch-state-machine.yml), one Lambda task each. Every stage is
 // idempotent: it reloads the job, skips work the job or the chain shows done, and persists what it is about to
-// send before sending it. Progress: reserve 10, mint 50, buy 80, complete 100 (SPEC §3).
+// send before sending it. Progress: reserve 10, mint 50, buy 80, complete 100.
 import type { WalletSigner } from '../adapters/wallet-signer.js';
 import type { Chain, SentTransaction } from '../chain/index.js';
 import { generateLaunchKeys, openLaunchKeys } from './coin.js';

@@ -1,6 +1,6 @@
-// Game coin tickers (SPEC §2 gameCoinSymbol): validation of custom symbols and the deterministic symbol
-// generated from a game's name. Uniqueness is not decided here: the launch reserves the symbol with a
-// conditional write and, when taken, moves on to the next of `symbolCandidates`.
+// Game coin tickers (`gameCoinSymbol`, docs/game-coin.md "Symbols"): validation of custom symbols and the
+// deterministic symbol generated from a game's name. Uniqueness is not decided here: the launch reserves the symbol
+// with a conditional write and, when taken, moves on to the next of `symbolCandidates`.
 import { createHash } from 'node:crypto';
 
 export const SYMBOL_MIN = 2;

@@ -3,8 +3,9 @@ import { settings } from '../core/config.js';
 import type { RateLimitSpec } from '../core/contract.js';
 
 /**
- * The default budget of every route (SPEC §8): 60 requests a minute per client IP for public routes, and a
- * higher 600 a minute per authenticated user for routes that require authentication. Both are configuration.
+ * The default budget of every route (docs/decisions.md, "Rate limits"): 60 requests a minute per client IP for public
+ * routes, and a higher 600 a minute per authenticated user for routes that require authentication. Both are
+ * configuration.
  */
 export const defaultBudget = (authenticated: boolean): RateLimitSpec & { name: string } => {
   const config = settings();

@@ -1,6 +1,7 @@
-// A game's listing figures from its rewards pool, synced after every purchase and every settlement (DESIGN §7):
-// totalRewardsPoolValueUsd (the vault's balance at the current price), estimatedDailyRewardsUsd (the next
-// settlement's payout) and totalRewardsAllocatedUsd (what settlements paid, in USD at payout time).
+// A game's listing figures from its rewards pool, synced after every purchase and every settlement (docs/rewards.md,
+// "Pool and game figures"): totalRewardsPoolValueUsd (the vault's balance at the current price),
+// estimatedDailyRewardsUsd (the next settlement's payout) and totalRewardsAllocatedUsd (what settlements paid, in USD
+// at payout time).
 
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { ChainReader } from '../chain/index.js';

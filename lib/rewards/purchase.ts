@@ -1,4 +1,4 @@
-// POST /multiplier/purchase (SPEC §4.6, docs/rewards.md): a new purchase quoted, checked, reserved and paid
+// POST /multiplier/purchase (docs/rewards.md, "Purchase"): a new purchase quoted, checked, reserved and paid
 // (purchase-transfer.ts); a known idempotency key or a slot still held is settled first (purchase-recovery.ts).
 // With a session token, the price is reserved against the player's daily allowance to the game (allowance.ts).
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Multiplier quotes and the current multiplier (SPEC §4.6, docs/rewards.md): reads only, no chain. Apart from
+// Multiplier quotes and the current multiplier (docs/rewards.md): reads only, no chain. Apart from
 // ./service.ts (purchases, pool) so that these functions do not bundle the Solana libraries.
 
 import type { AuthContext } from '../core/auth.js';

@@ -7,7 +7,7 @@ import type { PayoutRecord } from './repository.js';
 import { settlementMessage } from './schedule.js';
 
 let client: SQSClient | undefined;
-// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (DESIGN §6).
+// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
 const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
 
 /** Send message bodies to the settlement queue, 10 per request; throws when any entry was not accepted. */

@@ -1,4 +1,4 @@
-// Game coin emission, the pure part (DESIGN §7, docs/game-coin.md "Emission"): the pool, which UTC days emit,
+// Game coin emission, the pure part (docs/game-coin.md, "Emission"): the pool, which UTC days emit,
 // how much a day emits, and how a day's share is split between its players. Integer base units throughout; every
 // split is exact (largest remainders), so nothing is created or lost by rounding.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Game coin emission (DESIGN §7, docs/game-coin.md "Emission"): each settled UTC day of a coin's emission gives
+// Game coin emission (docs/game-coin.md, "Emission"): each settled UTC day of a coin's emission gives
 // that day's share of the emission pool to the day's players, pro rata to their counted points, as cumulative
 // per-wallet allocations that the exercise-claim endpoints pay. Exactly once per (game, day): the day's amount
 // and allocation digest are frozen first (with the coin's emitted total, in one transaction), then the wallet

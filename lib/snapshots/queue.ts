@@ -5,7 +5,7 @@ import { settings } from '../core/config.js';
 
 let client: SQSClient | undefined;
 let queueUrl: string | undefined;
-// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (DESIGN §6).
+// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
 const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
 
 const resolveQueueUrl = async (): Promise<string> => {

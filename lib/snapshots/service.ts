@@ -45,7 +45,7 @@ export const requireSummary = async (coinMint: string, deps: ReadDeps): Promise<
 };
 
 /**
- * The snapshot a `{tokenMint}` path names (SPEC §4.1: "for the airdrop token mint"): the snapshot of the coin of
+ * The snapshot a `{tokenMint}` path names (docs/snapshots.md, "Which mint"): the snapshot of the coin of
  * the game whose `airdropTokenAddress` is that mint; when several games airdrop to one token, the newest
  * snapshot of theirs. The game coin mint itself stays an alias. 404 when neither has a snapshot.
  */

@@ -10,8 +10,8 @@ import type { ParsedIdentifier } from './identifiers.js';
 import { embeddedWalletOf, providerError, providerRequest, providerUserSchema } from './provider.js';
 
 /**
- * The identity provider's user directory: users that do not exist yet are created there (SPEC §2), and
- * `did:` identifiers are validated against it.
+ * The identity provider's user directory: users that do not exist yet are created there (a player is addressable
+ * before they ever sign in), and `did:` identifiers are validated against it.
  */
 export interface ProviderUserRef {
   /** The provider user's did; absent for an X handle nobody has signed in with (left unimported). */

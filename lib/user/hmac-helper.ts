@@ -11,7 +11,7 @@ export interface HmacHelperInput {
   query?: string | undefined;
 }
 
-/** Produce the Authorization header value for a request (SPEC §4.2), in the strict form when `query` is given. */
+/** The Authorization header value for a request, as the signing helper endpoint returns it; strict given `query`. */
 export const createHmacSignature = (input: HmacHelperInput, now: () => number = Date.now) => {
   if (input.query !== undefined && input.bodySha256 === undefined) {
     throw new AppError('VALIDATION_ERROR', 'The strict form (query given) signs the body hash too', [

@@ -1,4 +1,4 @@
-// Player identifiers (SPEC §2, DESIGN §1): parsing, strict validation and normalisation. Pure: no I/O.
+// Player identifiers: parsing, strict validation and normalisation. Pure: no I/O.
 //
 // Forms, with case-insensitive prefixes:
 //   <uuid>                     kind 'arc'   Arc ID (any RFC 4122/9562 variant UUID), lower-cased

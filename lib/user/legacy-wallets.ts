@@ -1,4 +1,4 @@
-// Keypairs the platform generated for users before their wallets moved to the identity provider (issue 21):
+// Keypairs the platform generated for users before their wallets moved to the identity provider:
 // found on the profile (`walletAddress`, `walletSealedKey`) only until scripts/sweep-wallets.ts has moved their
 // funds to the user's provider wallet and retired them (docs/wallets.md).
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -81,9 +81,9 @@ const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<stri
 };
 
 /**
- * Resolve up to 100 player identifiers to Arc IDs (SPEC §2): one BatchGetItem for the known ones, then one
- * conditional transaction per identifier never seen before. Unknown raw UUIDs and dids are INVALID_IDENTIFIER.
- * The Arc ID of a user merged into another resolves to that other user.
+ * Resolve up to 100 player identifiers to Arc IDs: one BatchGetItem for the known ones, then one conditional
+ * transaction per identifier never seen before. Unknown raw UUIDs and dids are INVALID_IDENTIFIER. The Arc ID of a
+ * user merged into another resolves to that other user.
  */
 export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Promise<PlayerIdToArcId> => {
   const parsed = parseIdentifiers(raws);

@@ -1,4 +1,4 @@
-// Users' embedded wallets belong to the identity provider (SPEC §5, DESIGN §5): the provider creates them and
+// Users' embedded wallets belong to the identity provider (docs/wallets.md): the provider creates them and
 // holds their keys; the platform learns a wallet's id and address from the provider's user record, and whether
 // the user let the app sign (our signer among the wallet's `additional_signers`) from the wallet record, and
 // never stores a user key. Signing goes through lib/adapters/wallet-signer.

@@ -1,7 +1,7 @@
 // Persistence of the local chain under its data folder. litesvm's own `saveToFile` fails past ~40k accounts
-// (DESIGN §6), so the chain writes its own snapshot: every indexed account in a compact binary file, plus a
-// JSON file with the slot, genesis hash, faucet key and the most recent transactions. Both are written to a
-// temporary file and renamed, so a crash mid-write leaves the previous snapshot intact.
+// (docs/local-chain.md, "Persistence"), so the chain writes its own snapshot: every indexed account in a compact
+// binary file, plus a JSON file with the slot, genesis hash, faucet key and the most recent transactions. Both are
+// written to a temporary file and renamed, so a crash mid-write leaves the previous snapshot intact.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';

@@ -1,4 +1,4 @@
-// Local identity provider for development and tests (DESIGN §3): issues real ES256 tokens and serves its JWKS,
+// Local identity provider for development and tests: issues real ES256 tokens and serves its JWKS,
 // so the service verifies local tokens exactly as it verifies the production provider's.
 //
 //   GET  /.well-known/jwks.json              public signing key

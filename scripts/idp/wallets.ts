@@ -1,4 +1,4 @@
-// The local identity provider's users and embedded wallets (DESIGN §5): the provider, not the API, creates each
+// The local identity provider's users and embedded wallets (docs/wallets.md): the provider, not the API, creates each
 // user's Solana wallet and holds its key; the app may sign with it only while the wallet carries the app's
 // signer (a key quorum) among its `additional_signers`. It serves the same server API as the production provider
 // (Privy; docs/wallets.md), so the API has one code path, and enforces the same contract (server.ts checks the
@@ -329,7 +329,7 @@ export const createWalletStore = (
     },
     /**
      * The user signs in (the local /token): exists from now on. At the first sign-in the app's client adds the
-     * app's signer to the wallet (SPEC asks the user to delegate) unless `delegation` is false; `delegation`
+     * app's signer to the wallet (the user delegates signing to the app) unless `delegation` is false; `delegation`
      * grants or revokes it at any sign-in.
      */
     signIn(did: string, options: { delegation?: boolean | undefined; embeddedWallet?: boolean | undefined }) {

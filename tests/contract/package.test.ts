@@ -330,7 +330,7 @@ const reachableFrom = async (name: string, fn: Resource) => {
   return reachable;
 };
 
-describe('a stack that survives deployment (issue 20)', () => {
+describe('a stack that survives deployment', () => {
   it('keeps the data: Retain on every data table and bucket, point-in-time recovery on every table, versioned buckets', () => {
     const tables = ofType('AWS::DynamoDB::Table');
     expect(tables.length).toBe(8);

@@ -11,6 +11,21 @@ const sourcesUnder = (dir: string): string[] =>
     .filter((file) => file.endsWith('.ts'))
     .map((file) => join(dir, file));
 
+// Where the project explains itself: code, scripts, docs, benches and the deploy files.
+const EXPLAINED = ['lib', 'functions', 'scripts', 'docs', 'bench', 'infra', 'serverless.yml'];
+const TEXT_FILE = /\.(ts|js|cjs|mjs|md|yml|yaml|json)$/;
+
+const textFilesUnder = (path: string): string[] => {
+  if (TEXT_FILE.test(path)) return [path];
+  return readdirSync(join(ROOT, path), { recursive: true, encoding: 'utf8' })
+    .filter((file) => TEXT_FILE.test(file) && !file.split(/[\\/]/).includes('node_modules'))
+    .map((file) => join(path, file));
+};
+
+// Documents outside the repository (the product brief and design notes) and issue numbers mean nothing to
+// a maintainer with only this repository: the rule or its reason is said in place, or docs/ says it.
+const OUTSIDE_REFERENCE = /\b(SPEC|DESIGN)\b|\b[Ii]ssues? #?\d+/;
+
 describe('repository', () => {
   it('launches browsers only through tests/helpers/browser.ts (which falls back to the npm Chromium)', () => {
     const offenders = sourcesUnder('tests').filter((file) => {
@@ -24,6 +39,17 @@ describe('repository', () => {
         text,
       );
     });
+    expect(offenders).toEqual([]);
+  });
+
+  it('names no outside document or issue number in lib, functions, scripts, docs, bench, infra or serverless.yml', () => {
+    const offenders = EXPLAINED.flatMap(textFilesUnder).flatMap((file) =>
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          OUTSIDE_REFERENCE.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
     expect(offenders).toEqual([]);
   });
 });

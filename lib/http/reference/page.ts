@@ -20,12 +20,12 @@ const readAsset = (specifier: string) =>
 const inlineScript = (source: string) => source.replaceAll('</script', '<\\/script');
 
 /**
- * Runs in the page: "Try it out" requests are signed with the API key and secret typed into the page (HMAC, SPEC
- * §5), with WebCrypto, in the strict form: the body's sha256 (`x-content-sha256`, also for an empty body) and the
- * canonical query are signed, so the page works with keys that require strict signing too. The credentials stay
- * in the two inputs: never stored, never sent. A request that already carries an Authorization header (a bearer
- * token entered in Swagger UI's Authorize dialog) is left as it is; the document itself (`loadSpec`) is fetched
- * unsigned. `canonicalQuery` is lib/core/hmac-signing.ts's, in the page's JavaScript.
+ * Runs in the page: "Try it out" requests are signed with the API key and secret typed into the page (HMAC), with
+ * WebCrypto, in the strict form: the body's sha256 (`x-content-sha256`, also for an empty body) and the canonical
+ * query are signed, so the page works with keys that require strict signing too. The credentials stay in the two
+ * inputs: never stored, never sent. A request that already carries an Authorization header (a bearer token entered in
+ * Swagger UI's Authorize dialog) is left as it is; the document itself (`loadSpec`) is fetched unsigned.
+ * `canonicalQuery` is lib/core/hmac-signing.ts's, in the page's JavaScript.
  */
 export const PAGE_SIGNER = String.raw`
 const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
