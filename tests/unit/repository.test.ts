@@ -12,7 +12,7 @@ const sourcesUnder = (dir: string): string[] =>
     .map((file) => join(dir, file));
 
 // Where the project explains itself: code, scripts, docs, benches and the deploy files.
-const EXPLAINED = ['lib', 'functions', 'scripts', 'docs', 'bench', 'infra', 'serverless.yml'];
+const EXPLAINED = ['lib', 'functions', 'scripts', 'docs', 'bench', 'infra', 'serverless.yml', 'README.md'];
 const TEXT_FILE = /\.(ts|js|cjs|mjs|md|yml|yaml|json)$/;
 
 const textFilesUnder = (path: string): string[] => {
@@ -42,7 +42,7 @@ describe('repository', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('names no outside document or issue number in lib, functions, scripts, docs, bench, infra or serverless.yml', () => {
+  it('names no outside document or issue number in lib, functions, scripts, docs, bench, infra, serverless.yml or the README', () => {
     const offenders = EXPLAINED.flatMap(textFilesUnder).flatMap((file) =>
       readFileSync(join(ROOT, file), 'utf8')
         .split('\n')
