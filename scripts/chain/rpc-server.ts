@@ -3,6 +3,7 @@
 // System, SPL Token, Token-2022, ATA and Memo programs offline. See docs/local-chain.md.
 //
 //   tsx scripts/chain/rpc-server.ts --port 8899 --data .data/dev
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
 import { WebSocketServer } from 'ws';
+import { runStandIn } from '../stack/process.js';
 import { RpcError } from './codec.js';
 import { Ledger } from './ledger.js';
 import { METHODS } from './rpc-methods.js';
@@ -271,22 +273,7 @@ const main = async () => {
     `local chain: ${chain.url} (ws ${chain.wsUrl}), slot ${chain.ledger.slot}, ${chain.ledger.index.size} accounts, ` +
       `started in ${Math.round(performance.now() - started)} ms${values.data ? `, data in ${values.data}/chain` : ''}`,
   );
-  const shutdown = () => {
-    chain.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  return chain;
 };
 
-if (process.argv[1] && resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runStandIn(import.meta.url, main);

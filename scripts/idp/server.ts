@@ -23,12 +23,12 @@
 //   PUT  /local/limits/user-creation        {"count", "windowMs"}: the creation rate limit from now on
 //
 // Standalone: `tsx scripts/idp/server.ts --port 8090 --data .data/dev`
+
 import { createPublicKey, type KeyObject, randomUUID, verify } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   type CryptoKey,
@@ -42,6 +42,7 @@ import {
 import * as z from 'zod/mini';
 import { signaturePayload } from '../../lib/adapters/privy-api.js';
 import { isDid } from '../../lib/user/index.js';
+import { runStandIn } from '../stack/process.js';
 import {
   CreateUserRequest,
   createWalletStore,
@@ -584,19 +585,7 @@ const main = async () => {
     ...(values.data ? { dataDir: values.data } : {}),
   });
   console.log(`local identity provider on ${idp.url} (issuer ${idp.issuer}, audience ${idp.audience})`);
-  const shutdown = () => {
-    idp.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  return idp;
 };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runStandIn(import.meta.url, main);

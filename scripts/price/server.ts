@@ -19,11 +19,12 @@
 // changes the price runs beside tests that expect the default, each pointing its price URLs at its own scope.
 //
 // Standalone: `tsx scripts/price/server.ts --port 8092`
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
+import { runStandIn } from '../stack/process.js';
 
 /** The price every scope starts at: the USD figures the tests expect. */
 export const LOCAL_SOL_USD = 150;
@@ -170,19 +171,7 @@ const main = async () => {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '8092' } } });
   const price = await startLocalPrice({ port: Number(values.port) });
   console.log(`local SOL/USD price stand-in on ${price.url} (${LOCAL_SOL_USD} USD until PUT /local/price)`);
-  const shutdown = () => {
-    price.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  return price;
 };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runStandIn(import.meta.url, main);

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 
 // Runs "$@" in the background of a small sh that leads the process group. The sh forwards TERM to the
 // command and exits with its code. A guard subshell polls the stack's pid and, once that is gone, sends
@@ -138,4 +139,21 @@ function installExitHook(): void {
   process.once('exit', () => {
     for (const pgid of live) signalGroup(pgid, 'SIGKILL');
   });
+}
+
+/**
+ * A stand-in run on its own (`npx tsx scripts/<name>/server.ts`): `main` when the file is the entry point, the
+ * server stopped on SIGINT/SIGTERM, a failure printed with exit status 1.
+ */
+export function runStandIn(moduleUrl: string, start: () => Promise<{ stop(): Promise<void> }>): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const fail = (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  };
+  start().then((server) => {
+    const shutdown = () => server.stop().then(() => process.exit(0), fail);
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  }, fail);
 }
