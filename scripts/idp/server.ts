@@ -27,7 +27,6 @@
 import { createPublicKey, type KeyObject, randomUUID, verify } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -42,6 +41,7 @@ import {
 import * as z from 'zod/mini';
 import { signaturePayload } from '../../lib/adapters/privy-api.js';
 import { isDid } from '../../lib/user/index.js';
+import { closeServer, listen } from '../stack/http-server.js';
 import { runStandIn } from '../stack/process.js';
 import {
   CreateUserRequest,
@@ -545,14 +545,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     Promise.resolve(route(req, res)).catch(failed(res));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, opts.port, host);
   url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
@@ -561,11 +554,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     audience: LOCAL_IDP_AUDIENCE,
     jwksUrl: `${url}/.well-known/jwks.json`,
     issueToken,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    stop: () => closeServer(server),
   };
 };
 

@@ -21,9 +21,9 @@
 // Standalone: `tsx scripts/price/server.ts --port 8092`
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
+import { closeServer, listen } from '../stack/http-server.js';
 import { runStandIn } from '../stack/process.js';
 
 /** The price every scope starts at: the USD figures the tests expect. */
@@ -149,21 +149,10 @@ export const startLocalPrice = async (opts: { port: number; host?: string }): Pr
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, opts.port, host);
   return {
     url: `http://${host}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    stop: () => closeServer(server),
   };
 };
 
