@@ -4,31 +4,8 @@ import '../helpers/enable-metrics.js';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handler as settleHandler } from '../../functions/settlement/settle-game-days.js';
+import { stdoutRecords } from '../helpers/metrics.js';
 import { payoutOf, seedDay } from '../helpers/settlement.js';
-
-/** What `run` wrote to stdout, as the JSON records among it. */
-const stdoutRecords = async (run: () => Promise<unknown>): Promise<Array<Record<string, unknown>>> => {
-  const written: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  });
-  try {
-    await run();
-  } finally {
-    spy.mockRestore();
-  }
-  return written
-    .join('')
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return line.startsWith('{') ? [JSON.parse(line) as Record<string, unknown>] : [];
-      } catch {
-        return [];
-      }
-    });
-};
 
 const total = (value: unknown) => [value ?? []].flat().reduce<number>((sum, v) => sum + Number(v), 0);
 

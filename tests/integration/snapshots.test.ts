@@ -4,6 +4,8 @@
 // on chain.
 // Fixtures go through the API's chain adapter (@solana/kit); the claim transactions the API returns are decoded,
 // co-signed and sent by a @solana/web3.js client, as players' wallets do, which proves wire compatibility.
+// The claim functions' metrics are read from their output: enabled before any module builds them.
+import '../helpers/enable-metrics.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -83,6 +85,7 @@ import { putSnapshotObjects } from '../../lib/snapshots/storage.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { keypairWalletSigner } from '../helpers/keypair-signer.js';
+import { metricTotal, stdoutRecords } from '../helpers/metrics.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
@@ -561,12 +564,24 @@ describe('exercise claim', () => {
       state: 'not_eligible',
     });
 
-    const first = await build(wallet);
+    // The build that records the claim counts it (ClaimsBuilt, read from the function's output); answering the
+    // same claim again does not.
+    let first: Awaited<ReturnType<typeof build>> | undefined;
+    const firstMetrics = await stdoutRecords(async () => {
+      first = await build(wallet);
+    });
+    if (!first) throw new Error('no build');
+    expect(metricTotal(firstMetrics, 'ClaimsBuilt')).toBe(1);
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ amount: (POOL / 4n).toString(), claimNumber: 0, pending: false });
     expect(first.body.data.transactions).toHaveLength(1);
     // Built again before it lands (another referrer even): the same claim, never a second payable one.
-    const second = await build(wallet, ctx.holders.b.publicKey.toBase58());
+    let second: Awaited<ReturnType<typeof build>> | undefined;
+    const secondMetrics = await stdoutRecords(async () => {
+      second = await build(wallet, ctx.holders.b.publicKey.toBase58());
+    });
+    if (!second) throw new Error('no build');
+    expect(metricTotal(secondMetrics, 'ClaimsBuilt')).toBe(0);
     expect(second.status).toBe(200);
     expect(second.body.data).toMatchObject({ claimNumber: 0, pending: true });
     expect(second.body.data.transactions).toEqual(first.body.data.transactions);
@@ -596,7 +611,14 @@ describe('exercise claim', () => {
     await sendSigned(second.body.data, participant).catch(() => undefined);
     expect(await coinBalance(participant.publicKey)).toBe(POOL / 4n);
 
-    const after = await status(wallet);
+    // The status read that sees the claim landed counts it (ClaimsLanded), once.
+    let after: Awaited<ReturnType<typeof status>> | undefined;
+    const landedMetrics = await stdoutRecords(async () => {
+      after = await status(wallet);
+    });
+    if (!after) throw new Error('no status');
+    expect(metricTotal(landedMetrics, 'ClaimsLanded')).toBe(1);
+    expect(metricTotal(await stdoutRecords(() => status(wallet)), 'ClaimsLanded')).toBe(0);
     expect(after.body.data).toMatchObject({
       canClaim: false,
       state: 'claimed',

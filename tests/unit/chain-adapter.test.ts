@@ -386,8 +386,10 @@ describe('chain adapter', () => {
       code: 'RPC_UNAVAILABLE',
       transient: true,
     });
-    local.injectFault({ method: 'getBalance', delayMs: 1500 });
-    expect(await caught(chain.getBalance(await newAddress()))).toMatchObject({
+    // A client with a short request timeout: the timeout cases need not wait a second each.
+    const impatient = makeChain({ rpcUrl: local.url, pollMs: 50, requestTimeoutMs: 200 });
+    local.injectFault({ method: 'getBalance', delayMs: 600 });
+    expect(await caught(impatient.getBalance(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
       transient: true,
       message: expect.stringMatching(/^getBalance: RPC request failed: .*\btimed? ?out\b/i),
@@ -409,8 +411,8 @@ describe('chain adapter', () => {
       code: 'RPC_UNAVAILABLE',
       transient: true,
     });
-    local.injectFault({ method: 'getProgramAccounts', delayMs: 1500 });
-    expect(await caught(chain.listTokenHolders(await newAddress()))).toMatchObject({
+    local.injectFault({ method: 'getProgramAccounts', delayMs: 600 });
+    expect(await caught(impatient.listTokenHolders(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
       message: expect.stringMatching(/^getProgramAccounts: RPC request failed: .*\btimed? ?out\b/i),
     });
