@@ -203,7 +203,7 @@ export const countAt = (points: number, counters: (n: TreeNode) => Counters): nu
 /**
  * Copies of each tie-tree item: 8, not 22, because every rank read sums a tie tree's copies (16 keys on a day
  * board, in one BatchGetItem) while only moves into or out of one score write its tree: a copy stays under
- * DynamoDB's 1,000 write units a second up to 4,000 moves a second at a single score (docs/leaderboards.md §3).
+ * DynamoDB's 1,000 write units a second up to ~3,600 moves a second at a single score (docs/leaderboards.md §3).
  */
 export const TIE_SHARDS = 8;
 

@@ -1,6 +1,6 @@
 // A total's move on its board as DynamoDB writes: the index attributes of the total's own update, and the score
 // tree's and the tie trees' counter updates that go in the same transaction, so that the counters always equal
-// the totals (docs/leaderboards.md §2). The writer conditions its update on the points it moved from.
+// the totals (docs/leaderboards.md §1). The writer conditions its update on the points it moved from.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import {
   type BoardRef,

@@ -6,7 +6,7 @@
 //
 // Speed: one node:crypto call per hash (2 per leaf, 1 per internal node), one thread: 1M holders take
 // ~1.3-1.6 s, in a background job with a 900 s budget. A WebAssembly SIMD kernel and worker threads were
-// tried and removed (docs/merkle.md §4, bench/merkle.ts).
+// tried and removed (docs/changelog.md, 2026-11-25; the current figures in docs/merkle.md §4, bench/merkle.ts).
 import { assertU64, hashLeafRecords, LEAF_RECORD_BYTES } from './merkle-hash.js';
 import { assertLeafOrder, encodeLeafRecords, sortOrder } from './merkle-records.js';
 import { buildTree, type MerkleTree } from './merkle-tree.js';
