@@ -1,13 +1,13 @@
-import { imageUploads } from '../../lib/adapters/storage.js';
+import { imageUploadUrls } from '../../lib/adapters/image-upload-urls.js';
 import { hmacOnly } from '../../lib/auth/index.js';
 import {
   createGameImageUploadUrlContract,
   createImageUpload,
-  type ImageUploads,
+  type UploadUrls,
 } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
-export const sideEffects: { uploads: ImageUploads } = { uploads: imageUploads };
+export const sideEffects: { uploads: UploadUrls } = { uploads: imageUploadUrls };
 
 export const handler = route(
   createGameImageUploadUrlContract,

@@ -1,4 +1,5 @@
-import { imageUploads, putImage } from '../../lib/adapters/storage.js';
+import { imageUploadClaims } from '../../lib/adapters/image-upload-claims.js';
+import { putImage } from '../../lib/adapters/storage.js';
 import { hmacOnly } from '../../lib/auth/index.js';
 import { createGame, createGameContract, type GamesDeps, LARGE_IMAGE_HINT } from '../../lib/games/index.js';
 import { multipartParser } from '../../lib/http/multipart.js';
@@ -8,7 +9,7 @@ import { configuredDirectory } from '../../lib/user/index.js';
 export const sideEffects: GamesDeps = {
   directory: configuredDirectory(),
   storeImage: putImage,
-  uploads: imageUploads,
+  uploads: imageUploadClaims,
 };
 
 export const handler = route(

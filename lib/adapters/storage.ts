@@ -26,26 +26,3 @@ export const putImage = async (key: string, bytes: Buffer, contentType: string):
   });
   return imageUrl(key);
 };
-
-/**
- * The images bucket's uploads/ area (presigned uploads, lib/games/uploads.ts): presigned PUTs, and the HEAD, bounded
- * read and delete that claiming an upload takes.
- */
-export const imageUploads = {
-  presign: (key: string, contentType: string, contentLength: number, expiresInSeconds: number) =>
-    s3().presignPutObject(
-      { Bucket: settings().IMAGES_BUCKET, Key: key, ContentType: contentType, ContentLength: contentLength },
-      expiresInSeconds,
-    ),
-  size: async (key: string): Promise<number | undefined> =>
-    (await s3().headObject({ Bucket: settings().IMAGES_BUCKET, Key: key }))?.contentLength,
-  read: async (key: string, maxBytes: number): Promise<Buffer | undefined> => {
-    const bytes = await s3().getObject({
-      Bucket: settings().IMAGES_BUCKET,
-      Key: key,
-      Range: { start: 0, end: maxBytes - 1 },
-    });
-    return bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  },
-  remove: (key: string): Promise<void> => s3().deleteObject({ Bucket: settings().IMAGES_BUCKET, Key: key }),
-};

@@ -128,7 +128,7 @@ export const settingsSpec = {
   // The app's signer (a key quorum holding the authorization key's public half) that users add to their wallet.
   IDP_SIGNER_ID: name(),
   // The Secrets Manager secret holding the app secret and the authorization key (JSON), which the deployer puts
-  // there: only the functions that call the provider may read it (serverless.yml custom.iam.idpCredentialsRead).
+  // there: only the functions that call the provider may read it (infra/access.ts).
   IDP_CREDENTIALS_SECRET_ID: name(),
   // A 429 from the provider: attempts in all, and the first back-off step (doubled each time, jittered).
   IDP_RETRY_ATTEMPTS: withDefault(positiveNumber(true), '4'),

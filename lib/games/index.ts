@@ -48,4 +48,4 @@ export {
 } from './repository.js';
 export type { GamesDeps } from './service.js';
 export { createGame, updateGame } from './service.js';
-export { createImageUpload, type ImageUploads } from './uploads.js';
+export { createImageUpload, type ImageUploads, type UploadClaims, type UploadUrls } from './uploads.js';

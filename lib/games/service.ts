@@ -12,14 +12,14 @@ import { type CheckedImage, requireOneImage } from './images.js';
 import { type GameRecord, sameOrigin } from './model.js';
 import { isController, requireOwnedGame, toView } from './read.js';
 import * as repo from './repository.js';
-import { discardClaimedUploads, type ImageUploads, pickImages } from './uploads.js';
+import { discardClaimedUploads, pickImages, type UploadClaims } from './uploads.js';
 
 /** Side effects of the games area, passed in by the handlers (and by tests). */
 export interface GamesDeps {
   directory: IdentityDirectory;
   storeImage: (key: string, bytes: Buffer, contentType: string) => Promise<string>;
   /** Presigned uploads that imageKey / coverImageKey claim (lib/games/uploads.ts). */
-  uploads?: ImageUploads;
+  uploads?: UploadClaims;
   now?: () => Date;
 }
 

@@ -18,7 +18,7 @@ import { isUploadOf, newUploadKey, UPLOAD_CONTENT_TYPES, UPLOAD_URL_TTL_SECONDS 
 // the checked bytes are what gets stored under the game; the upload itself is then deleted. Unclaimed uploads
 // expire by the bucket's lifecycle rule (serverless.yml) about a day after they were made.
 
-/** The images bucket's uploads/ area, as the games use cases need it (lib/adapters/storage.ts). */
+/** The images bucket's uploads/ area, as the games use cases need it (lib/adapters/image-upload-*.ts). */
 export interface ImageUploads {
   presign: (
     key: string,
@@ -33,11 +33,16 @@ export interface ImageUploads {
   remove: (key: string) => Promise<void>;
 }
 
+/** Presigning uploads (the upload-url function). */
+export type UploadUrls = Pick<ImageUploads, 'presign'>;
+/** Claiming uploads (registration and update). */
+export type UploadClaims = Omit<ImageUploads, 'presign'>;
+
 /** POST /games/images/upload-url: a presigned PUT for one image of the caller's, and the key to claim it by. */
 export const createImageUpload = async (
   auth: AuthContext,
   input: { contentType: string; contentLength: number },
-  deps: { uploads: ImageUploads },
+  deps: { uploads: UploadUrls },
 ) => {
   const contentType = input.contentType.trim().toLowerCase();
   if (!(UPLOAD_CONTENT_TYPES as readonly string[]).includes(contentType)) {
@@ -77,7 +82,7 @@ const claimUpload = async (
   auth: AuthContext,
   key: string,
   field: string,
-  uploads: ImageUploads,
+  uploads: UploadClaims,
 ): Promise<PickedImage> => {
   // Another user's key is answered as a missing one: keys are not proof of anything, and nothing tells they exist.
   if (!isUploadOf(key, auth.userId)) throw noUpload(field);
@@ -98,7 +103,7 @@ export const pickImage = async (
   auth: AuthContext,
   slot: { file?: UploadedFile; base64?: string; key?: string },
   fields: { field: string; keyField: string },
-  uploads: ImageUploads | undefined,
+  uploads: UploadClaims | undefined,
 ): Promise<PickedImage | undefined> => {
   const inline = await checkImage({ file: slot.file, base64: slot.base64 }, fields.field);
   if (inline || slot.key === undefined || slot.key === '') return inline;
@@ -117,7 +122,7 @@ export const pickImages = async (
     base64CoverImage?: string;
     coverImageKey?: string;
   },
-  uploads: ImageUploads | undefined,
+  uploads: UploadClaims | undefined,
 ) => ({
   image: await pickImage(
     auth,
@@ -138,7 +143,7 @@ export const pickImages = async (
  * game uses, and the lifecycle rule removes a leftover within a day.
  */
 export const discardClaimedUploads = async (
-  uploads: ImageUploads | undefined,
+  uploads: UploadClaims | undefined,
   images: Array<PickedImage | undefined>,
 ): Promise<void> => {
   const keys = images.flatMap((image) => (image?.uploadKey ? [image.uploadKey] : []));

@@ -1,30 +1,8 @@
-// The launch state machine seen from the launch endpoint and the sweeper: StartExecution, DescribeExecution and
-// StopExecution with the real @aws-sdk/client-sfn. The endpoint comes from AWS_ENDPOINT_URL_SFN when set (the
-// local Step Functions stand-in).
-import {
-  DescribeExecutionCommand,
-  SFNClient,
-  StartExecutionCommand,
-  StopExecutionCommand,
-} from '@aws-sdk/client-sfn';
-
-let client: SFNClient | undefined;
-const sfn = () => {
-  client ??= new SFNClient({ maxAttempts: 3 });
-  return client;
-};
-
-/**
- * Start one execution per job, named after the job: Step Functions answers a repeated start of a running
- * execution with the same name and input with that execution, so a retried call cannot start a second launch.
- */
-export const startLaunchExecution = async (stateMachineArn: string, jobId: string): Promise<string> => {
-  const { executionArn } = await sfn().send(
-    new StartExecutionCommand({ stateMachineArn, name: jobId, input: JSON.stringify({ jobId }) }),
-  );
-  if (!executionArn) throw new Error('StartExecution answered without an execution ARN');
-  return executionArn;
-};
+// The launch state machine's executions seen from the sweeper: DescribeExecution and StopExecution with the real
+// @aws-sdk/client-sfn. Starting one is execution-start.ts, apart: the deploy config grants a function the access of
+// the modules it bundles (infra/access.ts), and the launch endpoint starts executions, never stops them.
+import { DescribeExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { sfn } from './sfn.js';
 
 /** An execution's status, or MISSING when it was never started. */
 export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'MISSING';

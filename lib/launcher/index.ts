@@ -5,12 +5,8 @@ export type { CompleteDeps } from './complete.js';
 export { completeLaunch } from './complete.js';
 export { completeLaunchContract, getLaunchJobContract, launchGameCoinContract } from './contracts.js';
 export { INITIAL_CURVE } from './curve.js';
-export {
-  describeLaunchExecution,
-  launchExecutionArn,
-  startLaunchExecution,
-  stopLaunchExecution,
-} from './executions.js';
+export { startLaunchExecution } from './execution-start.js';
+export { describeLaunchExecution, launchExecutionArn, stopLaunchExecution } from './executions.js';
 export { failTask } from './fail.js';
 export { endCoin } from './lifecycle.js';
 export { getJob, getMintJobId } from './repository.js';

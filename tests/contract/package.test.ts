@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessOf, statementsOf as declaredStatements, type ModuleAccess } from '../../infra/access.js';
 import { contracts } from '../../lib/http/api.js';
 
 interface Resource {
@@ -425,7 +426,7 @@ describe('a stack that survives deployment', () => {
         variable.endsWith('_DLQ_URL') ? [(value as { Ref?: string }).Ref ?? ''] : [],
       ),
     );
-    expect(parkingQueues).toEqual(['PayoutDlq']);
+    expect([...new Set(parkingQueues)]).toEqual(['PayoutDlq']);
     const deadLetterQueues = new Set([...redriveTargets, ...failureQueues, ...parkingQueues]);
     for (const [name, queue] of queues) {
       if (deadLetterQueues.has(name)) {
@@ -623,6 +624,58 @@ describe('a stack that survives deployment', () => {
     }
     expect(excess).toEqual([]);
   });
+
+  it('grants each function exactly what the modules in its bundle declare (infra/access.ts): every action on every resource they reach, and nothing more', async () => {
+    // The names serverless resolved in the template, for the declarations written with serverless variables.
+    const names: Record<string, string> = {
+      launchStateMachine: String(resources.LaunchStateMachine?.Properties.StateMachineName),
+      idpCredentialsSecret: String(
+        environmentOf(resources.GetMeLambdaFunction as Resource).IDP_CREDENTIALS_SECRET_ID,
+      ),
+    };
+    const resolve = (value: unknown) =>
+      JSON.stringify(value).replace(
+        /\$\{self:custom\.names\.(\w+)\}/g,
+        (_, key: string) => names[key] ?? key,
+      );
+    const pairs = (statements: Array<{ Action: string | string[]; Resource: unknown }>) =>
+      new Set(
+        statements.flatMap((s) => actionsOf(s as Statement).map((a) => `${a} on ${resolve(s.Resource)}`)),
+      );
+    const byFunction = new Map(contracts.map((c) => [`${cfName(c.operationId)}LambdaFunction`, c]));
+    const missing: string[] = [];
+    const excess: string[] = [];
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      const accesses: ModuleAccess[] = [];
+      for (const path of await projectSources(fn)) accesses.push(accessOf(path, readSource(path)).access);
+      // Lambda sends an asynchronous invocation's failure record with the function's own role.
+      for (const [, config] of ofType('AWS::Lambda::EventInvokeConfig'))
+        if ((config.Properties.FunctionName as { Ref?: string }).Ref === name)
+          accesses.push({ grants: [{ resource: 'AsyncFailureQueue', actions: ['sqs:SendMessage'] }] });
+      const contract = byFunction.get(name);
+      const expected = pairs(
+        declaredStatements(accesses, {
+          signedWrite: !!contract?.auth.includes('hmac') && contract.method !== 'GET',
+        }),
+      );
+      // The framework grants a consumer its queue's receiving actions, for its event source mapping.
+      const consumed = ofType('AWS::Lambda::EventSourceMapping')
+        .filter(([, m]) => targetOf(m.Properties.FunctionName) === name)
+        .map(([, m]) => targetOf(m.Properties.EventSourceArn) ?? '');
+      const receives = (p: string) =>
+        /^sqs:(?:ReceiveMessage|DeleteMessage|GetQueueAttributes) /.test(p) &&
+        consumed.some((id) => p.includes(`"${id}"`));
+      const granted = new Set(
+        [...pairs(statementsOf(roleOf(fn)).filter((s) => !isLogs(s) && !isXray(s)))].filter(
+          (p) => !receives(p),
+        ),
+      );
+      missing.push(...[...expected].filter((p) => !granted.has(p)).map((p) => `${name} lacks ${p}`));
+      excess.push(...[...granted].filter((p) => !expected.has(p)).map((p) => `${name} has ${p}`));
+    }
+    expect(missing).toEqual([]);
+    expect(excess).toEqual([]);
+  });
 });
 
 /** The project sources bundled into a function (node_modules left out), by path. */
@@ -631,6 +684,12 @@ const projectSources = async (fn: Resource) => {
   return (await sourcesOf(zip))
     .filter((source) => !source.includes('node_modules/'))
     .map((source) => source.replace(/^(\.\.\/)+/, ''));
+};
+
+const readSource = (source: string) => {
+  const path = join(ROOT, source);
+  if (!sourceTexts.has(path)) sourceTexts.set(path, readFileSync(path, 'utf8'));
+  return sourceTexts.get(path) ?? '';
 };
 
 /** Whether code bundled into the function, besides the settings' declarations, reads `variable`. */

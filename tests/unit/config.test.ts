@@ -10,9 +10,14 @@ afterEach(() => vi.unstubAllEnvs());
 const declared = Object.keys(settingsSpec);
 type Key = keyof typeof settingsSpec;
 
-/** `NAME: ${env:NAME, 'default'}` (or a resource reference) for every variable serverless.yml passes. */
+/**
+ * `NAME: ${env:NAME, 'default'}` (or a resource reference) for every variable serverless.yml passes, in its provider
+ * environment or in a function's (the generated infra/functions.generated.yml).
+ */
 const serverlessEnvironment = () => {
-  const text = readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8');
+  const text = ['serverless.yml', 'infra/functions.generated.yml']
+    .map((file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'))
+    .join('\n');
   const found = new Map<string, string | null>();
   for (const [, name, value] of text.matchAll(/^\s+([A-Z][A-Z0-9_]+):\s*(.*)$/gm)) {
     const fromEnv = /^\$\{env:[A-Z0-9_]+(?:, env:[A-Z0-9_]+)*, '([^']*)'\}$/.exec(value ?? '');

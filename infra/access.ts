@@ -1,0 +1,343 @@
+// What each module of ours reaches in AWS: the one source of the functions' IAM grants and of the environment
+// entries that name those resources. scripts/deploy-config.ts bundles every function (esbuild, metafile only),
+// unions the access of the project modules in its bundle and writes infra/functions.generated.yml;
+// tests/contract/package.test.ts checks the packaged roles against the same declarations, both ways.
+// Keyed by the module that makes the call (or builds the transaction item, or reads the setting): a function that
+// bundles the module gets the access, whichever export it uses. Nothing under lib/ imports this file.
+
+/** Resources a grant can name: the template's logical ids, and the deployer's identity-provider secret. */
+export type ResourceId =
+  | 'UsersTable'
+  | 'GamesTable'
+  | 'PlayTable'
+  | 'RewardsTable'
+  | 'SettlementTable'
+  | 'SnapshotsTable'
+  | 'LauncherTable'
+  | 'EphemeralTable'
+  | 'ImagesBucket'
+  | 'SnapshotsBucket'
+  | 'SettlementQueue'
+  | 'SnapshotQueue'
+  | 'PayoutDlq'
+  | 'AsyncFailureQueue'
+  | 'VaultKeySecret'
+  | 'IdpCredentialsSecret'
+  | 'LaunchStateMachine'
+  | 'LaunchExecutions';
+
+export interface Grant {
+  resource: ResourceId;
+  /** Below the resource: `index/*` or `index/<name>` of a table, `games/*` of a bucket. */
+  part?: string;
+  actions: string[];
+  /** Only for the routes this holds for (the contract's auth and method), e.g. signed writes. */
+  only?: 'signedWrites';
+}
+
+export interface ModuleAccess {
+  grants?: Grant[];
+  /** Environment entries the module reads (a CloudFormation value or a serverless variable). */
+  environment?: Record<string, unknown>;
+}
+
+const dynamo = (resource: ResourceId, actions: string[], indexes?: string): Grant[] => [
+  { resource, actions: actions.map((a) => `dynamodb:${a}`) },
+  ...(indexes
+    ? [
+        {
+          resource,
+          part: `index/${indexes}`,
+          actions: actions.filter((a) => a === 'Query' || a === 'Scan').map((a) => `dynamodb:${a}`),
+        },
+      ]
+    : []),
+];
+const vaultKey: ModuleAccess = {
+  grants: [{ resource: 'VaultKeySecret', actions: ['secretsmanager:GetSecretValue'] }],
+  environment: { VAULT_KEY_SECRET_ID: { Ref: 'VaultKeySecret' } },
+};
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable, resolved at package time
+const secretsEncryptionKey = { SECRETS_ENCRYPTION_KEY: '${self:custom.secretsEncryptionKey}' };
+const launchStateMachineArn = {
+  LAUNCH_STATE_MACHINE_ARN: {
+    'Fn::Sub': [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation fills the pseudo parameters
+      'arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:${self:custom.names.launchStateMachine}',
+      {},
+    ],
+  },
+};
+
+/** Modules that make no call themselves (the callers' declarations cover what they send through them). */
+const none: ModuleAccess = {};
+
+export const ACCESS: Record<string, ModuleAccess> = {
+  // --- adapters ---
+  'lib/adapters/dynamodb.ts': none,
+  'lib/adapters/s3.ts': none,
+  'lib/adapters/secret-value.ts': none,
+  'lib/adapters/secrets.ts': { environment: secretsEncryptionKey },
+  'lib/adapters/privy-api.ts': {
+    grants: [{ resource: 'IdpCredentialsSecret', actions: ['secretsmanager:GetSecretValue'] }],
+  },
+  'lib/adapters/vault-keys.ts': vaultKey,
+  'lib/adapters/storage.ts': {
+    grants: [{ resource: 'ImagesBucket', part: 'games/*', actions: ['s3:PutObject'] }],
+  },
+  // The URL is signed with the function's credentials: its role is what allows the upload, and only there.
+  'lib/adapters/image-upload-urls.ts': {
+    grants: [{ resource: 'ImagesBucket', part: 'uploads/*', actions: ['s3:PutObject'] }],
+  },
+  // S3 answers a HEAD of a missing key with 404 only to callers that may list the bucket (403 otherwise).
+  'lib/adapters/image-upload-claims.ts': {
+    grants: [
+      { resource: 'ImagesBucket', part: 'uploads/*', actions: ['s3:GetObject', 's3:DeleteObject'] },
+      { resource: 'ImagesBucket', actions: ['s3:ListBucket'] },
+    ],
+  },
+
+  // --- ratelimit (EphemeralTable) ---
+  'lib/ratelimit/limiter.ts': { grants: dynamo('EphemeralTable', ['UpdateItem']) },
+  // Every authenticator is bundled where any is, but only HMAC-signed writes spend their signature.
+  'lib/ratelimit/once.ts': {
+    grants: [{ resource: 'EphemeralTable', actions: ['dynamodb:PutItem'], only: 'signedWrites' }],
+  },
+
+  // --- user (UsersTable) ---
+  'lib/user/repository.ts': {
+    grants: dynamo('UsersTable', ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem']),
+  },
+  'lib/user/legacy-wallets.ts': { grants: dynamo('UsersTable', ['Scan', 'UpdateItem']) },
+  'lib/user/merge.ts': {
+    grants: dynamo('UsersTable', ['Scan', 'PutItem', 'UpdateItem', 'ConditionCheckItem']),
+  },
+  'lib/user/provider.ts': none,
+
+  // --- games (GamesTable) ---
+  'lib/games/repository.ts': {
+    grants: dynamo('GamesTable', [
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'ConditionCheckItem',
+    ]),
+  },
+  'lib/games/listings.ts': { grants: dynamo('GamesTable', ['Query', 'Scan'], '*') },
+  'lib/games/merge.ts': { grants: dynamo('GamesTable', ['Scan']) },
+
+  // --- play (PlayTable) ---
+  'lib/play/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'BatchGetItem', 'Query'], '*') },
+  'lib/play/budget.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/invalidate.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/rank-writes.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/save-writes.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem', 'ConditionCheckItem']) },
+  'lib/play/sdk-commit.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/sdk-flush.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/sdk-open.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
+  'lib/play/sdk-session.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/merge.ts': { grants: dynamo('PlayTable', ['Scan', 'UpdateItem', 'DeleteItem']) },
+  'lib/play/session-token.ts': { environment: secretsEncryptionKey },
+
+  // --- rewards (RewardsTable) ---
+  // The save paths read a multiplier slot (a key with its table) in their one BatchGetItem across both tables.
+  'lib/rewards/keys.ts': { grants: dynamo('RewardsTable', ['BatchGetItem']) },
+  'lib/rewards/repository.ts': {
+    grants: dynamo('RewardsTable', ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
+  },
+  'lib/rewards/allowance-repository.ts': {
+    grants: dynamo('RewardsTable', ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
+  },
+  'lib/rewards/pool-repository.ts': { grants: dynamo('RewardsTable', ['Query', 'PutItem']) },
+  'lib/rewards/payout.ts': { grants: dynamo('RewardsTable', ['UpdateItem']) },
+
+  // --- settlement (SettlementTable, its queue, the payout DLQ) ---
+  'lib/settlement/keys.ts': none,
+  'lib/settlement/repository.ts': {
+    grants: dynamo(
+      'SettlementTable',
+      ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+      '*',
+    ),
+  },
+  'lib/settlement/payout-repository.ts': {
+    grants: dynamo('SettlementTable', ['GetItem', 'PutItem', 'UpdateItem']),
+  },
+  'lib/settlement/merge.ts': {
+    grants: dynamo(
+      'SettlementTable',
+      ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+      '*',
+    ),
+  },
+  'lib/settlement/settle.ts': none,
+  // The schedule's producer side, and the payout DLQ a line that kept failing is parked in.
+  'lib/settlement/queue.ts': {
+    grants: [
+      { resource: 'SettlementQueue', actions: ['sqs:SendMessage'] },
+      { resource: 'PayoutDlq', actions: ['sqs:SendMessage'] },
+    ],
+    environment: { SETTLEMENT_QUEUE_URL: { Ref: 'SettlementQueue' }, PAYOUT_DLQ_URL: { Ref: 'PayoutDlq' } },
+  },
+
+  // --- snapshots (SnapshotsTable, SnapshotsBucket, the snapshot queue) ---
+  'lib/snapshots/repository.ts': {
+    grants: dynamo('SnapshotsTable', ['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem']),
+  },
+  'lib/snapshots/emission-repository.ts': {
+    grants: dynamo('SnapshotsTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem']),
+  },
+  'lib/snapshots/storage.ts': {
+    grants: [{ resource: 'SnapshotsBucket', part: 'snapshots/*', actions: ['s3:GetObject', 's3:PutObject'] }],
+  },
+  'lib/snapshots/queue.ts': {
+    grants: [{ resource: 'SnapshotQueue', actions: ['sqs:SendMessage', 'sqs:GetQueueUrl'] }],
+    environment: { SNAPSHOT_QUEUE_URL: { Ref: 'SnapshotQueue' } },
+  },
+
+  // --- launcher (LauncherTable, the launch state machine) ---
+  'lib/launcher/repository.ts': {
+    grants: dynamo('LauncherTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem'], 'openJobs'),
+  },
+  'lib/launcher/lock-repository.ts': {
+    grants: dynamo('LauncherTable', ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
+  },
+  'lib/launcher/coin-repository.ts': {
+    grants: dynamo('LauncherTable', ['GetItem', 'PutItem', 'UpdateItem']),
+  },
+  'lib/launcher/lifecycle.ts': { grants: dynamo('LauncherTable', ['UpdateItem']) },
+  'lib/launcher/sfn.ts': none,
+  'lib/launcher/execution-start.ts': {
+    grants: [{ resource: 'LaunchStateMachine', actions: ['states:StartExecution'] }],
+  },
+  // Only the launch state machine's executions, to read their status and stop an overdue one.
+  'lib/launcher/executions.ts': {
+    grants: [{ resource: 'LaunchExecutions', actions: ['states:DescribeExecution', 'states:StopExecution'] }],
+  },
+  'functions/launcher/launch-game-coin.ts': { environment: launchStateMachineArn },
+  'functions/launcher/sweep-launch-jobs.ts': { environment: launchStateMachineArn },
+};
+
+/** The table each domain owns (docs/architecture.md): what an undeclared module of the domain is assumed to use. */
+const OWNED: Record<string, ResourceId> = {
+  user: 'UsersTable',
+  games: 'GamesTable',
+  play: 'PlayTable',
+  rewards: 'RewardsTable',
+  settlement: 'SettlementTable',
+  snapshots: 'SnapshotsTable',
+  launcher: 'LauncherTable',
+  ratelimit: 'EphemeralTable',
+};
+
+/** Source text that reaches AWS: an SDK command, a transaction item, an S3 call, or a resource's setting. */
+export const CALLS =
+  /new [A-Z]\w*Command\(|\b(?:Put|Update|Delete|ConditionCheck): \{|\bs3\(\)\.|requireSetting\('[A-Z_]+'\)|settings\(\)\.[A-Z_]+_(?:TABLE|BUCKET|QUEUE_URL|SECRET_ID|ARN)\b/;
+
+/**
+ * The access of one bundled module: its declaration, or, for a module of a domain that reaches AWS and is not
+ * declared yet (moved or new), its domain's table with the actions of the commands its text uses, so that
+ * regenerating after a move still grants what the code needs. `undeclared` says which case it was.
+ */
+export const accessOf = (path: string, source: string): { access: ModuleAccess; undeclared: boolean } => {
+  const declared = ACCESS[path];
+  if (declared) return { access: declared, undeclared: false };
+  if (!CALLS.test(source)) return { access: none, undeclared: false };
+  const domain = /^lib\/([a-z]+)\//.exec(path)?.[1] ?? '';
+  const table = OWNED[domain];
+  if (!table) return { access: none, undeclared: true };
+  const used: Array<[RegExp, string]> = [
+    [/new GetCommand\(/, 'GetItem'],
+    [/new BatchGetCommand\(/, 'BatchGetItem'],
+    [/new QueryCommand\(/, 'Query'],
+    [/new ScanCommand\(/, 'Scan'],
+    [/new PutCommand\(|\bPut: \{/, 'PutItem'],
+    [/new UpdateCommand\(|\bUpdate: \{/, 'UpdateItem'],
+    [/new DeleteCommand\(|\bDelete: \{/, 'DeleteItem'],
+    [/\bConditionCheck: \{/, 'ConditionCheckItem'],
+    [/new BatchWriteCommand\(/, 'BatchWriteItem'],
+  ];
+  const actions = used.filter(([pattern]) => pattern.test(source)).map(([, action]) => action);
+  const grants = actions.length ? dynamo(table, actions, /IndexName/.test(source) ? '*' : undefined) : [];
+  return { access: { grants }, undeclared: true };
+};
+
+/** A grant's resource as the template writes it. */
+export const arnOf = (grant: Grant): unknown => {
+  const arn = { 'Fn::GetAtt': [grant.resource, 'Arn'] };
+  switch (grant.resource) {
+    case 'VaultKeySecret':
+    case 'LaunchStateMachine':
+      return { Ref: grant.resource };
+    case 'IdpCredentialsSecret':
+      // The deployer creates it, so it is named, not referenced; `-??????` is the random suffix Secrets Manager
+      // appends to every secret's ARN.
+      return {
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            { Ref: 'AWS::Partition' },
+            ':secretsmanager:',
+            { Ref: 'AWS::Region' },
+            ':',
+            { Ref: 'AWS::AccountId' },
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable
+            ':secret:${self:custom.names.idpCredentialsSecret}-??????',
+          ],
+        ],
+      };
+    case 'LaunchExecutions':
+      return {
+        'Fn::Sub': [
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation fills the pseudo parameters
+          'arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:${self:custom.names.launchStateMachine}:*',
+          {},
+        ],
+      };
+    case 'ImagesBucket':
+    case 'SnapshotsBucket':
+      return grant.part ? { 'Fn::Join': ['', [arn, `/${grant.part}`]] } : arn;
+    default:
+      return grant.part ? { 'Fn::Join': ['/', [arn, grant.part]] } : arn;
+  }
+};
+
+/** What the route is, for the grants that hold for some routes only. */
+export interface RouteFacts {
+  /** An HMAC-signed request that is not a GET (it spends its signature once). */
+  signedWrite: boolean;
+}
+
+/** One statement per resource (ARN), its actions sorted: the union of the modules' grants. */
+export const statementsOf = (
+  accesses: ModuleAccess[],
+  route: RouteFacts | undefined,
+): Array<{ Effect: 'Allow'; Action: string[]; Resource: unknown }> => {
+  const byArn = new Map<string, { resource: unknown; actions: Set<string> }>();
+  for (const grant of accesses.flatMap((a) => a.grants ?? [])) {
+    if (grant.only === 'signedWrites' && !route?.signedWrite) continue;
+    if (grant.actions.length === 0) continue;
+    const resource = arnOf(grant);
+    const key = JSON.stringify(resource);
+    const entry = byArn.get(key) ?? { resource, actions: new Set<string>() };
+    for (const action of grant.actions) entry.actions.add(action);
+    byArn.set(key, entry);
+  }
+  return [...byArn.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, { resource, actions }]) => ({
+      Effect: 'Allow',
+      Action: [...actions].sort(),
+      Resource: resource,
+    }));
+};
+
+/** The environment entries the modules read, by name. */
+export const environmentOf = (accesses: ModuleAccess[]): Record<string, unknown> =>
+  Object.fromEntries(
+    accesses.flatMap((a) => Object.entries(a.environment ?? {})).sort(([a], [b]) => a.localeCompare(b)),
+  );

@@ -1,0 +1,51 @@
+// The deploy config is generated from the code (scripts/deploy-config.ts): every module that reaches AWS must say
+// what it reaches (infra/access.ts). That the committed file is what the generator writes today is checked by
+// `npm run lint` (lint:deploy-config): bundling every function costs ~25 s of CPU, too much for the unit tests.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ACCESS, CALLS } from '../../infra/access.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const modules = ['lib', 'functions'].flatMap((dir) =>
+  readdirSync(new URL(dir, ROOT), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.generated.ts'))
+    .map((file) => `${dir}/${file}`),
+);
+const sourceOf = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
+
+/** The DynamoDB actions a module's text uses: its commands and the items of the transactions it builds. */
+const dynamoActions = (source: string) =>
+  (
+    [
+      [/new GetCommand\(/, 'GetItem'],
+      [/new BatchGetCommand\(/, 'BatchGetItem'],
+      [/new QueryCommand\(/, 'Query'],
+      [/new ScanCommand\(/, 'Scan'],
+      [/new PutCommand\(|\bPut: \{/, 'PutItem'],
+      [/new UpdateCommand\(|\bUpdate: \{/, 'UpdateItem'],
+      [/new DeleteCommand\(|\bDelete: \{/, 'DeleteItem'],
+      [/\bConditionCheck: \{/, 'ConditionCheckItem'],
+      [/new BatchWriteCommand\(/, 'BatchWriteItem'],
+    ] as const
+  )
+    .filter(([pattern]) => pattern.test(source))
+    .map(([, action]) => `dynamodb:${action}`);
+
+describe('deploy config', () => {
+  it('declares the access of every module that reaches AWS, and of no module that is gone', () => {
+    const reaching = modules.filter((path) => CALLS.test(sourceOf(path)) && path !== 'lib/core/config.ts');
+    expect(reaching.filter((path) => !(path in ACCESS))).toEqual([]);
+    expect(Object.keys(ACCESS).filter((path) => !modules.includes(path))).toEqual([]);
+  });
+
+  it('declares at least the DynamoDB actions each module’s own calls and transaction items use', () => {
+    const missing: string[] = [];
+    for (const [path, access] of Object.entries(ACCESS)) {
+      if (path === 'lib/adapters/dynamodb.ts') continue; // generic helpers: the caller names the table and declares
+      const declared = new Set((access.grants ?? []).flatMap((grant) => grant.actions));
+      for (const action of dynamoActions(sourceOf(path)))
+        if (!declared.has(action)) missing.push(`${path}: ${action}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
