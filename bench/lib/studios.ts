@@ -56,7 +56,7 @@ export const studioBills = (ops: Map<string, OperationCost>): string => {
   const op = (name: string): OperationCost => ops.get(name) ?? { aws: 0, dynamo: 0, rankIndex: 0 };
   const known = op('batch save, per player (known player)');
   const fresh = op('batch save, per player (new player)');
-  const rows = MODEL.peaks.map((peak) => {
+  const bill = (peak: number) => {
     const updates = peak * 3600 * DAILY_CURVE.reduce((s, f) => s + f, 0) * DAYS_PER_MONTH;
     const playerDays = updates / MODEL.updatesPerPlayerDay;
     const newPlayers = playerDays * MODEL.newPlayerShare;
@@ -83,6 +83,41 @@ export const studioBills = (ops: Map<string, OperationCost>): string => {
       MODEL.natGateways * RATES.vpc.natGatewayPerHour * HOURS_PER_MONTH +
       MODEL.natGbPerMonth * RATES.vpc.natGatewayPerGb;
     const sortedSet = arcadia - rankWrites + valkey + nat;
+    return {
+      updates,
+      dailyPlayers,
+      arcadia,
+      rankWrites,
+      saves,
+      reads,
+      settlement,
+      purchases,
+      storage,
+      valkey,
+      nat,
+      sortedSet,
+    };
+  };
+  // The peak at which both stacks cost the same: the sorted set's fixed costs against the rank index's writes.
+  const perPeak = bill(1);
+  const fixed = bill(0);
+  const slope = perPeak.sortedSet - fixed.sortedSet - (perPeak.arcadia - fixed.arcadia);
+  const breakEven = slope < 0 ? (fixed.sortedSet - fixed.arcadia) / -slope : Number.POSITIVE_INFINITY;
+  const rows = MODEL.peaks.map((peak) => {
+    const {
+      updates,
+      dailyPlayers,
+      arcadia,
+      rankWrites,
+      saves,
+      reads,
+      settlement,
+      purchases,
+      storage,
+      valkey,
+      nat,
+      sortedSet,
+    } = bill(peak);
     return [
       `${peak.toLocaleString('en-US')} / s`,
       `${(updates / 1e6).toFixed(0)} M`,
@@ -119,5 +154,10 @@ export const studioBills = (ops: Map<string, OperationCost>): string => {
       ],
       rows,
     ),
+    Number.isFinite(breakEven)
+      ? `\nBoth stacks cost the same at a peak of ~${breakEven.toFixed(1)} score updates a second (the sorted set's ` +
+        `fixed $${fixed.sortedSet.toFixed(0)} a month of NAT and minimum storage against the rank index's writes); ` +
+        'below it DynamoDB alone is cheaper.'
+      : '\nThe rank index costs less than the sorted set at every peak.',
   ].join('\n');
 };

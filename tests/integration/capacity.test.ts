@@ -91,7 +91,8 @@ describe('the consumed-capacity counter of the DynamoDB adapter', () => {
         Update: {
           TableName: table,
           Key: { pk: 'n' },
-          UpdateExpression: 'SET pad = :p',
+          UpdateExpression: 'SET #pad = :p',
+          ExpressionAttributeNames: { '#pad': 'pad' },
           ExpressionAttributeValues: { ':p': padding(1.5) },
         },
       },
