@@ -135,7 +135,8 @@ try {
   );
 
   console.log(
-    'DynamoDB Local reports no consumed capacity: RCU/WCU read 0 here and are real only against AWS.\n',
+    'RCU/WCU read the ReadCapacityUnits/WriteCapacityUnits fields, which DynamoDB Local leaves out (it reports ' +
+      "CapacityUnits, and one item's for a whole transaction): units per operation are bench/cost.ts's.\n",
   );
   console.log(
     renderTable(

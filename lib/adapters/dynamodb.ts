@@ -2,14 +2,23 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { parseSetting } from '../core/config.js';
+import { countCapacity } from './capacity.js';
 
 let client: DynamoDBDocumentClient | undefined;
 
-/** The one DynamoDB document client of a container. The endpoint comes from AWS_ENDPOINT_URL_DYNAMODB when set. */
+/**
+ * The one DynamoDB document client of a container. The endpoint comes from AWS_ENDPOINT_URL_DYNAMODB when set.
+ * With DYNAMODB_CAPACITY=count every call's consumed capacity is counted (lib/adapters/capacity.ts).
+ */
 export const dynamo = (): DynamoDBDocumentClient => {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: 4 }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  if (client) return client;
+  const base = new DynamoDBClient({ maxAttempts: 4 });
+  const counting = parseSetting('DYNAMODB_CAPACITY', process.env.DYNAMODB_CAPACITY);
+  // DynamoDB Local misreports transactions: against a local endpoint the counter prices them itself.
+  const local = Boolean(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? process.env.AWS_ENDPOINT_URL);
+  if (counting.ok && counting.value === 'count') countCapacity(base, { priceTransactions: local });
+  client = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
   return client;
 };
 

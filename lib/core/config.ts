@@ -141,6 +141,9 @@ export const settingsSpec = {
   AWS_REGION: withDefault(name(), 'us-east-1'),
   AWS_ENDPOINT_URL: optional((raw) => raw ?? ''),
   AWS_ENDPOINT_URL_S3: optional((raw) => raw ?? ''),
+  // `count`: every DynamoDB call asks for its consumed capacity and adds it to a counter in the container
+  // (lib/adapters/capacity.ts), which the cost bench reads. `off` in deployments: nothing there reads it.
+  DYNAMODB_CAPACITY: withDefault(oneOf(['off', 'count']), 'off'),
   S3_FORCE_PATH_STYLE: flag('false'),
   // The chain and the SOL price.
   SOLANA_RPC_URL: httpUrl(),
