@@ -75,6 +75,8 @@ const none: ModuleAccess = {};
 export const ACCESS: Record<string, ModuleAccess> = {
   // --- adapters ---
   'lib/adapters/dynamodb.ts': none,
+  // Its reads price transactions against DynamoDB Local only (DYNAMODB_CAPACITY=count): no grant in AWS.
+  'lib/adapters/capacity.ts': none,
   'lib/adapters/s3.ts': none,
   'lib/adapters/secret-value.ts': none,
   'lib/adapters/secrets.ts': { environment: secretsEncryptionKey },
