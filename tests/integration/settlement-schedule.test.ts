@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { gamesActiveOn } from '../../lib/play/index.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { dueDays, scheduleSettlements } from '../../lib/rewards/settlement/schedule.js';
@@ -68,6 +69,16 @@ describe('scheduleSettlements through the index of games with activity', () => {
     const now = new Date(Date.parse(`${today}T23:00:00.000Z`) + 86_400_000);
     expect(dueDays(now)).toContain(today);
     const sent: Array<{ gameId: string; day: string }> = [];
+    // Every DynamoDB command of the run: the games come from indexes, none from a scan of a table.
+    const commands: string[] = [];
+    const name = `scheduleCommands-${randomUUID()}`;
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        commands.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
     await scheduleSettlements({
       now: () => now,
       gamesActiveOn,
@@ -76,6 +87,9 @@ describe('scheduleSettlements through the index of games with activity', () => {
         return bodies.length;
       },
     });
+    dynamo().middlewareStack.remove(name);
+    expect(commands).not.toContain('ScanCommand');
+    expect(commands).toContain('QueryCommand');
     expect(sent).toContainEqual({ gameId: played.id, day: today });
     expect(sent.some((m) => m.gameId === idle.id)).toBe(false);
   });
