@@ -89,7 +89,7 @@ try {
   const { idpToken } = await import('../tests/helpers/idp.js');
   const { seedDay, randomDay, chain, SOL } = await import('../tests/helpers/settlement.js');
   const { ensureUserForSubject, loadWallet } = await import('../lib/user/index.js');
-  const { settleGameDay } = await import('../lib/settlement/index.js');
+  const { settleGameDay } = await import('../lib/rewards/index.js');
   const { sideEffects: settleDeps } = await import('../functions/settlement/settle-game-days.js');
   const handlers = {
     save: (await import('../functions/play-developer/batch-save-points.js')).handler,

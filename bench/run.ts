@@ -10,6 +10,7 @@ const ALL = [
   'cost',
   'throughput',
   'settlement',
+  'settlement-schedule',
   'leaderboard',
   'holders',
 ];

@@ -39,8 +39,9 @@ Object.assign(process.env, stack.functionEnv, stack.env, { POWERTOOLS_LOG_LEVEL:
 process.env.PUBLIC_API_URL ||= 'http://127.0.0.1:3000';
 
 try {
-  const { allocateDay, byRank, putPlayerChunks, readPlayers } = await import('../lib/settlement/index.js');
-  const { distributionRule } = await import('../lib/rewards/index.js');
+  const { allocateDay, byRank, distributionRule, putPlayerChunks, readPlayers } = await import(
+    '../lib/rewards/index.js'
+  );
 
   // The board as the play domain pages it (points descending, ties unordered), with wallets.
   const board = Array.from({ length: PLAYERS }, (_, i) => ({

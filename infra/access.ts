@@ -133,6 +133,8 @@ export const ACCESS: Record<string, ModuleAccess> = {
 
   // --- play (PlayTable) ---
   'lib/play/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'BatchGetItem', 'Query'], '*') },
+  // The games with activity on a day (the settlement schedule): a Query of the byActiveDay index only.
+  'lib/play/day-board.ts': { grants: dynamo('PlayTable', ['Query'], 'byActiveDay') },
   'lib/play/budget.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/invalidate.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/rank-writes.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
@@ -157,27 +159,36 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/rewards/payout.ts': { grants: dynamo('RewardsTable', ['UpdateItem']) },
 
   // --- settlement (SettlementTable, its queue, the payout DLQ) ---
-  'lib/settlement/keys.ts': none,
-  'lib/settlement/repository.ts': {
+  'lib/rewards/settlement/keys.ts': none,
+  'lib/rewards/settlement/repository.ts': {
     grants: dynamo(
       'SettlementTable',
-      ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+      [
+        'GetItem',
+        'BatchGetItem',
+        'Query',
+        'PutItem',
+        'UpdateItem',
+        'DeleteItem',
+        'BatchWriteItem',
+        'ConditionCheckItem',
+      ],
       '*',
     ),
   },
-  'lib/settlement/payout-repository.ts': {
+  'lib/rewards/settlement/payout-repository.ts': {
     grants: dynamo('SettlementTable', ['GetItem', 'PutItem', 'UpdateItem']),
   },
-  'lib/settlement/merge.ts': {
+  'lib/rewards/settlement/merge.ts': {
     grants: dynamo(
       'SettlementTable',
       ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
       '*',
     ),
   },
-  'lib/settlement/settle.ts': none,
+  'lib/rewards/settlement/settle.ts': none,
   // The schedule's producer side, and the payout DLQ a line that kept failing is parked in.
-  'lib/settlement/queue.ts': {
+  'lib/rewards/settlement/queue.ts': {
     grants: [
       { resource: 'SettlementQueue', actions: ['sqs:SendMessage'] },
       { resource: 'PayoutDlq', actions: ['sqs:SendMessage'] },

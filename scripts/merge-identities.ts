@@ -29,7 +29,7 @@ import {
   movePlayerDay,
   playerFootprint,
 } from '../lib/play/index.js';
-import { boardMayChange, moveCarry, redirectPayouts } from '../lib/settlement/index.js';
+import { boardMayChange, moveCarry, redirectPayouts } from '../lib/rewards/index.js';
 import {
   beginMerge,
   completeMerge,

@@ -22,9 +22,10 @@ applyDevFunctionEnvironment(root, config, FUNCTION);
 
 // Imported once the environment is set: the function parses its settings when it loads.
 const { sideEffects } = await import('../functions/settlement/settle-game-days.js');
-const { gamesWithPlayers, settleGameDay } = await import('../lib/settlement/index.js');
-const games = values.game ? [values.game] : await gamesWithPlayers(day);
-if (games.length === 0) console.log(`no game has players on ${day}`);
+const { settleGameDay } = await import('../lib/rewards/index.js');
+const { gamesActiveOn } = await import('../lib/play/index.js');
+const games = values.game ? [values.game] : await gamesActiveOn(day);
+if (games.length === 0) console.log(`no game had a score on ${day}`);
 for (const gameId of games) {
   const outcome = await settleGameDay(gameId, day, sideEffects, { force: true });
   if (outcome.status !== 'settled') continue;

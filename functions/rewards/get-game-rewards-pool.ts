@@ -6,12 +6,10 @@ import {
   type PoolDeps,
   priceFromConfig,
 } from '../../lib/rewards/index.js';
-import { recentSettlements } from '../../lib/settlement/index.js';
 
 export const sideEffects: PoolDeps = {
   chain: chainReaderFromConfig(),
   price: priceFromConfig(),
-  recentSettlements,
 };
 
 export const handler = route(getGameRewardsPoolContract, async ({ params }) => ({

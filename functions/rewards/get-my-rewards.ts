@@ -2,14 +2,12 @@ import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.
 import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
 import { getMyRewardsContract, type MyRewardsDeps, myRewards } from '../../lib/rewards/index.js';
-import { payoutsOf } from '../../lib/settlement/index.js';
 import { claimableCoinAllocations, coinAllocationDeps } from '../../lib/snapshots/index.js';
 import { loadWallet } from '../../lib/user/index.js';
 
 const allocationDeps = coinAllocationDeps();
 
 export const sideEffects: MyRewardsDeps = {
-  payouts: payoutsOf,
   walletOf: async (arcId) => (await loadWallet(arcId))?.address ?? null,
   claimableCoinAllocations: (wallet) => claimableCoinAllocations(wallet, allocationDeps),
   now,

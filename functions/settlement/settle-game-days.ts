@@ -3,13 +3,14 @@ import { chainFromConfig } from '../../lib/chain/index.js';
 import { settings } from '../../lib/core/config.js';
 import { observed } from '../../lib/core/observed.js';
 import { now } from '../../lib/core/time.js';
-import { priceFromConfig } from '../../lib/rewards/index.js';
+import { dayStandings } from '../../lib/play/index.js';
 import {
   parkPayout,
+  priceFromConfig,
   processSettlementBatch,
   type SettlementDeps,
   settleGameDay,
-} from '../../lib/settlement/index.js';
+} from '../../lib/rewards/index.js';
 import { coinEmissionDeps, settleCoinEmission } from '../../lib/snapshots/index.js';
 
 settings(); // parsed at cold start: a misconfigured container fails here, naming the setting
@@ -17,6 +18,7 @@ settings(); // parsed at cold start: a misconfigured container fails here, namin
 export const sideEffects: SettlementDeps = {
   chain: chainFromConfig(),
   price: priceFromConfig(),
+  standings: dayStandings,
   now,
   park: (record) => parkPayout(record),
 };

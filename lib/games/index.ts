@@ -16,7 +16,7 @@ export {
   toggleVisibilityContract,
   updateGameContract,
 } from './contracts.js';
-export { listAirdropCoins, listGameIds } from './listings.js';
+export { emittingGameIds, listAirdropCoins, listGameIds } from './listings.js';
 export { moveSplitShares } from './merge.js';
 export { type CoinSummary, controllerOf, effectiveSplit, type GameRecord } from './model.js';
 export type { OwnershipDeps } from './ownership.js';

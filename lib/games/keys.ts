@@ -7,6 +7,8 @@
  * - visible game count:           pk=META                sk=VISIBLE_COUNT  (kept in the same transactions)
  * - game of a coin:               pk=TOKEN#<coinMint>    sk=COIN           (one coin, one game: BatchGet-able)
  * - games of an airdrop token:    pk=TOKEN#<airdropMint> sk=AIRDROP#<id>   (Query)
+ * - games whose coin is emitting: GSI byEmittingCoin on coinEmitting='EMITTING' (sparse, KEYS_ONLY: set with an
+ *                                 active coin, removed when the coin ends; the settlement schedule reads it)
  * A token's partition (TOKEN#<tokenAddress>) holds both kinds: GET /games/token-id/{tokenId}/full reads it whole.
  */
 export const gameKeys = {
@@ -21,6 +23,13 @@ export const gameKeys = {
 };
 
 export const VISIBLE = 'VISIBLE';
+
+/** The sparse index of games whose coin is still emitting: its name and its one partition key's value. */
+export const EMITTING_INDEX = {
+  index: 'byEmittingCoin',
+  attribute: 'coinEmitting',
+  value: 'EMITTING',
+} as const;
 
 /** GSI name and sort attribute per public sortBy value. */
 export const SORT_INDEX = {
@@ -44,6 +53,7 @@ interface Sortable {
   totalRewardsAllocatedUsd: number;
   estimatedDailyRewardsUsd: number;
   description: string;
+  coin?: { status: string } | null;
 }
 
 /** Every derived index attribute of a game; written with the game on every change. */
@@ -58,5 +68,6 @@ export const indexAttributes = (game: Sortable) => {
     sortDaily: `${money(game.estimatedDailyRewardsUsd)}#${tail}`,
     ...(game.ownerId && game.ownerId !== game.creatorId ? { ownerKey: game.ownerId } : {}),
     searchText: `${game.name}\n${game.description}`.toLowerCase(),
+    ...(game.coin?.status === 'active' ? { [EMITTING_INDEX.attribute]: EMITTING_INDEX.value } : {}),
   };
 };

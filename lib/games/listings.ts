@@ -1,7 +1,7 @@
 // Reads of many games: the sorted listings (visible games, a member's games) and the snapshot schedule's scan.
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
-import { SORT_INDEX, VISIBLE } from './keys.js';
+import { EMITTING_INDEX, SORT_INDEX, VISIBLE } from './keys.js';
 import type { GameRecord } from './model.js';
 import { countVisible, type Item, type PageRequest, table, toRecord } from './repository.js';
 
@@ -136,6 +136,28 @@ export const listGameIds = async (): Promise<string[]> => {
       }),
     );
     for (const item of page.Items ?? []) ids.push(String(item.id));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return ids;
+};
+
+/** The ids of the games whose coin is still emitting (the sparse index of them; a few, never a scan). */
+export const emittingGameIds = async (): Promise<string[]> => {
+  const ids: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: EMITTING_INDEX.index,
+        KeyConditionExpression: '#e = :e',
+        ExpressionAttributeNames: { '#e': EMITTING_INDEX.attribute },
+        ExpressionAttributeValues: { ':e': EMITTING_INDEX.value },
+        ExclusiveStartKey,
+      }),
+    );
+    // KEYS_ONLY: the game's key, GAME#<id>.
+    for (const item of page.Items ?? []) ids.push(String(item.pk).slice('GAME#'.length));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return ids;

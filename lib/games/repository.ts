@@ -9,7 +9,7 @@ import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import { statIncrementWrite } from '../user/index.js';
-import { gameKeys, indexAttributes } from './keys.js';
+import { EMITTING_INDEX, gameKeys, indexAttributes } from './keys.js';
 import { type CoinSummary, type GameRecord, gameRecordSchema } from './model.js';
 
 /** The games table's name. */
@@ -103,7 +103,7 @@ const FIGURE_ATTRIBUTES = new Set([
   'sortDaily',
 ]);
 /** Sparse index attributes: absent from the item when they do not apply (indexAttributes). */
-const SPARSE_ATTRIBUTES = ['listPk', 'ownerKey'];
+const SPARSE_ATTRIBUTES = ['listPk', 'ownerKey', EMITTING_INDEX.attribute];
 
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
@@ -257,10 +257,15 @@ export const recordCoinWrites = (
     Update: {
       TableName: table(),
       Key: gameKeys.game(game.id),
-      UpdateExpression: 'SET coin = :coin, version = :next, updatedAt = :now',
+      // An active coin enters the sparse index of emitting coins (indexAttributes; the settlement schedule's).
+      UpdateExpression:
+        coin.status === 'active'
+          ? `SET coin = :coin, ${EMITTING_INDEX.attribute} = :emitting, version = :next, updatedAt = :now`
+          : `SET coin = :coin, version = :next, updatedAt = :now REMOVE ${EMITTING_INDEX.attribute}`,
       ConditionExpression: 'version = :v',
       ExpressionAttributeValues: {
         ':coin': coin,
+        ...(coin.status === 'active' ? { ':emitting': EMITTING_INDEX.value } : {}),
         ':next': game.version + 1,
         ':now': now,
         ':v': game.version,
@@ -286,7 +291,8 @@ export const endCoinWrite = (gameId: string, coinMint: string, endedAt: string) 
     TableName: table(),
     Key: gameKeys.game(gameId),
     UpdateExpression:
-      'SET coin.#status = :ended, coin.emissionEndAt = :at, version = version + :one, updatedAt = :at',
+      'SET coin.#status = :ended, coin.emissionEndAt = :at, version = version + :one, updatedAt = :at ' +
+      `REMOVE ${EMITTING_INDEX.attribute}`,
     ConditionExpression: 'coin.coinMint = :mint AND coin.#status = :active',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {

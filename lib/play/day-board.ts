@@ -1,9 +1,11 @@
 // A game's board of one UTC day as other domains read it (the multiplier quotes): its size, its top and one
 // player's points, from the board's rank index (rank-reads.ts: bounded reads at any board size).
-import { playKeys } from './keys.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../adapters/dynamodb.js';
+import { ACTIVITY_SHARDS, playKeys } from './keys.js';
 import { heightKey, type Standing } from './rank-index.js';
 import { boardSize, topOf } from './rank-reads.js';
-import { getItem } from './repository.js';
+import { getItem, playTable } from './repository.js';
 
 /** Players with points on a game's board of one UTC day (the score tree's counters, one batched read). */
 export const countDayBoard = (gameId: string, day: string): Promise<number> =>
@@ -28,7 +30,37 @@ export const dayHasPlayers = async (gameId: string, day: string): Promise<boolea
   return (await topOf(board, 1)).length > 0;
 };
 
-/** The day board as the multiplier quotes and the settlement schedule read it. */
+/**
+ * The games whose board of a UTC day had a score (the byActiveDay index: its ACTIVITY_SHARDS partitions read at
+ * once, page by page). A board whose every player was later invalidated stays listed: its day settles with no
+ * players.
+ */
+export const gamesActiveOn = async (day: string): Promise<string[]> => {
+  const shards = await Promise.all(
+    Array.from({ length: ACTIVITY_SHARDS }, async (_, shard) => {
+      const ids: string[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await dynamo().send(
+          new QueryCommand({
+            TableName: playTable(),
+            IndexName: 'byActiveDay',
+            KeyConditionExpression: 'activeDay = :day',
+            ExpressionAttributeValues: { ':day': `${day}#${shard}` },
+            ProjectionExpression: 'activeGame',
+            ExclusiveStartKey,
+          }),
+        );
+        for (const item of page.Items ?? []) ids.push(String(item.activeGame));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return ids;
+    }),
+  );
+  return shards.flat();
+};
+
+/** The day board as the multiplier quotes read it. */
 export const dayBoard = {
   count: countDayBoard,
   top: topOfDay,

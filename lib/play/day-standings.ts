@@ -1,4 +1,4 @@
-// Every standing of a game's board of one UTC day, page by page, for the daily settlement (lib/settlement). The
+// Every standing of a game's board of one UTC day, page by page, for the daily settlement (lib/rewards/settlement). The
 // board already excludes invalidated sessions: invalidation takes their points out of the day totals.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { BOARD_SHARDS, type BoardRef, boardIndex, boardPartition, tieStart } from './rank-index.js';

@@ -7,7 +7,7 @@ export {
   listDevSessionsContract,
   listRiskySessionsContract,
 } from './contracts.js';
-export { dayBoard } from './day-board.js';
+export { dayBoard, gamesActiveOn } from './day-board.js';
 export { type DayStanding, dayStandings, type StandingsCursor } from './day-standings.js';
 export { invalidateSessions } from './invalidate.js';
 export { playKeys, utcDay } from './keys.js';

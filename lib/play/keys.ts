@@ -14,6 +14,10 @@ import type { RiskAssessment } from './risk.js';
  *   (rank-index.ts: the shards, the order key and the tree; docs/leaderboards.md)
  * - a game's sessions, newest first:  GSI byGameSessions  (sessionGame = <gameId>, sessionSort = <createdAt>#<id>)
  * - a game's risky sessions:          GSI byRiskySessions (riskyGame = <gameId> only when risk > 0.5, riskScore N)
+ * - the games with activity on a day: GSI byActiveDay (activeDay = <day>#<shard>, activeGame = <gameId>; KEYS_ONLY),
+ *   on a day board's height item only (rank-writes.ts `heightItem`): written when the board's first score
+ *   creates it; a later raise rewrites the same values, which leaves the index untouched. Sharded by game so that
+ *   the first scores of a new day, every game's at once, spread over ACTIVITY_SHARDS partitions.
  * Leaderboard ties (same points) are broken by who reached the score first, then by Arc ID (the rank key's order).
  */
 export const playKeys = {
@@ -32,12 +36,26 @@ export const defaultSessionId = (day: string, arcId: string) => `backend-${day}-
 
 export const RISKY_THRESHOLD = 0.5;
 
+/** Partitions of a day in the byActiveDay index. */
+export const ACTIVITY_SHARDS = 16;
+
+/** A day board's entry in the index of games with activity (byActiveDay). */
+export interface DayActivity {
+  activeDay: string;
+  activeGame: string;
+}
+
 /**
  * The index attributes of sessions (the GSIs above), for every writer to take from here so that no item misses
  * its index or keeps a stale entry (a total's board attributes come with its move: rank-writes.ts). `undefined` means removed: a session leaves the sparse risky index
  * when its score drops.
  */
 export const playIndexes = {
+  /** The entry of a game's day in the index of games with activity. */
+  activity: (gameId: string, day: string, shard: number): DayActivity => ({
+    activeDay: `${day}#${shard}`,
+    activeGame: gameId,
+  }),
   session: (gameId: string, sessionId: string, createdAt: string) => ({
     sessionGame: gameId,
     sessionSort: `${createdAt}#${sessionId}`,

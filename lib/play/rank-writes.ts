@@ -2,6 +2,7 @@
 // tree's and the tie trees' counter updates that go in the same transaction, so that the counters always equal
 // the totals (docs/leaderboards.md §1). The writer conditions its update on the points it moved from.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { ACTIVITY_SHARDS, type DayActivity, playIndexes } from './keys.js';
 import {
   type BoardRef,
   boardAttributes,
@@ -70,15 +71,33 @@ export const tieWrites = (board: BoardRef, from: Standing | undefined, to: Stand
   );
 };
 
-/** An update adding top levels to a board's height (`heightKey`): a set union, so it never fails. */
-export const heightItem = (key: { pk: string; sk: string }, levels: Iterable<number>): TransactItem => ({
+/**
+ * An update adding top levels to a board's height (`heightKey`): a set union, so it never fails. A day board's
+ * height also carries its entry in the index of games with activity (`activity`, keys.ts byActiveDay).
+ */
+export const heightItem = (
+  key: { pk: string; sk: string },
+  levels: Iterable<number>,
+  activity?: DayActivity,
+): TransactItem => ({
   Update: {
     TableName: playTable(),
     Key: key,
-    UpdateExpression: 'ADD levels :levels',
-    ExpressionAttributeValues: { ':levels': new Set(levels) },
+    UpdateExpression: activity
+      ? 'ADD levels :levels SET activeDay = :activeDay, activeGame = :activeGame'
+      : 'ADD levels :levels',
+    ExpressionAttributeValues: {
+      ':levels': new Set(levels),
+      ...(activity ? { ':activeDay': activity.activeDay, ':activeGame': activity.activeGame } : {}),
+    },
   },
 });
+
+/** The index entry of a day board's height (none for the all-time board). */
+const boardActivity = (board: BoardRef): DayActivity | undefined =>
+  board.kind === 'day'
+    ? playIndexes.activity(board.gameId, board.day, shardOf(board.gameId, ACTIVITY_SHARDS))
+    : undefined;
 
 /**
  * The key and levels of an item made by `heightItem` (undefined for any other item): the raises of several
@@ -89,13 +108,20 @@ export const heightLevels = (item: TransactItem) => {
   const key = update?.Key as { pk?: unknown; sk?: unknown } | undefined;
   const levels = update?.ExpressionAttributeValues?.[':levels'];
   if (key?.sk !== 'HEIGHT' || typeof key.pk !== 'string' || !(levels instanceof Set)) return undefined;
-  return { key: { pk: key.pk, sk: 'HEIGHT' }, levels: [...levels].map(Number) };
+  const values = update?.ExpressionAttributeValues ?? {};
+  const activity =
+    typeof values[':activeDay'] === 'string' && typeof values[':activeGame'] === 'string'
+      ? { activeDay: values[':activeDay'], activeGame: values[':activeGame'] }
+      : undefined;
+  return { key: { pk: key.pk, sk: 'HEIGHT' }, levels: [...levels].map(Number), activity };
 };
 
 /** The board's height raised to a new score's top level when that is above the height read (null: none yet). */
 const raiseHeight = (board: BoardRef, height: number | null, points: number): TransactItem[] => {
   const level = topLevel(points);
-  return points > 0 && (height === null || level > height) ? [heightItem(heightKey(board), [level])] : [];
+  return points > 0 && (height === null || level > height)
+    ? [heightItem(heightKey(board), [level], boardActivity(board))]
+    : [];
 };
 
 /**

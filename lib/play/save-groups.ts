@@ -1,6 +1,7 @@
 // Several players' writes share one TransactWriteItems (pure, no I/O): packing them within DynamoDB's limits,
 // merging their score-tree counter ADDs to one item, and telling from a cancelled transaction which players'
 // writes failed. Used by save-points.ts.
+import type { DayActivity } from './keys.js';
 import { counterDeltas, counterItem, heightItem, heightLevels } from './rank-writes.js';
 import type { TransactItem } from './repository.js';
 
@@ -118,13 +119,22 @@ interface Merge {
   kind: 'counter' | 'height';
   key: { pk: string; sk: string };
   parts: Map<number, number>;
+  /** A day board's height: its entry in the index of games with activity (the same for every raise). */
+  activity?: DayActivity | undefined;
 }
 
 const mergeOf = (item: TransactItem): Merge | undefined => {
   const deltas = counterDeltas(item);
   if (deltas) return { kind: 'counter', key: deltas.key, parts: deltas.digits };
   const raise = heightLevels(item);
-  return raise && { kind: 'height', key: raise.key, parts: new Map(raise.levels.map((l) => [l, 1])) };
+  return (
+    raise && {
+      kind: 'height',
+      key: raise.key,
+      parts: new Map(raise.levels.map((l) => [l, 1])),
+      activity: raise.activity,
+    }
+  );
 };
 
 /** Merges another unit's write to the same item into `into`: deltas summed, levels joined. */
@@ -134,8 +144,8 @@ const absorb = (into: Merge, other: Merge) => {
 };
 
 /** The one item of merged writes; undefined when counter deltas cancel out. */
-const mergedItem = ({ kind, key, parts }: Merge): TransactItem | undefined => {
-  if (kind === 'height') return heightItem(key, parts.keys());
+const mergedItem = ({ kind, key, parts, activity }: Merge): TransactItem | undefined => {
+  if (kind === 'height') return heightItem(key, parts.keys(), activity);
   const nonZero = new Map([...parts].filter(([, d]) => d !== 0));
   return nonZero.size > 0 ? counterItem(key, nonZero) : undefined;
 };

@@ -1,4 +1,5 @@
-// Public surface of the rewards domain: code outside lib/rewards imports it from here only.
+// Public surface of the rewards domain (multipliers, purchases, the pools' vaults and books, their daily settlement
+// and payouts, and the views of them): code outside lib/rewards imports it from here only.
 export {
   type AllowanceDeps,
   revokePurchaseAllowance,
@@ -11,25 +12,11 @@ export {
   getMultiplierCostForPlacementContract,
 } from './contracts.js';
 export { type FiguresDeps, nextDailyPayout, syncGameFigures } from './figures.js';
-export {
-  type ClaimableCoinAllocations,
-  type CoinAllocation,
-  type MyRewardsDeps,
-  myRewards,
-  type PayoutEntry,
-  type PayoutHistory,
-} from './me.js';
+export { type ClaimableCoinAllocations, type CoinAllocation, type MyRewardsDeps, myRewards } from './me.js';
 export { getMyRewardsContract } from './me-contracts.js';
+export { DISTRIBUTION as distributionRule } from './model.js';
 export { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from './multiplier.js';
-export {
-  buildPayoutTransfer,
-  distributionRule,
-  poolAllocationWrite,
-  poolBooks,
-  poolPayoutWrite,
-  vaultSigner,
-} from './payout.js';
-export type { PoolDeps, RecentSettlements, SettlementSummary } from './pool.js';
+export type { PoolDeps } from './pool.js';
 export { gameRewardsPool } from './pool.js';
 export { getGameRewardsPoolContract } from './pool-contracts.js';
 export {
@@ -46,3 +33,27 @@ export { purchaseMultiplierContract } from './purchase-contracts.js';
 export type { RewardsDeps } from './purchase-transfer.js';
 export type { DayBoard, QuoteDeps, Standing } from './quotes.js';
 export { costForPlacement, currentMultiplier, multiplierCost } from './quotes.js';
+export { type Allocation, type AllocationInput, allocateDay, byRank } from './settlement/allocation.js';
+export type { DayStanding, DayStandings, StandingsCursor } from './settlement/freeze.js';
+export { boardMayChange, moveCarry, redirectPayouts } from './settlement/merge.js';
+export type { FrozenPlayer, PayoutLine, Settlement } from './settlement/model.js';
+export { MAX_LINE_FAILURES } from './settlement/payout.js';
+export type { PayoutEntry, SettlementSummary } from './settlement/queries.js';
+export { parkPayout, processSettlementBatch, sendSettlementMessages } from './settlement/queue.js';
+export { putPlayerChunks, readPlayers } from './settlement/repository.js';
+export {
+  dueDays,
+  type GamesActiveOn,
+  type ScheduleDeps,
+  type SettlementMessage,
+  scheduleSettlements,
+} from './settlement/schedule.js';
+export {
+  PayoutsOutstanding,
+  type SettleCoinEmission,
+  type SettlementDeps,
+  type SettleOptions,
+  type SettleOutcome,
+  settleGameDay,
+  settlesAt,
+} from './settlement/settle.js';

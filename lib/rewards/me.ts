@@ -1,32 +1,9 @@
 // GET /rewards/me: what the caller earned across games — settlement payouts of rewards pools (SOL) and claimable
-// game-coin allocations — through two ports the function file wires (the settlement domain's payouts, the
-// emission's claimable allocations), so that rewards imports neither.
+// game-coin allocations (the emission's, through a port the function file wires, so that rewards does not import
+// snapshots).
 import type { AuthContext } from '../core/auth.js';
 import { allowancesOf } from './allowance.js';
-
-/** One settlement payout of a rewards pool to the caller (the settlement domain's `payoutsOf`). */
-export interface PayoutEntry {
-  gameId: string;
-  day: string;
-  roles: Array<'creator' | 'player'>;
-  rank: number | null;
-  shareLamports: string;
-  carriedInLamports: string;
-  sentLamports: string;
-  feeLamports: string;
-  carriedOutLamports: string;
-  status: 'pending' | 'confirmed' | 'carried';
-  wallet: string | null;
-  signature: string | null;
-  usd: number | null;
-  paidAt: string | null;
-}
-
-/** Port: a user's payouts, newest day first, `limit` from `offset`, and how many there are. */
-export type PayoutHistory = (
-  arcId: string,
-  page: { limit: number; offset: number },
-) => Promise<{ payouts: PayoutEntry[]; total: number }>;
+import { payoutsOf } from './settlement/queries.js';
 
 /** One claimable game-coin allocation of a wallet (airdrop and emission, cumulative). */
 export interface CoinAllocation {
@@ -44,7 +21,6 @@ export interface CoinAllocation {
 export type ClaimableCoinAllocations = (wallet: string) => Promise<CoinAllocation[]>;
 
 export interface MyRewardsDeps {
-  payouts: PayoutHistory;
   /** The caller's embedded wallet (the user domain's). */
   walletOf: (arcId: string) => Promise<string | null>;
   claimableCoinAllocations?: ClaimableCoinAllocations | undefined;
@@ -61,7 +37,7 @@ export const myRewards = async (
   deps: MyRewardsDeps,
 ) => {
   const [history, wallet, allowances] = await Promise.all([
-    deps.payouts(auth.userId, page),
+    payoutsOf(auth.userId, page),
     deps.walletOf(auth.userId),
     allowancesOf(auth.userId, deps.now()),
   ]);

@@ -28,9 +28,17 @@ export const PURCHASE_FEE_RESERVE = 1_000_000n;
  */
 export const PURCHASE_MAX_FEE = 100_000n;
 
+/** The rule of a pool's daily payout (the settlement's allocation takes it as published). */
+export interface PayoutRule {
+  payoutHorizonDays: number;
+  creatorShareBps: number;
+  playerShareBps: number;
+  playerShareByRankBps: readonly number[];
+}
+
 /**
  * Distribution rule of a game's pool (published by GET /rewards/game-rewards-pool; paid by the daily settlement,
- * lib/settlement). Each day 1/30 of the undistributed pool is paid out: 20 % to the game's creators, split per
+ * settlement/). Each day 1/30 of the undistributed pool is paid out: 20 % to the game's creators, split per
  * the game's effective orgRewardsSplit, and 80 % to the players of that UTC day's leaderboard top 10, by rank.
  */
 export const DISTRIBUTION = {
@@ -39,7 +47,7 @@ export const DISTRIBUTION = {
   playerShareBps: 8_000,
   /** Share of the player part per daily rank, 1 to 10 (sums to 10 000). */
   playerShareByRankBps: [2_500, 1_800, 1_300, 1_000, 800, 700, 600, 500, 450, 350],
-} as const;
+} as const satisfies PayoutRule;
 
 /** Purchase states: `pending` (intent persisted, transfer maybe in flight), `completed`, `failed` (terminal). */
 export type PurchaseStatus = 'pending' | 'completed' | 'failed';

@@ -1,4 +1,4 @@
-// The pool's side of the daily settlement (lib/settlement): what a day may allocate, the vault that pays, and the
+// The pool's side of the daily settlement (settlement/): what a day may allocate, the vault that pays, and the
 // pool's books, written as transaction items the settlement commits with its own records (the pool's owner
 // decides the keys and the conditions).
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -6,11 +6,7 @@ import type { TransactItem } from '../adapters/dynamodb.js';
 import { openCustodialKey } from '../adapters/vault-keys.js';
 import { address, type KeyPairSigner, memoInstruction, type TransactionPlan } from '../chain/index.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
-import { DISTRIBUTION } from './model.js';
 import { getPool } from './pool-repository.js';
-
-/** The published distribution rule (GET /rewards/game-rewards-pool shows it). */
-export const distributionRule = DISTRIBUTION;
 
 /** A game's pool as the settlement reads it: the vault and the lamports not yet allocated. */
 export const poolBooks = async (gameId: string) => {

@@ -1,5 +1,6 @@
 // GET /rewards/game-rewards-pool/{gameId}: a game's pool as read now (its vault's balance on chain, what
-// purchases paid in, the recent inflows) with the game's listing figures and the distribution rule.
+// purchases paid in, the recent inflows, the recent settlements) with the game's listing figures and the
+// distribution rule.
 import type { ChainReader } from '../chain/index.js';
 import { effectiveSplit, requireGame } from '../games/index.js';
 import { nextDailyPayout } from './figures.js';
@@ -7,39 +8,12 @@ import { DISTRIBUTION, type Tier, tierMultiplier } from './model.js';
 import { getPool, recentInflows } from './pool-repository.js';
 import type { PriceSource } from './price.js';
 import { usdOf } from './pricing.js';
+import { recentSettlements } from './settlement/queries.js';
 
-/** A settled day of the pool as the pool view lists it (the settlement domain provides them through this port). */
-export interface SettlementSummary {
-  day: string;
-  status: 'paying' | 'settled';
-  undistributedBeforeLamports: string;
-  allocatedLamports: string;
-  creatorPartLamports: string;
-  playerPartLamports: string;
-  players: number;
-  settledAt: string | null;
-  recipients: Array<{
-    wallet: string | null;
-    roles: Array<'creator' | 'player'>;
-    rank: number | null;
-    shareLamports: string;
-    carriedInLamports: string;
-    sentLamports: string;
-    feeLamports: string;
-    carriedOutLamports: string;
-    status: 'pending' | 'confirmed' | 'carried';
-    signature: string | null;
-  }>;
-}
-
-/** A game's most recent settlements, newest first (port: the function passes the settlement domain's). */
-export type RecentSettlements = (gameId: string, limit: number) => Promise<SettlementSummary[]>;
-
-/** The pool read: the vault's balance and the price, nothing that signs; the settlements when wired. */
+/** The pool read: the vault's balance and the price, nothing that signs. */
 export interface PoolDeps {
   chain: Pick<ChainReader, 'getBalance'>;
   price: PriceSource;
-  recentSettlements?: RecentSettlements | undefined;
 }
 
 /** GET /rewards/game-rewards-pool/{gameId}. */
@@ -49,7 +23,7 @@ export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
     getPool(game.id),
     deps.price.current(),
     recentInflows(game.id, 20),
-    deps.recentSettlements ? deps.recentSettlements(game.id, 10) : Promise.resolve([]),
+    recentSettlements(game.id, 10),
   ]);
   const balance = pool ? await deps.chain.getBalance(pool.vaultAddress) : 0n;
   const totalInflow = BigInt(pool?.totalInflowLamports ?? '0');

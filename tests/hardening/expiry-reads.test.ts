@@ -16,7 +16,7 @@ import {
 } from '../../lib/chain/index.js';
 import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
 import type { RewardsDeps } from '../../lib/rewards/purchase-transfer.js';
-import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
+import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { registerGame } from '../helpers/games.js';
 import {
   chain,

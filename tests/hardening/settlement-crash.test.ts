@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
 import { ChainError } from '../../lib/chain/index.js';
-import { getSettlement } from '../../lib/settlement/repository.js';
-import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
+import { getSettlement } from '../../lib/rewards/settlement/repository.js';
+import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
 import { chain, payoutOf, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
 

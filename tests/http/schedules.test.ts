@@ -21,8 +21,8 @@ import { createJob, getLockHolder } from '../../lib/launcher/lock-repository.js'
 import { getJob } from '../../lib/launcher/repository.js';
 import { newJob } from '../../lib/launcher/service.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
-import { getSettlement } from '../../lib/settlement/repository.js';
-import { dueDays } from '../../lib/settlement/schedule.js';
+import { getSettlement } from '../../lib/rewards/settlement/repository.js';
+import { dueDays } from '../../lib/rewards/settlement/schedule.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { loadServerlessConfig } from '../../scripts/stack/config.js';
 import { registerGame } from '../helpers/games.js';

@@ -6,13 +6,12 @@ import bs58 from 'bs58';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { GameView } from '../../lib/games/contracts.js';
-import { dayBoard, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
+import { dayBoard, gamesActiveOn, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
 import { devLeaderboard } from '../../lib/play/leaderboard.js';
 import { BOARD_SHARDS, type BoardRef, byRank, type Standing, shardOf } from '../../lib/play/rank-index.js';
 import { around, boardSize, pageOf, playerRank, scoreAt } from '../../lib/play/rank-reads.js';
 import { getItems, itemKey } from '../../lib/play/repository.js';
 import { batchSavePoints, type SaveEntry } from '../../lib/play/save-points.js';
-import { hasPlayers } from '../../lib/settlement/schedule.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';
 import { createDeveloper, type Developer } from '../helpers/users.js';
@@ -146,11 +145,13 @@ describe('what the API and the rewards quotes read', () => {
   }, 60_000);
 });
 
-describe('whether a day board has players (the settlement schedule)', () => {
+describe('whether a day board has players, and the index of games with activity (the settlement schedule)', () => {
   it('answers no for a board never played and for one whose every player was invalidated, yes otherwise', async () => {
+    const { hasPlayers } = dayBoard;
     const g = await registerGame(dev);
     const day = utcDay(new Date());
     expect(await hasPlayers(g.id, day)).toBe(false);
+    expect(await gamesActiveOn(day)).not.toContain(g.id);
     const player = `sol:${bs58.encode(randomBytes(32))}`;
     await batchSavePoints(
       auth(),
@@ -158,6 +159,8 @@ describe('whether a day board has players (the settlement schedule)', () => {
       deps,
     );
     expect(await hasPlayers(g.id, day)).toBe(true);
+    // The board's first score put the game in the index of the day's activity.
+    expect(await gamesActiveOn(day)).toContain(g.id);
     await invalidateSessions(auth(), { gameId: g.id, sessionIds: ['only'] });
     // The board keeps its height (never lowered) but nobody has points on it.
     expect(await hasPlayers(g.id, day)).toBe(false);

@@ -151,6 +151,20 @@ describe('groupTransaction', () => {
     ]);
   });
 
+  it("keeps a day board's entry in the index of games with activity when merging its height raises", () => {
+    const activity = { activeDay: '2026-01-01#3', activeGame: 'g' };
+    const raising = (name: string, level: number) => ({
+      name,
+      items: [update(`TOTAL#${name}`, 'DAY#2026-01-01'), heightItem(heightKey(board), [level], activity)],
+    });
+    const tx = groupTransaction([raising('a', 0), raising('b', 2)]);
+    const height = tx.items.filter((i) => i.Update?.Key?.sk === 'HEIGHT');
+    expect(height).toEqual([heightItem(heightKey(board), [0, 2], activity)]);
+    expect(height[0]?.Update?.UpdateExpression).toContain(
+      'SET activeDay = :activeDay, activeGame = :activeGame',
+    );
+  });
+
   it('merges the counter ADDs of players who count in one item, and packs them together', () => {
     const units = [counting('a', 3, 10), counting('b', 3, 10, 5), counting('c', 4, 10)];
     expect(packTransactions(units)).toHaveLength(1);

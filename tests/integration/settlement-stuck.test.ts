@@ -9,10 +9,10 @@ import { sideEffects as settleDeps } from '../../functions/settlement/settle-gam
 import { ChainError, newKeypair, type TransactionPlan } from '../../lib/chain/index.js';
 import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
+import { MAX_LINE_FAILURES, parkPayout } from '../../lib/rewards/index.js';
+import { getSettlement } from '../../lib/rewards/settlement/repository.js';
+import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { buildPurchaseTransfer } from '../../lib/rewards/vault.js';
-import { MAX_LINE_FAILURES, parkPayout } from '../../lib/settlement/index.js';
-import { getSettlement } from '../../lib/settlement/repository.js';
-import { type SettlementDeps, settleGameDay } from '../../lib/settlement/settle.js';
 import { addDays } from '../../lib/snapshots/emission-math.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import {

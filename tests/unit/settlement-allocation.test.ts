@@ -1,11 +1,11 @@
-// The daily allocation (lib/settlement/allocation.ts) is a pure function of frozen inputs. Over 30 random days of
+// The daily allocation (lib/rewards/settlement/allocation.ts) is a pure function of frozen inputs. Over 30 random days of
 // purchases, boards, splits, wallets and carries, every lamport is accounted for: the pool's inflow is always
 // paid + fees + carried + undistributed, each line's due is sent + fee + carried on, the vault keeps its reserve,
 // and nothing is sent that could not land.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateDay } from '../../lib/settlement/allocation.js';
-import type { PayoutLine } from '../../lib/settlement/model.js';
+import { allocateDay } from '../../lib/rewards/settlement/allocation.js';
+import type { PayoutLine } from '../../lib/rewards/settlement/model.js';
 
 const RULE = {
   payoutHorizonDays: 30,

@@ -4,7 +4,7 @@
 // settlement's (its line names the identity it was computed for), only the list it shows in moves.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { dynamo, isConditionFailure, transact } from '../adapters/dynamodb.js';
+import { dynamo, isConditionFailure, transact } from '../../adapters/dynamodb.js';
 import { settlementKeys, settlementTable } from './keys.js';
 import { getSettlement, openDay } from './repository.js';
 import { settlesAt } from './settle.js';

@@ -1,5 +1,6 @@
 // The allocation of a day's rewards-pool payout: a pure function of frozen inputs (docs/settlement.md).
-import type { PayoutLine, PayoutRule } from './model.js';
+import type { PayoutRule } from '../model.js';
+import type { PayoutLine } from './model.js';
 
 export interface AllocationInput {
   /** The pool's undistributed lamports before this day: inflow − everything allocated on earlier days. */

@@ -2,16 +2,12 @@
 // recorded before it is sent; a re-run checks the chain for a recorded signature (landed → completes it, failed
 // or expired unlanded → sends again over it, still valid → waits for it) and never sends twice. A transfer
 // refused at preflight carries over at once; a line that fails MAX_LINE_FAILURES runs is parked (DLQ, carried).
-import { type Chain, ChainError, signatureFate } from '../chain/index.js';
-import { logger } from '../core/logger.js';
-import { countMetric } from '../core/metrics.js';
-import {
-  buildPayoutTransfer,
-  type PriceSource,
-  poolPayoutWrite,
-  usdOf,
-  vaultSigner,
-} from '../rewards/index.js';
+import { type Chain, ChainError, signatureFate } from '../../chain/index.js';
+import { logger } from '../../core/logger.js';
+import { countMetric } from '../../core/metrics.js';
+import { buildPayoutTransfer, poolPayoutWrite, vaultSigner } from '../payout.js';
+import type { PriceSource } from '../price.js';
+import { usdOf } from '../pricing.js';
 import type { PayoutLine, Settlement } from './model.js';
 import { completePayout, ensurePayoutRecord, recordPayoutSignature } from './payout-repository.js';
 import type { PayoutRecord } from './repository.js';

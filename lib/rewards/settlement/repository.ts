@@ -1,9 +1,16 @@
 // The settlement's records in the SettlementTable (keys and access patterns in ./keys.ts). Every state change
 // that guards money is conditional or transactional: an intent is written once, a game has one open settlement,
 // a transfer's signature is recorded before it is sent and only over the one the writer saw.
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { dynamo, isConditionFailure, type TransactItem, transact } from '../adapters/dynamodb.js';
+import { dynamo, isConditionFailure, type TransactItem, transact } from '../../adapters/dynamodb.js';
 import { settlementKeys, settlementTable } from './keys.js';
 import type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
 
@@ -35,6 +42,43 @@ const get = async (key: { pk: string; sk: string }): Promise<Item | undefined> =
 /** A settlement's intent, if it was persisted. */
 export const getSettlement = async (gameId: string, day: string): Promise<Settlement | undefined> =>
   (await get(settlementKeys.settlement(gameId, day))) as Settlement | undefined;
+
+/**
+ * Which of up to 100 (game, day) have a settled intent: one BatchGetItem of their status (eventually consistent:
+ * a day settled a moment ago may read unsettled, and queueing it again is harmless), unprocessed keys retried.
+ */
+export const settledAmong = async (
+  pairs: ReadonlyArray<{ gameId: string; day: string }>,
+): Promise<Set<string>> => {
+  const settled = new Set<string>();
+  if (pairs.length === 0) return settled;
+  let keys: Item[] | undefined = pairs.map(({ gameId, day }) => settlementKeys.settlement(gameId, day));
+  for (let attempt = 0; keys && keys.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+    const out: BatchGetCommandOutput = await dynamo().send(
+      new BatchGetCommand({
+        RequestItems: {
+          [settlementTable()]: {
+            Keys: keys,
+            ProjectionExpression: 'pk, sk, #status',
+            ExpressionAttributeNames: { '#status': 'status' },
+          },
+        },
+      }),
+    );
+    for (const item of out.Responses?.[settlementTable()] ?? [])
+      if (item.status === 'settled') settled.add(`${item.pk}|${item.sk}`);
+    keys = out.UnprocessedKeys?.[settlementTable()]?.Keys;
+  }
+  return new Set(
+    pairs
+      .filter(({ gameId, day }) => {
+        const key = settlementKeys.settlement(gameId, day);
+        return settled.has(`${key.pk}|${key.sk}`);
+      })
+      .map(({ gameId, day }) => `${gameId}|${day}`),
+  );
+};
 
 /** The day a game's open settlement pays, if one is open. */
 export const openDay = async (gameId: string): Promise<string | undefined> => {

@@ -1,13 +1,5 @@
 // The daily settlement's model (docs/settlement.md). Pure data: no I/O.
 
-/** The rule of the rewards pool's daily payout, as published (lib/rewards DISTRIBUTION has the same numbers). */
-export interface PayoutRule {
-  payoutHorizonDays: number;
-  creatorShareBps: number;
-  playerShareBps: number;
-  playerShareByRankBps: readonly number[];
-}
-
 /** A settled (game, day): `paying` once its intent is persisted, `settled` when every line is paid or carried. */
 export type SettlementStatus = 'paying' | 'settled';
 

@@ -1,7 +1,44 @@
-// Reads of settlements for the rewards views: a game's recent settlements (GET /rewards/game-rewards-pool) and a
-// user's payouts (GET /rewards/me), given to the rewards domain through its ports by the function files.
-import type { SettlementSummary } from '../rewards/index.js';
+// Reads of settlements for the pool's views: a game's recent settlements (GET /rewards/game-rewards-pool) and a
+// user's payouts (GET /rewards/me). The views' shapes are declared here once; the contracts describe them on the wire.
+import type { PayoutLine } from './model.js';
 import { type PayoutRecord, payoutRecords, payoutsOfRecipient, recentSettlementItems } from './repository.js';
+
+type LineStatus = PayoutRecord['status'];
+
+/** One recipient's line of a settled day, as paid so far. */
+export interface RecipientView {
+  wallet: string | null;
+  roles: PayoutLine['roles'];
+  rank: number | null;
+  shareLamports: string;
+  carriedInLamports: string;
+  sentLamports: string;
+  feeLamports: string;
+  carriedOutLamports: string;
+  status: LineStatus;
+  signature: string | null;
+}
+
+/** A settled day of a game's pool, as the pool view lists it. */
+export interface SettlementSummary {
+  day: string;
+  status: 'paying' | 'settled';
+  undistributedBeforeLamports: string;
+  allocatedLamports: string;
+  creatorPartLamports: string;
+  playerPartLamports: string;
+  players: number;
+  settledAt: string | null;
+  recipients: RecipientView[];
+}
+
+/** One settlement payout to a user, as GET /rewards/me lists it. */
+export interface PayoutEntry extends RecipientView {
+  gameId: string;
+  day: string;
+  usd: number | null;
+  paidAt: string | null;
+}
 
 /** A game's most recent settlements, newest first, with each recipient's line as paid so far. */
 export const recentSettlements = async (gameId: string, limit: number): Promise<SettlementSummary[]> => {
@@ -40,7 +77,7 @@ export const recentSettlements = async (gameId: string, limit: number): Promise<
 };
 
 /** A settlement payout as GET /rewards/me lists it. */
-export const payoutView = (r: PayoutRecord) => ({
+export const payoutView = (r: PayoutRecord): PayoutEntry => ({
   gameId: r.gameId,
   day: r.day,
   roles: r.roles,
@@ -58,7 +95,10 @@ export const payoutView = (r: PayoutRecord) => ({
 });
 
 /** A user's settlement payouts across games, newest day first: `limit` from `offset`, and the total. */
-export const payoutsOf = async (arcId: string, page: { limit: number; offset: number }) => {
+export const payoutsOf = async (
+  arcId: string,
+  page: { limit: number; offset: number },
+): Promise<{ payouts: PayoutEntry[]; total: number }> => {
   const { records, total } = await payoutsOfRecipient(arcId, page.offset + page.limit);
   return { payouts: records.slice(page.offset).map(payoutView), total };
 };

@@ -7,7 +7,7 @@ import {
   recordPendingSignature,
   type TransactItem,
   transact,
-} from '../adapters/dynamodb.js';
+} from '../../adapters/dynamodb.js';
 import { settlementKeys, settlementTable } from './keys.js';
 import type { PayoutLine } from './model.js';
 import type { PayoutRecord } from './repository.js';

@@ -1,4 +1,4 @@
-import { settings } from '../core/config.js';
+import { settings } from '../../core/config.js';
 
 /**
  * SettlementTable (SETTLEMENT_TABLE) keys. Access patterns:

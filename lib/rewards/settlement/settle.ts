@@ -1,10 +1,11 @@
 // The daily settlement of one (game, UTC day) (docs/settlement.md): freeze and persist the intent once, hand
 // the frozen players to the coin emission, pay every line exactly once, close it and refresh the game's figures.
 // Any step may crash: a re-run finds the intent and finishes or replays it.
-import { settings } from '../core/config.js';
-import { logger } from '../core/logger.js';
-import { countMetric, MetricUnit } from '../core/metrics.js';
-import { type PriceSource, syncGameFigures } from '../rewards/index.js';
+import { settings } from '../../core/config.js';
+import { logger } from '../../core/logger.js';
+import { countMetric, MetricUnit } from '../../core/metrics.js';
+import { syncGameFigures } from '../figures.js';
+import type { PriceSource } from '../price.js';
 import { type FreezeDeps, freezeSettlement } from './freeze.js';
 import type { FrozenPlayer, Settlement } from './model.js';
 import { type PayoutDeps, PayoutInProgress, payLine } from './payout.js';

@@ -2,11 +2,11 @@
 // players' wallets, the pool and the recipients' carries and balances are read once, the allocation computed
 // (./allocation.ts) and the whole persisted as the intent, with the pool's allocation, before anything is sent.
 import { randomUUID } from 'node:crypto';
-import type { ChainReader } from '../chain/index.js';
-import { effectiveSplit, getGame } from '../games/index.js';
-import { type DayStanding, dayStandings, type StandingsCursor } from '../play/index.js';
-import { distributionRule, poolAllocationWrite, poolBooks } from '../rewards/index.js';
-import { walletAddresses } from '../user/index.js';
+import type { ChainReader } from '../../chain/index.js';
+import { effectiveSplit, getGame } from '../../games/index.js';
+import { walletAddresses } from '../../user/index.js';
+import { DISTRIBUTION } from '../model.js';
+import { poolAllocationWrite, poolBooks } from '../payout.js';
 import { allocateDay, byRank } from './allocation.js';
 import type { FrozenPlayer, Settlement } from './model.js';
 import { carriedOf, persistIntent, putPlayerChunks } from './repository.js';
@@ -14,20 +14,45 @@ import { carriedOf, persistIntent, putPlayerChunks } from './repository.js';
 /** The fee of a one-signature transaction (lamports per signature), paid by the vault. */
 export const TRANSFER_FEE = 5_000n;
 
-/** What freezing reads besides the tables: balances and the rent-exempt minimum on chain. */
+/** One player's counted points of a day, and when the score was reached (the tie-break). */
+export interface DayStanding {
+  arcId: string;
+  points: number;
+  reachedAt: string;
+}
+
+/** Opaque position in a board read by pages. */
+export type StandingsCursor = Record<string, unknown>;
+
+/**
+ * Port: one page of a game's board of a UTC day, players with points > 0, in no particular order (the play
+ * domain's `dayStandings`, wired by the function file: play imports rewards, so rewards does not import play).
+ */
+export type DayStandings = (
+  gameId: string,
+  day: string,
+  page: { limit: number; start?: StandingsCursor | undefined },
+) => Promise<{ standings: DayStanding[]; next: StandingsCursor | undefined }>;
+
+/** What freezing reads besides its own tables: the day's board, balances and the rent-exempt minimum on chain. */
 export interface FreezeDeps {
   chain: Pick<ChainReader, 'getBalance' | 'getMinimumBalanceForRentExemption'>;
+  standings: DayStandings;
   now: () => Date;
 }
 
 const BOARD_PAGE = 1_000;
 
 /** Every standing of the day, in rank order. */
-export const readBoard = async (gameId: string, day: string): Promise<DayStanding[]> => {
+export const readBoard = async (
+  gameId: string,
+  day: string,
+  standings: DayStandings,
+): Promise<DayStanding[]> => {
   const all: DayStanding[] = [];
   let start: StandingsCursor | undefined;
   do {
-    const page = await dayStandings(gameId, day, { limit: BOARD_PAGE, start });
+    const page = await standings(gameId, day, { limit: BOARD_PAGE, start });
     all.push(...page.standings);
     start = page.next;
   } while (start);
@@ -41,7 +66,7 @@ export const readBoard = async (gameId: string, day: string): Promise<DayStandin
 export const freezeSettlement = async (gameId: string, day: string, deps: FreezeDeps): Promise<boolean> => {
   const game = await getGame(gameId);
   if (!game) throw new Error(`Game ${gameId} not found`);
-  const board = await readBoard(gameId, day);
+  const board = await readBoard(gameId, day, deps.standings);
   const wallets = await walletAddresses(board.map((s) => s.arcId));
   const players: FrozenPlayer[] = board.map((s) => ({
     userId: s.arcId,
@@ -50,7 +75,7 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
   }));
   const split = effectiveSplit(game);
   const books = await poolBooks(gameId);
-  const ranked = board.slice(0, distributionRule.playerShareByRankBps.length);
+  const ranked = board.slice(0, DISTRIBUTION.playerShareByRankBps.length);
   const recipients = [...new Set([...Object.keys(split), ...ranked.map((s) => s.arcId)])];
   const recipientWallets = await walletAddresses(recipients.filter((id) => !wallets.has(id)));
   for (const [id, address] of wallets) if (recipients.includes(id)) recipientWallets.set(id, address);
@@ -72,7 +97,7 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
     wallets: new Map(balances),
     rentExemptMinimum,
     fee: TRANSFER_FEE,
-    rule: distributionRule,
+    rule: DISTRIBUTION,
   });
   const now = deps.now().toISOString();
   const freezeId = randomUUID();

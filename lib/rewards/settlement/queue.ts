@@ -1,8 +1,9 @@
 // The settlement queue: the schedule's producer side (SQS, URL from SETTLEMENT_QUEUE_URL = `Ref: SettlementQueue`)
 // and the consumer's batch, one (game, day) per message, failures reported per item (ReportBatchItemFailures).
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { requireSetting } from '../core/config.js';
-import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
+import { mapConcurrent } from '../../core/concurrency.js';
+import { requireSetting } from '../../core/config.js';
+import { processQueueBatch, type QueueRecord } from '../../core/queue-batch.js';
 import type { PayoutRecord } from './repository.js';
 import { settlementMessage } from './schedule.js';
 
@@ -10,21 +11,30 @@ let client: SQSClient | undefined;
 // Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
 const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
 
-/** Send message bodies to the settlement queue, 10 per request; throws when any entry was not accepted. */
+/** SendMessageBatch requests in flight at once. */
+const SEND_CONCURRENCY = 16;
+
+/**
+ * Send message bodies to the settlement queue, 10 per SendMessageBatch, several requests at once; throws when any
+ * entry was not accepted (the next hourly run queues what is still unsettled).
+ */
 export const sendSettlementMessages = async (bodies: readonly string[]): Promise<number> => {
   const QueueUrl = requireSetting('SETTLEMENT_QUEUE_URL');
-  for (let i = 0; i < bodies.length; i += 10) {
+  const batches = Array.from({ length: Math.ceil(bodies.length / 10) }, (_, i) =>
+    bodies.slice(i * 10, i * 10 + 10),
+  );
+  await mapConcurrent(batches, SEND_CONCURRENCY, async (batch) => {
     const result = await sqs().send(
       new SendMessageBatchCommand({
         QueueUrl,
-        Entries: bodies.slice(i, i + 10).map((MessageBody, j) => ({ Id: String(j), MessageBody })),
+        Entries: batch.map((MessageBody, j) => ({ Id: String(j), MessageBody })),
       }),
     );
     if (result.Failed && result.Failed.length > 0)
       throw new Error(
         `SQS refused ${result.Failed.length} settlement message(s): ${result.Failed[0]?.Message}`,
       );
-  }
+  });
   return bodies.length;
 };
 
