@@ -1,6 +1,8 @@
 import { imageUploadClaims } from '../../lib/adapters/image-upload-claims.js';
+import { checkFetchableUrl } from '../../lib/adapters/safe-fetch.js';
 import { putImage } from '../../lib/adapters/storage.js';
 import { hmacOnly } from '../../lib/auth/index.js';
+import { settings } from '../../lib/core/config.js';
 import { type GamesDeps, LARGE_IMAGE_HINT, updateGame, updateGameContract } from '../../lib/games/index.js';
 import { multipartParser } from '../../lib/http/multipart.js';
 import { route } from '../../lib/http/route.js';
@@ -9,6 +11,8 @@ import { configuredDirectory } from '../../lib/user/index.js';
 export const sideEffects: GamesDeps = {
   directory: configuredDirectory(),
   storeImage: putImage,
+  checkFetchableUrl: (url) =>
+    checkFetchableUrl(url, { allowLoopback: settings().SAFE_FETCH_ALLOW_LOOPBACK === 'true' }),
   uploads: imageUploadClaims,
 };
 

@@ -235,15 +235,17 @@ const fetchHops = async (url: string, settings: Settings, signal: AbortSignal): 
 };
 
 /** GET a user-supplied URL without letting it reach internal addresses (see the header comment). */
+const settingsOf = (options: SafeFetchOptions): Settings => ({
+  maxBytes: options.maxBytes ?? 1024 * 1024,
+  timeoutMs: options.timeoutMs ?? 5000,
+  maxRedirects: options.maxRedirects ?? 3,
+  allowLoopback: options.allowLoopback ?? false,
+  accept: options.accept ?? '*/*',
+  lookup: options.lookup ?? defaultLookup,
+});
+
 export const safeFetch = async (url: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> => {
-  const settings: Settings = {
-    maxBytes: options.maxBytes ?? 1024 * 1024,
-    timeoutMs: options.timeoutMs ?? 5000,
-    maxRedirects: options.maxRedirects ?? 3,
-    allowLoopback: options.allowLoopback ?? false,
-    accept: options.accept ?? '*/*',
-    lookup: options.lookup ?? defaultLookup,
-  };
+  const settings = settingsOf(options);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
   try {
@@ -253,6 +255,25 @@ export const safeFetch = async (url: string, options: SafeFetchOptions = {}): Pr
       throw new Error(`Fetching ${url} timed out after ${settings.timeoutMs} ms`, { cause: error });
     }
     throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * Refuse, when it is given, a URL that safeFetch would refuse to fetch: its scheme, credentials, port, and every
+ * address its host resolves to now (UnsafeUrlError). A host that does not resolve (yet) or answers slowly passes:
+ * every fetch checks again.
+ */
+export const checkFetchableUrl = async (url: string, options: SafeFetchOptions = {}): Promise<void> => {
+  const settings = settingsOf({ timeoutMs: 2000, ...options });
+  const target = checkUrl(url, settings);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
+  try {
+    await resolveChecked(target, settings, controller.signal);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw error;
   } finally {
     clearTimeout(timer);
   }

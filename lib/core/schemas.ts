@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ERROR_STATUS } from './errors.js';
+import { isCalendarDay } from './time.js';
 
 /** `{"data": …}`: the success envelope of every JSON endpoint. */
 export const dataEnvelope = <T extends z.core.$ZodType>(data: T) => z.object({ data });
@@ -52,3 +53,11 @@ export const queryBoolean = z.union([
   ),
   z.boolean(),
 ]);
+
+/** A UTC day, `yyyy-mm-dd`, that exists on the calendar (2026-02-30 is a 400, not an empty board). */
+export const utcDaySchema = z
+  .string()
+  .check(
+    z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be yyyy-mm-dd'),
+    z.refine(isCalendarDay, 'is not a calendar day'),
+  );

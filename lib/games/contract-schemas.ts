@@ -156,7 +156,11 @@ const gameFields = {
     'Hidden games are absent from listings but playable by direct link',
   ),
   orgRewardsSplit: z.optional(orgRewardsSplit),
-  jwksUrl: described(optionalUrl, "JSON Web Key Set URL of the game's own auth, for player session tokens"),
+  jwksUrl: described(
+    optionalUrl,
+    "JSON Web Key Set URL of the game's own auth, for player session tokens. It must be reachable on the public " +
+      'internet: a host on a private, loopback or link-local address is refused (400 VALIDATION_ERROR on jwksUrl)',
+  ),
 };
 
 /** Registration body: unknown fields are dropped, so server-owned fields can never be set. */

@@ -4,7 +4,7 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
 import type { IdentityDirectory } from '../user/index.js';
-import { type PlayerIdToArcId, resolveIdentifiers } from '../user/index.js';
+import { type PlayerIdToArcId, parseIdentifiers, resolveIdentifiers } from '../user/index.js';
 import { capOrDefault, PLAY_CAP_NAMES, type PlayCapName, type PlayCaps } from './caps.js';
 import { bump, saveChange } from './changes.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
@@ -20,6 +20,12 @@ export interface GamesDeps {
   storeImage: (key: string, bytes: Buffer, contentType: string) => Promise<string>;
   /** Presigned uploads that imageKey / coverImageKey claim (lib/games/uploads.ts). */
   uploads?: UploadClaims;
+  /**
+   * Refuses (throws) a URL the platform would refuse to fetch (lib/adapters/safe-fetch.ts checkFetchableUrl): a
+   * jwksUrl on a private, loopback or link-local address is refused when it is set, not at a player's first
+   * sign-in.
+   */
+  checkFetchableUrl: (url: string) => Promise<void>;
   now?: () => Date;
 }
 
@@ -48,6 +54,10 @@ const resolveSplit = async (
     throw splitError(`orgRewardsSplit must sum to exactly 10000 basis points, got ${total}`);
   let mapping: PlayerIdToArcId;
   try {
+    parseIdentifiers(
+      entries.map(([id]) => id),
+      (index) => `orgRewardsSplit.${entries[index]?.[0]}`,
+    );
     mapping = await resolveIdentifiers(
       entries.map(([id]) => id),
       { directory: deps.directory },
@@ -72,6 +82,20 @@ const resolveSplit = async (
 
 const imageKey = (gameId: string, slot: string, image: CheckedImage) =>
   `games/${gameId}/${slot}-${image.sha256.slice(0, 16)}.${image.extension}`;
+
+/** A jwksUrl the platform could never fetch is a validation error of the request that sets it. */
+const checkJwksUrl = async (url: string | null | undefined, deps: GamesDeps) => {
+  if (!url) return;
+  try {
+    await deps.checkFetchableUrl(url);
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'UnsafeUrlError') throw error;
+    const reason = error.message.replace(/^Refused to fetch URL: /, '');
+    throw new AppError('VALIDATION_ERROR', `jwksUrl must be reachable on the public internet (${reason})`, [
+      { path: 'jwksUrl', message: `refused: ${reason}` },
+    ]);
+  }
+};
 
 const store = async (deps: GamesDeps, gameId: string, slot: string, image: CheckedImage | undefined) => {
   if (!image) return undefined;
@@ -165,6 +189,7 @@ export const createGame = async (auth: AuthContext, input: CreateGameInput, deps
     const replay = await replayCreate(id, input, deps);
     if (replay) return replay;
   }
+  await checkJwksUrl(input.jwksUrl, deps);
   const picked = await pickImages(auth, input, deps.uploads);
   const image = requireOneImage(picked.image);
   const cover = picked.cover;
@@ -243,6 +268,7 @@ export const updateGame = async (
   const game = await requireOwnedGame(auth, gameId);
   assertControllerChanges(auth, game, input);
   assertAirdropTokenMayChange(game, input);
+  await checkJwksUrl(input.jwksUrl, deps);
   const { image, cover } = await pickImages(auth, input, deps.uploads);
   const split =
     input.orgRewardsSplit === undefined ? undefined : await resolveSplit(input.orgRewardsSplit, deps);

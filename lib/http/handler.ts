@@ -10,6 +10,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import * as z from 'zod/mini';
 import type { AuthContext, Authenticator, RateLimiter, RawRequest } from '../core/auth.js';
 import type {
+  AuthScheme,
   AuthSchemesOf,
   BodyOf,
   Contract,
@@ -115,9 +116,39 @@ const presentedSchemes = (contract: Contract, raw: RawRequest) => {
   return contract.auth.filter((scheme) => (scheme === 'hmac' ? hmac : bearer));
 };
 
+/** How each scheme's credentials are sent, for the 401 that asks for them. */
+const SCHEME_CREDENTIALS: Record<AuthScheme, string> = {
+  hmac: 'an HMAC signature (Authorization: HMAC-SHA256 apiKey=…, signature=…, timestamp=…)',
+  bearer: 'an identity-provider token (Authorization: Bearer <token>)',
+  session: 'a play session token from GET /play/session-token (Authorization: Bearer <sessionToken>)',
+};
+
+/** What the request's Authorization header carries, in words (never its value). */
+const sentCredentials = (raw: RawRequest): string => {
+  const authorization = (raw.headers.authorization ?? '').trim();
+  if (authorization === '') return 'no Authorization header';
+  if (/^HMAC-SHA256 /i.test(authorization)) return 'an HMAC signature';
+  if (/^Bearer /i.test(authorization)) return 'a bearer token';
+  const scheme = /^[\w-]{1,20}/.exec(authorization)?.[0];
+  return scheme ? `an Authorization header of scheme "${scheme}"` : 'an Authorization header it cannot read';
+};
+
+/** A 401 that says which credentials the endpoint takes and what the request sent instead. */
+const explainUnauthorized = (contract: Contract, raw: RawRequest, error: unknown): unknown => {
+  if (!(error instanceof AppError) || error.code !== 'UNAUTHORIZED') return error;
+  const accepted = contract.auth.map((scheme) => SCHEME_CREDENTIALS[scheme]).join(', or ');
+  return new AppError(
+    'UNAUTHORIZED',
+    `${error.message}: this endpoint accepts ${accepted}; the request sent ${sentCredentials(raw)}`,
+    error.details,
+    error.headers,
+  );
+};
+
 /**
  * Authenticate with the scheme the request's credentials belong to (HMAC or a bearer token); when several
- * accepted schemes use bearer tokens, the first that verifies wins. No credentials: 401 UNAUTHORIZED.
+ * accepted schemes use bearer tokens, the first that verifies wins. No credentials: 401 UNAUTHORIZED, saying what
+ * the endpoint accepts and what was sent.
  */
 const authenticate = async (contract: Contract, deps: HttpDeps, raw: RawRequest) => {
   if (contract.auth.length === 0) return undefined;
@@ -132,10 +163,7 @@ const authenticate = async (contract: Contract, deps: HttpDeps, raw: RawRequest)
       firstError ??= error;
     }
   }
-  throw (
-    firstError ??
-    errors.unauthorized(`Missing credentials: this endpoint accepts ${contract.auth.join(' or ')}`)
-  );
+  throw explainUnauthorized(contract, raw, firstError ?? errors.unauthorized('Missing credentials'));
 };
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
-import { dataEnvelope, described, withMeta } from '../core/schemas.js';
+import { dataEnvelope, utcDaySchema as day, described, withMeta } from '../core/schemas.js';
 import { PLAY_CAPS } from '../games/index.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -16,7 +16,6 @@ const playerId = described(
   'Player identifier: Arc ID, did:<idp>:<id>, sol:/solana:, eth:/ethereum:, x:/twitter:, email:',
 );
 const mapping = described(z.record(z.string(), z.uuid()), 'Supplied identifiers → Arc IDs; cache it');
-const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be yyyy-mm-dd'));
 
 export const SESSION_STATUSES = ['active', 'committed', 'invalidated'] as const;
 

@@ -2,7 +2,7 @@
 // listings (session-lists.ts).
 import type { AuthContext } from '../core/auth.js';
 import { requireOwnedGame } from '../games/index.js';
-import { resolveKnownIdentifiers } from '../user/index.js';
+import { parseIdentifiers, resolveKnownIdentifiers } from '../user/index.js';
 import { playKeys, utcDay } from './keys.js';
 import { getItems, itemKey } from './repository.js';
 
@@ -16,6 +16,7 @@ export const devPoints = async (
   now = new Date(),
 ) => {
   const game = await requireOwnedGame(auth, query.gameId);
+  parseIdentifiers(query.playerIds, (index) => `playerIds.${index}`);
   const mapping = await resolveKnownIdentifiers(query.playerIds);
   const day = utcDay(now);
   const known = [...new Set(Object.values(mapping).filter((v): v is string => v !== null))];

@@ -7,7 +7,7 @@ import type { GameRecord } from '../games/index.js';
 import { requireOwnedGame } from '../games/index.js';
 import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
 import type { IdentityDirectory } from '../user/index.js';
-import { addToStat, resolveIdentifiers } from '../user/index.js';
+import { addToStat, parseIdentifiers, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
 import { heightKey, heightOf } from './rank-index.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
@@ -256,6 +256,11 @@ export const batchSavePoints = async (
   deps: SaveDeps,
 ) => {
   const game = await requireOwnedGame(auth, input.gameId);
+  // Every bad identifier named by its entry's path, before the players are resolved (deduplicated).
+  parseIdentifiers(
+    input.entries.map((e) => e.playerId),
+    (index) => `entries.${index}.playerId`,
+  );
   const mapping = await resolveIdentifiers([...new Set(input.entries.map((e) => e.playerId))], {
     directory: deps.directory,
   });

@@ -1,7 +1,9 @@
 // Game coin emission, the pure part (docs/game-coin.md, "Emission"): the pool, which UTC days emit,
 // how much a day emits, and how a day's share is split between its players. Integer base units throughout; every
 // split is exact (largest remainders), so nothing is created or lost by rounding.
+
 import { createHash } from 'node:crypto';
+import { isCalendarDay } from '../core/time.js';
 import { INITIAL_CURVE } from '../launcher/index.js';
 import { AIRDROP_SHARE_BPS, airdropPoolSize } from './allocation.js';
 
@@ -15,11 +17,9 @@ export const EMISSION_POOL =
   airdropPoolSize(INITIAL_CURVE.tokenTotalSupply, AIRDROP_SHARE_BPS);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Whether `day` is a real `YYYY-MM-DD` calendar day. */
-export const isUtcDay = (day: string): boolean =>
-  DAY_PATTERN.test(day) && new Date(`${day}T00:00:00.000Z`).toISOString().slice(0, 10) === day;
+export const isUtcDay = isCalendarDay;
 
 /** The UTC day `offset` days after `day`. */
 export const addDays = (day: string, offset: number): string =>

@@ -139,8 +139,14 @@ export const parseIdentifier = (raw: string): ParsedIdentifier => {
   return { raw, kind: result.kind, value: result.value, key: identifierKey(result.kind, result.value) };
 };
 
-/** Parse many identifiers; throws one INVALID_IDENTIFIER whose details list every bad value by index. */
-export const parseIdentifiers = (raws: readonly string[]): ParsedIdentifier[] => {
+/**
+ * Parse many identifiers; throws one INVALID_IDENTIFIER whose details list every bad value under its field's path
+ * in the request (`pathOf(index)`, e.g. `entries.3.playerId`; the index by default).
+ */
+export const parseIdentifiers = (
+  raws: readonly string[],
+  pathOf: (index: number) => string = String,
+): ParsedIdentifier[] => {
   const parsed: ParsedIdentifier[] = [];
   const bad: { raw: string; detail: ErrorDetail }[] = [];
   raws.forEach((raw, index) => {
@@ -148,7 +154,7 @@ export const parseIdentifiers = (raws: readonly string[]): ParsedIdentifier[] =>
       parsed.push(parseIdentifier(raw));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      bad.push({ raw, detail: { path: String(index), message: error.message } });
+      bad.push({ raw, detail: { path: pathOf(index), message: error.message } });
     }
   });
   if (bad.length > 0) {

@@ -8,7 +8,7 @@ export {
 } from './contracts.js';
 export { configuredDirectory, type IdentityDirectory } from './directory.js';
 export { createHmacSignature } from './hmac-helper.js';
-export { isDid, type ParsedIdentifier } from './identifiers.js';
+export { isDid, type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
 export { userKeys } from './keys.js';
 export { type LegacyWallet, listLegacyWallets, retireLegacyWallet } from './legacy-wallets.js';
 export {

@@ -2,13 +2,12 @@
 // game that plays through the SDK's browser play client (sdk/dist/arcadia-play.js), and stands in for the
 // game studio's backend: it signs players in with the local identity provider, registers the demo game once,
 // and reads a player's rank from the leaderboard with the studio's API key (never sent to the page).
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { ArcadiaError, createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { fetchLocalToken } from '../token.js';
 
@@ -80,13 +79,23 @@ const readJson = async (req: IncomingMessage): Promise<Record<string, unknown>> 
 };
 
 export const startDemoServer = async (options: DemoServerOptions): Promise<DemoServer> => {
-  // The page loads the SDK as built for browsers: one self-contained module.
-  await promisify(execFile)(process.execPath, [join(sdkDir, 'build.mjs'), '--play-only']);
+  // The page loads the SDK as built for browsers: one self-contained module, built in memory as sdk/build.mjs
+  // builds dist/arcadia-play.js, so that packing the SDK (which rebuilds sdk/dist) never pulls it from under us.
+  const playModule = await build({
+    entryPoints: [join(sdkDir, 'src/browser.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'warning',
+  });
   const files: Record<string, [Buffer, string]> = {
     '/demo': [readFileSync(join(here, 'index.html')), 'text/html; charset=utf-8'],
     '/demo/game.js': [readFileSync(join(here, 'game.js')), 'text/javascript; charset=utf-8'],
     '/demo/arcadia-play.js': [
-      readFileSync(join(sdkDir, 'dist/arcadia-play.js')),
+      Buffer.from(playModule.outputFiles[0]?.contents ?? new Uint8Array()),
       'text/javascript; charset=utf-8',
     ],
   };

@@ -1781,7 +1781,7 @@ export interface operations {
                     orgRewardsSplit?: {
                         [key: string]: number;
                     } | string;
-                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens */
+                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens. It must be reachable on the public internet: a host on a private, loopback or link-local address is refused (400 VALIDATION_ERROR on jwksUrl) */
                     jwksUrl?: string | null;
                     /** @description Makes a retried registration safe: the same key from the same developer answers the game the first request created (201, same id) instead of registering a second one. Keys do not expire; the body of a retry is not compared with the first. */
                     idempotencyKey?: string;
@@ -1847,7 +1847,7 @@ export interface operations {
                     orgRewardsSplit?: {
                         [key: string]: number;
                     } | string;
-                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens */
+                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens. It must be reachable on the public internet: a host on a private, loopback or link-local address is refused (400 VALIDATION_ERROR on jwksUrl) */
                     jwksUrl?: string | null;
                     /** @description Makes a retried registration safe: the same key from the same developer answers the game the first request created (201, same id) instead of registering a second one. Keys do not expire; the body of a retry is not compared with the first. */
                     idempotencyKey?: string;
@@ -3303,7 +3303,7 @@ export interface operations {
                     orgRewardsSplit?: {
                         [key: string]: number;
                     } | string;
-                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens */
+                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens. It must be reachable on the public internet: a host on a private, loopback or link-local address is refused (400 VALIDATION_ERROR on jwksUrl) */
                     jwksUrl?: string | null;
                     /** @description Airdrop token mint enabling snapshots and claims */
                     airdropTokenAddress?: string | null;
@@ -3365,7 +3365,7 @@ export interface operations {
                     orgRewardsSplit?: {
                         [key: string]: number;
                     } | string;
-                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens */
+                    /** @description JSON Web Key Set URL of the game's own auth, for player session tokens. It must be reachable on the public internet: a host on a private, loopback or link-local address is refused (400 VALIDATION_ERROR on jwksUrl) */
                     jwksUrl?: string | null;
                     /** @description Airdrop token mint enabling snapshots and claims */
                     airdropTokenAddress?: string | null;

@@ -93,6 +93,16 @@ export class PlayClient {
     return next;
   }
 
+  /** The calls of a session before start(): a clear error at once, not the API's 401 for a missing token. */
+  private started(call: string) {
+    if (!this.sessionToken)
+      throw new ArcadiaError(
+        0,
+        'SESSION_NOT_STARTED',
+        `PlayClient.${call}() needs a session: call start(gameId, playerToken) first`,
+      );
+  }
+
   private async wait(last: number, interval: number) {
     const due = last + interval - Date.now();
     if (this.pace && last > 0 && due > 0) await sleep(due);
@@ -146,6 +156,7 @@ export class PlayClient {
    */
   flush(delta: number, clientTime?: number): Promise<FlushResult> {
     return this.run(async () => {
+      this.started('flush');
       const before = this.pendingPoints;
       const expected = await this.link(delta, clientTime ?? Date.now());
       try {
@@ -183,6 +194,7 @@ export class PlayClient {
   }
 
   private async state() {
+    this.started('resync');
     const data = unwrap(await this.api.GET('/play/session-state'));
     Object.assign(this, {
       seq: data.seq,
@@ -201,6 +213,7 @@ export class PlayClient {
   /** Seal the session and count its points; a lost answer is asked again (the server replays it). */
   commit(): Promise<CommitResult> {
     return this.run(async () => {
+      this.started('commit');
       for (let attempt = 0; ; attempt++) {
         await this.wait(this.lastCommitAt, COMMIT_INTERVAL_MS);
         this.lastCommitAt = Date.now();
@@ -220,6 +233,9 @@ export class PlayClient {
 
   /** The player's committed points in this game: today (UTC) and all time. */
   points(): Promise<PlayerPoints> {
-    return this.run(async () => unwrap(await this.api.GET('/play/get-points')));
+    return this.run(async () => {
+      this.started('points');
+      return unwrap(await this.api.GET('/play/get-points'));
+    });
   }
 }

@@ -122,6 +122,28 @@ describe('POST /games (JSON)', () => {
     expect(res.body.error?.code).toBe('VALIDATION_ERROR');
   });
 
+  it('refuses a jwksUrl on a private, link-local or metadata address when it is set, naming the field', async () => {
+    for (const jwksUrl of [
+      'https://10.0.0.7/.well-known/jwks.json',
+      'http://169.254.169.254/latest/meta-data',
+      'https://[fd00::1]/jwks.json',
+    ]) {
+      const res = await postGame(dev, gameBody({ jwksUrl }));
+      expect(res.status, jwksUrl).toBe(400);
+      expect(errorOf(res).code).toBe('VALIDATION_ERROR');
+      expect(errorOf(res).details).toEqual([
+        {
+          path: 'jwksUrl',
+          message: expect.stringMatching(/^refused: (private|linkLocal|uniqueLocal) address/),
+        },
+      ]);
+    }
+    // A public host name that does not resolve here passes: each fetch checks again.
+    expect((await postGame(dev, gameBody({ jwksUrl: 'https://auth.game.example/jwks.json' }))).status).toBe(
+      201,
+    );
+  });
+
   it('lists every missing required field', async () => {
     const res = await postGame(dev, { base64Image: dataUri('png', png()) });
     expect(res.status).toBe(400);

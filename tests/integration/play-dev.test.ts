@@ -22,9 +22,12 @@ import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.j
 const wallet = () => `sol:${bs58.encode(randomBytes(32))}`;
 const handle = () => `x:p${randomBytes(5).toString('hex')}`;
 
-interface SaveResponse {
+interface ErrorBody {
+  error?: { code: string; message: string; details: Array<{ path: string; message: string }> };
+}
+
+interface SaveResponse extends ErrorBody {
   data: { playerIdToArcId: Record<string, string>; results: EntryResult[] };
-  error?: { code: string; message: string };
 }
 
 // A signature is single-use: parallel calls sign distinct timestamps (`skewMs`).
@@ -49,12 +52,14 @@ const points = async (dev: Developer, gameId: string, playerIds: string[]) => {
 };
 
 const board = (dev: Developer, gameId: string, query: Record<string, string> = {}) =>
-  invoke<{
-    data: {
-      entries: Array<{ rank: number; arcId: string; points: number }>;
-      player?: { rank: number | null; points: number; neighbours: Array<{ rank: number; arcId: string }> };
-    };
-  }>(getLeaderboard, {
+  invoke<
+    ErrorBody & {
+      data: {
+        entries: Array<{ rank: number; arcId: string; points: number }>;
+        player?: { rank: number | null; points: number; neighbours: Array<{ rank: number; arcId: string }> };
+      };
+    }
+  >(getLeaderboard, {
     method: 'GET',
     path: `/play/dev/leaderboard/${gameId}`,
     pathParameters: { gameId },
@@ -118,10 +123,30 @@ describe('POST /play/dev/batch-save-points', () => {
     expect((await save(d, g.id, [{ playerId: wallet(), points: -1 }])).status).toBe(400);
     await new Promise((r) => setTimeout(r, 1100));
     expect((await save(d, g.id, [{ playerId: wallet(), points: 1.5 }])).status).toBe(400);
-    const bad = await save(d, g.id, [{ playerId: 'sol:not-base58-0OIl', points: 1 }]);
+    await new Promise((r) => setTimeout(r, 1100));
+    // The bad identifier is named by its entry's path, whatever the entries before it (the same player twice).
+    const known = wallet();
+    const bad = await save(d, g.id, [
+      { playerId: known, points: 1 },
+      { playerId: known, points: 1 },
+      { playerId: 'sol:not-base58-0OIl', points: 1 },
+    ]);
     expect(bad.status).toBe(400);
     expect(bad.body.error?.code).toBe('INVALID_IDENTIFIER');
     expect(bad.body.error?.message).toContain('sol:not-base58-0OIl');
+    expect(bad.body.error?.details).toEqual([
+      { path: 'entries.2.playerId', message: expect.stringContaining('sol:not-base58-0OIl') },
+    ]);
+  });
+
+  it('refuses a day that is not on the calendar, and names the query field', async () => {
+    for (const day of ['2026-02-30', '2026-13-01', '2025-02-29']) {
+      const res = await board(dev, game.id, { period: 'daily', day });
+      expect(res.status, day).toBe(400);
+      expect(res.body.error?.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error?.details).toEqual([{ path: 'day', message: 'is not a calendar day' }]);
+    }
+    expect((await board(dev, game.id, { period: 'daily', day: '2024-02-29' })).status).toBe(200);
   });
 
   it("answers 403 for another developer's game, 404 for an unknown game, 401 unsigned", async () => {
@@ -130,12 +155,26 @@ describe('POST /play/dev/batch-save-points', () => {
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.error?.code).toBe('FORBIDDEN');
     expect((await save(other, randomUUID(), [{ playerId: wallet(), points: 5 }])).status).toBe(404);
-    const unsigned = await invoke(batchSave, {
+    const unsigned = await invoke<ErrorBody>(batchSave, {
       method: 'POST',
       path: '/play/dev/batch-save-points',
       body: { gameId: game.id, entries: [{ playerId: wallet(), points: 1 }] },
     });
     expect(unsigned.status).toBe(401);
+    // The 401 says what the endpoint takes and what the request sent.
+    expect(unsigned.body.error?.message).toMatch(
+      /^Missing credentials: this endpoint accepts an HMAC signature \(Authorization: HMAC-SHA256 .*\); the request sent no Authorization header$/,
+    );
+    const withBearer = await invoke<ErrorBody>(batchSave, {
+      method: 'POST',
+      path: '/play/dev/batch-save-points',
+      headers: { authorization: 'Bearer abc.def.ghi' },
+      body: { gameId: game.id, entries: [{ playerId: wallet(), points: 1 }] },
+    });
+    expect(withBearer.status).toBe(401);
+    expect(withBearer.body.error?.message).toMatch(
+      /accepts an HMAC signature .*; the request sent a bearer token$/,
+    );
   });
 
   it('applies an idempotency key once, within a batch and across retries', async () => {
