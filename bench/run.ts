@@ -3,7 +3,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const ALL = ['merkle', 'cold-start', 'dynamodb-cost', 'throughput', 'settlement', 'leaderboard', 'holders'];
+const ALL = [
+  'merkle',
+  'cold-start',
+  'dynamodb-cost',
+  'throughput',
+  'settlement',
+  'leaderboard',
+  'holders',
+  'new-players',
+];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 
 for (const name of wanted) {
