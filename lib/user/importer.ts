@@ -18,8 +18,15 @@ export interface PendingImport {
   identifier: string;
 }
 
-/** One queue message: up to one provider batch of users. */
+/**
+ * How long after its message was queued an Arc ID that does not exist is taken for one that never will (its
+ * creation lost a race, or never ran): until then it may still be being written, and the message is retried.
+ */
+const CREATION_GRACE_MS = 60_000;
+
+/** One queue message: up to one provider batch of users, and when they were queued. */
 export const importMessage = z.object({
+  queuedAt: z.optional(z.string()),
   users: z
     .array(
       z.object({ arcId: z.string().check(z.minLength(1)), identifier: z.string().check(z.minLength(1)) }),
@@ -42,6 +49,9 @@ export interface ImportDeps {
   merge: (owned: OwnedSubject) => Promise<boolean>;
   now?: () => Date;
 }
+
+/** Seconds a queued import waits before the worker may receive it. */
+const IMPORT_DELAY_SECONDS = 2;
 
 let client: SQSClient | undefined;
 // Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
@@ -66,14 +76,18 @@ const importQueueUrl = async (): Promise<string> => {
 export const queueImports = async (pending: readonly PendingImport[]): Promise<void> => {
   if (pending.length === 0) return;
   const QueueUrl = await importQueueUrl();
+  const queuedAt = new Date().toISOString();
   const bodies: string[] = [];
   for (let i = 0; i < pending.length; i += IMPORT_BATCH_LIMIT)
-    bodies.push(JSON.stringify({ users: pending.slice(i, i + IMPORT_BATCH_LIMIT) }));
+    bodies.push(JSON.stringify({ queuedAt, users: pending.slice(i, i + IMPORT_BATCH_LIMIT) }));
   for (let i = 0; i < bodies.length; i += 10) {
     const result = await sqs().send(
       new SendMessageBatchCommand({
         QueueUrl,
-        Entries: bodies.slice(i, i + 10).map((MessageBody, j) => ({ Id: String(j), MessageBody })),
+        // Queued before the users are written (lib/user/resolver.ts): a short delay lets the writes land first.
+        Entries: bodies
+          .slice(i, i + 10)
+          .map((MessageBody, j) => ({ Id: String(j), MessageBody, DelaySeconds: IMPORT_DELAY_SECONDS })),
       }),
     );
     if (result.Failed && result.Failed.length > 0)
@@ -104,6 +118,27 @@ const settle = async (arcId: string, user: ProviderUserRef, deps: ImportDeps, no
 };
 
 /**
+ * The users left to import: those not imported yet. A user merged earlier whose merge is not done is merged
+ * again (failed when it must still wait); one not written yet fails while its message is young (see above).
+ */
+const triage = async (pending: readonly PendingImport[], deps: ImportDeps, young: boolean) => {
+  const states = await importStates(pending.map((p) => p.arcId));
+  const failed: string[] = [];
+  const todo: PendingImport[] = [];
+  for (const p of pending) {
+    const state = states.get(p.arcId);
+    if (!state) {
+      // Maybe still being written (retried), else never (a lost race: the winner is imported).
+      if (young) failed.push(p.arcId);
+    } else if (state.mergedInto) {
+      if (!state.mergedAt && !(await deps.merge({ ghost: p.arcId, person: state.mergedInto })))
+        failed.push(p.arcId);
+    } else if (!state.subject) todo.push(p);
+  }
+  return { todo, failed };
+};
+
+/**
  * Import these users into the provider (its batch import) and settle each. Users already imported are skipped;
  * a merge begun earlier is finished. Returns the Arc IDs not done (failed at the provider, or a merge that must
  * wait): the caller tries them again.
@@ -111,26 +146,16 @@ const settle = async (arcId: string, user: ProviderUserRef, deps: ImportDeps, no
 export const importPending = async (
   pending: readonly PendingImport[],
   deps: ImportDeps,
+  queuedAt?: string,
 ): Promise<string[]> => {
-  const now = (deps.now?.() ?? new Date()).toISOString();
-  const states = await importStates(pending.map((p) => p.arcId));
-  const failed: string[] = [];
-  const todo: PendingImport[] = [];
-  for (const p of pending) {
-    const state = states.get(p.arcId);
-    if (!state || state.subject) continue;
-    if (state.mergedInto) {
-      if (!state.mergedAt && !(await deps.merge({ ghost: p.arcId, person: state.mergedInto })))
-        failed.push(p.arcId);
-      continue;
-    }
-    todo.push(p);
-  }
+  const at = deps.now?.() ?? new Date();
+  const young = queuedAt !== undefined && at.getTime() - Date.parse(queuedAt) < CREATION_GRACE_MS;
+  const { todo, failed } = await triage(pending, deps, young);
   if (todo.length === 0) return failed;
   const results = await deps.directory.importUsers(todo.map((p) => parseIdentifier(p.identifier)));
   for (const [i, p] of todo.entries()) {
     const result = results[i];
-    if (result?.ok && (await settle(p.arcId, result.user, deps, now))) continue;
+    if (result?.ok && (await settle(p.arcId, result.user, deps, at.toISOString()))) continue;
     if (result && !result.ok) logger.warn('user import failed', { arcId: p.arcId, reason: result.error });
     failed.push(p.arcId);
   }
@@ -142,7 +167,7 @@ export const processImportBatch = (
   records: readonly QueueRecord[],
   deps: ImportDeps,
 ): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> =>
-  processQueueBatch(records, importMessage, 'user import', async ({ users }) => {
-    const failed = await importPending(users, deps);
+  processQueueBatch(records, importMessage, 'user import', async ({ users, queuedAt }) => {
+    const failed = await importPending(users, deps, queuedAt);
     if (failed.length > 0) throw new Error(`${failed.length} of ${users.length} user(s) not imported yet`);
   });

@@ -33,15 +33,17 @@ const unknown = (raw: string, why: string) =>
  */
 const createFor = async (
   id: ParsedIdentifier,
+  firstArcId: string,
   deps: ResolverDeps,
 ): Promise<{ arcId: string; created: boolean }> => {
   const now = (deps.now?.() ?? new Date()).toISOString();
   if (id.kind === 'did' && !(await deps.directory.isKnownSubject(id.value)))
     throw unknown(id.raw, 'unknown user');
   for (let attempt = 0; attempt < 3; attempt++) {
-    const winner = (await getIdentifierOwners([id.key])).get(id.key);
+    // The first attempt follows the batch read that found no owner; a lost race reads the winner.
+    const winner = attempt === 0 ? undefined : (await getIdentifierOwners([id.key])).get(id.key);
     if (winner) return { arcId: winner, created: false };
-    const arcId = randomUUID();
+    const arcId = attempt === 0 ? firstArcId : randomUUID();
     try {
       await createUser({
         arcId,
@@ -58,10 +60,9 @@ const createFor = async (
   throw new Error(`Could not settle the owner of ${id.key}`);
 };
 
-/** Hand the users this call created to the import: the queue, or at once through the directory. */
+/** Import the users this call created at once, through the directory (no import queue). */
 const importCreated = async (pending: PendingImport[], deps: ResolverDeps) => {
   if (pending.length === 0) return;
-  if (deps.imports) return deps.imports(pending);
   const failed = await importPending(pending, {
     directory: deps.directory,
     // In process, a person's second Arc user is left for scripts/merge-identities.ts.
@@ -72,9 +73,9 @@ const importCreated = async (pending: PendingImport[], deps: ResolverDeps) => {
 };
 
 /**
- * Resolve up to 100 player identifiers to Arc IDs: one BatchGetItem for the known ones, then one conditional
- * transaction per identifier never seen before, and one SendMessageBatch queueing their import. Unknown raw UUIDs and dids are INVALID_IDENTIFIER. The Arc ID of a
- * user merged into another resolves to that other user.
+ * Resolve up to 100 player identifiers to Arc IDs: one BatchGetItem for the known ones, then one SendMessageBatch
+ * queueing the import of those never seen before and one conditional transaction creating each. Unknown raw
+ * UUIDs and dids are INVALID_IDENTIFIER. The Arc ID of a user merged into another resolves to that other user.
  */
 export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Promise<PlayerIdToArcId> => {
   const parsed = parseIdentifiers(raws);
@@ -94,15 +95,23 @@ export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Pr
       else missing.set(id.key, id);
     }
   }
+  // The Arc IDs are chosen first and queued for import before the users are written: a crash or a failed send
+  // in between then leaves no user that is never imported (the worker skips an Arc ID that was never created).
+  const planned = [...missing.values()].map((id) => ({ id, arcId: randomUUID() }));
+  if (deps.imports)
+    await deps.imports(
+      planned.filter(({ id }) => id.kind !== 'did').map(({ id, arcId }) => ({ arcId, identifier: id.key })),
+    );
   const created = await Promise.all(
-    [...missing.values()].map(async (id) => ({ id, ...(await createFor(id, deps)) })),
+    planned.map(async ({ id, arcId }) => ({ id, ...(await createFor(id, arcId, deps)) })),
   );
-  await importCreated(
-    created
-      .filter((c) => c.created && c.id.kind !== 'did')
-      .map((c) => ({ arcId: c.arcId, identifier: c.id.key })),
-    deps,
-  );
+  if (!deps.imports)
+    await importCreated(
+      created
+        .filter((c) => c.created && c.id.kind !== 'did')
+        .map((c) => ({ arcId: c.arcId, identifier: c.id.key })),
+      deps,
+    );
   const byKey = new Map(created.map((c) => [c.id.key, c.arcId]));
   for (const id of parsed) mapping[id.raw] ??= byKey.get(id.key) ?? '';
   return mapping;

@@ -34,6 +34,15 @@ export const pollImports = async () => {
   }).pollOnce();
 };
 
+/** Poll until a round received messages (imports are queued with a short delay), at most `rounds` times. */
+export const pollImportsUntilReceived = async (rounds = 10) => {
+  for (let i = 0; i < rounds; i++) {
+    const round = await pollImports();
+    if (round.received > 0) return round;
+  }
+  throw new Error('the import queue stayed empty');
+};
+
 /**
  * Run the import until every one of these users has its provider subject or is merged (other test files' users
  * queued meanwhile are imported too; another file's poll may import these: only the outcome is awaited).

@@ -24,7 +24,7 @@ import { fetchLocalToken } from '../../scripts/token.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { providerUser, providerUserByEmail, setUserCreationLimit } from '../helpers/idp.js';
-import { importNow, pollImports } from '../helpers/imports.js';
+import { importNow, pollImportsUntilReceived } from '../helpers/imports.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 
 type Me = { data: { arcId: string; walletAddress: string | null; identifiers: string[] } };
@@ -332,7 +332,7 @@ describe("saves through the identity provider's contract (the local provider enf
         game.id,
         players.map((playerId) => ({ playerId, points: 5 })),
       );
-      await pollImports();
+      await pollImportsUntilReceived();
       for (const player of players) expect((await getUser(mapping[player] ?? ''))?.subject).toBeUndefined();
     } finally {
       await setUserCreationLimit({ count: 240, windowMs: 60_000 });

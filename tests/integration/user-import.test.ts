@@ -28,7 +28,7 @@ import { fetchLocalToken } from '../../scripts/token.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { providerUser, setProviderFault } from '../helpers/idp.js';
-import { importNow, pollImports } from '../helpers/imports.js';
+import { importNow, pollImportsUntilReceived } from '../helpers/imports.js';
 import { startProvider, stopProvider } from '../helpers/private-idp.js';
 import { carryOf, chain, payoutOf, randomDay, SOL, seedDay } from '../helpers/settlement.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
@@ -90,7 +90,7 @@ describe('a save while the identity provider is stopped', () => {
       expect((await getUser(ids[raw] ?? ''))?.subject).toBeUndefined();
 
     // The worker runs while the provider is still stopped: it fails, and the users stay as they were.
-    await pollImports();
+    expect((await pollImportsUntilReceived()).failed).toBeGreaterThan(0);
     expect((await getUser(ids[email] ?? ''))?.subject).toBeUndefined();
 
     await startProvider();
