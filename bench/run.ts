@@ -13,6 +13,7 @@ const ALL = [
   'settlement-schedule',
   'leaderboard',
   'holders',
+  'new-players',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 

@@ -19,6 +19,7 @@ export type ResourceId =
   | 'SnapshotsBucket'
   | 'SettlementQueue'
   | 'SnapshotQueue'
+  | 'UserImportQueue'
   | 'PayoutDlq'
   | 'AsyncFailureQueue'
   | 'VaultKeySecret'
@@ -115,6 +116,12 @@ export const ACCESS: Record<string, ModuleAccess> = {
     grants: dynamo('UsersTable', ['Scan', 'PutItem', 'UpdateItem', 'ConditionCheckItem']),
   },
   'lib/user/provider.ts': none,
+  // New users queued for their import into the identity provider (the saves, the games' splits); the worker
+  // bundles it too.
+  'lib/user/importer.ts': {
+    grants: [{ resource: 'UserImportQueue', actions: ['sqs:SendMessage'] }],
+    environment: { USER_IMPORT_QUEUE_URL: { Ref: 'UserImportQueue' } },
+  },
 
   // --- games (GamesTable) ---
   'lib/games/repository.ts': {

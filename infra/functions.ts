@@ -86,6 +86,23 @@ export const OTHER_FUNCTIONS: Record<string, FunctionSettings> = {
       },
     ],
   },
+  importUsers: {
+    comment:
+      "Users a save (or a game's split) created before the identity provider had them, imported there in its\n" +
+      'batches (docs/wallets.md, "New players"); a provider that is down or rate-limiting only delays this queue.',
+    handler: 'functions/user/import-users.handler',
+    // A batch of 20 users: one provider batch import, 20 user reads, the table writes; a merge moves more.
+    timeout: 120,
+    events: [
+      {
+        sqs: {
+          arn: { 'Fn::GetAtt': ['UserImportQueue', 'Arn'] },
+          batchSize: 5,
+          functionResponseType: 'ReportBatchItemFailures',
+        },
+      },
+    ],
+  },
   scheduleSettlements: {
     comment:
       "The daily settlement of each game's UTC day (docs/settlement.md): the hourly schedule queues one message per\n" +

@@ -6,10 +6,11 @@ import { settings } from '../../lib/core/config.js';
 import { type GamesDeps, LARGE_IMAGE_HINT, updateGame, updateGameContract } from '../../lib/games/index.js';
 import { multipartParser } from '../../lib/http/multipart.js';
 import { route } from '../../lib/http/route.js';
-import { configuredDirectory } from '../../lib/user/index.js';
+import { configuredDirectory, queueImports } from '../../lib/user/index.js';
 
 export const sideEffects: GamesDeps = {
   directory: configuredDirectory(),
+  imports: queueImports,
   storeImage: putImage,
   checkFetchableUrl: (url) =>
     checkFetchableUrl(url, { allowLoopback: settings().SAFE_FETCH_ALLOW_LOOPBACK === 'true' }),

@@ -1,9 +1,10 @@
 import { hmacOnly } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
 import { batchSavePoints, batchSavePointsContract } from '../../lib/play/index.js';
-import { configuredDirectory } from '../../lib/user/index.js';
+import { configuredDirectory, queueImports } from '../../lib/user/index.js';
 
-const deps = { directory: configuredDirectory() };
+// New players are imported into the identity provider through the import queue, never during the save.
+const deps = { directory: configuredDirectory(), imports: queueImports };
 
 export const handler = route(
   batchSavePointsContract,

@@ -112,6 +112,9 @@ export const settingsSpec = {
   SNAPSHOT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-snapshots'),
   SETTLEMENT_QUEUE_URL: optional(httpUrl()),
   PAYOUT_DLQ_URL: optional(httpUrl()),
+  // Users created by a save before the identity provider has them (lib/user/importer.ts).
+  USER_IMPORT_QUEUE_URL: optional(httpUrl()),
+  USER_IMPORT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-user-imports'),
   // The Secrets Manager secret that seals custodial keys (lib/adapters/vault-keys.ts): only the functions that
   // create or sign for vaults are given it.
   VAULT_KEY_SECRET_ID: optional(name()),

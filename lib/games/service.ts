@@ -3,7 +3,7 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
-import type { IdentityDirectory } from '../user/index.js';
+import type { IdentityDirectory, PendingImport } from '../user/index.js';
 import { type PlayerIdToArcId, parseIdentifiers, resolveIdentifiers } from '../user/index.js';
 import { capOrDefault, PLAY_CAP_NAMES, type PlayCapName, type PlayCaps } from './caps.js';
 import { bump, saveChange } from './changes.js';
@@ -17,6 +17,8 @@ import { discardClaimedUploads, pickImages, type UploadClaims } from './uploads.
 /** Side effects of the games area, passed in by the handlers (and by tests). */
 export interface GamesDeps {
   directory: IdentityDirectory;
+  /** Where new creators go to be imported into the provider (the import queue); absent: at once. */
+  imports?: (pending: PendingImport[]) => Promise<void>;
   storeImage: (key: string, bytes: Buffer, contentType: string) => Promise<string>;
   /** Presigned uploads that imageKey / coverImageKey claim (lib/games/uploads.ts). */
   uploads?: UploadClaims;
@@ -60,7 +62,7 @@ const resolveSplit = async (
     );
     mapping = await resolveIdentifiers(
       entries.map(([id]) => id),
-      { directory: deps.directory },
+      { directory: deps.directory, ...(deps.imports ? { imports: deps.imports } : {}) },
     );
   } catch (error) {
     if (error instanceof AppError && error.code === 'INVALID_IDENTIFIER') {

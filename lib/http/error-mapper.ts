@@ -33,6 +33,40 @@ interface HttpLikeError {
 const isHttpLike = (error: unknown): error is HttpLikeError =>
   typeof error === 'object' && error !== null && typeof (error as HttpLikeError).statusCode === 'number';
 
+/** Seconds a client waits before retrying a request an upstream failed. */
+export const UPSTREAM_RETRY_AFTER_SECONDS = 5;
+
+/** Transport failures of an upstream service (undici and Node socket codes): it is down or did not answer. */
+const UPSTREAM_CODES = new Set([
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  // lib/chain: the RPC node timed out, refused, or answered 429/5xx.
+  'RPC_UNAVAILABLE',
+]);
+
+/**
+ * Whether an error (or one it was caused by) is an upstream that timed out or could not be reached: a fetch
+ * aborted by its `AbortSignal.timeout` (`TimeoutError`), an SDK client's timeout, or a refused or dropped
+ * connection. Such a request may succeed when retried: a 503, never a 500.
+ */
+export const isUpstreamFailure = (error: unknown): boolean => {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    const { name, code, cause } = e as { name?: unknown; code?: unknown; cause?: unknown };
+    if (name === 'TimeoutError') return true;
+    if (typeof code === 'string' && UPSTREAM_CODES.has(code)) return true;
+    e = cause;
+  }
+  return false;
+};
+
 const toPublic = (error: unknown): PublicError => {
   if (error instanceof AppError) {
     return {
@@ -54,8 +88,19 @@ const toPublic = (error: unknown): PublicError => {
       headers: {},
     };
   }
+  if (isUpstreamFailure(error))
+    return {
+      status: 503,
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: ERROR_MESSAGE_UPSTREAM,
+      details: [],
+      headers: { 'Retry-After': String(UPSTREAM_RETRY_AFTER_SECONDS) },
+    };
   return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error', details: [], headers: {} };
 };
+
+const ERROR_MESSAGE_UPSTREAM =
+  'A service this request depends on timed out or is unreachable: retry after the Retry-After seconds';
 
 /**
  * Last middleware of the stack: stamps `x-request-id` on every response, logs one line per request, and turns

@@ -6,7 +6,7 @@ import { countMetric, countMetricBy } from '../core/metrics.js';
 import type { GameRecord } from '../games/index.js';
 import { requireOwnedGame } from '../games/index.js';
 import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
-import type { IdentityDirectory } from '../user/index.js';
+import type { IdentityDirectory, PendingImport } from '../user/index.js';
 import { addToStat, parseIdentifiers, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
 import { heightKey, heightOf } from './rank-index.js';
@@ -22,6 +22,8 @@ export type { EntryReason, EntryResult, EntryStatus, SaveEntry } from './save-mo
 
 export interface SaveDeps {
   directory: IdentityDirectory;
+  /** Where new players go to be imported into the provider (the import queue); absent: at once. */
+  imports?: (pending: PendingImport[]) => Promise<void>;
   now?: () => Date;
 }
 
@@ -263,6 +265,7 @@ export const batchSavePoints = async (
   );
   const mapping = await resolveIdentifiers([...new Set(input.entries.map((e) => e.playerId))], {
     directory: deps.directory,
+    ...(deps.imports ? { imports: deps.imports } : {}),
   });
   const byPlayer = new Map<string, Indexed[]>();
   input.entries.forEach((entry, index) => {

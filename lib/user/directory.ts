@@ -6,6 +6,7 @@ import type {
   UserGetByTwitterUsernameParams,
   UserGetByWalletAddressParams,
 } from '@privy-io/node/resources';
+import * as z from 'zod/mini';
 import type { ParsedIdentifier } from './identifiers.js';
 import { embeddedWalletOf, providerError, providerRequest, providerUserSchema } from './provider.js';
 
@@ -31,7 +32,33 @@ export interface IdentityDirectory {
   findOrCreate(identifier: ParsedIdentifier): Promise<ProviderUserRef>;
   /** Whether a did names a user of the provider. */
   isKnownSubject(did: string): Promise<boolean>;
+  /**
+   * Import users into the provider at once (its batch import where it has one): for each identifier, in order,
+   * the provider user now holding it (created with an embedded Solana wallet, or the one that already held the
+   * account), or why that one failed. A refusal of the whole request throws.
+   */
+  importUsers(identifiers: ParsedIdentifier[]): Promise<ImportResult[]>;
 }
+
+/** One user of a batch import: its provider user, or the provider's reason for failing it. */
+export type ImportResult = { ok: true; user: ProviderUserRef } | { ok: false; error: string };
+
+/** The provider's batch import takes at most this many users a request. */
+export const IMPORT_BATCH_LIMIT = 20;
+
+/** A result of `POST /v1/users/batch`: the created user's did, or why not (a conflict names the holder). */
+const batchResultSchema = z.object({
+  results: z.array(
+    z.object({
+      index: z.number(),
+      success: z.boolean(),
+      id: z.optional(z.string()),
+      code: z.optional(z.union([z.number(), z.string()])),
+      error: z.optional(z.string()),
+      conflicting_did: z.optional(z.string()),
+    }),
+  ),
+});
 
 /**
  * For in-process tests only: the subjects the local IdP's import gives (scripts/idp/wallets.ts), without asking
@@ -43,6 +70,13 @@ export const localDirectory: IdentityDirectory = {
     subject: `did:local:u-${createHash('sha256').update(identifier.key).digest('hex').slice(0, 32)}`,
   }),
   isKnownSubject: async (did) => /^did:local:[a-z0-9_-]{1,64}$/.test(did),
+  importUsers: async (identifiers) =>
+    Promise.all(
+      identifiers.map(async (identifier) => ({
+        ok: true as const,
+        user: await localDirectory.findOrCreate(identifier),
+      })),
+    ),
 };
 
 /** The provider's lookup for an identifier: its path and body (the official client's request types). */
@@ -109,6 +143,63 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
     if (!response.ok) throw await providerError(response, 'lookup');
     return userRef(response, 'lookup');
   };
+  /** The provider user record of a did: its subject and embedded wallet. */
+  const userOf = async (did: string): Promise<ProviderUserRef> => {
+    const response = await providerRequest(fetchImpl, `/v1/users/${encodeURIComponent(did)}`);
+    if (!response.ok) throw await providerError(response, 'user read');
+    return userRef(response, 'user read');
+  };
+  /** What one result of the batch import names: the created user, else the user holding the account. */
+  const holderIn = async (
+    identifier: ParsedIdentifier,
+    result: z.infer<typeof batchResultSchema>['results'][number] | undefined,
+  ): Promise<ImportResult> => {
+    const did = result?.success ? result.id : result?.conflicting_did;
+    if (did) return { ok: true, user: await userOf(did) };
+    // A conflict the provider did not name the holder of: the account is held, so the lookup finds it.
+    const found = result?.code === 101 ? await lookup(identifier) : undefined;
+    if (found) return { ok: true, user: found };
+    return { ok: false, error: result?.error ?? 'no result for this user' };
+  };
+  /**
+   * Up to 20 users in one `POST /v1/users/batch` (each with an embedded Solana wallet); X handles are only looked
+   * up (see above). The records of the users it names are then read for their embedded wallets.
+   */
+  const importBatch = async (identifiers: ParsedIdentifier[]): Promise<ImportResult[]> => {
+    const creatable = identifiers.flatMap((identifier) => {
+      const account = linkedAccountOf(identifier);
+      return account ? [{ identifier, account }] : [];
+    });
+    const byKey = new Map<string, ImportResult>();
+    if (creatable.length > 0) {
+      const request = {
+        users: creatable.map(({ account }) => ({
+          linked_accounts: [account],
+          wallets: [{ chain_type: 'solana' as const }],
+        })),
+      };
+      const response = await providerRequest(fetchImpl, '/v1/users/batch', { body: request });
+      if (!response.ok) throw await providerError(response, 'batch import');
+      const { results } = batchResultSchema.parse(await response.json());
+      await Promise.all(
+        creatable.map(async ({ identifier }, index) =>
+          byKey.set(
+            identifier.key,
+            await holderIn(
+              identifier,
+              results.find((r) => r.index === index),
+            ),
+          ),
+        ),
+      );
+    }
+    return Promise.all(
+      identifiers.map(
+        async (identifier): Promise<ImportResult> =>
+          byKey.get(identifier.key) ?? { ok: true, user: (await lookup(identifier)) ?? {} },
+      ),
+    );
+  };
   return {
     findOrCreate: async (identifier) => {
       const found = await lookup(identifier);
@@ -125,6 +216,12 @@ export const remoteDirectory = (fetchImpl: typeof fetch = fetch): IdentityDirect
         if (winner) return winner;
       }
       throw refused;
+    },
+    importUsers: async (identifiers) => {
+      const results: ImportResult[] = [];
+      for (let i = 0; i < identifiers.length; i += IMPORT_BATCH_LIMIT)
+        results.push(...(await importBatch(identifiers.slice(i, i + IMPORT_BATCH_LIMIT))));
+      return results;
     },
     isKnownSubject: async (did) => {
       const response = await providerRequest(fetchImpl, `/v1/users/${encodeURIComponent(did)}`);

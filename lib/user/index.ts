@@ -6,9 +6,22 @@ export {
   resetSecretContract,
   updateMeContract,
 } from './contracts.js';
-export { configuredDirectory, type IdentityDirectory } from './directory.js';
+export {
+  configuredDirectory,
+  type IdentityDirectory,
+  IMPORT_BATCH_LIMIT,
+  type ImportResult,
+} from './directory.js';
 export { createHmacSignature } from './hmac-helper.js';
 export { isDid, type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
+export {
+  type ImportDeps,
+  importPending,
+  type OwnedSubject,
+  type PendingImport,
+  processImportBatch,
+  queueImports,
+} from './importer.js';
 export { userKeys } from './keys.js';
 export { type LegacyWallet, listLegacyWallets, retireLegacyWallet } from './legacy-wallets.js';
 export {

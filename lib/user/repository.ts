@@ -115,33 +115,6 @@ export const createUser = async (user: NewUser): Promise<void> => {
   );
 };
 
-/** Attach one more identifier to an existing user (conditional: the identifier must be free). */
-export const linkIdentifier = async (arcId: string, key: string, now: string): Promise<void> => {
-  const TableName = table();
-  await dynamo().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName,
-            Item: { ...userKeys.identifier(key), arcId, createdAt: now },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        {
-          Update: {
-            TableName,
-            Key: userKeys.profile(arcId),
-            UpdateExpression: 'SET identifiers = list_append(identifiers, :k), updatedAt = :now',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':k': [key], ':now': now },
-          },
-        },
-      ],
-    }),
-  );
-};
-
 /** The user and sealed secret behind an API key (one GetItem, strongly consistent so a reset applies at once). */
 export const getApiKeyRecord = async (apiKey: string): Promise<ApiKeyRecord | undefined> => {
   const { Item } = await dynamo().send(
@@ -352,4 +325,68 @@ export const addToStat = async (arcId: string, stat: UserStat, by: number): Prom
   await dynamo()
     .send(new UpdateCommand(statIncrementWrite(arcId, stat, by).Update))
     .catch(() => undefined);
+};
+
+/** Where a user stands with the identity provider's import (see lib/user/importer.ts). */
+export interface ImportState {
+  subject?: string;
+  mergedInto?: string;
+  mergedAt?: string;
+}
+
+/** These users' import states (absent users are left out), one BatchGetItem per 100 Arc IDs. */
+export const importStates = async (arcIds: string[]): Promise<Map<string, ImportState>> => {
+  const items = await batchGet([...new Set(arcIds)].map(userKeys.profile));
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return new Map(
+    items.map((item) => {
+      const state: ImportState = {};
+      const subject = text(item.subject);
+      const mergedInto = text(item.mergedInto);
+      const mergedAt = text(item.mergedAt);
+      if (subject) state.subject = subject;
+      if (mergedInto) state.mergedInto = mergedInto;
+      if (mergedAt) state.mergedAt = mergedAt;
+      return [String(item.arcId), state];
+    }),
+  );
+};
+
+/**
+ * Give a user created before its import its provider subject: the subject's identifier item and the profile's
+ * `subject` in one transaction, conditional on nobody holding the subject and on the user having none and not
+ * being merged. False when a condition failed (the caller reads who holds it).
+ */
+export const claimSubject = async (arcId: string, subject: string, now: string): Promise<boolean> => {
+  const TableName = table();
+  try {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName,
+              Item: { ...userKeys.identifier(subject), arcId, createdAt: now },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: userKeys.profile(arcId),
+              UpdateExpression:
+                'SET subject = :s, identifiers = list_append(identifiers, :k), updatedAt = :now',
+              ConditionExpression:
+                'attribute_exists(pk) AND attribute_not_exists(subject) AND attribute_not_exists(mergedInto)',
+              ExpressionAttributeValues: { ':s': subject, ':k': [subject], ':now': now },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 };

@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import { AppError } from '../core/errors.js';
 import type { IdentityDirectory } from './directory.js';
-import { identifierKey, type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
-import { createUser, getIdentifierOwners, linkIdentifier, lookupIdentities } from './repository.js';
+import { type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
+import { importPending, type PendingImport } from './importer.js';
+import { createUser, getIdentifierOwners, lookupIdentities } from './repository.js';
 
 export interface ResolverDeps {
   directory: IdentityDirectory;
+  /**
+   * Where users created here go to be imported into the provider (`queueImports`: the import queue). Absent
+   * (in-process tests and scripts): imported at once through `directory`, in the same call.
+   */
+  imports?: (pending: PendingImport[]) => Promise<void>;
   now?: () => Date;
 }
 
@@ -17,73 +23,59 @@ const unknown = (raw: string, why: string) =>
   new AppError('INVALID_IDENTIFIER', `Invalid identifier "${raw}": ${why}`);
 
 /**
- * The provider user an identifier names, and the identifier keys its Arc user holds: the identifier and the
- * subject (a did is its own key). No subject: an X handle nobody has signed in with (lib/user/directory.ts), an
- * Arc user of its own for now.
+ * Make sure a user exists for one identifier that has no owner yet, without asking the identity provider: the
+ * Arc user is created at once, holding the identifier, and imported into the provider afterwards
+ * (lib/user/importer.ts), which gives it its provider subject and embedded wallet, or merges it into the Arc user
+ * its person already has. A did names a provider user already: it must be known to the provider, and its user
+ * holds it as its subject. The Arc ID is random (one derived from an email would tell it to anyone who knows the
+ * email); the conditional transaction makes concurrent creations of the same identifier converge on one user:
+ * the loser re-reads the winner's Arc ID. `created` is true for the caller that created it.
  */
-const providerSide = async (id: ParsedIdentifier, deps: ResolverDeps) => {
-  const found = id.kind === 'did' ? { subject: id.value } : await deps.directory.findOrCreate(id);
+const createFor = async (
+  id: ParsedIdentifier,
+  firstArcId: string,
+  deps: ResolverDeps,
+): Promise<{ arcId: string; created: boolean }> => {
+  const now = (deps.now?.() ?? new Date()).toISOString();
   if (id.kind === 'did' && !(await deps.directory.isKnownSubject(id.value)))
     throw unknown(id.raw, 'unknown user');
-  return {
-    ...found,
-    ownKeys: found.subject ? [id.key, found.subject] : [id.key],
-    walletKey: found.walletAddress ? identifierKey('sol', found.walletAddress) : undefined,
-  };
-};
-
-/**
- * Make sure a user exists for one identifier that has no owner yet. Wallets, emails and handles are found or
- * created through the identity provider, which answers the person holding them (for a wallet: the user it is
- * linked to or embedded in); a did must be known to it. The Arc user is then the one of that provider subject:
- * the identifier is linked to it when it exists, so a user's own embedded wallet resolves to that user and
- * never to a second one. A new user also gets its embedded wallet (`sol:<address>`) as an identifier, when no
- * one holds that key yet. Conditional writes make concurrent creations of the same identifier converge on one
- * user: the loser re-reads the winner's Arc ID.
- */
-const createFor = async (id: ParsedIdentifier, deps: ResolverDeps): Promise<string> => {
-  const now = (deps.now?.() ?? new Date()).toISOString();
-  const found = await providerSide(id, deps);
-  const { subject, ownKeys, walletKey } = found;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const owners = await getIdentifierOwners([...ownKeys, ...(walletKey ? [walletKey] : [])]);
-    const winner = owners.get(id.key);
-    if (winner) return winner;
-    const subjectOwner = subject ? owners.get(subject) : undefined;
+    // The first attempt follows the batch read that found no owner; a lost race reads the winner.
+    const winner = attempt === 0 ? undefined : (await getIdentifierOwners([id.key])).get(id.key);
+    if (winner) return { arcId: winner, created: false };
+    const arcId = attempt === 0 ? firstArcId : randomUUID();
     try {
-      if (subjectOwner) {
-        await linkIdentifier(subjectOwner, id.key, now);
-        return subjectOwner;
-      }
-      const arcId = randomUUID();
-      // A wallet key held by another user is a split made before wallets resolved to their holder: left to
-      // scripts/merge-identities.ts, never written over.
-      const identifiers = [
-        ...new Set([...ownKeys, ...(walletKey && !owners.has(walletKey) ? [walletKey] : [])]),
-      ];
-      // The provider created the user's embedded wallet (POST /v1/users with a Solana wallet): payouts reach it,
-      // and its address is mirrored now so that a settlement need not ask the provider for it.
       await createUser({
         arcId,
-        subject,
-        identifiers,
-        providerWalletAddress: found.walletAddress,
-        providerWalletId: found.walletId,
+        ...(id.kind === 'did' ? { subject: id.value } : {}),
+        identifiers: [id.key],
         now,
       });
-      return arcId;
+      return { arcId, created: true };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      // Someone else created or linked it concurrently: read again.
+      // Someone else created it concurrently: read again.
     }
   }
   throw new Error(`Could not settle the owner of ${id.key}`);
 };
 
+/** Import the users this call created at once, through the directory (no import queue). */
+const importCreated = async (pending: PendingImport[], deps: ResolverDeps) => {
+  if (pending.length === 0) return;
+  const failed = await importPending(pending, {
+    directory: deps.directory,
+    // In process, a person's second Arc user is left for scripts/merge-identities.ts.
+    merge: async () => true,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  if (failed.length > 0) throw new Error(`${failed.length} user(s) could not be imported`);
+};
+
 /**
- * Resolve up to 100 player identifiers to Arc IDs: one BatchGetItem for the known ones, then one conditional
- * transaction per identifier never seen before. Unknown raw UUIDs and dids are INVALID_IDENTIFIER. The Arc ID of a
- * user merged into another resolves to that other user.
+ * Resolve up to 100 player identifiers to Arc IDs: one BatchGetItem for the known ones, then one SendMessageBatch
+ * queueing the import of those never seen before and one conditional transaction creating each. Unknown raw
+ * UUIDs and dids are INVALID_IDENTIFIER. The Arc ID of a user merged into another resolves to that other user.
  */
 export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Promise<PlayerIdToArcId> => {
   const parsed = parseIdentifiers(raws);
@@ -103,10 +95,24 @@ export const resolveIdentifiers = async (raws: string[], deps: ResolverDeps): Pr
       else missing.set(id.key, id);
     }
   }
+  // The Arc IDs are chosen first and queued for import before the users are written: a crash or a failed send
+  // in between then leaves no user that is never imported (the worker skips an Arc ID that was never created).
+  const planned = [...missing.values()].map((id) => ({ id, arcId: randomUUID() }));
+  if (deps.imports)
+    await deps.imports(
+      planned.filter(({ id }) => id.kind !== 'did').map(({ id, arcId }) => ({ arcId, identifier: id.key })),
+    );
   const created = await Promise.all(
-    [...missing.values()].map(async (id) => [id.key, await createFor(id, deps)] as const),
+    planned.map(async ({ id, arcId }) => ({ id, ...(await createFor(id, arcId, deps)) })),
   );
-  const byKey = new Map(created);
+  if (!deps.imports)
+    await importCreated(
+      created
+        .filter((c) => c.created && c.id.kind !== 'did')
+        .map((c) => ({ arcId: c.arcId, identifier: c.id.key })),
+      deps,
+    );
+  const byKey = new Map(created.map((c) => [c.id.key, c.arcId]));
   for (const id of parsed) mapping[id.raw] ??= byKey.get(id.key) ?? '';
   return mapping;
 };

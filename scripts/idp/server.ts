@@ -21,6 +21,8 @@
 //   GET  /local/wallets/{address}           → {"id", "address", "subject", "delegated", "signRequests", "signed"}
 //   GET  /local/wallets                     → {"addresses": [...]} every embedded wallet it holds
 //   PUT  /local/limits/user-creation        {"count", "windowMs"}: the creation rate limit from now on
+//   PUT  /local/faults                      {"mode": "down" | "hang" | null}: the provider API refuses every
+//                                           connection, or never answers, until set back to null
 //
 // Standalone: `tsx scripts/idp/server.ts --port 8090 --data .data/dev`
 
@@ -44,6 +46,7 @@ import { isDid } from '../../lib/user/index.js';
 import { closeServer, listen } from '../stack/http-server.js';
 import { runStandIn } from '../stack/process.js';
 import {
+  BatchCreateUsersRequest,
   CreateUserRequest,
   createWalletStore,
   LOCAL_APP_ID,
@@ -335,16 +338,22 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
   );
   let creationLimit = opts.userCreationLimit ?? { count: 240, windowMs: 60_000 };
   let creations: number[] = [];
-  /** A sliding window per app, as the provider limits user creation. */
-  const admitCreation = () => {
+  /** A sliding window per app, as the provider limits user creation: `count` users (a batch counts each). */
+  const admitCreation = (count = 1) => {
     const now = Date.now();
     creations = creations.filter((at) => now - at < creationLimit.windowMs);
-    if (creations.length >= creationLimit.count) {
+    if (creations.length + count > creationLimit.count) {
       const retryAfter = Math.ceil(((creations[0] ?? now) + creationLimit.windowMs - now) / 1000);
       throw Object.assign(new ProviderError(429, 'too_many_requests', 'Too many requests'), { retryAfter });
     }
-    creations.push(now);
+    for (let i = 0; i < count; i++) creations.push(now);
   };
+  /**
+   * The fault switch (PUT /local/faults): `down` closes every provider API connection unanswered (a provider
+   * that is down), `hang` leaves it unanswered (one that times out); the token and JWKS endpoints keep working.
+   */
+  let fault: 'down' | 'hang' | null = null;
+  const hanging = new Set<ServerResponse>();
 
   /**
    * The key quorums whose keys signed this request (`privy-authorization-signature`, comma-separated): each
@@ -395,6 +404,15 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       handle: async (req, res) => {
         admitCreation();
         return sendJson(res, 200, wallets.createUser(await providerJson(req, CreateUserRequest)));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/users\/batch$/,
+      handle: async (req, res) => {
+        const { users } = await providerJson(req, BatchCreateUsersRequest);
+        admitCreation(users.length);
+        return sendJson(res, 200, { results: wallets.createUsers(users) });
       },
     },
     ...Object.entries(LOOKUPS).map(([path, lookup]) => ({
@@ -465,6 +483,24 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       },
     },
     {
+      method: 'PUT',
+      pattern: /^\/local\/faults$/,
+      handle: async (req, res) => {
+        const body = await readJson(
+          req,
+          res,
+          z.object({ mode: z.nullable(z.enum(['down', 'hang'])) }),
+          'fault',
+        );
+        if (!body) return;
+        fault = body.mode;
+        // Connections left hanging are closed once the provider is back, as a restart would.
+        if (fault === null) for (const held of hanging) held.destroy();
+        hanging.clear();
+        return sendJson(res, 200, { mode: fault });
+      },
+    },
+    {
       method: 'GET',
       pattern: /^\/local\/wallets$/,
       handle: (_req, res) => sendJson(res, 200, { addresses: wallets.addresses() }),
@@ -530,6 +566,8 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path.startsWith('/v1/') && fault === 'down') return void req.socket.destroy();
+    if (path.startsWith('/v1/') && fault === 'hang') return void hanging.add(res);
     if (path.startsWith('/v1/') || path.startsWith('/local/')) {
       Promise.resolve(handleProvider(req, res, path)).catch(failed(res));
       return;
@@ -554,7 +592,10 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     audience: LOCAL_IDP_AUDIENCE,
     jwksUrl: `${url}/.well-known/jwks.json`,
     issueToken,
-    stop: () => closeServer(server),
+    stop: () => {
+      for (const held of hanging) held.destroy();
+      return closeServer(server);
+    },
   };
 };
 

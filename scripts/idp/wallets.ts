@@ -6,6 +6,9 @@
 //
 //   POST /v1/users  {"linked_accounts": [<account>], "wallets": [{"chain_type": "solana"}]} → the user; a linked
 //        account another user holds is refused (400 linked_account_in_use); rate-limited like the real one (429)
+//   POST /v1/users/batch  {"users": [<as POST /v1/users>, ... up to 20]} → {"results": [{"action": "create",
+//        "index", "success": true, "id"} | {..., "success": false, "code", "error", "conflicting_did"?}]}; each
+//        user counts against the creation rate limit
 //   POST /v1/users/email/address {"address"}, /v1/users/wallet/address {"address"},
 //        /v1/users/twitter/username {"username"}, /v1/users/twitter/subject {"subject"} → the user (404: none)
 //   GET  /v1/users/{id}     → {"id", "created_at", "linked_accounts": [..., <embedded wallet with its id>]}
@@ -67,6 +70,18 @@ export const CreateUserRequest = z.object({
       .check(z.maxLength(1)),
   ),
 });
+
+/**
+ * POST /v1/users/batch: up to 20 users a request, each created as POST /v1/users would create it. The answer
+ * is 200 with one result per user, by index; a user whose account another user holds is not created and its
+ * result names that user (`conflicting_did`), as the provider does.
+ */
+export const BATCH_IMPORT_LIMIT = 20;
+export const BatchCreateUsersRequest = z.object({
+  users: z.array(CreateUserRequest).check(z.minLength(1), z.maxLength(BATCH_IMPORT_LIMIT)),
+});
+/** The provider's code for an account conflict in a batch result. */
+export const ACCOUNT_CONFLICT_CODE = 101;
 
 const Address = z.object({ address: z.string().check(z.minLength(1), z.maxLength(320)) });
 /** The lookups: path → the body it takes and the linked account it describes. */
@@ -281,29 +296,53 @@ export const createWalletStore = (
     if (granted) wallet.signers.push(appSignerId);
   };
 
+  /**
+   * Create a user (POST /v1/users). A linked account another user already holds is refused, as the provider
+   * does, so two concurrent creations of the same account yield one user (the loser looks it up).
+   */
+  const createUser = (request: z.infer<typeof CreateUserRequest>) => {
+    const [first] = request.linked_accounts;
+    if (!first) throw new ProviderError(400, 'invalid_data', 'linked_accounts is empty');
+    for (const account of request.linked_accounts)
+      for (const key of accountKeys(account))
+        if (holderOf(key))
+          throw new ProviderError(
+            400,
+            'linked_account_in_use',
+            'Linked account already belongs to another user',
+          );
+    const wallets = request.wallets ?? [];
+    const wallet = wallets[0]
+      ? newWallet((wallets[0].additional_signers ?? []).map((s) => s.signer_id))
+      : undefined;
+    return view(create(importedSubject(identifierKeyOf(first)), request.linked_accounts, wallet));
+  };
+
   return {
     find,
     view,
+    createUser,
     /**
-     * Create a user (POST /v1/users). A linked account another user already holds is refused, as the provider
-     * does, so two concurrent creations of the same account yield one user (the loser looks it up).
+     * Create a batch of users (POST /v1/users/batch): each independently, a conflict answered with the holder's
+     * did instead of the user.
      */
-    createUser(request: z.infer<typeof CreateUserRequest>) {
-      const [first] = request.linked_accounts;
-      if (!first) throw new ProviderError(400, 'invalid_data', 'linked_accounts is empty');
-      for (const account of request.linked_accounts)
-        for (const key of accountKeys(account))
-          if (holderOf(key))
-            throw new ProviderError(
-              400,
-              'linked_account_in_use',
-              'Linked account already belongs to another user',
-            );
-      const wallets = request.wallets ?? [];
-      const wallet = wallets[0]
-        ? newWallet((wallets[0].additional_signers ?? []).map((s) => s.signer_id))
-        : undefined;
-      return view(create(importedSubject(identifierKeyOf(first)), request.linked_accounts, wallet));
+    createUsers(requests: z.infer<typeof CreateUserRequest>[]) {
+      return requests.map((request, index) => {
+        const holder = request.linked_accounts
+          .flatMap(accountKeys)
+          .map(holderOf)
+          .find((u) => u !== undefined);
+        if (holder)
+          return {
+            action: 'create',
+            index,
+            success: false,
+            code: ACCOUNT_CONFLICT_CODE,
+            error: 'Account conflict: a linked account already belongs to another user',
+            conflicting_did: holder.id,
+          };
+        return { action: 'create', index, success: true, id: createUser(request).id };
+      });
     },
     /** The user a lookup finds (POST /v1/users/<kind>/<field>); 404 when none. */
     lookup(key: string) {

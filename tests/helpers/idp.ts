@@ -81,3 +81,14 @@ export const providerUserByEmail = async (email: string): Promise<string | null>
   if (response.status === 404) return null;
   return (await json<{ id: string }>(response)).id;
 };
+
+/** The local provider's fault switch: `down` refuses its API's connections, `hang` never answers, null heals. */
+export const setProviderFault = async (mode: 'down' | 'hang' | null): Promise<void> => {
+  await json(
+    await fetch(`${idpUrl()}/local/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode }),
+    }),
+  );
+};

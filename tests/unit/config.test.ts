@@ -30,9 +30,15 @@ describe('settings', () => {
   it('declares every variable serverless.yml passes to the functions, and nothing it does not', () => {
     const passed = [...serverlessEnvironment().keys()].filter((name) => !name.startsWith('POWERTOOLS_'));
     expect(passed.filter((name) => !declared.includes(name))).toEqual([]);
-    // The runtime's own variables (AWS_*) and the local stack's queue name are the only ones not passed.
+    // The runtime's own variables (AWS_*) and the local stack's queue names are the only ones not passed.
     expect(declared.filter((name) => !passed.includes(name)).sort()).toEqual(
-      ['AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_S3', 'AWS_REGION', 'SNAPSHOT_QUEUE_NAME'].sort(),
+      [
+        'AWS_ENDPOINT_URL',
+        'AWS_ENDPOINT_URL_S3',
+        'AWS_REGION',
+        'SNAPSHOT_QUEUE_NAME',
+        'USER_IMPORT_QUEUE_NAME',
+      ].sort(),
     );
   });
 

@@ -45,6 +45,60 @@ describe('local identity provider: users and embedded wallets (the provider serv
   });
   afterAll(() => idp.stop());
 
+  it('imports a batch of at most 20 users: each answered by index, an account conflict naming its holder', async () => {
+    const held = JSON.parse(
+      (await post(idp, '/v1/users', { linked_accounts: [{ type: 'email', address: 'held@example.com' }] }))
+        .text,
+    ) as UserRecord;
+    const batch = await post(idp, '/v1/users/batch', {
+      users: [
+        {
+          linked_accounts: [{ type: 'email', address: 'new@example.com' }],
+          wallets: [{ chain_type: 'solana' }],
+        },
+        {
+          linked_accounts: [{ type: 'email', address: 'held@example.com' }],
+          wallets: [{ chain_type: 'solana' }],
+        },
+      ],
+    });
+    expect(batch.status).toBe(200);
+    expect(JSON.parse(batch.text)).toEqual({
+      results: [
+        { action: 'create', index: 0, success: true, id: importedSubject('email:new@example.com') },
+        {
+          action: 'create',
+          index: 1,
+          success: false,
+          code: 101,
+          error: expect.stringContaining('conflict'),
+          conflicting_did: held.id,
+        },
+      ],
+    });
+    const created = JSON.parse(
+      (await call(idp, `/v1/users/${importedSubject('email:new@example.com')}`)).text,
+    );
+    expect(embedded(created as UserRecord)).toMatchObject({ chain_type: 'solana' });
+    const tooMany = Array.from({ length: 21 }, (_, i) => ({
+      linked_accounts: [{ type: 'email', address: `many-${i}@example.com` }],
+    }));
+    expect((await post(idp, '/v1/users/batch', { users: tooMany })).status).toBe(400);
+  });
+
+  it('a fault switch takes its API down (connections closed) or makes it hang, and back', async () => {
+    const fault = (mode: string | null) =>
+      call(idp, '/local/faults', { method: 'PUT', body: JSON.stringify({ mode }) });
+    expect((await fault('down')).status).toBe(200);
+    await expect(call(idp, '/v1/users/did:local:anyone')).rejects.toThrow();
+    expect((await fault('hang')).status).toBe(200);
+    await expect(
+      fetch(`${idp.url}/v1/users/did:local:anyone`, { signal: AbortSignal.timeout(300) }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect((await fault(null)).status).toBe(200);
+    expect((await call(idp, '/v1/users/did:local:anyone')).status).toBe(200);
+  });
+
   it('creates a user with a Solana wallet once: a second creation of the account is refused, a lookup finds it', async () => {
     const body = {
       linked_accounts: [{ type: 'email', address: 'ada@example.com' }],

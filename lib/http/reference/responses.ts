@@ -96,6 +96,8 @@ const MESSAGES: Record<ErrorCode, string> = {
   INTERNAL_ERROR: 'Internal server error',
   PRICE_UNAVAILABLE:
     'No SOL price is available right now (every price feed failed); nothing was charged, retry shortly',
+  UPSTREAM_UNAVAILABLE:
+    'A service this request depends on (identity provider, chain RPC, price feed) timed out or is unreachable; retry after the Retry-After seconds',
 };
 
 /** One example error body per code, declared once in components.examples. */

@@ -1,0 +1,173 @@
+// The identity provider's import of users the platform created first (docs/wallets.md, "New players"): a save
+// for a never-seen wallet, email or handle creates the Arc user at once and queues its import here, so that a
+// provider that is slow, down or rate-limiting never fails or slows a save. The worker (functions/user/
+// import-users.ts) imports the queued users in the provider's batches, gives each Arc user the subject of the
+// provider user now holding its identifier and mirrors that user's embedded wallet; payouts carry until then.
+import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import * as z from 'zod/mini';
+import { settings } from '../core/config.js';
+import { logger } from '../core/logger.js';
+import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
+import { type IdentityDirectory, IMPORT_BATCH_LIMIT, type ProviderUserRef } from './directory.js';
+import { parseIdentifier } from './identifiers.js';
+import { claimSubject, getIdentifierOwners, importStates, rememberWalletAddress } from './repository.js';
+
+/** A user created before its import: its Arc ID and the identifier key it was created for. */
+export interface PendingImport {
+  arcId: string;
+  identifier: string;
+}
+
+/**
+ * How long after its message was queued an Arc ID that does not exist is taken for one that never will (its
+ * creation lost a race, or never ran): until then it may still be being written, and the message is retried.
+ */
+const CREATION_GRACE_MS = 60_000;
+
+/** One queue message: up to one provider batch of users, and when they were queued. */
+export const importMessage = z.object({
+  queuedAt: z.optional(z.string()),
+  users: z
+    .array(
+      z.object({ arcId: z.string().check(z.minLength(1)), identifier: z.string().check(z.minLength(1)) }),
+    )
+    .check(z.minLength(1), z.maxLength(IMPORT_BATCH_LIMIT)),
+});
+
+/** The ghost (the user just imported) and the person who already holds its provider subject. */
+export interface OwnedSubject {
+  ghost: string;
+  person: string;
+}
+
+export interface ImportDeps {
+  directory: IdentityDirectory;
+  /**
+   * The import found that the identifier's person already has another Arc user: merge the new one into it (the
+   * merge of scripts/merge-identities.ts). True once nothing is left to move; false to be tried again later.
+   */
+  merge: (owned: OwnedSubject) => Promise<boolean>;
+  now?: () => Date;
+}
+
+/** Seconds a queued import waits before the worker may receive it. */
+const IMPORT_DELAY_SECONDS = 2;
+
+let client: SQSClient | undefined;
+// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
+const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
+let queueUrl: string | undefined;
+
+/** USER_IMPORT_QUEUE_URL (`Ref: UserImportQueue`), else resolved once from USER_IMPORT_QUEUE_NAME (tests). */
+const importQueueUrl = async (): Promise<string> => {
+  if (queueUrl) return queueUrl;
+  const { USER_IMPORT_QUEUE_URL, USER_IMPORT_QUEUE_NAME } = settings();
+  queueUrl =
+    USER_IMPORT_QUEUE_URL ||
+    (await sqs().send(new GetQueueUrlCommand({ QueueName: USER_IMPORT_QUEUE_NAME }))).QueueUrl;
+  if (!queueUrl) throw new Error(`User import queue ${USER_IMPORT_QUEUE_NAME} not found`);
+  return queueUrl;
+};
+
+/**
+ * Queue users for import (USER_IMPORT_QUEUE_URL): one message per provider batch (20 users), 10 messages per
+ * request, so 100 new players are one SendMessageBatch. Throws when SQS refused any.
+ */
+export const queueImports = async (pending: readonly PendingImport[]): Promise<void> => {
+  if (pending.length === 0) return;
+  const QueueUrl = await importQueueUrl();
+  const queuedAt = new Date().toISOString();
+  const bodies: string[] = [];
+  for (let i = 0; i < pending.length; i += IMPORT_BATCH_LIMIT)
+    bodies.push(JSON.stringify({ queuedAt, users: pending.slice(i, i + IMPORT_BATCH_LIMIT) }));
+  for (let i = 0; i < bodies.length; i += 10) {
+    const result = await sqs().send(
+      new SendMessageBatchCommand({
+        QueueUrl,
+        // Queued before the users are written (lib/user/resolver.ts): a short delay lets the writes land first.
+        Entries: bodies
+          .slice(i, i + 10)
+          .map((MessageBody, j) => ({ Id: String(j), MessageBody, DelaySeconds: IMPORT_DELAY_SECONDS })),
+      }),
+    );
+    if (result.Failed && result.Failed.length > 0)
+      throw new Error(`SQS refused ${result.Failed.length} import message(s): ${result.Failed[0]?.Message}`);
+  }
+};
+
+/**
+ * Settle one imported user: claim the provider subject for it (and mirror its embedded wallet), or, when
+ * another Arc user holds that subject, merge it into that one. True when done.
+ */
+const settle = async (arcId: string, user: ProviderUserRef, deps: ImportDeps, now: string) => {
+  const { subject } = user;
+  // An X handle nobody signed in with: no provider user yet; its Arc user stays as it is.
+  if (!subject) return true;
+  const claimed = await claimSubject(arcId, subject, now);
+  const holder = claimed ? arcId : (await getIdentifierOwners([subject])).get(subject);
+  if (holder && holder !== arcId) return deps.merge({ ghost: arcId, person: holder });
+  if (!holder) {
+    // Not claimed and nobody holds the subject: the user got another subject or was merged concurrently.
+    const state = (await importStates([arcId])).get(arcId);
+    if (!state?.subject && !state?.mergedInto) return false;
+    if (state.subject !== subject) return true;
+  }
+  if (user.walletAddress && user.walletId)
+    await rememberWalletAddress(arcId, { address: user.walletAddress, id: user.walletId });
+  return true;
+};
+
+/**
+ * The users left to import: those not imported yet. A user merged earlier whose merge is not done is merged
+ * again (failed when it must still wait); one not written yet fails while its message is young (see above).
+ */
+const triage = async (pending: readonly PendingImport[], deps: ImportDeps, young: boolean) => {
+  const states = await importStates(pending.map((p) => p.arcId));
+  const failed: string[] = [];
+  const todo: PendingImport[] = [];
+  for (const p of pending) {
+    const state = states.get(p.arcId);
+    if (!state) {
+      // Maybe still being written (retried), else never (a lost race: the winner is imported).
+      if (young) failed.push(p.arcId);
+    } else if (state.mergedInto) {
+      if (!state.mergedAt && !(await deps.merge({ ghost: p.arcId, person: state.mergedInto })))
+        failed.push(p.arcId);
+    } else if (!state.subject) todo.push(p);
+  }
+  return { todo, failed };
+};
+
+/**
+ * Import these users into the provider (its batch import) and settle each. Users already imported are skipped;
+ * a merge begun earlier is finished. Returns the Arc IDs not done (failed at the provider, or a merge that must
+ * wait): the caller tries them again.
+ */
+export const importPending = async (
+  pending: readonly PendingImport[],
+  deps: ImportDeps,
+  queuedAt?: string,
+): Promise<string[]> => {
+  const at = deps.now?.() ?? new Date();
+  const young = queuedAt !== undefined && at.getTime() - Date.parse(queuedAt) < CREATION_GRACE_MS;
+  const { todo, failed } = await triage(pending, deps, young);
+  if (todo.length === 0) return failed;
+  const results = await deps.directory.importUsers(todo.map((p) => parseIdentifier(p.identifier)));
+  for (const [i, p] of todo.entries()) {
+    const result = results[i];
+    if (result?.ok && (await settle(p.arcId, result.user, deps, at.toISOString()))) continue;
+    if (result && !result.ok) logger.warn('user import failed', { arcId: p.arcId, reason: result.error });
+    failed.push(p.arcId);
+  }
+  return failed;
+};
+
+/** The worker's batch: each message one provider batch; a message with a user not done is retried (then DLQ). */
+export const processImportBatch = (
+  records: readonly QueueRecord[],
+  deps: ImportDeps,
+): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> =>
+  processQueueBatch(records, importMessage, 'user import', async ({ users, queuedAt }) => {
+    const failed = await importPending(users, deps, queuedAt);
+    if (failed.length > 0) throw new Error(`${failed.length} of ${users.length} user(s) not imported yet`);
+  });
