@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { referencePage, SWAGGER_ASSETS } from '../../lib/http/reference/page.js';
+import { functionsConfig } from '../helpers/deploy-config.js';
 
-const config = parse(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8')) as {
-  functions: Record<string, { package?: { patterns?: string[] } }>;
-};
+const config = { functions: functionsConfig() };
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import type { Contract } from '../../lib/core/contract.js';
 import { contracts } from '../../lib/http/api.js';
+import { functionsConfig } from '../helpers/deploy-config.js';
 import { type Handler, invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
@@ -13,11 +12,7 @@ import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.j
 // values in path, query and body, sent with valid credentials so validation (not auth) is what answers.
 // Invariant: never a 5xx, always the standard error body for 4xx.
 
-const functions = (
-  parse(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8')) as {
-    functions: Record<string, { handler: string }>;
-  }
-).functions;
+const functions = functionsConfig();
 
 const handlerOf = async (contract: Contract): Promise<Handler> => {
   const file = functions[contract.operationId]?.handler.replace(/\.handler$/, '.ts');

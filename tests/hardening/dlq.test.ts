@@ -29,16 +29,16 @@ import type { RefScope } from '../../scripts/stack/intrinsics.js';
 import type { ProvisionedQueue } from '../../scripts/stack/provision-sqs.js';
 import { createQueues } from '../../scripts/stack/resources.js';
 import { createSqsPoller, succeededIds } from '../../scripts/stack/sqs-poller.js';
+import { functionsConfig } from '../helpers/deploy-config.js';
 
 interface Serverless {
-  functions: Record<string, { events?: Array<{ sqs?: Record<string, unknown> }> }>;
   resources: { Resources: Record<string, CfnResource> };
 }
 const serverless = parse(
   readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'),
 ) as Serverless;
 const resources = serverless.resources.Resources;
-const mapping = serverless.functions.buildSnapshots?.events?.find((event) => event.sqs)?.sqs ?? {};
+const mapping = functionsConfig().buildSnapshots?.events?.find((event) => event.sqs)?.sqs ?? {};
 const sourceId = (mapping.arn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
 const redrive = resources[sourceId]?.Properties?.RedrivePolicy as {
   deadLetterTargetArn: { 'Fn::GetAtt': [string, string] };

@@ -165,8 +165,13 @@ describe('planItems', () => {
       Update: {
         TableName: playTable(),
         Key: heightKey({ kind: 'day', gameId: 'g1', day: '2026-03-10' }),
-        UpdateExpression: 'ADD levels :levels',
-        ExpressionAttributeValues: { ':levels': new Set([level]) },
+        // The day board's entry in the index of games with activity rides on its height item.
+        UpdateExpression: 'ADD levels :levels SET activeDay = :activeDay, activeGame = :activeGame',
+        ExpressionAttributeValues: {
+          ':levels': new Set([level]),
+          ':activeDay': expect.stringMatching(/^2026-03-10#\d+$/),
+          ':activeGame': 'g1',
+        },
       },
     });
     // The first score on a board; 5,000 = 1·64² + … reaches level 2 over a height of 1; 4,095 < 64² stays at 1.
