@@ -47,6 +47,55 @@ const mintTo = async (
   });
 };
 
+/** The completed launch job of a coin made by the launch steps directly, and its mint's link to the job. */
+export const recordCompletedLaunch = async (launch: {
+  gameId: string;
+  userId: string;
+  sealed: Awaited<ReturnType<typeof coin.generateLaunchKeys>>;
+  symbol: string;
+  name: string;
+  uri?: string;
+}) => {
+  const now = new Date().toISOString();
+  const jobId = randomUUID();
+  const job: JobRecord = {
+    jobId,
+    gameId: launch.gameId,
+    userId: launch.userId,
+    status: 'completed',
+    progress: 100,
+    stage: 'complete',
+    message: 'done',
+    error: null,
+    emissionDays: 7,
+    buyAmount: null,
+    gameCoinSymbol: launch.symbol,
+    symbolSource: 'custom',
+    coinName: launch.name,
+    coinUri: launch.uri ?? 'https://a.example/c.json',
+    ...launch.sealed,
+    mintTx: null,
+    supplyTx: null,
+    buyTx: null,
+    tokensBought: null,
+    bundleTx: null,
+    executionArn: null,
+    deadlineAt: now,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: now,
+  };
+  const TableName = process.env.LAUNCHER_TABLE;
+  await dynamo().send(new PutCommand({ TableName, Item: { ...launcherKeys.job(jobId), ...job } }));
+  await dynamo().send(
+    new PutCommand({
+      TableName,
+      Item: { ...launcherKeys.mintJob(launch.sealed.coinMint), jobId, gameId: launch.gameId },
+    }),
+  );
+  return jobId;
+};
+
 /** A game whose coin was launched 8 days ago (7 emission days: the whole airdrop pool due) and its holders. */
 export const launchedCoinWithHolders = async (holderCount: number) => {
   const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
@@ -88,38 +137,6 @@ export const launchedCoinWithHolders = async (holderCount: number) => {
     game,
   );
   await linkCoin(coinMint, game.id);
-  const jobId = randomUUID();
-  const job: JobRecord = {
-    jobId,
-    gameId: game.id,
-    userId,
-    status: 'completed',
-    progress: 100,
-    stage: 'complete',
-    message: 'done',
-    error: null,
-    emissionDays: 7,
-    buyAmount: null,
-    gameCoinSymbol: 'COST',
-    symbolSource: 'custom',
-    coinName: 'Cost',
-    coinUri: 'https://a.example/c.json',
-    ...sealed,
-    mintTx: null,
-    supplyTx: null,
-    buyTx: null,
-    tokensBought: null,
-    bundleTx: null,
-    executionArn: null,
-    deadlineAt: now,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: now,
-  };
-  const TableName = process.env.LAUNCHER_TABLE;
-  await dynamo().send(new PutCommand({ TableName, Item: { ...launcherKeys.job(jobId), ...job } }));
-  await dynamo().send(
-    new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(coinMint), jobId, gameId: game.id } }),
-  );
+  await recordCompletedLaunch({ gameId: game.id, userId, sealed, symbol: 'COST', name: 'Cost' });
   return { chain, coinMint, holders, gameId: game.id };
 };

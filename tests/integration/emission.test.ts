@@ -47,6 +47,7 @@ import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { keypairWalletSigner } from '../helpers/keypair-signer.js';
+import { recordCompletedLaunch } from '../helpers/snapshot-coin.js';
 import { createMint } from '../helpers/spl-fixtures.js';
 import { createDeveloper } from '../helpers/users.js';
 
@@ -298,40 +299,14 @@ const launchedCoin = async () => {
   });
   const coinMint = sealed.coinMint;
   const { gameId } = await gameWithCoin({ coinMint }, airdropMint);
-  const now = new Date().toISOString();
-  const jobId = randomUUID();
-  const job: JobRecord = {
-    jobId,
+  await recordCompletedLaunch({
     gameId,
     userId,
-    status: 'completed',
-    progress: 100,
-    stage: 'complete',
-    message: 'done',
-    error: null,
-    emissionDays: 7,
-    buyAmount: null,
-    gameCoinSymbol: 'EMIT',
-    symbolSource: 'custom',
-    coinName: 'Emit',
-    coinUri: 'https://a.example/e.json',
-    ...sealed,
-    mintTx: null,
-    supplyTx: null,
-    buyTx: null,
-    tokensBought: null,
-    bundleTx: null,
-    executionArn: null,
-    deadlineAt: now,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: now,
-  };
-  const TableName = process.env.LAUNCHER_TABLE;
-  await dynamo().send(new PutCommand({ TableName, Item: { ...launcherKeys.job(jobId), ...job } }));
-  await dynamo().send(
-    new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(coinMint), jobId, gameId } }),
-  );
+    sealed,
+    symbol: 'EMIT',
+    name: 'Emit',
+    uri: 'https://a.example/e.json',
+  });
   // The snapshot taken at the end of the release window: the whole airdrop pool is released to the holders.
   const windowEnd = () => new Date('2031-03-08T00:00:00.000Z');
   expect((await buildSnapshot(coinMint, { ...builderDeps, now: windowEnd })).status).toBe('created');

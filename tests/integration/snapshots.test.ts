@@ -86,6 +86,7 @@ import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { metricTotal, stdoutRecords } from '../helpers/metrics.js';
+import { recordCompletedLaunch } from '../helpers/snapshot-coin.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
@@ -186,39 +187,7 @@ const setUp = async () => {
     game,
   );
   await linkCoin(coinMint, game.id);
-  const jobId = randomUUID();
-  const job: JobRecord = {
-    jobId,
-    gameId: game.id,
-    userId,
-    status: 'completed',
-    progress: 100,
-    stage: 'complete',
-    message: 'done',
-    error: null,
-    emissionDays: 7,
-    buyAmount: null,
-    gameCoinSymbol: 'SNAP',
-    symbolSource: 'custom',
-    coinName: 'Snap',
-    coinUri: 'https://a.example/c.json',
-    ...sealed,
-    mintTx: null,
-    supplyTx: null,
-    buyTx: null,
-    tokensBought: null,
-    bundleTx: null,
-    executionArn: null,
-    deadlineAt: now,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: now,
-  };
-  const TableName = process.env.LAUNCHER_TABLE;
-  await dynamo().send(new PutCommand({ TableName, Item: { ...launcherKeys.job(jobId), ...job } }));
-  await dynamo().send(
-    new PutCommand({ TableName, Item: { ...launcherKeys.mintJob(coinMint), jobId, gameId: game.id } }),
-  );
+  await recordCompletedLaunch({ gameId: game.id, userId, sealed, symbol: 'SNAP', name: 'Snap' });
   return {
     coinMint,
     airdropMint,
