@@ -257,6 +257,24 @@ const OWNED: Record<string, ResourceId> = {
 export const CALLS =
   /new [A-Z]\w*Command\(|\b(?:Put|Update|Delete|ConditionCheck): \{|\bs3\(\)\.|requireSetting\('[A-Z_]+'\)|settings\(\)\.[A-Z_]+_(?:TABLE|BUCKET|QUEUE_URL|SECRET_ID|ARN)\b/;
 
+/** The DynamoDB actions a module's text uses: its commands and the items of the transactions it builds. */
+export const dynamoActionsIn = (source: string): string[] =>
+  (
+    [
+      [/new GetCommand\(/, 'GetItem'],
+      [/new BatchGetCommand\(/, 'BatchGetItem'],
+      [/new QueryCommand\(/, 'Query'],
+      [/new ScanCommand\(/, 'Scan'],
+      [/new PutCommand\(|\bPut: \{/, 'PutItem'],
+      [/new UpdateCommand\(|\bUpdate: \{/, 'UpdateItem'],
+      [/new DeleteCommand\(|\bDelete: \{/, 'DeleteItem'],
+      [/\bConditionCheck: \{/, 'ConditionCheckItem'],
+      [/new BatchWriteCommand\(/, 'BatchWriteItem'],
+    ] as const
+  )
+    .filter(([pattern]) => pattern.test(source))
+    .map(([, action]) => action);
+
 /**
  * The access of one bundled module: its declaration, or, for a module of a domain that reaches AWS and is not
  * declared yet (moved or new), its domain's table with the actions of the commands its text uses, so that
@@ -269,18 +287,7 @@ export const accessOf = (path: string, source: string): { access: ModuleAccess; 
   const domain = /^lib\/([a-z]+)\//.exec(path)?.[1] ?? '';
   const table = OWNED[domain];
   if (!table) return { access: none, undeclared: true };
-  const used: Array<[RegExp, string]> = [
-    [/new GetCommand\(/, 'GetItem'],
-    [/new BatchGetCommand\(/, 'BatchGetItem'],
-    [/new QueryCommand\(/, 'Query'],
-    [/new ScanCommand\(/, 'Scan'],
-    [/new PutCommand\(|\bPut: \{/, 'PutItem'],
-    [/new UpdateCommand\(|\bUpdate: \{/, 'UpdateItem'],
-    [/new DeleteCommand\(|\bDelete: \{/, 'DeleteItem'],
-    [/\bConditionCheck: \{/, 'ConditionCheckItem'],
-    [/new BatchWriteCommand\(/, 'BatchWriteItem'],
-  ];
-  const actions = used.filter(([pattern]) => pattern.test(source)).map(([, action]) => action);
+  const actions = dynamoActionsIn(source);
   const grants = actions.length ? dynamo(table, actions, /IndexName/.test(source) ? '*' : undefined) : [];
   return { access: { grants }, undeclared: true };
 };

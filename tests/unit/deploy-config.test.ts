@@ -3,7 +3,7 @@
 // `npm run lint` (lint:deploy-config): bundling every function costs ~25 s of CPU, too much for the unit tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ACCESS, CALLS } from '../../infra/access.js';
+import { ACCESS, CALLS, dynamoActionsIn } from '../../infra/access.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const modules = ['lib', 'functions'].flatMap((dir) =>
@@ -13,23 +13,7 @@ const modules = ['lib', 'functions'].flatMap((dir) =>
 );
 const sourceOf = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
 
-/** The DynamoDB actions a module's text uses: its commands and the items of the transactions it builds. */
-const dynamoActions = (source: string) =>
-  (
-    [
-      [/new GetCommand\(/, 'GetItem'],
-      [/new BatchGetCommand\(/, 'BatchGetItem'],
-      [/new QueryCommand\(/, 'Query'],
-      [/new ScanCommand\(/, 'Scan'],
-      [/new PutCommand\(|\bPut: \{/, 'PutItem'],
-      [/new UpdateCommand\(|\bUpdate: \{/, 'UpdateItem'],
-      [/new DeleteCommand\(|\bDelete: \{/, 'DeleteItem'],
-      [/\bConditionCheck: \{/, 'ConditionCheckItem'],
-      [/new BatchWriteCommand\(/, 'BatchWriteItem'],
-    ] as const
-  )
-    .filter(([pattern]) => pattern.test(source))
-    .map(([, action]) => `dynamodb:${action}`);
+const dynamoActions = (source: string) => dynamoActionsIn(source).map((action) => `dynamodb:${action}`);
 
 describe('deploy config', () => {
   it('declares the access of every module that reaches AWS, and of no module that is gone', () => {
