@@ -6,7 +6,8 @@
 // --old-max N runs it only on boards of at most N players (the larger ones stay out of its index).
 // Starts DynamoDB Local (no serverless offline) and seeds each board straight into the play table with
 // parallel BatchWriteItem: the totals as the save path writes them (rank attributes, and `boardDay` for the old
-// index, created here) and the score tree's and tie trees' counters summed in memory. Every DynamoDB command is counted
+// index, created here) and the score tree's counters summed in memory, at the width the board grows to with its
+// players, and its meta item. Every DynamoDB command is counted
 // (requests, and waves: requests that start after every earlier one has answered, i.e. sequential round trips).
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -124,22 +125,18 @@ try {
     const gameId = randomUUID();
     const board = { kind: 'day' as const, gameId, day: DAY };
     const counters = new Map<string, { key: { pk: string; sk: string }; digits: Map<number, number> }>();
-    const players: Array<{ arcId: string; points: number; reachedAt: string }> = [];
+    const players: Array<{ arcId: string; points: number; reachedAt: string; shard: number }> = [];
+    // The width the board grows to with n players (its writes would have widened it on the way).
+    const width = rankIndex.widthFor(n);
     for (let i = 0; i < n; i++) {
       const arcId = randomUUID();
       const points = 1 + Math.floor(Math.random() ** 2 * 1_000_000);
       const reachedAt = new Date(Date.parse(`${DAY}T00:00:00.000Z`) + Math.floor(Math.random() * 86_400_000));
-      players.push({ arcId, points, reachedAt: reachedAt.toISOString() });
-      const shard = rankIndex.shardOf(arcId, rankIndex.TREE_SHARDS);
-      const moves = [
-        ...rankIndex
-          .counterMoves(0, points)
-          .map((m) => ({ ...m, key: rankIndex.counterKey(board, m, shard) })),
-        ...rankIndex.tieMoves(board, undefined, players[i] as (typeof players)[number]).map((m) => ({
-          ...m,
-          key: rankIndex.tieKey(board, m.points, m, rankIndex.tieShardOf(arcId)),
-        })),
-      ];
+      const shard = rankIndex.shardOf(arcId, width);
+      players.push({ arcId, points, reachedAt: reachedAt.toISOString(), shard });
+      const moves = rankIndex
+        .counterMoves(0, points)
+        .map((m) => ({ ...m, key: rankIndex.counterKey(board, m, shard) }));
       for (const { key, digits } of moves) {
         const id = `${key.pk}|${key.sk}`;
         const entry = counters.get(id) ?? { key, digits: new Map() };
@@ -157,7 +154,7 @@ try {
         reachedAt: p.reachedAt,
         updatedAt: p.reachedAt,
         ...(withOld(n) ? { boardDay: playKeys.boardDay(gameId, DAY) } : {}),
-        ...rankIndex.boardAttributes(board, p),
+        ...rankIndex.boardAttributes(board, p, p.shard),
       })),
     );
     await write([
@@ -165,8 +162,13 @@ try {
         ...key,
         ...Object.fromEntries([...digits].map(([d, c]) => [`c${d}`, c])),
       })),
-      // The board's height: the top levels its scores reached.
-      { ...rankIndex.heightKey(board), levels: new Set(players.map((p) => rankIndex.topLevel(p.points))) },
+      // The board's meta item: the top levels its scores reached, its width, the players who entered it.
+      {
+        ...rankIndex.metaKey(board),
+        levels: new Set(players.map((p) => rankIndex.topLevel(p.points))),
+        widths: new Set([width]),
+        players: n,
+      },
     ]);
     const seconds = (performance.now() - started) / 1000;
     players.sort(rankIndex.byRank);

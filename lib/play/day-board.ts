@@ -3,8 +3,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
 import { ACTIVITY_SHARDS, playKeys } from './keys.js';
-import { heightKey, type Standing } from './rank-index.js';
-import { boardSize, topOf } from './rank-reads.js';
+import type { Standing } from './rank-index.js';
+import { boardSize, readMeta, topOf } from './rank-reads.js';
 import { getItem, playTable } from './repository.js';
 
 /** Players with points on a game's board of one UTC day (the score tree's counters, one batched read). */
@@ -20,14 +20,13 @@ export const dayPoints = async (gameId: string, arcId: string, day: string): Pro
   Number((await getItem(playKeys.day(gameId, arcId, day)))?.points ?? 0);
 
 /**
- * Whether anyone has points on a game's board of one UTC day: a board that never had a score has no height
- * item (one GetItem, the common case for a game not played that day); else its top entry (22 queries, one per
- * index shard: a board whose every player was invalidated to 0 keeps its height and has none).
+ * Whether anyone has points on a game's board of one UTC day: a board that never had a score has no meta
+ * item (one GetItem, the common case for a game not played that day); else its top entry (one query per index
+ * shard: a board whose every player was invalidated to 0 keeps its meta item and has none).
  */
 export const dayHasPlayers = async (gameId: string, day: string): Promise<boolean> => {
   const board = { kind: 'day' as const, gameId, day };
-  if (!(await getItem(heightKey(board)))) return false;
-  return (await topOf(board, 1)).length > 0;
+  return (await topOf(board, 1, await readMeta(board))).length > 0;
 };
 
 /**

@@ -1,7 +1,8 @@
 // Every standing of a game's board of one UTC day, page by page, for the daily settlement (lib/rewards/settlement). The
 // board already excludes invalidated sessions: invalidation takes their points out of the day totals.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { BOARD_SHARDS, type BoardRef, boardIndex, boardPartition, tieStart } from './rank-index.js';
+import { type BoardRef, boardIndex, boardPartition, tieStart } from './rank-index.js';
+import { readMeta } from './rank-reads.js';
 import { queryRankRange } from './repository.js';
 
 /** One player's counted points of a day, and when the score was reached (the tie-break). */
@@ -26,11 +27,13 @@ export const dayStandings = async (
 ): Promise<{ standings: DayStanding[]; next: StandingsCursor | undefined }> => {
   const board: BoardRef = { kind: 'day', gameId, day };
   const { index, attribute } = boardIndex(board);
+  // Its shards: every one the board ever had (a past day's board no longer widens).
+  const shards = (await readMeta(board)).recorded;
   const standings: DayStanding[] = [];
   let shard = Number(page.start?.shard ?? 0);
   let start = page.start?.key as Record<string, NativeAttributeValue> | undefined;
   // Every entry on the board has points > 0 (a total at 0 is off the index), so the whole range is read.
-  while (shard < BOARD_SHARDS && standings.length < page.limit) {
+  while (shard < shards && standings.length < page.limit) {
     const result = await queryRankRange({
       index,
       key: attribute,
@@ -52,6 +55,6 @@ export const dayStandings = async (
   }
   return {
     standings,
-    next: shard < BOARD_SHARDS ? { shard, ...(start ? { key: start } : {}) } : undefined,
+    next: shard < shards ? { shard, ...(start ? { key: start } : {}) } : undefined,
   };
 };

@@ -3,7 +3,7 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { requireOwnedGame } from '../games/index.js';
 import { playKeys } from './keys.js';
-import { type BoardRef, topLevel } from './rank-index.js';
+import { type BoardRef, entryShard } from './rank-index.js';
 import { boardMove } from './rank-writes.js';
 import {
   getItem,
@@ -27,9 +27,14 @@ const removeFrom = (
   points: number,
   now: string,
 ): TransactItem[] => {
-  const read = { arcId, points: Number(total?.points ?? 0), reachedAt: String(total?.reachedAt ?? now) };
-  // A move down never raises the height: the old score's top level is at most the board's height.
-  const move = boardMove(board, read, { ...read, points: read.points - points }, topLevel(read.points));
+  const read = {
+    arcId,
+    points: Number(total?.points ?? 0),
+    reachedAt: String(total?.reachedAt ?? now),
+    shard: entryShard(board, total),
+  };
+  // A move down stays in its shard and never raises the height: no meta item to read or write.
+  const move = boardMove(board, read, { ...read, points: read.points - points });
   return [
     {
       Update: {

@@ -8,7 +8,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { playKeys } from './keys.js';
-import { type BoardRef, heightKey, heightOf, type Standing } from './rank-index.js';
+import { type BoardMeta, type BoardRef, entryShard, metaKey, metaOf, type Standing } from './rank-index.js';
 import { boardMove } from './rank-writes.js';
 import { getItems, itemKey, playTable, type TransactItem, transact, updateExpression } from './repository.js';
 import { groupTransaction, MAX_TRANSACTION_ITEMS } from './save-groups.js';
@@ -77,19 +77,23 @@ interface TotalState {
   points: number;
   sessions: number;
   reachedAt: string | undefined;
+  shard: number | undefined;
 }
 
-const totalState = (item: Item | undefined): TotalState | undefined =>
+const totalState = (board: BoardRef, item: Item | undefined): TotalState | undefined =>
   item
     ? {
         points: Number(item.points ?? 0),
         sessions: Number(item.sessions ?? 0),
         reachedAt: typeof item.reachedAt === 'string' ? item.reachedAt : undefined,
+        shard: entryShard(board, item),
       }
     : undefined;
 
 const standingOf = (arcId: string, total: TotalState | undefined): Standing | undefined =>
-  total && total.points > 0 ? { arcId, points: total.points, reachedAt: total.reachedAt ?? '' } : undefined;
+  total && total.points > 0
+    ? { arcId, points: total.points, reachedAt: total.reachedAt ?? '', shard: total.shard }
+    : undefined;
 
 const later = (a: string | undefined, b: string | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
 
@@ -106,14 +110,14 @@ const totalMove = (input: {
   points: number;
   sessions: number | undefined;
   reachedAt: string | undefined;
-  height: number | null;
+  meta: BoardMeta;
   now: string;
 }): TransactItem[] => {
   const before = input.read?.points ?? 0;
   const after = before + input.points;
   const from = standingOf(input.arcId, input.read);
   const to: Standing = { arcId: input.arcId, points: after, reachedAt: input.reachedAt ?? input.now };
-  const move = boardMove(input.board, from, to, input.height);
+  const move = boardMove(input.board, from, to, input.meta);
   const adds = ['points :delta', ...(input.sessions !== undefined ? ['sessions :sessions'] : [])];
   const sets = [
     'arcId = :a',
@@ -139,7 +143,7 @@ const totalMove = (input: {
       },
     },
     ...move.counters,
-    ...move.raise,
+    ...move.meta,
   ];
 };
 
@@ -180,19 +184,16 @@ const moveOnce = async (
     toAll: playKeys.allTime(gameId, to),
   };
   const sessionKeys = sessionIds.map((id) => playKeys.session(gameId, id));
-  const read = await getItems([
-    ...Object.values(keys),
-    heightKey(dayBoard),
-    heightKey(allBoard),
-    ...sessionKeys,
-  ]);
+  const read = await getItems([...Object.values(keys), metaKey(dayBoard), metaKey(allBoard), ...sessionKeys]);
   const sessions = sessionKeys
     .map((key) => read.get(itemKey(key)))
     .filter((s): s is Item => s !== undefined && s.arcId === from && s.day === day);
-  const fromDay = totalState(read.get(itemKey(keys.fromDay)));
-  const fromAll = totalState(read.get(itemKey(keys.fromAll)));
-  const toDay = totalState(read.get(itemKey(keys.toDay)));
-  const toAll = totalState(read.get(itemKey(keys.toAll)));
+  const fromDay = totalState(dayBoard, read.get(itemKey(keys.fromDay)));
+  const fromAll = totalState(allBoard, read.get(itemKey(keys.fromAll)));
+  const toDay = totalState(dayBoard, read.get(itemKey(keys.toDay)));
+  const toAll = totalState(allBoard, read.get(itemKey(keys.toAll)));
+  const allMeta = read.get(itemKey(metaKey(allBoard)));
+  const dayMeta = metaOf(read.get(itemKey(metaKey(dayBoard))), allMeta);
   const remainder = sessionIds.length === 0;
   // Once the sessions moved, the day total holds nothing they do not account for; points left there would
   // belong to sessions this move did not see, so they are refused rather than moved apart from them.
@@ -237,7 +238,7 @@ const moveOnce = async (
       points: -points,
       sessions: -count,
       reachedAt: fromDay?.reachedAt,
-      height: heightOf(read.get(itemKey(heightKey(dayBoard)))),
+      meta: dayMeta,
       now,
     }),
     ...totalMove({
@@ -248,7 +249,7 @@ const moveOnce = async (
       points,
       sessions: count,
       reachedAt: reached,
-      height: heightOf(read.get(itemKey(heightKey(dayBoard)))),
+      meta: dayMeta,
       now,
     }),
     ...(points > 0
@@ -261,7 +262,7 @@ const moveOnce = async (
             points: -points,
             sessions: undefined,
             reachedAt: fromAll?.reachedAt,
-            height: heightOf(read.get(itemKey(heightKey(allBoard)))),
+            meta: metaOf(allMeta),
             now,
           }),
           ...totalMove({
@@ -272,7 +273,7 @@ const moveOnce = async (
             points,
             sessions: undefined,
             reachedAt: reachedAll,
-            height: heightOf(read.get(itemKey(heightKey(allBoard)))),
+            meta: metaOf(allMeta),
             now,
           }),
         ]
@@ -353,15 +354,15 @@ export const moveAllTimeRemainder = async (gameId: string, from: string, to: str
   const fromKey = playKeys.allTime(gameId, from);
   const toKey = playKeys.allTime(gameId, to);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const read = await getItems([fromKey, toKey, heightKey(allBoard)]);
-    const fromAll = totalState(read.get(itemKey(fromKey)));
-    const toAll = totalState(read.get(itemKey(toKey)));
+    const read = await getItems([fromKey, toKey, metaKey(allBoard)]);
+    const fromAll = totalState(allBoard, read.get(itemKey(fromKey)));
+    const toAll = totalState(allBoard, read.get(itemKey(toKey)));
     const points = fromAll?.points ?? 0;
     if (points <= 0) {
       await dropEmpty(fromKey);
       return 0;
     }
-    const height = heightOf(read.get(itemKey(heightKey(allBoard))));
+    const meta = metaOf(read.get(itemKey(metaKey(allBoard))));
     const items = [
       ...totalMove({
         board: allBoard,
@@ -371,7 +372,7 @@ export const moveAllTimeRemainder = async (gameId: string, from: string, to: str
         points: -points,
         sessions: undefined,
         reachedAt: fromAll?.reachedAt,
-        height,
+        meta,
         now,
       }),
       ...totalMove({
@@ -382,7 +383,7 @@ export const moveAllTimeRemainder = async (gameId: string, from: string, to: str
         points,
         sessions: undefined,
         reachedAt: later(toAll?.points ? toAll.reachedAt : undefined, fromAll?.reachedAt),
-        height,
+        meta,
         now,
       }),
     ];

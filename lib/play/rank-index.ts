@@ -1,5 +1,5 @@
 // The rank index of a leaderboard (docs/leaderboards.md), pure: which boards a total is on, the order key of
-// a standing, and the score tree's and tie trees' counters a change of points moves. rank-writes.ts turns moves into
+// a standing, its shard at the board's width, and the score tree's counters a change of points moves. rank-writes.ts turns moves into
 // transaction items, rank-reads.ts answers ranks, pages and neighbours from them.
 import { createHash } from 'node:crypto';
 
@@ -8,14 +8,22 @@ export const FANOUT = 64;
 /** Levels of the score tree: 64^9 = 2^54 covers every safe integer score. */
 export const LEVELS = 9;
 /**
- * Copies of each counter item (a player counts in the copy its Arc ID hashes to), so that no counter item
- * takes every write of a busy board; a read sums the copies. 22: at 10,000 updates a second on one board all in
- * one tree node, a copy takes 909 transactional write units a second (under DynamoDB's 1,000 per partition),
- * and a count's 9 levels × 22 copies = 198 keys fit two BatchGetItem calls (docs/leaderboards.md §3).
+ * A board's width: how many partitions its index has and how many copies each counter item of its score tree
+ * has (a player's entry and its counters are in the same shard). It grows with the board, never shrinks, and
+ * needs no rebuild: every move rewrites the player's entry anyway, so a move puts it in the shard of the
+ * current width and takes its counters out of the shard it was in (read from its entry's partition). Readers
+ * read every shard below the widest width the board ever had. Widths by players on the board: 1 up to 5,000,
+ * then doubling, to 22 from 80,000 (docs/leaderboards.md §1, §3).
  */
-export const TREE_SHARDS = 22;
-/** Partitions of a board's index (GSI partition key `<board>#<shard>`): 2 index writes per update, 909/s each. */
-export const BOARD_SHARDS = 22;
+export const WIDTHS = [1, 2, 4, 8, 16, 22] as const;
+/** The widest a board grows: at 10,000 updates a second all in one tree node, a copy takes 909 write units a second. */
+export const MAX_WIDTH = 22;
+/** Players per shard before a board widens. */
+export const PLAYERS_PER_SHARD = 5_000;
+
+/** The width a board of `players` players needs. */
+export const widthFor = (players: number): number =>
+  WIDTHS.find((w) => w * PLAYERS_PER_SHARD >= players) ?? MAX_WIDTH;
 
 const MAX_POINTS = Number.MAX_SAFE_INTEGER;
 const POINTS_WIDTH = String(MAX_POINTS).length;
@@ -28,6 +36,8 @@ export interface Standing {
   arcId: string;
   points: number;
   reachedAt: string;
+  /** The shard its entry and counters are in, as read (undefined: off the board, or not read). */
+  shard?: number | undefined;
 }
 
 /** The index a board's entries live in, and the partition attribute naming it. */
@@ -56,13 +66,24 @@ export const rankKey = (s: Standing) =>
 /** The lowest rank key of every standing with `points` (the start of their tie group). */
 export const tieStart = (points: number) => `${String(MAX_POINTS - points).padStart(POINTS_WIDTH, '0')}#`;
 
-/** The index attributes of a total: on its board (shard partition and order key) when points > 0, else off. */
-export const boardAttributes = (board: BoardRef, s: Standing) => {
+/** The index attributes of a total in `shard`: on its board (shard partition and order key) when points > 0, else off. */
+export const boardAttributes = (board: BoardRef, s: Standing, shard: number) => {
   const on = s.points > 0;
   return {
-    [boardIndex(board).attribute]: on ? boardPartition(board, shardOf(s.arcId, BOARD_SHARDS)) : undefined,
+    [boardIndex(board).attribute]: on ? boardPartition(board, shard) : undefined,
     rankKey: on ? rankKey(s) : undefined,
   };
+};
+
+/** The shard a total's entry is in (from its index partition attribute; undefined when off the board). */
+export const entryShard = (
+  board: BoardRef,
+  item: Record<string, unknown> | undefined,
+): number | undefined => {
+  const partition = item?.[boardIndex(board).attribute];
+  if (typeof partition !== 'string') return undefined;
+  const shard = Number(partition.slice(partition.lastIndexOf('#') + 1));
+  return Number.isInteger(shard) && shard >= 0 ? shard : undefined;
 };
 
 /** A node of the score tree: at level l, node n holds the counters of scores n·64^(l+1) … (n+1)·64^(l+1)−1. */
@@ -95,29 +116,22 @@ export const pathAt = (points: number, level: number) => ({
  */
 export const counterMoves = (from: number, to: number): Array<TreeNode & { digits: Map<number, number> }> => {
   const moves = new Map<string, TreeNode & { digits: Map<number, number> }>();
-  if (from > 0) addPath(moves, {}, '', from, LEVELS, -1, false);
-  if (to > 0) addPath(moves, {}, '', to, LEVELS, +1, false);
+  if (from > 0) addPath(moves, from, -1);
+  if (to > 0) addPath(moves, to, +1);
   return changed(moves);
 };
 
-/**
- * Adds `delta` on `value`'s path through a tree, by node: `levels` levels, digit 0 skipped (no counter) except
- * at level 0 when `zeroAtLevel0`. `prefix` tells trees apart in `moves`, `extra` goes with each of the tree's moves.
- */
-const addPath = <E extends object>(
-  moves: Map<string, TreeNode & E & { digits: Map<number, number> }>,
-  extra: E,
-  prefix: string,
-  value: number,
-  levels: number,
+/** Adds `delta` on `points`' path through the score tree, by node (digit 0 skipped: no counter). */
+const addPath = (
+  moves: Map<string, TreeNode & { digits: Map<number, number> }>,
+  points: number,
   delta: number,
-  zeroAtLevel0: boolean,
 ) => {
-  for (let level = 0; level < levels; level++) {
-    const { node, digit } = pathAt(value, level);
-    if (digit === 0 && !(zeroAtLevel0 && level === 0)) continue;
-    const id = `${prefix}${level}#${node}`;
-    const move = moves.get(id) ?? { ...extra, level, node, digits: new Map<number, number>() };
+  for (let level = 0; level < LEVELS; level++) {
+    const { node, digit } = pathAt(points, level);
+    if (digit === 0) continue;
+    const id = `${level}#${node}`;
+    const move = moves.get(id) ?? { level, node, digits: new Map<number, number>() };
     move.digits.set(digit, (move.digits.get(digit) ?? 0) + delta);
     moves.set(id, move);
   }
@@ -137,18 +151,51 @@ export const topLevel = (points: number) => {
 };
 
 /**
- * The key of a board's height: the highest `topLevel` of any score ever on it (never lowered). Every counter
- * above it is zero, so a count reads the levels up to it only: 4 levels × 22 copies = 88 keys for scores under
- * 16.7M, not 198. Stored as the set of top levels scores have reached (`levels`, a number set): a write ADDs
- * its level to the set, which never fails, never lowers the height and merges with another player's write in
- * the same transaction (the union). Its sort key is not COUNTER_SK: it is no counter.
+ * The key of a board's meta item: its height, widths and the estimate of its players. The height is the highest
+ * `topLevel` of any score ever on the board (never lowered): every counter above it is zero, so a count reads the
+ * levels up to it only (4 levels × the width for scores under 16.7M, not 9). Stored as the set of top levels
+ * scores have reached (`levels`, a number set): a write ADDs its level, which never fails, never lowers the height
+ * and merges with another player's write in the same transaction (the union). `widths` is the set of widths the
+ * board had (the current one is the largest), `players` an estimate of the players who entered it (§1), and on
+ * an all-time board `dayWidths` the widths its day boards reached, from which a new day board starts. Its sort
+ * key is not COUNTER_SK: it is no counter.
  */
-export const heightKey = (board: BoardRef) => ({ pk: `RANK#${boardId(board)}#HEIGHT`, sk: 'HEIGHT' });
+export const metaKey = (board: BoardRef) => ({ pk: `RANK#${boardId(board)}#HEIGHT`, sk: 'HEIGHT' });
 
-/** A board's height as read (`heightKey`'s item; null when absent: nothing was ever on the board). */
-export const heightOf = (item: Record<string, unknown> | undefined): number | null => {
-  const levels = item?.levels;
-  return levels instanceof Set && levels.size > 0 ? Math.max(...[...levels].map(Number)) : null;
+/** A board's meta item as read. */
+export interface BoardMeta {
+  /** The height (null when no score was ever on the board). */
+  height: number | null;
+  /** The width a move puts its entry at: the board's, or for a day board the widest of its game's day boards. */
+  width: number;
+  /** The widest width recorded on the board's own item (1 when none): readers read this many shards. */
+  recorded: number;
+  /** The estimate of players who entered the board. */
+  players: number;
+  /** On an all-time board: the widest width any of its day boards reached (1 when none). */
+  dayWidth: number;
+}
+
+const numbers = (value: unknown): number[] => (value instanceof Set ? [...value].map(Number) : []);
+
+/**
+ * A board's meta from its item (undefined: nothing on the board yet); a day board's also from its game's
+ * all-time item, so that a new day board of a busy game starts as wide as its days grew before.
+ */
+export const metaOf = (
+  item: Record<string, unknown> | undefined,
+  allTime?: Record<string, unknown> | undefined,
+): BoardMeta => {
+  const levels = numbers(item?.levels);
+  const recorded = Math.max(1, ...numbers(item?.widths));
+  const dayWidth = Math.max(1, ...numbers(item?.dayWidths));
+  return {
+    height: levels.length > 0 ? Math.max(...levels) : null,
+    width: Math.max(recorded, ...(allTime ? numbers(allTime.dayWidths) : [])),
+    recorded,
+    players: Number(item?.players ?? 0),
+    dayWidth,
+  };
 };
 
 /**
@@ -190,111 +237,6 @@ export const countAt = (points: number, counters: (n: TreeNode) => Counters): nu
     return within(level + 1) - others;
   };
   return points > 0 ? within(0) : 0;
-};
-
-/**
- * The tie tree: under each score of a board, a 64-ary tree of counters over the minute its players reached it,
- * so that a rank counts the players tied with it who reached the score in an earlier minute without reading
- * them. Only players who reached the same score in the same minute are told apart by the index partitions
- * (`around`). Minutes since the day's start on a day board (2 levels: 4,096 minutes), since 2026-01-01 on the
- * all-time board (4 levels: 31.9 years); a time outside the range is clamped to its end, which keeps the
- * order (the clamped players form one minute's group, still ordered by the index).
- */
-/**
- * Copies of each tie-tree item: 8, not 22, because every rank read sums a tie tree's copies (16 keys on a day
- * board, in one BatchGetItem) while only moves into or out of one score write its tree: a copy stays under
- * DynamoDB's 1,000 write units a second up to ~3,600 moves a second at a single score (docs/leaderboards.md §3).
- */
-export const TIE_SHARDS = 8;
-
-/**
- * The tie-tree copy of a player: its score-tree copy mod TIE_SHARDS, so that players of a batch who share a
- * score-tree copy share their tie-tree copies too and pack into fewer transactions (copies 0–5 take 3/22 of the
- * players each, 6–7 take 2/22).
- */
-export const tieShardOf = (arcId: string) => shardOf(arcId, TREE_SHARDS) % TIE_SHARDS;
-
-const TIE_EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
-const tieLevels = (board: BoardRef) => (board.kind === 'day' ? 2 : 4);
-
-const tieBase = (board: BoardRef) =>
-  board.kind === 'day' ? Date.parse(`${board.day}T00:00:00.000Z`) : TIE_EPOCH;
-
-/** The tie tree's time of a reach instant (ISO) on a board: whole minutes from the board's base, clamped. */
-export const tieMinute = (board: BoardRef, reachedAt: string): number => {
-  const minutes = Math.floor((Date.parse(reachedAt) - tieBase(board)) / 60_000);
-  if (!Number.isFinite(minutes) || minutes < 0) return 0;
-  return Math.min(minutes, scale(tieLevels(board)) - 1);
-};
-
-/** The first instant (ISO) of a tie-tree minute: the lowest reachedAt of that minute's players. */
-export const tieMinuteStart = (board: BoardRef, minute: number) =>
-  new Date(tieBase(board) + minute * 60_000).toISOString();
-
-/** The key of one copy of a node of the tie tree of `points` on a board. */
-export const tieKey = (board: BoardRef, points: number, { level, node }: TreeNode, shard: number) => ({
-  pk: `RANK#${boardId(board)}#T${points}#${level}#${node}#${shard}`,
-  sk: COUNTER_SK,
-});
-
-/**
- * The tie-tree counter changes of a standing leaving `from` and arriving at `to` (either absent or at 0 points:
- * off the board), by tree (score) and node. Level 0 counts every minute digit, 0 included (the rank reads a
- * copy's count of one minute there); above it digit 0 has no counter, as in the score tree.
- */
-export const tieMoves = (
-  board: BoardRef,
-  from: Standing | undefined,
-  to: Standing | undefined,
-): Array<TreeNode & { points: number; digits: Map<number, number> }> => {
-  const moves = new Map<string, TreeNode & { points: number; digits: Map<number, number> }>();
-  for (const [s, delta] of [
-    [from, -1],
-    [to, +1],
-  ] as const)
-    if (s && s.points > 0)
-      addPath(
-        moves,
-        { points: s.points },
-        `${s.points}#`,
-        tieMinute(board, s.reachedAt),
-        tieLevels(board),
-        delta,
-        true,
-      );
-  return changed(moves);
-};
-
-/**
- * The tie-tree nodes a rank of a standing reached at `minute` reads: the node on its path at every level up to
- * the highest where a minute after it but not after `bound` (the latest minute any player can have reached a
- * score at) differs from it: above that, every later player has its digits.
- */
-export const tieNodes = (board: BoardRef, minute: number, bound: number): TreeNode[] => {
-  let top = 0;
-  for (let level = 1; level < tieLevels(board); level++)
-    if (Math.floor(minute / scale(level)) !== Math.floor(Math.max(minute, bound) / scale(level))) top = level;
-  return Array.from({ length: top + 1 }, (_, level) => ({ level, node: pathAt(minute, level).node }));
-};
-
-/** Players tied at a score who reached it in a later minute than `minute`, from `tieNodes`' counters. */
-export const countLater = (
-  minute: number,
-  nodes: TreeNode[],
-  counters: (n: TreeNode) => Counters,
-): number => {
-  let later = 0;
-  for (const n of nodes) {
-    const { digit } = pathAt(minute, n.level);
-    for (const [d, c] of counters(n)) if (d > digit) later += c;
-  }
-  return later;
-};
-
-/** Players tied at a score who reached it in the minute `minute`: the level-0 counter of its digit. */
-export const countInMinute = (minute: number, counters: (n: TreeNode) => Counters): number => {
-  const { node, digit } = pathAt(minute, 0);
-  return counters({ level: 0, node }).get(digit) ?? 0;
 };
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

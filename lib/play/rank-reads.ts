@@ -1,64 +1,46 @@
-// Reading a board through its rank index (docs/leaderboards.md §1): the board's size and a score's rank from
-// the score tree's counters and the score's tie tree (one batched read), the entries from the board's index
-// partitions (one query each, in parallel), and the score at any rank by walking down the tree. No read grows
-// with the board.
+// Reading a board through its rank index (docs/leaderboards.md §1): the board's meta item (height and width),
+// the board's size and a score's rank from the score tree's counters (one batched read), the entries from the
+// board's index partitions (one query each, in parallel), and the score at any rank by walking down the tree.
+// No read grows with the board; a rank in a large tie group counts the ties ahead of it in its shards.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { playKeys } from './keys.js';
 import {
-  BOARD_SHARDS,
+  type BoardMeta,
   type BoardRef,
   boardIndex,
   boardPartition,
   byRank,
   type Counters,
   countAbove,
-  countAt,
   counterKey,
-  countInMinute,
-  countLater,
   countNodes,
   FANOUT,
-  heightKey,
-  heightOf,
   LEVELS,
+  metaKey,
+  metaOf,
   rankKey,
   type Standing,
-  TIE_SHARDS,
-  TREE_SHARDS,
   type TreeNode,
-  tieKey,
-  tieMinute,
-  tieMinuteStart,
-  tieNodes,
   tieStart,
 } from './rank-index.js';
-import { getItems, itemKey, queryRankRange } from './repository.js';
+import { getItem, getItems, itemKey, queryRankRange } from './repository.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
 const nodeId = ({ level, node }: TreeNode) => `${level}#${node}`;
 
-/** Some nodes of one tree: how to name a node's copy (score tree, or one score's tie tree) and how many copies. */
-interface TreeRead {
-  nodes: TreeNode[];
-  key: (n: TreeNode, copy: number) => { pk: string; sk: string };
-  copies: number;
-}
-
-/** Keys per BatchGetItem of counters, about: a score-tree node's copies (see `readTrees`). */
-const REQUEST_KEYS = TREE_SHARDS;
+/** Keys per BatchGetItem of counters, about (see `readCounters`). */
+const REQUEST_KEYS = 22;
 
 /**
- * The counters of some nodes of some trees, summed over their copies (one map per tree), in parallel
+ * The score tree's counters of some nodes of a board, summed over the board's `width` copies, in parallel
  * BatchGetItem requests of ~22 keys rather than one per 100 keys: DynamoDB Local serves a BatchGetItem's keys
  * one after another but requests in parallel (88 keys: 26–28 ms in one request, 19–22 ms in four;
- * bench/leaderboard.ts, docs/leaderboards.md §4). A tie tree's level 0 counts digit 0 too.
+ * bench/leaderboard.ts, docs/leaderboards.md §4).
  */
-const readTrees = async (trees: TreeRead[]): Promise<Array<Map<string, Counters>>> => {
-  const unique = trees.map((t) => [...new Map(t.nodes.map((n) => [nodeId(n), n])).values()]);
-  const keys = trees.flatMap((t, i) =>
-    (unique[i] ?? []).flatMap((n) => Array.from({ length: t.copies }, (_, c) => t.key(n, c))),
-  );
+const readCounters = async (board: BoardRef, nodes: TreeNode[], width: number) => {
+  const unique = [...new Map(nodes.map((n) => [nodeId(n), n])).values()];
+  const keys = unique.flatMap((n) => Array.from({ length: width }, (_, c) => counterKey(board, n, c)));
   const requests = Math.max(1, Math.floor(keys.length / REQUEST_KEYS));
   const size = Math.ceil(keys.length / requests);
   // Eventually consistent like the index partitions they are read with (and half the read units).
@@ -66,38 +48,33 @@ const readTrees = async (trees: TreeRead[]): Promise<Array<Map<string, Counters>
     Array.from({ length: requests }, (_, i) => getItems(keys.slice(i * size, (i + 1) * size), false)),
   );
   const items = new Map(reads.flatMap((r) => [...r]));
-  return trees.map((t, i) => {
-    const sum = new Map<string, Counters>();
-    for (const n of unique[i] ?? []) {
-      const sums = new Map<number, number>();
-      for (let c = 0; c < t.copies; c++) {
-        const item = items.get(itemKey(t.key(n, c)));
-        for (let d = 0; d < FANOUT; d++) {
-          const v = Number(item?.[`c${d}`] ?? 0);
-          if (v !== 0) sums.set(d, (sums.get(d) ?? 0) + v);
-        }
+  const sum = new Map<string, Counters>();
+  for (const n of unique) {
+    const sums = new Map<number, number>();
+    for (let c = 0; c < width; c++) {
+      const item = items.get(itemKey(counterKey(board, n, c)));
+      for (let d = 1; d < FANOUT; d++) {
+        const v = Number(item?.[`c${d}`] ?? 0);
+        if (v !== 0) sums.set(d, (sums.get(d) ?? 0) + v);
       }
-      sum.set(nodeId(n), sums);
     }
-    return sum;
-  });
+    sum.set(nodeId(n), sums);
+  }
+  return sum;
 };
 
-/** The score tree's counters of some nodes of a board, summed over their copies. */
-const scoreTree = (board: BoardRef, nodes: TreeNode[]): TreeRead => ({
-  nodes,
-  key: (n, copy) => counterKey(board, n, copy),
-  copies: TREE_SHARDS,
-});
-
-const readCounters = async (board: BoardRef, nodes: TreeNode[]) =>
-  (await readTrees([scoreTree(board, nodes)]))[0] ?? new Map<string, Counters>();
+/** A board's meta item (its height and the widest width it had: how many shards a read covers). */
+export const readMeta = async (board: BoardRef): Promise<BoardMeta> => metaOf(await getItem(metaKey(board)));
 
 const lookup = (counters: Map<string, Counters>) => (n: TreeNode) => counters.get(nodeId(n)) ?? new Map();
 
 /** Standings with more than `points` on a board (1 + this is the best rank a score of `points` can have). */
-export const countAboveOn = async (board: BoardRef, points: number): Promise<number> =>
-  countAbove(points, lookup(await readCounters(board, countNodes(points))));
+export const countAboveOn = async (board: BoardRef, points: number): Promise<number> => {
+  const meta = await readMeta(board);
+  if (meta.height === null) return 0;
+  const counters = await readCounters(board, countNodes(points, meta.height), meta.recorded);
+  return countAbove(points, lookup(counters), meta.height);
+};
 
 /** Players on a board (with points > 0). */
 export const boardSize = (board: BoardRef): Promise<number> => countAboveOn(board, 0);
@@ -110,11 +87,17 @@ const standing = (item: Item): Standing => ({
 
 type Range = Parameters<typeof queryRankRange>[0]['range'];
 
-/** Every index partition of a board queried at once over the same range, merged in leaderboard order. */
-const acrossShards = async (board: BoardRef, range: Range, forward: boolean, limit: number) => {
+/** Every index partition of a board (`width` of them) queried at once over the same range, merged in leaderboard order. */
+const acrossShards = async (
+  board: BoardRef,
+  width: number,
+  range: Range,
+  forward: boolean,
+  limit: number,
+) => {
   const { index, attribute } = boardIndex(board);
   const pages = await Promise.all(
-    Array.from({ length: BOARD_SHARDS }, (_, shard) =>
+    Array.from({ length: width }, (_, shard) =>
       queryRankRange({ index, key: attribute, value: boardPartition(board, shard), range, forward, limit }),
     ),
   );
@@ -142,17 +125,21 @@ const countShard = async (board: BoardRef, value: string, range: Range): Promise
   return total;
 };
 
-/** The first `n` standings of a board. */
-export const topOf = async (board: BoardRef, n: number): Promise<Standing[]> =>
-  (await acrossShards(board, { from: '0' }, true, n)).slice(0, n);
+/** The first `n` standings of a board (its meta read first unless given). */
+export const topOf = async (board: BoardRef, n: number, meta?: BoardMeta): Promise<Standing[]> => {
+  const { recorded, height } = meta ?? (await readMeta(board));
+  if (height === null) return [];
+  return (await acrossShards(board, recorded, { from: '0' }, true, n)).slice(0, n);
+};
 
 /**
  * The score of the standing at rank `k` (1-based) and how many stand above that score: from the counters of
  * node 0 at every level (one read, which also gives the board's size), then one read per level below the first
  * non-zero digit of the score. Undefined beyond the board's end.
  */
-export const scoreAt = async (board: BoardRef, k: number) => {
-  const zero = await readCounters(board, countNodes(0));
+export const scoreAt = async (board: BoardRef, k: number, meta: BoardMeta) => {
+  const width = meta.recorded;
+  const zero = await readCounters(board, countNodes(0, meta.height ?? 0), width);
   const get = lookup(zero);
   const size = countAbove(0, get);
   if (k > size) return undefined;
@@ -163,7 +150,7 @@ export const scoreAt = async (board: BoardRef, k: number) => {
     const counters =
       node === 0
         ? get({ level, node })
-        : lookup(await readCounters(board, [{ level, node }]))({ level, node });
+        : lookup(await readCounters(board, [{ level, node }], width))({ level, node });
     let chosen = 0;
     let rest = total;
     for (let d = FANOUT - 1; d >= 1; d--) {
@@ -184,12 +171,14 @@ export const scoreAt = async (board: BoardRef, k: number) => {
 
 /** The page of `limit` standings from rank `offset + 1`. */
 export const pageOf = async (board: BoardRef, offset: number, limit: number): Promise<Standing[]> => {
+  const meta = await readMeta(board);
+  if (meta.height === null) return [];
   // A shallow page is cheaper read straight from the partitions than found through the tree.
-  if (offset + limit <= 100) return (await topOf(board, offset + limit)).slice(offset);
-  const at = await scoreAt(board, offset + 1);
+  if (offset + limit <= 100) return (await topOf(board, offset + limit, meta)).slice(offset);
+  const at = await scoreAt(board, offset + 1, meta);
   if (!at) return [];
   const skip = offset - at.above;
-  const from = await acrossShards(board, { from: tieStart(at.points) }, true, skip + limit);
+  const from = await acrossShards(board, meta.recorded, { from: tieStart(at.points) }, true, skip + limit);
   return from.slice(skip, skip + limit);
 };
 
@@ -198,8 +187,8 @@ const justBelow = (key: string) =>
   `${key.slice(0, -1)}${String.fromCharCode(key.charCodeAt(key.length - 1) - 1)}`;
 
 /**
- * Entries read on each side of a standing in each shard: its two neighbours that side, and the players tied
- * with it there (or who reached its score in its minute), counted from the page as long as it leaves that group.
+ * Entries read before a standing in each shard: its two neighbours that side, and the players tied with it there
+ * ahead of it, counted from the page as long as the page leaves the tie group.
  */
 const SIDE_PAGE = 10;
 
@@ -213,60 +202,43 @@ const groupIn = (page: { items: Item[]; next?: Item | undefined }, member: (item
 };
 
 /**
- * How far a reader allows writers' clocks to run ahead of its own: a tie tree's levels above the highest where a
- * minute up to now + this differs from the standing's are not read (docs/leaderboards.md §1).
+ * A standing's rank (1-based) and up to two neighbours each side, after its total and its board's meta were read:
+ * in one wave, the counters on its score's path up to the height (the players of higher scores) and per index
+ * shard the entries just before it and just after it. The players tied with it who reached the score first are
+ * counted per shard from the page before it, which leaves the tie group unless more than SIDE_PAGE of them are in
+ * the shard: only such a shard is counted in a second wave, by a COUNT over its part of the tie group before the
+ * standing (bounded by the tie group, not the board).
  */
-const CLOCK_SKEW_MS = 10 * 60_000;
-
-/**
- * A standing's rank (1-based) and up to two neighbours each side, in one wave after its total (and its board's
- * height, `height`: undefined when unknown) was read: the counters on its score's path up to the height, its
- * score's tie tree on its minute's path, and per index shard the entries just before it and just after it.
- * Ahead of it: the players of higher scores (score tree), those tied who reached the score in an earlier minute
- * (the score's ties less those of later minutes and of its minute: tie tree), and those of its minute ahead of
- * it, counted per shard from the page before it, which leaves that minute's group unless more than SIDE_PAGE
- * players of the shard reached the score in that minute before it: only such a shard is counted in a second
- * wave (COUNT over the minute's group before the standing).
- */
-export const around = async (board: BoardRef, me: Standing, height?: number) => {
+export const around = async (board: BoardRef, me: Standing, meta: BoardMeta) => {
   const key = rankKey(me);
   const { index, attribute } = boardIndex(board);
-  const shards = Array.from({ length: BOARD_SHARDS }, (_, shard) => boardPartition(board, shard));
+  const shards = Array.from({ length: meta.recorded }, (_, shard) => boardPartition(board, shard));
   const side = (range: Range, forward: boolean, limit: number) =>
     Promise.all(
       shards.map((value) => queryRankRange({ index, key: attribute, value, range, forward, limit })),
     );
-  const minute = tieMinute(board, me.reachedAt);
-  const ties = tieNodes(board, minute, tieMinute(board, new Date(Date.now() + CLOCK_SKEW_MS).toISOString()));
-  const [[counters = new Map(), tieCounters = new Map()], befores, afters] = await Promise.all([
-    readTrees([
-      scoreTree(board, countNodes(me.points, height)),
-      { nodes: ties, key: (n, copy) => tieKey(board, me.points, n, copy), copies: TIE_SHARDS },
-    ]),
+  const height = meta.height ?? undefined;
+  const [counters, befores, afters] = await Promise.all([
+    readCounters(board, countNodes(me.points, height), meta.recorded),
     side({ before: key }, false, SIDE_PAGE),
     // After it only its neighbours: nothing behind it is counted.
     side({ after: key }, true, NEIGHBOURS),
   ]);
   const above = countAbove(me.points, lookup(counters), height);
-  const inMinute = countInMinute(minute, lookup(tieCounters));
-  const later = countLater(minute, ties, lookup(tieCounters));
-  // At least 0 (on AWS a read may see the two trees at different moments).
-  const earlier = Math.max(0, countAt(me.points, lookup(counters)) - later - inMinute);
-  const sameMinute = (item: Item) =>
-    Number(item.points) === me.points && tieMinute(board, String(item.reachedAt)) === minute;
+  const tied = (item: Item) => Number(item.points) === me.points;
   const tieCounts = await Promise.all(
     befores.map(async (page, shard) => {
-      const ahead = groupIn(page, sameMinute);
+      const ahead = groupIn(page, tied);
       if (ahead !== undefined) return ahead;
       const last = page.items[page.items.length - 1];
       const rest = await countShard(board, shards[shard] as string, {
-        from: tieStart(me.points) + (minute === 0 ? '' : tieMinuteStart(board, minute)),
+        from: tieStart(me.points),
         to: justBelow(String(last?.rankKey)),
       });
       return page.items.length + rest;
     }),
   );
-  const rank = above + earlier + tieCounts.reduce((a, b) => a + b, 0) + 1;
+  const rank = above + tieCounts.reduce((a, b) => a + b, 0) + 1;
   const closest = befores
     .flatMap((p) => p.items.map(standing))
     .sort(byRank)
@@ -290,16 +262,15 @@ const totalKey = (board: BoardRef, arcId: string) =>
   board.kind === 'day' ? playKeys.day(board.gameId, arcId, board.day) : playKeys.allTime(board.gameId, arcId);
 
 /**
- * A player's points, rank and neighbours on a board (undefined when off it): its total and the board's height in
- * one read, then `around`.
+ * A player's points, rank and neighbours on a board (undefined when off it): its total and the board's meta item
+ * in one read, then `around`.
  */
 export const playerRank = async (board: BoardRef, arcId: string) => {
   const key = totalKey(board, arcId);
-  const read = await getItems([key, heightKey(board)]);
+  const read = await getItems([key, metaKey(board)]);
   const item = read.get(itemKey(key));
   const points = Number(item?.points ?? 0);
   if (points <= 0) return undefined;
-  const height = heightOf(read.get(itemKey(heightKey(board)))) ?? undefined;
   const me = { arcId, points, reachedAt: String(item?.reachedAt ?? item?.updatedAt ?? '') };
-  return { points, ...(await around(board, me, height)) };
+  return { points, ...(await around(board, me, metaOf(read.get(itemKey(metaKey(board)))))) };
 };

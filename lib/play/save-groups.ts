@@ -2,7 +2,7 @@
 // merging their score-tree counter ADDs to one item, and telling from a cancelled transaction which players'
 // writes failed. Used by save-points.ts.
 import type { DayActivity } from './keys.js';
-import { counterDeltas, counterItem, heightItem, heightLevels } from './rank-writes.js';
+import { counterDeltas, counterItem, type MetaAdds, metaAddsOf, metaItem } from './rank-writes.js';
 import type { TransactItem } from './repository.js';
 
 /** DynamoDB's limit of items per TransactWriteItems. */
@@ -22,7 +22,7 @@ interface Sized<T> {
   unit: T;
   /** Keys no other unit of its transaction may write. */
   keys: string[];
-  /** Score-tree counter and board height items it ADDs to (merged with other units' ADDs to the same item). */
+  /** Score-tree counter and board meta items it ADDs to (merged with other units' ADDs to the same item). */
   counters: string[];
   bytes: number;
 }
@@ -91,7 +91,7 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
     bytes: JSON.stringify(unit.items).length,
   }));
   // Units writing the same counter items (players counting in the same copies) one after another, the items
-  // most units share first (a tie tree's 8 copies before a score tree's 22), so that the packing gathers them
+  // most units share first (a board's meta item before its counters), so that the packing gathers them
   // before it spreads: a transaction then carries each shared counter item once.
   const sharing = new Map<string, number>();
   for (const s of sized) for (const k of s.counters) sharing.set(k, (sharing.get(k) ?? 0) + 1);
@@ -114,43 +114,53 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
   return units.map((unit) => [unit]);
 };
 
-/** A mergeable item's parts: a counter's deltas by digit (summed), or a height's levels (joined; value 1). */
-interface Merge {
-  kind: 'counter' | 'height';
-  key: { pk: string; sk: string };
-  parts: Map<number, number>;
-  /** A day board's height: its entry in the index of games with activity (the same for every raise). */
-  activity?: DayActivity | undefined;
-}
+/** A mergeable item's parts: a counter's deltas by digit (summed), or a board meta item's adds (joined, summed). */
+type Merge =
+  | { kind: 'counter'; key: { pk: string; sk: string }; parts: Map<number, number> }
+  | {
+      kind: 'meta';
+      key: { pk: string; sk: string };
+      adds: MetaAdds;
+      /** A day board's entry in the index of games with activity (the same for every write that sets it). */
+      activity?: DayActivity | undefined;
+    };
 
 const mergeOf = (item: TransactItem): Merge | undefined => {
   const deltas = counterDeltas(item);
-  if (deltas) return { kind: 'counter', key: deltas.key, parts: deltas.digits };
-  const raise = heightLevels(item);
-  return (
-    raise && {
-      kind: 'height',
-      key: raise.key,
-      parts: new Map(raise.levels.map((l) => [l, 1])),
-      activity: raise.activity,
-    }
-  );
+  if (deltas) return { kind: 'counter', key: deltas.key, parts: new Map(deltas.digits) };
+  const meta = metaAddsOf(item);
+  return meta && { kind: 'meta', key: meta.key, adds: meta.adds, activity: meta.activity };
 };
 
-/** Merges another unit's write to the same item into `into`: deltas summed, levels joined. */
+const union = (a: number[] | undefined, b: number[] | undefined) =>
+  a || b ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined;
+
+/** Merges another unit's write to the same item into `into`: deltas summed, sets joined, players summed. */
 const absorb = (into: Merge, other: Merge) => {
-  for (const [part, value] of other.parts)
-    into.parts.set(part, into.kind === 'counter' ? (into.parts.get(part) ?? 0) + value : 1);
+  if (into.kind === 'counter' && other.kind === 'counter') {
+    for (const [part, value] of other.parts) into.parts.set(part, (into.parts.get(part) ?? 0) + value);
+    return;
+  }
+  if (into.kind !== 'meta' || other.kind !== 'meta') return;
+  const a = into.adds;
+  const b = other.adds;
+  into.adds = {
+    levels: union(a.levels, b.levels),
+    widths: union(a.widths, b.widths),
+    dayWidths: union(a.dayWidths, b.dayWidths),
+    players: (a.players ?? 0) + (b.players ?? 0) || undefined,
+  };
+  into.activity ??= other.activity;
 };
 
 /** The one item of merged writes; undefined when counter deltas cancel out. */
-const mergedItem = ({ kind, key, parts, activity }: Merge): TransactItem | undefined => {
-  if (kind === 'height') return heightItem(key, parts.keys(), activity);
-  const nonZero = new Map([...parts].filter(([, d]) => d !== 0));
-  return nonZero.size > 0 ? counterItem(key, nonZero) : undefined;
+const mergedItem = (merge: Merge): TransactItem | undefined => {
+  if (merge.kind === 'meta') return metaItem(merge.key, merge.adds, merge.activity);
+  const nonZero = new Map([...merge.parts].filter(([, d]) => d !== 0));
+  return nonZero.size > 0 ? counterItem(merge.key, nonZero) : undefined;
 };
 
-/** Items several units of a transaction may write: merged into one (counter deltas summed, height levels joined). */
+/** Items several units of a transaction may write: merged into one (counter deltas summed, meta adds joined). */
 const mergeable = (item: TransactItem) => mergeOf(item) !== undefined;
 
 /** A group's transaction: its items, and for each item the units whose writes it carries. */
@@ -163,7 +173,7 @@ export interface GroupTransaction<T> {
  * The transaction of a group of units: every unit's items in order, except that the ADDs of several units to
  * one score-tree counter item become one item with the deltas summed (DynamoDB refuses an item twice in a
  * transaction, and two players of a batch often count in the same counter item), and their raises of one
- * board's height one item with the levels joined. A merged counter item whose deltas cancel out is left out.
+ * board's meta item one item with their adds joined. A merged counter item whose deltas cancel out is left out.
  */
 export const groupTransaction = <T extends Writes>(units: T[]): GroupTransaction<T> => {
   const slots: Array<{ item: TransactItem; owners: T[] }> = [];
@@ -177,8 +187,7 @@ export const groupTransaction = <T extends Writes>(units: T[]): GroupTransaction
         slots[merged.slot]?.owners.push(unit);
         continue;
       }
-      if (merge)
-        merges.set(writeKey(item), { slot: slots.length, merge: { ...merge, parts: new Map(merge.parts) } });
+      if (merge) merges.set(writeKey(item), { slot: slots.length, merge });
       slots.push({ item, owners: [unit] });
     }
   }

@@ -1,5 +1,6 @@
 // The vocabulary of a batch save: the entries a request brings, what each one did, and the typed writes a
 // plan applies them with (no DynamoDB in sight: save-writes.ts turns them into transaction items).
+import type { BoardMeta } from './rank-index.js';
 import type { RiskAssessment } from './risk.js';
 
 export interface SaveEntry {
@@ -37,6 +38,8 @@ export interface Indexed {
 export interface TotalRead {
   points: number;
   reachedAt: string;
+  /** The shard its board entry is in (undefined: off the board). */
+  shard?: number | undefined;
 }
 
 /**
@@ -53,8 +56,8 @@ export interface AddToDay {
   sessions: number;
   /** The total as read (undefined: none yet): the write moves it on the board, conditional on its points. */
   read?: TotalRead | undefined;
-  /** The day board's height as read (null: none yet), raised by the write when the new score is above it. */
-  height: number | null;
+  /** The day board's meta as read (its height, width and players' estimate), updated by the write as needed. */
+  meta: BoardMeta;
   requires: { pointsAtMost: number | null; sessionsAtMost: number | null };
 }
 
@@ -68,8 +71,8 @@ export interface AddToAllTime {
   arcId: string;
   points: number;
   read?: TotalRead | undefined;
-  /** The all-time board's height as read (null: none yet). */
-  height: number | null;
+  /** The all-time board's meta as read. */
+  meta: BoardMeta;
 }
 
 /** A session's increments and its risk after them. */

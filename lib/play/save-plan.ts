@@ -5,6 +5,7 @@
 import type { GameRecord } from '../games/index.js';
 import { applyMultiplier } from '../rewards/index.js';
 import { defaultSessionId, utcDay } from './keys.js';
+import { type BoardMeta, metaOf } from './rank-index.js';
 import { assessRisk } from './risk.js';
 import type {
   AddToDay,
@@ -38,6 +39,8 @@ export interface DayTotal {
   sessions: number;
   /** When it reached its points (absent for a total that never had any). */
   reachedAt?: string | undefined;
+  /** The shard its board entry is in (undefined: off the board). */
+  shard?: number | undefined;
 }
 
 /** A session as read. Entries count towards it only while it is an active backend session of the player. */
@@ -66,8 +69,8 @@ export interface PlanInput {
   days: ReadonlyMap<string, DayTotal>;
   /** The all-time total (absent: nothing yet). */
   allTime?: TotalRead | undefined;
-  /** The boards' heights as read (rank-index.ts `heightKey`): the day boards' by UTC day (absent: none yet). */
-  heights: { days: ReadonlyMap<string, number>; allTime: number | null };
+  /** The boards' meta items as read (rank-index.ts `metaOf`): the day boards' by UTC day, and the all-time board's. */
+  boards: { days: ReadonlyMap<string, BoardMeta>; allTime: BoardMeta };
   /** Sessions by id (absent: a new session). */
   sessions: ReadonlyMap<string, StoredSession>;
   /** What earlier requests accepted, by idempotency key. */
@@ -206,18 +209,21 @@ const planEntry = (p: Planning, { index, entry }: Indexed) => {
 const bound = (cap: number | null, add: number) => (cap !== null && add > 0 ? cap - add : null);
 
 /** A total as its board move starts from: its points and when it reached them (none: not on the board). */
-const totalRead = (points: number, reachedAt: string | undefined): TotalRead | undefined =>
-  points !== 0 || reachedAt !== undefined ? { points, reachedAt: reachedAt ?? '' } : undefined;
+const totalRead = (points: number, read: DayTotal | undefined): TotalRead | undefined =>
+  points !== 0 || read?.reachedAt !== undefined
+    ? { points, reachedAt: read?.reachedAt ?? '', shard: read?.shard }
+    : undefined;
 
-const dayWrite = ({ game, arcId, days, heights }: PlanInput, day: string, d: DayPlan): AddToDay => ({
+const dayWrite = ({ game, arcId, days, boards }: PlanInput, day: string, d: DayPlan): AddToDay => ({
   kind: 'addToDay',
   gameId: game.id,
   arcId,
   day,
   points: d.add,
   sessions: d.newSessions,
-  read: totalRead(d.points, days.get(day)?.reachedAt),
-  height: heights.days.get(day) ?? null,
+  read: totalRead(d.points, days.get(day)),
+  // Every day a plan writes is read with its board's meta item (save-points.ts); absent there: an empty board.
+  meta: boards.days.get(day) ?? metaOf(undefined),
   requires: {
     pointsAtMost: bound(game.maxCumulativePointsPerDay, d.add),
     sessionsAtMost: bound(game.maxSessionsPerDay, d.newSessions),
@@ -292,7 +298,7 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
             arcId: input.arcId,
             points: total,
             read: input.allTime,
-            height: input.heights.allTime,
+            meta: input.boards.allTime,
           },
         ]
       : []),

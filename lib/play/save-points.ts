@@ -9,7 +9,7 @@ import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
 import type { IdentityDirectory, PendingImport } from '../user/index.js';
 import { addToStat, parseIdentifiers, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
-import { heightKey, heightOf } from './rank-index.js';
+import { type BoardMeta, entryShard, metaKey, metaOf } from './rank-index.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
 import { failedUnits, groupTransaction, packTransactions } from './save-groups.js';
 import type { EntryResult, Indexed, SaveEntry } from './save-model.js';
@@ -75,14 +75,14 @@ const sessionIdsOf = ({ arcId, entries }: Unit, today: string) => [
 ];
 
 /**
- * Every item a unit's plan reads: today's and the all-time total, their boards' heights, multiplier slot,
+ * Every item a unit's plan reads: today's and the all-time total, their boards' meta items, multiplier slot,
  * sessions, idempotency records.
  */
 const stateKeys = (game: GameRecord, unit: Unit, today: string) => [
   playKeys.day(game.id, unit.arcId, today),
   playKeys.allTime(game.id, unit.arcId),
-  heightKey({ kind: 'day', gameId: game.id, day: today }),
-  heightKey({ kind: 'all', gameId: game.id }),
+  metaKey({ kind: 'day', gameId: game.id, day: today }),
+  metaKey({ kind: 'all', gameId: game.id }),
   multiplierSlotKey(game.id, unit.arcId),
   ...sessionIdsOf(unit, today).map((sid) => playKeys.session(game.id, sid)),
   ...unit.entries.flatMap(({ entry }) =>
@@ -102,7 +102,7 @@ const readState = async (game: GameRecord, units: Unit[], today: string, prefetc
       return item?.sk === 'SESSION' && item.day !== today
         ? [
             playKeys.day(game.id, unit.arcId, String(item.day)),
-            heightKey({ kind: 'day', gameId: game.id, day: String(item.day) }),
+            metaKey({ kind: 'day', gameId: game.id, day: String(item.day) }),
           ]
         : [];
     }),
@@ -111,11 +111,12 @@ const readState = async (game: GameRecord, units: Unit[], today: string, prefetc
   return state;
 };
 
-/** A day total as read. */
-const dayTotal = (d: Item): DayTotal => ({
+/** A day total as read (on the board of `day`). */
+const dayTotal = (d: Item, gameId: string, day: string): DayTotal => ({
   points: Number(d.points ?? 0),
   sessions: Number(d.sessions ?? 0),
   reachedAt: d.reachedAt === undefined ? undefined : String(d.reachedAt),
+  shard: entryShard({ kind: 'day', gameId, day }, d),
 });
 
 /** A session as read. */
@@ -141,16 +142,20 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
     if (s) sessions.set(sessionId, storedSession(s));
   }
   const days = new Map<string, DayTotal>();
-  const dayHeights = new Map<string, number>();
+  const dayMetas = new Map<string, BoardMeta>();
+  const allTimeMeta = item(metaKey({ kind: 'all', gameId: game.id }));
   for (const day of new Set([today, ...[...sessions.values()].map((s) => s.day)])) {
     const d = item(playKeys.day(game.id, unit.arcId, day));
-    if (d) days.set(day, dayTotal(d));
-    const height = heightOf(item(heightKey({ kind: 'day', gameId: game.id, day })));
-    if (height !== null) dayHeights.set(day, height);
+    if (d) days.set(day, dayTotal(d, game.id, day));
+    dayMetas.set(day, metaOf(item(metaKey({ kind: 'day', gameId: game.id, day })), allTimeMeta));
   }
-  const heights = { days: dayHeights, allTime: heightOf(item(heightKey({ kind: 'all', gameId: game.id }))) };
+  const boards = { days: dayMetas, allTime: metaOf(allTimeMeta) };
   const all = item(playKeys.allTime(game.id, unit.arcId));
-  const allTime = all && { points: Number(all.points ?? 0), reachedAt: String(all.reachedAt ?? '') };
+  const allTime = all && {
+    points: Number(all.points ?? 0),
+    reachedAt: String(all.reachedAt ?? ''),
+    shard: entryShard({ kind: 'all', gameId: game.id }, all),
+  };
   const idempotency = new Map<string, { accepted: number }>();
   for (const { entry } of unit.entries) {
     const key = entry.idempotencyKey;
@@ -158,18 +163,18 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
     if (key && record) idempotency.set(key, { accepted: Number(record.accepted ?? 0) });
   }
   const multiplierBps = activeMultiplierBps(item(multiplierSlotKey(game.id, unit.arcId)), at);
-  return { game, arcId: unit.arcId, now: at, multiplierBps, days, allTime, heights, sessions, idempotency };
+  return { game, arcId: unit.arcId, now: at, multiplierBps, days, allTime, boards, sessions, idempotency };
 };
 
 const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): Planned => {
   const input = planInput(game, unit, state, at);
   const plan = planPlayer(input, unit.entries);
-  // The boards' heights count as read state too: a race lost to a rival raising one is progress, not a stall.
+  // The boards' meta items count as read state too: a race lost to a rival widening one is progress, not a stall.
   const read = JSON.stringify([
     [...input.days],
     input.allTime,
-    [...input.heights.days],
-    input.heights.allTime,
+    [...input.boards.days],
+    input.boards.allTime,
     [...input.sessions],
     [...input.idempotency],
   ]);

@@ -32,7 +32,7 @@ const totalItems = (
     board,
     w.read && { arcId: w.arcId, ...w.read },
     { arcId: w.arcId, points: (w.read?.points ?? 0) + w.points, reachedAt: reached },
-    w.height,
+    w.meta,
   );
   return [
     {
@@ -55,7 +55,7 @@ const totalItems = (
       },
     },
     ...move.counters,
-    ...move.raise,
+    ...move.meta,
   ];
 };
 

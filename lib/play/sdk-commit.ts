@@ -5,7 +5,7 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { capOrDefault } from '../games/index.js';
 import { playKeys } from './keys.js';
-import { type BoardRef, heightKey, heightOf } from './rank-index.js';
+import { type BoardMeta, type BoardRef, entryShard, metaKey, metaOf } from './rank-index.js';
 import { boardMove } from './rank-writes.js';
 import {
   getItem,
@@ -74,25 +74,31 @@ const requireCommittable = async (
 };
 
 /** A total as read, for its move on its board (undefined: none yet). */
-const readTotal = (item: Record<string, unknown> | undefined) =>
-  item ? { points: Number(item.points ?? 0), reachedAt: String(item.reachedAt ?? '') } : undefined;
+const readTotal = (board: BoardRef, item: Record<string, unknown> | undefined) =>
+  item
+    ? {
+        points: Number(item.points ?? 0),
+        reachedAt: String(item.reachedAt ?? ''),
+        shard: entryShard(board, item),
+      }
+    : undefined;
 
 /** One total's update by `accepted` points with its board move (conditional on the points read). */
 const totalUpdate = (
   board: BoardRef,
   key: { pk: string; sk: string },
   arcId: string,
-  read: { points: number; reachedAt: string } | undefined,
+  read: ReturnType<typeof readTotal>,
   accepted: number,
   at: string,
-  height: number | null,
+  meta: BoardMeta,
   cap?: { condition: string; values: Record<string, number> },
 ): TransactItem[] => {
   const move = boardMove(
     board,
     read && { arcId, ...read },
     { arcId, points: (read?.points ?? 0) + accepted, reachedAt: at },
-    height,
+    meta,
   );
   return [
     {
@@ -115,7 +121,7 @@ const totalUpdate = (
       },
     },
     ...move.counters,
-    ...move.raise,
+    ...move.meta,
   ];
 };
 
@@ -140,10 +146,10 @@ const totalsUpdates = (
       dayBoard,
       dayKey,
       arcId,
-      readTotal(read.get(itemKey(dayKey))),
+      readTotal(dayBoard, read.get(itemKey(dayKey))),
       accepted,
       at,
-      heightOf(read.get(itemKey(heightKey(dayBoard)))),
+      metaOf(read.get(itemKey(metaKey(dayBoard))), read.get(itemKey(metaKey(allBoard)))),
       {
         condition: '(attribute_not_exists(points) OR points <= :limit)',
         values: { ':limit': dayCap - accepted },
@@ -153,10 +159,10 @@ const totalsUpdates = (
       allBoard,
       allTimeKey,
       arcId,
-      readTotal(read.get(itemKey(allTimeKey))),
+      readTotal(allBoard, read.get(itemKey(allTimeKey))),
       accepted,
       at,
-      heightOf(read.get(itemKey(heightKey(allBoard)))),
+      metaOf(read.get(itemKey(metaKey(allBoard)))),
     ),
   ];
 };
@@ -185,12 +191,12 @@ export const commit = async (
     const pending = Number(session.pendingPoints ?? 0);
     const dayKey = playKeys.day(gameId, arcId, day);
     const allTimeKey = playKeys.allTime(gameId, arcId);
-    // The totals, and their boards' heights (a commit that takes a score to a new level raises its board's).
+    // The totals, and their boards' meta items (a commit may raise a board's height or widen it).
     const totals = await getItems([
       dayKey,
       allTimeKey,
-      heightKey({ kind: 'day', gameId, day }),
-      heightKey({ kind: 'all', gameId }),
+      metaKey({ kind: 'day', gameId, day }),
+      metaKey({ kind: 'all', gameId }),
     ]);
     const dayItem = totals.get(itemKey(dayKey));
     // Sessions opened before caps had defaults hold none: the default applies to them too.

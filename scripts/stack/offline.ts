@@ -75,8 +75,9 @@ export async function startOffline(options: OfflineOptions): Promise<LocalOfflin
         return response.status;
       },
       {
-        // Generous: the esbuild build of every function takes 30–60 s alone and several times that on a busy machine.
-        timeoutMs: options.readyTimeoutMs ?? 240_000,
+        // Generous: the esbuild build of every function takes 30–60 s alone and several times that on a busy machine
+        // (two stacks starting at once on 2 cores missed 240 s).
+        timeoutMs: options.readyTimeoutMs ?? 480_000,
         intervalMs: 200,
         abortReason: () => (child.exitCode() === undefined ? undefined : `exited early:\n${child.tail()}`),
       },

@@ -2,15 +2,16 @@
 // and invalidations, then every player's rank, neighbours, the board's size and pages (shallow and through the
 // score tree) compared with the order recomputed from the totals themselves.
 import { randomBytes } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import bs58 from 'bs58';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { dayBoard, gamesActiveOn, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
 import { devLeaderboard } from '../../lib/play/leaderboard.js';
-import { BOARD_SHARDS, type BoardRef, byRank, type Standing, shardOf } from '../../lib/play/rank-index.js';
-import { around, boardSize, pageOf, playerRank, scoreAt } from '../../lib/play/rank-reads.js';
-import { getItems, itemKey } from '../../lib/play/repository.js';
+import { type BoardRef, byRank, metaKey, type Standing } from '../../lib/play/rank-index.js';
+import { around, boardSize, pageOf, playerRank, readMeta, scoreAt } from '../../lib/play/rank-reads.js';
+import { getItems, itemKey, playTable } from '../../lib/play/repository.js';
 import { batchSavePoints, type SaveEntry } from '../../lib/play/save-points.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';
@@ -92,10 +93,11 @@ describe.each([
     const ties = expected.length - new Set(expected.map((s) => s.points)).size;
     expect(ties).toBeGreaterThan(50);
     expect(await boardSize(board)).toBe(expected.length);
-    // As the API reads it: the total and the board's height, then the counters up to the height.
+    // As the API reads it: the total and the board's meta item, then the counters up to the height.
     const answers = await Promise.all(expected.map((s) => playerRank(board, s.arcId)));
     // The same from the counters of every level (no height).
-    const full = await Promise.all(expected.slice(0, 40).map((s) => around(board, s)));
+    const meta = { ...(await readMeta(board)), height: null };
+    const full = await Promise.all(expected.slice(0, 40).map((s) => around(board, s, meta)));
     expect(full).toEqual(answers.slice(0, 40).map((a) => ({ rank: a?.rank, neighbours: a?.neighbours })));
     answers.forEach((answer, i) => {
       expect(answer?.points).toBe(expected[i]?.points);
@@ -116,12 +118,13 @@ describe.each([
       // offset + limit > 100 takes the tree's select; a page past the end is empty.
       expect(await pageOf(board, offset, 60)).toEqual(expected.slice(offset, offset + 60));
     }
+    const meta = await readMeta(board);
     for (const k of [1, 50, expected.length]) {
-      const at = await scoreAt(board, k);
+      const at = await scoreAt(board, k, meta);
       const points = expected[k - 1]?.points ?? -1;
       expect(at).toEqual({ points, above: expected.filter((s) => s.points > points).length });
     }
-    expect(await scoreAt(board, expected.length + 1)).toBeUndefined();
+    expect(await scoreAt(board, expected.length + 1, meta)).toBeUndefined();
   }, 120_000);
 });
 
@@ -185,8 +188,8 @@ const countQueries = async <T>(run: () => Promise<T>) => {
   }
 };
 
-describe('ties reached over many minutes (the tie tree)', () => {
-  it('ranks every tied player from the tie tree, with no COUNT, after moves and invalidations', async () => {
+describe('ties reached over many minutes', () => {
+  it('ranks every tied player exactly after moves and invalidations, counting a tie group past a page with COUNT', async () => {
     const g = await registerGame(dev);
     const day = '2026-03-10';
     const start = Date.parse(`${day}T00:00:00.000Z`);
@@ -252,7 +255,13 @@ describe('ties reached over many minutes (the tie tree)', () => {
       const { result, counts } = await countQueries(() =>
         Promise.all(expected.map((s) => playerRank(board, s.arcId))),
       );
-      expect(counts).toBe(0);
+      // A board of 270 is one shard wide: a player with more than 10 tied ahead of it counts them with one
+      // COUNT over the tie group; the others from the page before it.
+      expect((await readMeta(board)).recorded).toBe(1);
+      const groups = [...new Set(expected.map((s) => s.points))].map(
+        (p) => expected.filter((s) => s.points === p).length,
+      );
+      expect(counts).toBe(groups.reduce((sum, n) => sum + Math.max(0, n - 10), 0));
       result.forEach((answer, i) => {
         expect(answer?.rank).toBe(i + 1);
         expect(answer?.neighbours.map((x) => x.arcId)).toEqual(
@@ -263,38 +272,80 @@ describe('ties reached over many minutes (the tie tree)', () => {
   }, 120_000);
 });
 
-describe('a tie group larger than a page per shard', () => {
-  it('counts the ties ahead of a player reached in the same minute from the page before it, or COUNT', async () => {
+describe('a tie group of 2,000 at one score, saved while the board widens', () => {
+  it('ranks every player of it exactly, across the shards of every width the board had', async () => {
     const g = await registerGame(dev);
     const board: BoardRef = { kind: 'day', gameId: g.id, day: utcDay(new Date()) };
-    const wallets = Array.from({ length: 600 }, () => `sol:${bs58.encode(randomBytes(32))}`);
-    // 600 players at one score, reached at six instants (one per batch, likely in one minute), ~27 per index
-    // shard: in a shard, the first 10 of a minute count the ties of their minute ahead from the page before them,
-    // the others with a COUNT.
+    // The estimate of players who entered the board, set as if that many had: the next entries widen it.
+    const estimate = (players: number) =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: playTable(),
+          Key: metaKey(board),
+          UpdateExpression: 'SET players = :n',
+          ExpressionAttributeValues: { ':n': players },
+        }),
+      );
     const ids: string[] = [];
-    for (let b = 0; b < 6; b++) {
-      const part = wallets.slice(b * 100, b * 100 + 100);
+    const wallets: string[] = [];
+    const widths: number[] = [];
+    for (let b = 0; b < 20; b++) {
+      // After 500 players, as if 5,000 had entered: the next batch records width 2. After 1,000, as if 20,000
+      // had: the next records 8. Each batch's entries go to the width its plan read.
+      if (b === 5) await estimate(5_000);
+      if (b === 10) await estimate(20_000);
+      const part = Array.from({ length: 100 }, () => `sol:${bs58.encode(randomBytes(32))}`);
       const res = await batchSavePoints(
         auth(),
-        { gameId: g.id, entries: part.map((playerId) => ({ playerId, points: 5 })) },
+        {
+          gameId: g.id,
+          entries: part.map((playerId, j) => ({ playerId, points: 5, sessionId: `b${b}-${j}` })),
+        },
         deps,
       );
+      wallets.push(...part);
       ids.push(...part.map((w) => res.playerIdToArcId[w] as string));
+      widths.push((await readMeta(board)).recorded);
     }
+    expect(widths.slice(0, 5)).toEqual([1, 1, 1, 1, 1]);
+    expect(widths[5]).toBe(2);
+    expect(widths[10]).toBe(8);
+    // 40 players (one in 50, from every width) move up and 20 come back (invalidated): they rejoin the tie last, in shards of 8.
+    const movers = wallets.filter((_, i) => i % 50 === 0);
+    await batchSavePoints(
+      auth(),
+      {
+        gameId: g.id,
+        entries: movers.map((playerId, i) => ({
+          playerId,
+          points: 2,
+          sessionId: `${i % 2 ? 'up' : 'back'}-${i}`,
+        })),
+      },
+      deps,
+    );
+    await invalidateSessions(auth(), {
+      gameId: g.id,
+      sessionIds: movers.flatMap((_, i) => (i % 2 ? [] : [`back-${i}`])),
+    });
     const items = await getItems(ids.map((arcId) => playKeys.day(g.id, arcId, board.day)));
     const expected = ids
-      .map((arcId) => ({
-        arcId,
-        points: 5,
-        reachedAt: String(items.get(itemKey(playKeys.day(g.id, arcId, board.day)))?.reachedAt),
-      }))
+      .map((arcId) => {
+        const item = items.get(itemKey(playKeys.day(g.id, arcId, board.day)));
+        return {
+          arcId,
+          points: Number(item?.points),
+          reachedAt: String(item?.reachedAt),
+          partition: String(item?.rankDay),
+        };
+      })
       .sort(byRank);
-    // Some shard holds more than 21 of them: its middle players have more than 10 ties on each side there.
-    const perShard = Array.from({ length: BOARD_SHARDS }, (_, shard) =>
-      ids.filter((id) => shardOf(id, BOARD_SHARDS) === shard),
-    );
-    expect(Math.max(...perShard.map((p) => p.length))).toBeGreaterThan(21);
-    const probes = expected.flatMap((_s, i) => (i % 5 === 0 || i >= expected.length - 3 ? [i] : []));
+    expect(expected.filter((s) => s.points === 5)).toHaveLength(1_980);
+    // The tie group lies in the shards of widths 1, 2 and 8 (the movers now in the width-8 ones).
+    expect(new Set(expected.map((s) => s.partition)).size).toBe(8);
+    expect(await boardSize(board)).toBe(2_000);
+    // Every 13th, the 20 above the tie group, and its last 50 (the movers who came back among them).
+    const probes = expected.flatMap((s, i) => (i % 13 === 0 || s.points !== 5 || i >= 1_950 ? [i] : []));
     const answers = await Promise.all(probes.map((i) => playerRank(board, (expected[i] as Standing).arcId)));
     answers.forEach((answer, n) => {
       const i = probes[n] as number;
@@ -303,5 +354,8 @@ describe('a tie group larger than a page per shard', () => {
         expected.slice(Math.max(0, i - 2), i + 3).flatMap((x) => (x === expected[i] ? [] : [x.arcId])),
       );
     });
-  }, 120_000);
+    const plain = expected.map(({ partition: _, ...s }) => s);
+    for (const offset of [0, 90, 1_000, 1_990])
+      expect(await pageOf(board, offset, 50)).toEqual(plain.slice(offset, offset + 50));
+  }, 300_000);
 });

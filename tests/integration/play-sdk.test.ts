@@ -14,7 +14,7 @@ import { PLAY_CAPS } from '../../lib/games/caps.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { utcDay } from '../../lib/play/keys.js';
 import { flushHash } from '../../lib/play/protocol.js';
-import { heightKey, heightOf } from '../../lib/play/rank-index.js';
+import { metaKey, metaOf } from '../../lib/play/rank-index.js';
 import { playerRank } from '../../lib/play/rank-reads.js';
 import { getItem } from '../../lib/play/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
@@ -484,7 +484,7 @@ describe('the boards', () => {
       { directory: localDirectory },
     );
     const low = below.results[0]?.arcId ?? '';
-    expect(heightOf(await getItem(heightKey(board)))).toBe(0);
+    expect(metaOf(await getItem(metaKey(board))).height).toBe(0);
     // 500 = 7·64 + 52: level 1 of the score tree, above the height of 0 the batch save left.
     const { session, auth } = await open(g);
     const link = linkFor(session.sessionId, 1, 500, session.chainSeed);
@@ -492,8 +492,8 @@ describe('the boards', () => {
     expect(await commit(auth, { seq: 1, head: link.hash, total: 500 })).toMatchObject({
       committedPoints: 500,
     });
-    expect(heightOf(await getItem(heightKey(board)))).toBe(1);
-    expect(heightOf(await getItem(heightKey({ kind: 'all', gameId: g.id })))).toBe(1);
+    expect(metaOf(await getItem(metaKey(board))).height).toBe(1);
+    expect(metaOf(await getItem(metaKey({ kind: 'all', gameId: g.id }))).height).toBe(1);
     expect(await playerRank(board, low)).toMatchObject({ rank: 2, points: 10 });
     expect(await playerRank(board, auth.userId)).toMatchObject({ rank: 1, points: 500 });
   });

@@ -1,6 +1,6 @@
 // The score tree's arithmetic against brute force, no stack: counters built by the moves of random totals
-// (joining, moving, leaving) answer `count(> v)` like a scan of the totals, the tie trees count ties by minute
-// like a scan, and rank keys sort like byRank.
+// (joining, moving, leaving) answer `count(> v)` like a scan of the totals, also while the board widens (the
+// writes of `boardMove` replayed in memory), and rank keys sort like byRank.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,19 +9,20 @@ import {
   type Counters,
   countAbove,
   countAt,
+  counterKey,
   counterMoves,
-  countInMinute,
-  countLater,
+  metaKey,
+  metaOf,
   pathAt,
   rankKey,
-  type Standing,
+  shardOf,
   type TreeNode,
-  tieMinute,
-  tieMinuteStart,
-  tieMoves,
-  tieNodes,
   topLevel,
+  WIDTHS,
+  widthFor,
 } from '../../lib/play/rank-index.js';
+import { boardMove, counterDeltas, metaAddsOf } from '../../lib/play/rank-writes.js';
+import type { TransactItem } from '../../lib/play/repository.js';
 
 const score = fc.oneof(
   fc.integer({ min: 0, max: 300 }),
@@ -96,90 +97,146 @@ describe('score tree', () => {
   });
 });
 
-describe('tie tree', () => {
-  const day: BoardRef = { kind: 'day', gameId: 'g', day: '2026-03-10' };
-  const all: BoardRef = { kind: 'all', gameId: 'g' };
-  const dayStart = Date.parse('2026-03-10T00:00:00.000Z');
-  // Reach instants from before the day to past the day tree's 4,096 minutes (clamped), a few minutes apart or not.
-  const instant = fc
-    .oneof(fc.integer({ min: -3, max: 40 }), fc.integer({ min: -100, max: 6_000 }))
-    .chain((minute) =>
-      fc
-        .integer({ min: 0, max: 59_999 })
-        .map((ms) => new Date(dayStart + minute * 60_000 + ms).toISOString()),
-    );
-  const standing = fc.record({
-    arcId: fc.constant('a'),
-    points: fc.integer({ min: 0, max: 3 }),
-    reachedAt: instant,
-  });
-
-  it.each([
-    ['day', day],
-    ['all-time', all],
-  ])(
-    'counts the ties of a later minute and of one minute exactly on the %s board, after joins, moves and departures',
-    (_, board) => {
-      fc.assert(
-        fc.property(fc.array(fc.tuple(standing, standing), { maxLength: 60 }), instant, (pairs, probe) => {
-          // Each standing joins as `a`, then moves to `b` (0 points: leaves the board).
-          const trees = new Map<string, Map<number, number>>();
-          const move = (from: Standing | undefined, to: Standing | undefined) => {
-            for (const m of tieMoves(board, from, to)) {
-              const id = `${m.points}#${m.level}#${m.node}`;
-              const node = trees.get(id) ?? new Map<number, number>();
-              for (const [d, delta] of m.digits) node.set(d, (node.get(d) ?? 0) + delta);
-              trees.set(id, node);
-            }
-          };
-          for (const [a] of pairs) move(undefined, a);
-          for (const [a, b] of pairs) move(a, b);
-          const finals = pairs.map(([, b]) => b).filter((b) => b.points > 0);
-          const latest = Math.max(0, ...finals.map((f) => tieMinute(board, f.reachedAt)));
-          for (const points of [1, 2, 3])
-            for (const at of [probe, ...finals.map((f) => f.reachedAt)]) {
-              const minute = tieMinute(board, at);
-              const tree = (n: TreeNode): Counters =>
-                trees.get(`${points}#${n.level}#${n.node}`) ?? new Map();
-              const tied = finals
-                .filter((f) => f.points === points)
-                .map((f) => tieMinute(board, f.reachedAt));
-              // Any bound at or after the latest minute reached reads enough levels.
-              for (const bound of [latest, latest + 1, 1e9]) {
-                const nodes = tieNodes(board, minute, bound);
-                expect(countLater(minute, nodes, tree)).toBe(tied.filter((m) => m > minute).length);
-              }
-              expect(countInMinute(minute, tree)).toBe(tied.filter((m) => m === minute).length);
-            }
-        }),
-      );
-    },
-  );
-
-  it('keeps the order of reach instants, clamped to the tree', () => {
-    fc.assert(
-      fc.property(instant, instant, (a, b) => {
-        if (a <= b) expect(tieMinute(day, a)).toBeLessThanOrEqual(tieMinute(day, b));
-        if (a <= b) expect(tieMinute(all, a)).toBeLessThanOrEqual(tieMinute(all, b));
-      }),
-    );
-    expect(tieMinute(day, '2026-03-09T23:59:59.999Z')).toBe(0);
-    expect(tieMinute(day, '2026-03-10T01:05:30.000Z')).toBe(65);
-    expect(tieMinute(day, '2026-03-13T00:00:00.000Z')).toBe(4_095);
-    expect(tieMinute(all, '2026-01-01T00:01:00.000Z')).toBe(1);
-    expect(tieMinute(all, '')).toBe(0);
-    expect(tieMinuteStart(day, 65)).toBe('2026-03-10T01:05:00.000Z');
-  });
-
-  it('reads the levels where a later minute up to the bound can differ, level 0 always', () => {
-    expect(tieNodes(day, 70, 100)).toEqual([{ level: 0, node: 1 }]);
-    expect(tieNodes(day, 70, 130)).toEqual([
-      { level: 0, node: 1 },
-      { level: 1, node: 0 },
+describe('board width', () => {
+  it('grows with the players on the board: 1 up to 5,000, doubling, 22 from 80,000', () => {
+    expect([0, 1, 5_000, 5_001, 10_000, 10_001, 40_000, 80_000, 80_001, 1e9].map(widthFor)).toEqual([
+      1, 1, 1, 2, 2, 4, 8, 16, 22, 22,
     ]);
-    expect(tieNodes(all, 5, 4_096).map((n) => n.level)).toEqual([0, 1, 2]);
-    // A standing reached after the bound (a writer's clock ahead) still reads its own minute.
-    expect(tieNodes(day, 70, 10)).toEqual([{ level: 0, node: 1 }]);
+  });
+
+  // A board's writes replayed in memory: each move's counter items summed per copy, its meta adds applied.
+  const simulate = (board: BoardRef) => {
+    const counters = new Map<string, number>();
+    const meta = {
+      levels: new Set<number>(),
+      widths: new Set<number>(),
+      dayWidths: new Set<number>(),
+      players: 0,
+    };
+    const count = (item: TransactItem) => {
+      const deltas = counterDeltas(item);
+      for (const [d, v] of deltas?.digits ?? []) {
+        const id = `${deltas?.key.pk}#${d}`;
+        counters.set(id, (counters.get(id) ?? 0) + v);
+      }
+    };
+    const record = (item: TransactItem) => {
+      const adds = metaAddsOf(item);
+      if (adds?.key.pk !== metaKey(board).pk) return;
+      for (const l of adds.adds.levels ?? []) meta.levels.add(l);
+      for (const w of adds.adds.widths ?? []) meta.widths.add(w);
+      meta.players += adds.adds.players ?? 0;
+    };
+    const apply = (items: TransactItem[]) => {
+      for (const item of items) {
+        count(item);
+        record(item);
+      }
+    };
+    const item = () => ({ levels: meta.levels, widths: meta.widths, players: meta.players });
+    return { counters, meta, apply, item };
+  };
+
+  it('keeps every entry and counter in a shard the readers read, and the counters equal the totals, as the board widens', () => {
+    const board: BoardRef = { kind: 'day', gameId: 'g', day: '2026-03-10' };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 5_000 })), {
+          minLength: 1,
+          maxLength: 120,
+        }),
+        fc.integer({ min: 0, max: 3 }),
+        (moves, widen) => {
+          const sim = simulate(board);
+          const totals = new Map<string, { points: number; shard?: number | undefined }>();
+          moves.forEach(([player, points], i) => {
+            const arcId = `arc-${player}`;
+            // The board widens part way through (as if its estimate crossed a threshold elsewhere).
+            if (i === Math.floor(moves.length / 2) && widen > 0) sim.meta.widths.add(WIDTHS[widen] as number);
+            const was = totals.get(arcId);
+            const move = boardMove(
+              board,
+              was && was.points > 0
+                ? { arcId, points: was.points, reachedAt: 'x', shard: was.shard }
+                : undefined,
+              { arcId, points, reachedAt: 'x' },
+              metaOf(sim.item()),
+            );
+            sim.apply([...move.counters, ...move.meta]);
+            const partition = move.values[':ixrankDay'];
+            const shard = typeof partition === 'string' ? Number(partition.split('#').pop()) : undefined;
+            totals.set(arcId, { points, shard: points > 0 ? shard : undefined });
+          });
+          const { recorded, height } = metaOf(sim.item());
+          const finals = [...totals.values()].filter((t) => t.points > 0);
+          for (const t of finals) expect(t.shard).toBeLessThan(recorded);
+          // Summed over the copies the readers read, the counters answer count(> v) like a scan.
+          const read = (n: TreeNode): Counters => {
+            const sums = new Map<number, number>();
+            for (let c = 0; c < recorded; c++)
+              for (let d = 1; d < 64; d++) {
+                const v = sim.counters.get(`${counterKey(board, n, c).pk}#${d}`) ?? 0;
+                if (v !== 0) sums.set(d, (sums.get(d) ?? 0) + v);
+              }
+            return sums;
+          };
+          for (const v of [0, 1, 63, 64, 200, 4_095, 4_096])
+            expect(countAbove(v, read, height ?? 0)).toBe(finals.filter((t) => t.points > v).length);
+          // No counter is left in a copy the readers do not read.
+          for (const [key, value] of sim.counters)
+            if (value !== 0) expect(Number(key.split('#')[5])).toBeLessThan(recorded);
+        },
+      ),
+    );
+  });
+
+  it('estimates the players who entered from one in `width` of them, and records the next width when they need it', () => {
+    const board: BoardRef = { kind: 'day', gameId: 'g', day: '2026-03-10' };
+    const sim = simulate(board);
+    sim.meta.players = 4_990;
+    const entered = Array.from({ length: 200 }, (_, i) => `arc-${i}`);
+    for (const arcId of entered) {
+      const move = boardMove(board, undefined, { arcId, points: 10, reachedAt: 'x' }, metaOf(sim.item()));
+      sim.apply(move.meta);
+      // The all-time board learns the width its day boards reached.
+      const allTime = move.meta
+        .map(metaAddsOf)
+        .find((m) => m?.key.pk === metaKey({ kind: 'all', gameId: 'g' }).pk);
+      if (allTime) expect(allTime.adds.dayWidths).toEqual([2]);
+    }
+    // Past 5,000 the board is 2 wide (10,000 more would take it to 4).
+    expect(metaOf(sim.item()).recorded).toBe(2);
+    // 200 entered: the estimate moved by about that many (sampled one in the width).
+    expect(sim.meta.players - 4_990).toBeGreaterThan(100);
+    expect(sim.meta.players - 4_990).toBeLessThan(300);
+  });
+
+  it("starts a day board as wide as its game's day boards grew, and records that width on the day board", () => {
+    const board: BoardRef = { kind: 'day', gameId: 'g', day: '2026-03-11' };
+    const meta = metaOf(undefined, { dayWidths: new Set([8]) });
+    expect(meta).toMatchObject({ width: 8, recorded: 1, height: null });
+    const move = boardMove(board, undefined, { arcId: 'arc-1', points: 5, reachedAt: 'x' }, meta);
+    const adds = move.meta.map(metaAddsOf).find((m) => m?.key.pk === metaKey(board).pk);
+    expect(adds?.adds.widths).toContain(8);
+    expect(adds?.adds.levels).toEqual([0]);
+    expect(move.values[':ixrankDay']).toBe(`g#2026-03-11#${shardOf('arc-1', 8)}`);
+  });
+
+  it('keeps a move down in its shard without reading the board', () => {
+    const board: BoardRef = { kind: 'all', gameId: 'g' };
+    const move = boardMove(
+      board,
+      { arcId: 'a', points: 70, reachedAt: 'x', shard: 5 },
+      { arcId: 'a', points: 3, reachedAt: 'x' },
+    );
+    expect(move.values[':ixrankAll']).toBe('g#5');
+    expect(move.meta).toEqual([]);
+    // 70 = 1·64 + 6 leaves level 1 and node 1 of level 0, 3 joins node 0: all in copy 5.
+    expect(move.counters.map((c) => counterDeltas(c)?.key.pk)).toEqual([
+      'RANK#g#0#1#5',
+      'RANK#g#1#0#5',
+      'RANK#g#0#0#5',
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 // The batch-save planner as a pure function: game caps, the state read and the entries in, results and typed
 // writes out. No stack: each case is plain data, and each asserts exact values.
 import { describe, expect, it } from 'vitest';
+import { metaOf } from '../../lib/play/rank-index.js';
 import type { EntryReason, EntryStatus, PlanWrite, SaveEntry } from '../../lib/play/save-model.js';
 import {
   type DayTotal,
@@ -17,6 +18,8 @@ const TODAY = '2026-03-10';
 const DEFAULT_SESSION = `backend-${TODAY}-${ARC}`;
 const DAY_SECONDS = 24 * 3600;
 const NO_RISK = { score: 0, reasons: [] };
+/** A board nothing was saved on yet (its meta item absent). */
+const EMPTY_BOARD = metaOf(undefined);
 
 type Caps = Partial<Omit<PlanGame, 'id'>>;
 
@@ -28,7 +31,6 @@ const input = (
     idempotency?: Record<string, number>;
     multiplierBps?: number;
     now?: Date;
-    heights?: { days?: Record<string, number>; allTime?: number };
   } = {},
 ): PlanInput => ({
   game: {
@@ -42,9 +44,9 @@ const input = (
   now: state.now ?? NOW,
   multiplierBps: state.multiplierBps ?? 10_000,
   days: new Map(Object.entries(state.days ?? {})),
-  heights: {
-    days: new Map(Object.entries(state.heights?.days ?? {})),
-    allTime: state.heights?.allTime ?? null,
+  boards: {
+    days: new Map(),
+    allTime: EMPTY_BOARD,
   },
   sessions: new Map(
     Object.entries(state.sessions ?? {}).map(([id, s]) => [
@@ -232,10 +234,10 @@ describe('planPlayer: caps', () => {
         day: TODAY,
         points: 60,
         sessions: 1,
-        height: null,
+        meta: EMPTY_BOARD,
         requires: { pointsAtMost: 40, sessionsAtMost: 2 },
       },
-      { kind: 'addToAllTime', ...who, points: 60, height: null },
+      { kind: 'addToAllTime', ...who, points: 60, meta: EMPTY_BOARD },
       {
         kind: 'openSession',
         ...who,
@@ -271,10 +273,10 @@ describe('planPlayer: caps', () => {
         sessions: 0,
         // The total as read: its move on the board starts there (no reachedAt stored in this fixture).
         read: { points: 30, reachedAt: '' },
-        height: null,
+        meta: EMPTY_BOARD,
         requires: { pointsAtMost: null, sessionsAtMost: null },
       },
-      { kind: 'addToAllTime', ...who, points: 25, height: null },
+      { kind: 'addToAllTime', ...who, points: 25, meta: EMPTY_BOARD },
       {
         kind: 'addToSession',
         ...who,
@@ -305,7 +307,7 @@ describe('planPlayer: caps', () => {
         points: 0,
         sessions: 1,
         read: { points: 100, reachedAt: '' },
-        height: null,
+        meta: EMPTY_BOARD,
         requires: { pointsAtMost: null, sessionsAtMost: 4 },
       },
       {
@@ -544,7 +546,7 @@ describe('planPlayer: UTC day boundaries', () => {
         points: 5,
         sessions: 0,
         read: { points: 95, reachedAt: '' },
-        height: null,
+        meta: EMPTY_BOARD,
         requires: { pointsAtMost: 95, sessionsAtMost: null },
       },
       {
@@ -553,12 +555,12 @@ describe('planPlayer: UTC day boundaries', () => {
         day: '2026-03-11',
         points: 30,
         sessions: 1,
-        height: null,
+        meta: EMPTY_BOARD,
         requires: { pointsAtMost: 70, sessionsAtMost: 2 },
       },
     ]);
     expect(plan.writes.filter((w) => w.kind === 'addToAllTime')).toEqual([
-      { kind: 'addToAllTime', ...who, points: 35, height: null },
+      { kind: 'addToAllTime', ...who, points: 35, meta: EMPTY_BOARD },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { counterKey, heightKey } from '../../lib/play/rank-index.js';
-import { counterItem, counterWrites, heightItem, tieWrites } from '../../lib/play/rank-writes.js';
+import { counterKey, metaKey, shardOf } from '../../lib/play/rank-index.js';
+import { counterItem, counterWrites, metaItem } from '../../lib/play/rank-writes.js';
 import type { TransactItem } from '../../lib/play/repository.js';
 import {
   failedUnits,
@@ -132,10 +132,13 @@ describe('groupTransaction', () => {
     ],
   });
 
-  it("merges the raises of one board's height by several players into one item with their levels", () => {
+  it("merges several players' writes to one board's meta item into one item: levels and widths joined, players summed", () => {
     const raising = (name: string, level: number) => ({
       name,
-      items: [update(`TOTAL#${name}`, 'DAY#2026-01-01'), heightItem(heightKey(board), [level])],
+      items: [
+        update(`TOTAL#${name}`, 'DAY#2026-01-01'),
+        metaItem(metaKey(board), { levels: [level], widths: [level === 2 ? 4 : 2], players: 2 }),
+      ],
     });
     // The first scores on a new board all raise its height: still one transaction.
     const units = [raising('a', 0), raising('b', 2), raising('c', 0)];
@@ -143,7 +146,7 @@ describe('groupTransaction', () => {
     const tx = groupTransaction(units);
     expect(tx.items).toHaveLength(4);
     const height = tx.items.filter((i) => i.Update?.Key?.sk === 'HEIGHT');
-    expect(height).toEqual([heightItem(heightKey(board), [0, 2])]);
+    expect(height).toEqual([metaItem(metaKey(board), { levels: [0, 2], widths: [2, 4], players: 6 })]);
     expect(tx.owners[tx.items.indexOf(height[0] as TransactItem)]?.map((u) => u.name)).toEqual([
       'a',
       'b',
@@ -155,11 +158,14 @@ describe('groupTransaction', () => {
     const activity = { activeDay: '2026-01-01#3', activeGame: 'g' };
     const raising = (name: string, level: number) => ({
       name,
-      items: [update(`TOTAL#${name}`, 'DAY#2026-01-01'), heightItem(heightKey(board), [level], activity)],
+      items: [
+        update(`TOTAL#${name}`, 'DAY#2026-01-01'),
+        metaItem(metaKey(board), { levels: [level] }, activity),
+      ],
     });
     const tx = groupTransaction([raising('a', 0), raising('b', 2)]);
     const height = tx.items.filter((i) => i.Update?.Key?.sk === 'HEIGHT');
-    expect(height).toEqual([heightItem(heightKey(board), [0, 2], activity)]);
+    expect(height).toEqual([metaItem(metaKey(board), { levels: [0, 2] }, activity)]);
     expect(height[0]?.Update?.UpdateExpression).toContain(
       'SET activeDay = :activeDay, activeGame = :activeGame',
     );
@@ -196,13 +202,12 @@ describe('groupTransaction', () => {
   });
 
   it('packs 100 new players of a new board with their counter ADDs and height raises into at most 5 transactions', () => {
-    const at = '2026-03-10T12:00:00.000Z';
     const boards = [
       { kind: 'day' as const, gameId: 'g', day: '2026-03-10' },
       { kind: 'all' as const, gameId: 'g' },
     ];
-    // As the save path writes them: per player 3 own writes and, per board, a score-tree ADD (22 copies) and
-    // tie-tree ADDs (8 copies: 2 levels on the day board, 3 on the all-time board in March 2026).
+    // As the save path writes them on a board at its widest: per player 3 own writes and, per board, a
+    // score-tree ADD (22 copies).
     const units = Array.from({ length: 100 }, (_, i) => ({
       name: `p${i}`,
       items: [
@@ -210,15 +215,14 @@ describe('groupTransaction', () => {
         update(`TOTAL#p${i}`),
         update(`SESSION#p${i}`),
         ...boards.flatMap((b) => [
-          ...counterWrites(b, `p${i}`, 0, 10),
-          ...tieWrites(b, undefined, { arcId: `p${i}`, points: 10, reachedAt: at }),
+          ...counterWrites(b, shardOf(`p${i}`, 22), 0, 10),
           // The board's first batch: every player raises its height (one item all of them share).
-          heightItem(heightKey(b), [0]),
+          metaItem(metaKey(b), { levels: [0] }),
         ]),
       ],
     }));
-    // 300 own + ~86 shared items: 4 transactions at the least; a transaction holds the counter items of its
-    // players' copies, so players who share copies must go together (packed in the given order, 7–8).
+    // 300 own + ~46 shared items: 4 transactions at the least; a transaction holds the counter items of its
+    // players' copies, so players who share copies must go together.
     const groups = packTransactions(units);
     expect(groups.length).toBeLessThanOrEqual(5);
     for (const group of groups) expect(groupTransaction(group).items.length).toBeLessThanOrEqual(100);

@@ -3,15 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { playIndexes } from '../../lib/play/keys.js';
 import {
-  BOARD_SHARDS,
   boardPartition,
   counterKey,
-  heightKey,
+  MAX_WIDTH,
+  metaKey,
+  metaOf,
   rankKey,
   shardOf,
-  TREE_SHARDS,
-  tieKey,
-  tieShardOf,
 } from '../../lib/play/rank-index.js';
 import { indexUpdate, playTable, updateExpression } from '../../lib/play/repository.js';
 import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
@@ -25,6 +23,10 @@ const who = { gameId: 'g1', arcId: 'arc-1' };
 const itemsOf = (...writes: PlanWrite[]) =>
   planItems({ results: [], writes, total: 0, at: AT } satisfies PlayerPlan);
 const session = { ...who, sessionId: 's1', points: 10, saves: 1, capHits: 0 };
+/** A board at its widest (no estimate to keep) with scores up to `height`'s level (null: none yet). */
+const wide = (height: number | null) =>
+  metaOf({ widths: new Set([MAX_WIDTH]), ...(height === null ? {} : { levels: new Set([height]) }) });
+const SHARD = shardOf('arc-1', MAX_WIDTH);
 
 describe('playIndexes and indexUpdate', () => {
   it.each([
@@ -62,7 +64,7 @@ describe('planItems', () => {
       day: '2026-03-10',
       points: 60,
       sessions: 1,
-      height: 0,
+      meta: wide(0),
       requires: { pointsAtMost: 40, sessionsAtMost: 2 },
     });
     const board = { kind: 'day', gameId: 'g1', day: '2026-03-10' } as const;
@@ -80,7 +82,7 @@ describe('planItems', () => {
           ':a': 'arc-1',
           ':now': AT,
           ':fromPoints': 0,
-          ':ixrankDay': boardPartition(board, shardOf('arc-1', BOARD_SHARDS)),
+          ':ixrankDay': boardPartition(board, SHARD),
           ':ixrankKey': rankKey({ arcId: 'arc-1', points: 60, reachedAt: AT }),
           ':dayLimit': 40,
           ':sessionLimit': 2,
@@ -95,14 +97,9 @@ describe('planItems', () => {
         ExpressionAttributeValues: { [`:d${digit}`]: 1 },
       },
     });
-    // 60 = digit 60 at level 0 of node 0: one counter, in the player's copy. Its tie tree: 12:00 is minute
-    // 720 = 11·64 + 16 of the day: digit 16 of node 11 at level 0, digit 11 of node 0 at level 1.
-    const tie = (level: number, node: number) => tieKey(board, 60, { level, node }, tieShardOf('arc-1'));
-    expect(counters).toEqual([
-      add(counterKey(board, { level: 0, node: 0 }, shardOf('arc-1', TREE_SHARDS)), 60),
-      add(tie(0, 11), 16),
-      add(tie(1, 0), 11),
-    ]);
+    // 60 = digit 60 at level 0 of node 0: one counter, in the player's copy (the shard of its entry). Nothing
+    // else: the board's height is already 0, and a board at its widest keeps no estimate.
+    expect(counters).toEqual([add(counterKey(board, { level: 0, node: 0 }, SHARD), 60)]);
   });
 
   it('moves a total read at 70 points by 60 from digit 6·64+6 at two levels, conditional on the 70 read', () => {
@@ -110,8 +107,8 @@ describe('planItems', () => {
       kind: 'addToAllTime',
       ...who,
       points: 60,
-      read: { points: 70, reachedAt: '2026-03-09T00:00:00.000Z' },
-      height: 1,
+      read: { points: 70, reachedAt: '2026-03-09T00:00:00.000Z', shard: SHARD },
+      meta: wide(1),
     });
     expect(item?.Update?.ConditionExpression).toBe('points = :fromPoints');
     expect(item?.Update?.ExpressionAttributeValues?.[':fromPoints']).toBe(70);
@@ -124,28 +121,7 @@ describe('planItems', () => {
           { ':d1': -1, ':d2': 1 },
         ],
         [{ level: 0, node: 2 }, { ':d2': 1 }],
-      ].map(([n, v]) => [
-        counterKey({ kind: 'all', gameId: 'g1' }, n as never, shardOf('arc-1', TREE_SHARDS)),
-        v,
-      ]),
-      // The tie trees: leaving 70 reached 2026-03-09T00:00 (minute 96,480 since 2026-01-01 = 23·64² + 35·64 + 32),
-      // joining 130 at 2026-03-10T12:00 (minute 98,640 = 24·64² + 5·64 + 16); both under 64³: no level 3.
-      ...[
-        [70, 0, 1507, { ':d32': -1 }],
-        [70, 1, 23, { ':d35': -1 }],
-        [70, 2, 0, { ':d23': -1 }],
-        [130, 0, 1541, { ':d16': 1 }],
-        [130, 1, 24, { ':d5': 1 }],
-        [130, 2, 0, { ':d24': 1 }],
-      ].map(([points, level, node, v]) => [
-        tieKey(
-          { kind: 'all', gameId: 'g1' },
-          points as number,
-          { level, node } as never,
-          tieShardOf('arc-1'),
-        ),
-        v,
-      ]),
+      ].map(([n, v]) => [counterKey({ kind: 'all', gameId: 'g1' }, n as never, SHARD), v]),
     ]);
   });
 
@@ -157,15 +133,15 @@ describe('planItems', () => {
         day: '2026-03-10',
         points,
         sessions: 0,
-        read: read === undefined ? undefined : { points: read, reachedAt: AT },
-        height,
+        read: read === undefined ? undefined : { points: read, reachedAt: AT, shard: SHARD },
+        meta: wide(height),
         requires: { pointsAtMost: null, sessionsAtMost: null },
       }).filter((i) => i.Update?.Key?.sk === 'HEIGHT');
     const raise = (level: number) => ({
       Update: {
         TableName: playTable(),
-        Key: heightKey({ kind: 'day', gameId: 'g1', day: '2026-03-10' }),
-        // The day board's entry in the index of games with activity rides on its height item.
+        Key: metaKey({ kind: 'day', gameId: 'g1', day: '2026-03-10' }),
+        // The day board's entry in the index of games with activity rides on its meta item.
         UpdateExpression: 'ADD levels :levels SET activeDay = :activeDay, activeGame = :activeGame',
         ExpressionAttributeValues: {
           ':levels': new Set([level]),
@@ -188,7 +164,7 @@ describe('planItems', () => {
       day: '2026-03-10',
       points: 0,
       sessions: 1,
-      height: null,
+      meta: wide(null),
       requires: { pointsAtMost: null, sessionsAtMost: null },
     });
     expect(items).toHaveLength(1);
