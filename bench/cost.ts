@@ -11,10 +11,12 @@
 // computes from item sizes with AWS's rules (lib/adapters/capacity.ts); the output says how many.
 // Lambda duration is this machine's wall time of the handler at the function's memory size: an estimate.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import bs58 from 'bs58';
+import { MAX_WIDTH, metaKey } from '../lib/play/rank-index.js';
 import { startStack } from '../scripts/stack/index.js';
 import { measureSnapshotAndClaim } from './lib/cost-snapshots.js';
-import { type OperationCost, studioBills } from './lib/studios.js';
+import { type OperationCost, studioBills, WIDEST } from './lib/studios.js';
 import { renderTable } from './lib/table.js';
 import { RATES } from './rates.js';
 
@@ -208,17 +210,18 @@ try {
     playerIds: string[],
     points: (i: number) => number,
     retries = 0,
+    gameId = game.id,
   ): Promise<Record<string, string>> => {
     skew += 1_100; // a fresh HMAC timestamp each time; the route allows 3 a second per key
     const res = await invoke<{ data: { playerIdToArcId: Record<string, string> } }>(handlers.save, {
       method: 'POST',
       path: '/play/dev/batch-save-points',
       headers: hmacHeaders(dev, 'POST', '/play/dev/batch-save-points', { timestamp: Date.now() - skew }),
-      body: { gameId: game.id, entries: playerIds.map((playerId, i) => ({ playerId, points: points(i) })) },
+      body: { gameId, entries: playerIds.map((playerId, i) => ({ playerId, points: points(i) })) },
     });
     if (res.status === 429 && retries > 0) {
       await new Promise((r) => setTimeout(r, 61_000));
-      return save(playerIds, points, retries - 1);
+      return save(playerIds, points, retries - 1, gameId);
     }
     if (res.status !== 200) throw new Error(`batch save answered ${res.status}: ${res.text}`);
     return res.body.data.playerIdToArcId;
@@ -246,6 +249,35 @@ try {
       note: 'the same 100 again, each with a new score',
     },
     () => save(batch, (i) => 60_000 + i * 3),
+  );
+
+  // The same players on a game whose boards are at their widest (MAX_WIDTH shards, as past 80,000 players): each
+  // player's counters in the copy of its own shard, so fewer of a batch's counter ADDs merge. The studios' bills
+  // use these rows (a studio at 100 updates a second has boards of tens of thousands).
+  const wide = await registerGame(dev);
+  const day = new Date().toISOString().slice(0, 10);
+  for (const board of [
+    { kind: 'day' as const, gameId: wide.id, day },
+    { kind: 'all' as const, gameId: wide.id },
+  ])
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: process.env.PLAY_TABLE ?? '',
+        Key: metaKey(board),
+        UpdateExpression: 'ADD widths :w',
+        ExpressionAttributeValues: { ':w': new Set([MAX_WIDTH]) },
+      }),
+    );
+  await new Promise((r) => setTimeout(r, 1_100));
+  await save(batch, (i) => 50_000 + i, 0, wide.id);
+  await new Promise((r) => setTimeout(r, 1_100));
+  await measure(
+    {
+      ...saveRow,
+      name: WIDEST.knownSave,
+      note: `the same 100, known, on a game whose boards are ${MAX_WIDTH} shards wide`,
+    },
+    () => save(batch, (i) => 60_000 + i * 3, 0, wide.id),
   );
 
   // The client SDK: a session, a flush, a commit (one player's own calls; unpaced here, the waits are ours).
@@ -282,6 +314,26 @@ try {
   await measure(
     { ...readRow, name: 'a page deep in the board', note: `50 at offset ${BOARD - 100} of ${BOARD}` },
     board({ limit: '50', offset: String(BOARD - 100) }),
+  );
+  await new Promise((r) => setTimeout(r, 1_100));
+  const widePlayer = Object.values(await save(batch, (i) => 70_000 + i, 0, wide.id))[50] ?? '';
+  const wideBoard = (query: Record<string, string>) => async () => {
+    const res = await invoke(handlers.board, {
+      method: 'GET',
+      path: `/play/dev/leaderboard/${wide.id}`,
+      pathParameters: { gameId: wide.id },
+      headers: hmacHeaders(dev, 'GET', `/play/dev/leaderboard/${wide.id}`),
+      query,
+    });
+    if (res.status !== 200) throw new Error(`leaderboard answered ${res.status}: ${res.text}`);
+  };
+  await measure(
+    { ...readRow, name: WIDEST.top, note: `the same, ${MAX_WIDTH} shards wide` },
+    wideBoard({ limit: '10' }),
+  );
+  await measure(
+    { ...readRow, name: WIDEST.rank, note: `the same, ${MAX_WIDTH} shards wide` },
+    wideBoard({ limit: '10', player: widePlayer }),
   );
   await measure({ ...readRow, name: 'game listing page', note: 'GET /games, first page' }, async () => {
     const res = await invoke(handlers.list, { method: 'GET', path: '/games' });

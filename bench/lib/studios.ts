@@ -52,8 +52,23 @@ export const MODEL = {
 const DAYS_PER_MONTH = HOURS_PER_MONTH / 24;
 const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
 
+/** The rows measured on a game whose boards are at their widest, which the bills use where measured. */
+export const WIDEST = {
+  knownSave: 'batch save, per player (known player), widest board',
+  top: 'top 10, widest board',
+  rank: "a player's rank with neighbours, widest board",
+} as const;
+
 export const studioBills = (ops: Map<string, OperationCost>): string => {
-  const op = (name: string): OperationCost => ops.get(name) ?? { aws: 0, dynamo: 0, rankIndex: 0 };
+  // A studio's boards are wide (tens of thousands of players a day at 100 updates a second): its known-player
+  // saves and its board reads are priced from the widest board's rows when the run has them.
+  const widest: Record<string, string> = {
+    'batch save, per player (known player)': WIDEST.knownSave,
+    'top 10': WIDEST.top,
+    "a player's rank with neighbours": WIDEST.rank,
+  };
+  const op = (name: string): OperationCost =>
+    ops.get(widest[name] ?? '') ?? ops.get(name) ?? { aws: 0, dynamo: 0, rankIndex: 0 };
   const known = op('batch save, per player (known player)');
   const fresh = op('batch save, per player (new player)');
   const bill = (peak: number) => {
