@@ -9,6 +9,7 @@ const ALL = [
   'dynamodb-cost',
   'cost',
   'throughput',
+  'save-phases',
   'settlement',
   'settlement-schedule',
   'leaderboard',

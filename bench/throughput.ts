@@ -79,6 +79,10 @@ try {
     ],
   });
   const ok = result['2xx'];
+  // Anything but a 2xx or a timely answer is shown, not folded into the rate.
+  console.log(
+    `statuses ${JSON.stringify(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts}`,
+  );
   const limited = result.non2xx;
   const savedPerSecond = (ok * 100) / DURATION_S;
 

@@ -1,7 +1,7 @@
 // Moving one player's play into another's: what merging two identities of one person needs from the play domain
 // (scripts/merge-identities.ts, docs/wallets.md "One identity per person"). A player's sessions move with exactly
 // their points, in transactions that also move the day and all-time totals and their places on the boards (the
-// score and tie trees' counters, rank-writes.ts), so that every invariant the save paths keep holds after each
+// score tree's counters and the boards' meta items, rank-writes.ts), so that every invariant the save paths keep holds after each
 // transaction: a total is the sum of its sessions, the counters count the totals, an invalidation of a moved
 // session takes its points from the player who now holds them. The save paths are not changed.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';

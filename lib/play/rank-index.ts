@@ -21,6 +21,17 @@ export const MAX_WIDTH = 22;
 /** Players per shard before a board widens. */
 export const PLAYERS_PER_SHARD = 5_000;
 
+/**
+ * Copies of a counter item below which no board goes, whatever its width: a batch save's transactions run in
+ * parallel, each writing its players' counter ADDs merged into one copy of its own (save-groups.ts), so that two
+ * transactions of one batch never write the same item (DynamoDB would cancel one: TransactionConflict). A batch of
+ * 100 players takes 4–5 transactions; 8 leaves room, and a rank read of a small board reads 8 keys per level.
+ */
+export const MIN_COPIES = 8;
+
+/** The copies of a board's counter items a read sums: every copy below them may hold counts. */
+export const counterCopies = (meta: { recorded: number }) => Math.max(meta.recorded, MIN_COPIES);
+
 /** The width a board of `players` players needs. */
 export const widthFor = (players: number): number =>
   WIDTHS.find((w) => w * PLAYERS_PER_SHARD >= players) ?? MAX_WIDTH;

@@ -12,6 +12,7 @@ import {
   byRank,
   type Counters,
   countAbove,
+  counterCopies,
   counterKey,
   countNodes,
   FANOUT,
@@ -33,7 +34,7 @@ const nodeId = ({ level, node }: TreeNode) => `${level}#${node}`;
 const REQUEST_KEYS = 22;
 
 /**
- * The score tree's counters of some nodes of a board, summed over the board's `width` copies, in parallel
+ * The score tree's counters of some nodes of a board, summed over its `width` copies (`counterCopies`), in parallel
  * BatchGetItem requests of ~22 keys rather than one per 100 keys: DynamoDB Local serves a BatchGetItem's keys
  * one after another but requests in parallel (88 keys: 26–28 ms in one request, 19–22 ms in four;
  * bench/leaderboard.ts, docs/leaderboards.md §4).
@@ -72,7 +73,7 @@ const lookup = (counters: Map<string, Counters>) => (n: TreeNode) => counters.ge
 export const countAboveOn = async (board: BoardRef, points: number): Promise<number> => {
   const meta = await readMeta(board);
   if (meta.height === null) return 0;
-  const counters = await readCounters(board, countNodes(points, meta.height), meta.recorded);
+  const counters = await readCounters(board, countNodes(points, meta.height), counterCopies(meta));
   return countAbove(points, lookup(counters), meta.height);
 };
 
@@ -138,8 +139,8 @@ export const topOf = async (board: BoardRef, n: number, meta?: BoardMeta): Promi
  * non-zero digit of the score. Undefined beyond the board's end.
  */
 export const scoreAt = async (board: BoardRef, k: number, meta: BoardMeta) => {
-  const width = meta.recorded;
-  const zero = await readCounters(board, countNodes(0, meta.height ?? 0), width);
+  const copies = counterCopies(meta);
+  const zero = await readCounters(board, countNodes(0, meta.height ?? 0), copies);
   const get = lookup(zero);
   const size = countAbove(0, get);
   if (k > size) return undefined;
@@ -150,7 +151,7 @@ export const scoreAt = async (board: BoardRef, k: number, meta: BoardMeta) => {
     const counters =
       node === 0
         ? get({ level, node })
-        : lookup(await readCounters(board, [{ level, node }], width))({ level, node });
+        : lookup(await readCounters(board, [{ level, node }], copies))({ level, node });
     let chosen = 0;
     let rest = total;
     for (let d = FANOUT - 1; d >= 1; d--) {
@@ -219,7 +220,7 @@ export const around = async (board: BoardRef, me: Standing, meta: BoardMeta) => 
     );
   const height = meta.height ?? undefined;
   const [counters, befores, afters] = await Promise.all([
-    readCounters(board, countNodes(me.points, height), meta.recorded),
+    readCounters(board, countNodes(me.points, height), counterCopies(meta)),
     side({ before: key }, false, SIDE_PAGE),
     // After it only its neighbours: nothing behind it is counted.
     side({ after: key }, true, NEIGHBOURS),

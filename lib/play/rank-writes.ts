@@ -8,6 +8,7 @@ import {
   type BoardRef,
   boardAttributes,
   COUNTER_SK,
+  counterCopies,
   counterKey,
   counterMoves,
   MAX_WIDTH,
@@ -54,6 +55,18 @@ export const counterDeltas = (item: TransactItem) => {
   for (const [name, value] of Object.entries(update.ExpressionAttributeValues ?? {}))
     digits.set(Number(name.slice(2)), Number(value));
   return { key: { pk: key.pk, sk: COUNTER_SK }, digits };
+};
+
+/**
+ * A counter item moved to another copy of its node (any other item unchanged). A count is the sum over the copies,
+ * so a move's ADDs may go to any copy a reader reads (below `counterCopies`): a batch save puts each of its
+ * transactions' counter ADDs in a copy of its own (save-points.ts).
+ */
+export const counterInCopy = (item: TransactItem, copy: number): TransactItem => {
+  const deltas = counterDeltas(item);
+  if (!deltas) return item;
+  const pk = `${deltas.key.pk.slice(0, deltas.key.pk.lastIndexOf('#'))}#${copy}`;
+  return counterItem({ pk, sk: deltas.key.sk }, deltas.digits);
 };
 
 /** The counter updates, in one shard, of a total moving from `from` to `to` points on a board. */
@@ -169,9 +182,10 @@ const metaWrites = (board: BoardRef, meta: BoardMeta, arcId: string, before: num
 /**
  * What a total's update adds for its board: the index attributes of its new standing (SET, or REMOVE when it
  * leaves the board), the condition that its points are still those moved from, the counter updates and the
- * meta item's (`meta`: the board's as read). The entry goes to the shard of the board's width, and its counters
- * leave the shard it was in (`from.shard`, read from its entry). Without `meta` (a move down, by invalidation)
- * the entry stays in its shard and the meta item is not written: a move down never raises the height.
+ * meta item's (`meta`: the board's as read). The entry goes to the shard of the board's width (it was in
+ * `from.shard`, read from its entry), its counter ADDs to the player's copy among the board's counter copies.
+ * Without `meta` (a move down, by invalidation) the entry and its ADDs stay in its shard and the meta item is not
+ * written: a move down never raises the height.
  */
 export const boardMove = (board: BoardRef, from: Standing | undefined, to: Standing, meta?: BoardMeta) => {
   const before = Math.max(0, from?.points ?? 0);
@@ -181,10 +195,9 @@ export const boardMove = (board: BoardRef, from: Standing | undefined, to: Stand
   const fromShard = before > 0 ? from?.shard : undefined;
   const toShard = meta ? shardOf(to.arcId, meta.width) : (fromShard ?? 0);
   const index = indexUpdate(boardAttributes(board, to, toShard));
-  const counters =
-    fromShard === undefined || fromShard === toShard
-      ? counterWrites(board, toShard, before, after)
-      : [...counterWrites(board, fromShard, before, 0), ...counterWrites(board, toShard, 0, after)];
+  // The counters in one copy, the player's among the board's counter copies (a sum: any copy a reader reads).
+  const copy = meta ? shardOf(to.arcId, counterCopies(meta)) : toShard;
+  const counters = counterWrites(board, copy, before, after);
   return {
     set: index.set,
     remove: index.remove,

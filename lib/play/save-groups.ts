@@ -2,7 +2,14 @@
 // merging their score-tree counter ADDs to one item, and telling from a cancelled transaction which players'
 // writes failed. Used by save-points.ts.
 import type { DayActivity } from './keys.js';
-import { counterDeltas, counterItem, type MetaAdds, metaAddsOf, metaItem } from './rank-writes.js';
+import {
+  counterDeltas,
+  counterInCopy,
+  counterItem,
+  type MetaAdds,
+  metaAddsOf,
+  metaItem,
+} from './rank-writes.js';
 import type { TransactItem } from './repository.js';
 
 /** DynamoDB's limit of items per TransactWriteItems. */
@@ -174,12 +181,14 @@ export interface GroupTransaction<T> {
  * one score-tree counter item become one item with the deltas summed (DynamoDB refuses an item twice in a
  * transaction, and two players of a batch often count in the same counter item), and their raises of one
  * board's meta item one item with their adds joined. A merged counter item whose deltas cancel out is left out.
+ * With `counterCopy`, every counter ADD goes to that copy of its node: one item per node for the whole group.
  */
-export const groupTransaction = <T extends Writes>(units: T[]): GroupTransaction<T> => {
+export const groupTransaction = <T extends Writes>(units: T[], counterCopy?: number): GroupTransaction<T> => {
   const slots: Array<{ item: TransactItem; owners: T[] }> = [];
   const merges = new Map<string, { slot: number; merge: Merge }>();
   for (const unit of units) {
-    for (const item of unit.items) {
+    for (const written of unit.items) {
+      const item = counterCopy === undefined ? written : counterInCopy(written, counterCopy);
       const merge = mergeOf(item);
       const merged = merge && merges.get(writeKey(item));
       if (merge && merged) {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
@@ -9,7 +10,7 @@ import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
 import type { IdentityDirectory, PendingImport } from '../user/index.js';
 import { addToStat, parseIdentifiers, resolveIdentifiers } from '../user/index.js';
 import { defaultSessionId, playKeys, RISKY_THRESHOLD, utcDay } from './keys.js';
-import { type BoardMeta, entryShard, metaKey, metaOf } from './rank-index.js';
+import { type BoardMeta, entryShard, MIN_COPIES, metaKey, metaOf } from './rank-index.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from './repository.js';
 import { failedUnits, groupTransaction, packTransactions } from './save-groups.js';
 import type { EntryResult, Indexed, SaveEntry } from './save-model.js';
@@ -195,13 +196,15 @@ const lostRace = (error: unknown) =>
 /**
  * Writes several units in one transaction. When it is cancelled, the units whose writes failed (from the
  * CancellationReasons) are set aside and the rest written again without them, their plans unchanged (their
- * conditions are evaluated again). Returns the units that failed.
+ * conditions are evaluated again). Its counter ADDs all go to copy `copy` of their nodes (one item per node), so
+ * that the batch's transactions, which run in parallel, never write the same counter item. Returns the units
+ * that failed.
  */
-const commitGroup = async <T extends Planned>(group: T[]): Promise<T[]> => {
+const commitGroup = async <T extends Planned>(group: T[], copy: number): Promise<T[]> => {
   const failed: T[] = [];
   let rest = group;
   while (rest.length > 0) {
-    const tx = groupTransaction(rest);
+    const tx = groupTransaction(rest, copy);
     try {
       await transact(tx.items);
       break;
@@ -240,7 +243,13 @@ const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefet
     }
     if (todo.some((u) => (stalled.get(u) ?? 0) >= MAX_STALLED_ATTEMPTS)) throw tooManyRaces();
     const writing = planned.filter((p) => p.items.length > 0);
-    const failed = new Set((await Promise.all(packTransactions(writing).map(commitGroup))).flat());
+    // Each transaction its own counter copy (below MIN_COPIES, which every board's reads cover), from a random
+    // start so that concurrent batches spread over the copies.
+    const start = randomInt(MIN_COPIES);
+    const groups = packTransactions(writing);
+    const failed = new Set(
+      (await Promise.all(groups.map((g, i) => commitGroup(g, (start + i) % MIN_COPIES)))).flat(),
+    );
     for (const p of planned.filter((p) => !failed.has(p))) {
       results.push(...p.results);
       saved += p.total;

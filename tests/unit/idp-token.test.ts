@@ -1,6 +1,6 @@
 import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { generateKeyPair, type JWK, SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bearerTokenOf, type IdpConfig, verifyIdpToken } from '../../lib/auth/idp-token.js';
 import { AppError } from '../../lib/core/errors.js';
 import { logger } from '../../lib/core/logger.js';
@@ -208,6 +208,8 @@ describe('bearerTokenOf', () => {
 });
 
 describe('idpConfigFromEnv', () => {
+  // Fresh modules on both sides: another file of the worker may have read the settings already (isolate: false).
+  beforeEach(() => vi.resetModules());
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.resetModules();

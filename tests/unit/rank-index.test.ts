@@ -9,6 +9,7 @@ import {
   type Counters,
   countAbove,
   countAt,
+  counterCopies,
   counterKey,
   counterMoves,
   metaKey,
@@ -98,6 +99,10 @@ describe('score tree', () => {
 });
 
 describe('board width', () => {
+  it('reads at least MIN_COPIES counter copies, and every copy of a wider board', () => {
+    expect([1, 2, 8, 16, 22].map((recorded) => counterCopies({ recorded }))).toEqual([8, 8, 8, 16, 22]);
+  });
+
   it('grows with the players on the board: 1 up to 5,000, doubling, 22 from 80,000', () => {
     expect([0, 1, 5_000, 5_001, 10_000, 10_001, 40_000, 80_000, 80_001, 1e9].map(widthFor)).toEqual([
       1, 1, 1, 2, 2, 4, 8, 16, 22, 22,
@@ -173,7 +178,7 @@ describe('board width', () => {
           // Summed over the copies the readers read, the counters answer count(> v) like a scan.
           const read = (n: TreeNode): Counters => {
             const sums = new Map<number, number>();
-            for (let c = 0; c < recorded; c++)
+            for (let c = 0; c < counterCopies({ recorded }); c++)
               for (let d = 1; d < 64; d++) {
                 const v = sim.counters.get(`${counterKey(board, n, c).pk}#${d}`) ?? 0;
                 if (v !== 0) sums.set(d, (sums.get(d) ?? 0) + v);
@@ -184,7 +189,7 @@ describe('board width', () => {
             expect(countAbove(v, read, height ?? 0)).toBe(finals.filter((t) => t.points > v).length);
           // No counter is left in a copy the readers do not read.
           for (const [key, value] of sim.counters)
-            if (value !== 0) expect(Number(key.split('#')[5])).toBeLessThan(recorded);
+            if (value !== 0) expect(Number(key.split('#')[5])).toBeLessThan(counterCopies({ recorded }));
         },
       ),
     );

@@ -229,6 +229,21 @@ describe('groupTransaction', () => {
     expect(new Set(groups.flat())).toEqual(new Set(units));
   });
 
+  it("puts every counter ADD of a group in the group's own copy, one item per node, when given one", () => {
+    const units = [counting('a', 3, 10), counting('b', 4, 10, 5), counting('c', 9, 10)];
+    const tx = groupTransaction(units, 6);
+    const counters = tx.items.filter((i) => i.Update?.Key?.sk === 'RANK');
+    expect(counters.map(writeKey)).toEqual([writeKey(counterItem(counterKey(board, node, 6), new Map()))]);
+    expect(counters[0]?.Update?.ExpressionAttributeValues).toEqual({ ':d10': 3, ':d5': -1 });
+    expect(tx.owners[tx.items.indexOf(counters[0] as TransactItem)]?.map((u) => u.name)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+    // The players' own items are untouched.
+    expect(tx.items.filter((i) => i.Update?.Key?.sk !== 'RANK')).toHaveLength(6);
+  });
+
   it('leaves out a merged counter item whose deltas cancel out', () => {
     const tx = groupTransaction([counting('a', 3, 10, 7), counting('b', 3, 7, 10)]);
     expect(tx.items.map(writeKey).filter((k) => k.includes('RANK'))).toEqual([]);

@@ -15,8 +15,6 @@ import { indexUpdate, playTable, updateExpression } from '../../lib/play/reposit
 import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
 import { planItems } from '../../lib/play/save-writes.js';
 
-// The stack's configuration when run with it; a name of its own when run alone.
-process.env.PLAY_TABLE ??= 'Play';
 
 const AT = '2026-03-10T12:00:00.000Z';
 const who = { gameId: 'g1', arcId: 'arc-1' };
