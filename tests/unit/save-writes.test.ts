@@ -15,7 +15,6 @@ import { indexUpdate, playTable, updateExpression } from '../../lib/play/reposit
 import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
 import { planItems } from '../../lib/play/save-writes.js';
 
-
 const AT = '2026-03-10T12:00:00.000Z';
 const who = { gameId: 'g1', arcId: 'arc-1' };
 const itemsOf = (...writes: PlanWrite[]) =>
