@@ -1,6 +1,6 @@
 // The console's shell: configuration, sign-in, navigation and the pages.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type ConsoleConfig, currentToken, loadConfig, setToken, shownError } from './api.js';
+import { type ConsoleConfig, currentToken, loadConfig, setToken } from './api.js';
 import { CoinPage } from './pages/coin.js';
 import { EconomyPage } from './pages/economy.js';
 import { GameFormPage } from './pages/game-form.js';
@@ -91,7 +91,7 @@ export const App = () => {
   if (config.state === 'error')
     return (
       <main>
-        <ErrorBox error={shownError(config.error.message)} />
+        <ErrorBox error={config.error} />
       </main>
     );
   if (!signedIn) return <SignInPage onSignedIn={() => setSignedIn(true)} />;

@@ -2,7 +2,7 @@
 // and chain signatures, and its multiplier sales. The pool endpoint answers the last 20 inflows and the last 10
 // settlements: the chart covers that window, no longer history (no endpoint gives it).
 
-import type { components } from '@arcadia/sdk';
+import type { components, paths } from '@arcadia/sdk';
 import { useMemo } from 'preact/hooks';
 import { addressUrl, api, data, txUrl } from '../api.js';
 import { LineChart } from '../chart.js';
@@ -10,30 +10,8 @@ import { Short, Sol, sol, Time } from '../format.js';
 import { go } from '../router.js';
 import { Empty, GamePicker, Show, TableWrap, useAsync, usePage } from '../ui.js';
 
-type Pool = components['schemas']['SettlementSummary'] extends infer S ? { settlements: S[] } : never;
-
-interface PoolView {
-  balanceLamports: string | number;
-  solUsdPrice: number | null;
-  totalInflowLamports: string | number;
-  totalPaidLamports: string | number;
-  totalFeesLamports: string | number;
-  nextDailyPayoutLamports: string | number;
-  vaultAddress: string | null;
-  purchases: number;
-  recentInflows: Array<{
-    purchaseId: string;
-    tier: number | string;
-    multiplier: number;
-    durationSeconds: number;
-    lamports: string | number;
-    usd: number;
-    fromWallet: string;
-    signature: string;
-    at: string;
-  }>;
-  recentSettlements: components['schemas']['SettlementSummary'][];
-}
+type PoolView =
+  paths['/rewards/game-rewards-pool/{gameId}']['get']['responses'][200]['content']['application/json']['data'];
 
 /** Cumulative inflows and payouts at each event of the window, ending at today's totals. */
 const timeline = (pool: PoolView) => {
@@ -266,9 +244,7 @@ export const EconomyPage = ({ gameId }: { gameId: string | undefined }) => {
   const [pool, reload] = useAsync(
     async () =>
       gameId
-        ? (data(
-            await api().GET('/rewards/game-rewards-pool/{gameId}', { params: { path: { gameId } } }),
-          ) as unknown as PoolView)
+        ? data(await api().GET('/rewards/game-rewards-pool/{gameId}', { params: { path: { gameId } } }))
         : undefined,
     [gameId],
   );
@@ -284,5 +260,3 @@ export const EconomyPage = ({ gameId }: { gameId: string | undefined }) => {
     </>
   );
 };
-
-export type { Pool };
