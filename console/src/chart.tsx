@@ -49,7 +49,7 @@ export const LineChart = ({
               value: (_: uPlot, v: number | null) => (v === null ? '–' : format(v)),
             })),
           ],
-          axes: [{}, { values: (_: uPlot, ticks: number[]) => ticks.map(format), size: 80 }],
+          axes: [{}, { values: (_: uPlot, ticks: number[]) => ticks.map(format), size: 110 }],
         },
         [x, ...series.map((s) => s.values)],
         el,
