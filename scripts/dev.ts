@@ -68,6 +68,7 @@ if (stack && !stopping) {
       `  API reference      ${urls.apiReference}`,
       `  OpenAPI document   ${urls.api}/api-reference-json`,
       `  Demo game          ${urls.demo} (SDK: sdk/README.md)`,
+      `  Studio console     ${urls.console} (docs/console.md)`,
       `  DynamoDB           ${urls.dynamodb}`,
       `  S3 + SQS           ${urls.s3}`,
       `  Step Functions     ${urls.stepFunctions}`,

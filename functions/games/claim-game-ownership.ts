@@ -1,5 +1,5 @@
 import { htmlPageFetcher } from '../../lib/adapters/safe-fetch.js';
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { settings } from '../../lib/core/config.js';
 import { claimOwnership, claimOwnershipContract, type OwnershipDeps } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
@@ -12,5 +12,5 @@ export const sideEffects: OwnershipDeps = {
 export const handler = route(
   claimOwnershipContract,
   async ({ auth, params }) => ({ data: await claimOwnership(auth, params.gameId, sideEffects) }),
-  hmacOnly,
+  bearerOrHmac,
 );

@@ -1,5 +1,5 @@
 import { imageUploadUrls } from '../../lib/adapters/image-upload-urls.js';
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import {
   createGameImageUploadUrlContract,
   createImageUpload,
@@ -12,5 +12,5 @@ export const sideEffects: { uploads: UploadUrls } = { uploads: imageUploadUrls }
 export const handler = route(
   createGameImageUploadUrlContract,
   async ({ auth, body }) => ({ data: await createImageUpload(auth, body, sideEffects) }),
-  hmacOnly,
+  bearerOrHmac,
 );

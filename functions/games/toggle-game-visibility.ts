@@ -1,9 +1,9 @@
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { toggleVisibility, toggleVisibilityContract } from '../../lib/games/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(
   toggleVisibilityContract,
   async ({ auth, params }) => ({ data: await toggleVisibility(auth, params.id) }),
-  hmacOnly,
+  bearerOrHmac,
 );

@@ -1,7 +1,7 @@
 import { imageUploadClaims } from '../../lib/adapters/image-upload-claims.js';
 import { checkFetchableUrl } from '../../lib/adapters/safe-fetch.js';
 import { putImage } from '../../lib/adapters/storage.js';
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { settings } from '../../lib/core/config.js';
 import { type GamesDeps, LARGE_IMAGE_HINT, updateGame, updateGameContract } from '../../lib/games/index.js';
 import { multipartParser } from '../../lib/http/multipart.js';
@@ -20,6 +20,6 @@ export const sideEffects: GamesDeps = {
 export const handler = route(
   updateGameContract,
   async ({ auth, params, body }) => ({ data: await updateGame(auth, params.gameId, body, sideEffects) }),
-  hmacOnly,
+  bearerOrHmac,
   { multipart: multipartParser(LARGE_IMAGE_HINT) },
 );

@@ -1,4 +1,4 @@
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
 import { batchSavePoints, batchSavePointsContract } from '../../lib/play/index.js';
 import { configuredDirectory, queueImports } from '../../lib/user/index.js';
@@ -9,5 +9,5 @@ const deps = { directory: configuredDirectory(), imports: queueImports };
 export const handler = route(
   batchSavePointsContract,
   async ({ auth, body }) => ({ data: await batchSavePoints(auth, body, deps) }),
-  hmacOnly,
+  bearerOrHmac,
 );

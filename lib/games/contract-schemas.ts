@@ -6,7 +6,11 @@ import { capDescription, PLAY_CAPS, type PlayCapName } from './caps.js';
 import { PLATFORMS } from './model.js';
 import { UPLOAD_KEY_PATTERN } from './upload-policy.js';
 
-export const HMAC = ['hmac'] as const;
+/**
+ * Developer operations: an HMAC signature (game backends) or the user's identity-provider token (the studio
+ * console), with the same authorization rules either way.
+ */
+export const DEVELOPER = ['hmac', 'bearer'] as const;
 export const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
 /**
  * API Gateway's own cap (10 MB): the outer bound of the raw-body guard. The limits that matter are smaller and

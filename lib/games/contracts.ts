@@ -5,8 +5,8 @@ import { dataEnvelope, described, listEnvelope, queryBoolean } from '../core/sch
 import {
   AUTH_ERRORS,
   createGameBody,
+  DEVELOPER,
   gameSchema,
-  HMAC,
   IMAGE_BODY_LIMITS,
   MAX_GAME_BODY,
   pagination,
@@ -47,7 +47,7 @@ export const createGameContract = defineContract({
     'match the data URI, ≤ 5 MB, ≤ 16384 px a side and ≤ 40 Mpx. Errors: MISSING_IMAGE (also for an imageKey ' +
     'with no upload of yours behind it), INVALID_IMAGE_FORMAT, UNSUPPORTED_IMAGE_FORMAT, IMAGE_TOO_LARGE, ' +
     `INVALID_REWARDS_SPLIT. ${PLAY_CAPS_RULE} ${IMAGE_BODY_LIMITS}`,
-  auth: HMAC,
+  auth: DEVELOPER,
   body: createGameBody,
   bodyMediaTypes: ['application/json', 'multipart/form-data'],
   maxBodyBytes: MAX_GAME_BODY,
@@ -93,7 +93,7 @@ export const updateGameContract = defineContract({
     '`airdropTokenAddress` cannot change while the game’s coin is active (409 `AIRDROP_TOKEN_FROZEN`): that ' +
     `coin’s airdrop is being released to the holders of the token it started with. ${PLAY_CAPS_RULE} ` +
     `${IMAGE_BODY_LIMITS}`,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: z.object({ gameId: z.uuid() }),
   body: updateGameBody,
   bodyMediaTypes: ['application/json', 'multipart/form-data'],
@@ -129,7 +129,7 @@ export const createGameImageUploadUrlContract = defineContract({
     'image (the declared type does not count) and stores them with the game; an upload that is never used is ' +
     'deleted about a day later. Errors: UNSUPPORTED_IMAGE_FORMAT for a content type other than image/jpeg, ' +
     'image/png, image/gif or image/webp; IMAGE_TOO_LARGE beyond 5 MB (5,242,880 bytes).',
-  auth: HMAC,
+  auth: DEVELOPER,
   body: z.object({
     contentType: described(
       z.string().check(z.minLength(1), z.maxLength(100)),
@@ -203,7 +203,7 @@ export const listMyGamesContract = defineContract({
   tags: ['Games'],
   summary: 'My games',
   description: 'Games you created or own, hidden ones included, by creation time.',
-  auth: HMAC,
+  auth: DEVELOPER,
   query: z.object({ ...pagination, include_extra: z._default(queryBoolean, false) }),
   response: listEnvelope(gameSchema),
   errors: [...AUTH_ERRORS],
@@ -215,7 +215,7 @@ export const toggleVisibilityContract = defineContract({
   path: '/games/toggle-visibility/{id}',
   tags: ['Games'],
   summary: 'Flip a game between visible and hidden',
-  auth: HMAC,
+  auth: DEVELOPER,
   params: z.object({ id: z.uuid() }),
   response: dataEnvelope(gameSchema),
   errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
@@ -230,7 +230,8 @@ export const claimOwnershipContract = defineContract({
   summary: 'Prove ownership of the game domain',
   description:
     'Add `<meta name="arcadia-verification" content="<your API key>">` to the `<head>` of the page at gameUrl, ' +
-    'then call this with the same API key. The page is fetched safely (http/https on default ports, public ' +
+    'then call this signed with that API key, or with your identity-provider token (the API key of your user is ' +
+    'the one looked for). The page is fetched safely (http/https on default ports, public ' +
     'addresses only, ≤ 3 redirects, 5 s, 1 MB). Anyone may claim: whoever serves a tag with their own API key ' +
     "becomes the verified owner, whoever created the listing (a tag with another user's key is 403 FORBIDDEN). " +
     'The last valid proof wins: a previous owner loses the ownership. Rights: the creator and the owner both ' +
@@ -240,7 +241,7 @@ export const claimOwnershipContract = defineContract({
     'it, the requested split takes effect; when another user does, the requested split is dropped (all to the ' +
     'new owner until they set one). The proof covers the origin of gameUrl: moving gameUrl to another origin ' +
     'needs a new claim. 409 CONFLICT if the game moved to another origin while its page was checked.',
-  auth: HMAC,
+  auth: DEVELOPER,
   params: z.object({ gameId: z.uuid() }),
   response: dataEnvelope(gameSchema),
   errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR', 'CONFLICT'],

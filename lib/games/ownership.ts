@@ -4,6 +4,7 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
+import { apiKeyOf } from '../user/index.js';
 import { bump } from './changes.js';
 import { controllerOf, type GameRecord, sameOrigin } from './model.js';
 import { requireGame, toView } from './read.js';
@@ -42,8 +43,10 @@ const provedBy = (game: GameRecord, arcId: string, now?: () => Date): GameRecord
  * and is retried on the game as it is now, as long as its gameUrl is still on the origin the page proved.
  */
 export const claimOwnership = async (auth: AuthContext, id: string, deps: OwnershipDeps) => {
-  if (!auth.apiKey)
-    throw errors.forbidden('Ownership is proved with your API key: sign this request with HMAC');
+  // A bearer caller proves it with the API key of its user, as an HMAC caller does with the key it signs with.
+  const apiKey = await apiKeyOf(auth);
+  if (!apiKey)
+    throw errors.forbidden('Ownership is proved with your API key: call GET /user/me first to create it');
   let game = await requireGame(id);
   const proved = game.gameUrl;
   let page: SafeFetchResult;
@@ -53,7 +56,7 @@ export const claimOwnership = async (auth: AuthContext, id: string, deps: Owners
     throw fetchFailure(error instanceof UnsafeUrlError ? error.reason : 'the page did not answer');
   }
   if (page.status >= 400) throw fetchFailure(`the page answered HTTP ${page.status}`);
-  if (!hasVerificationTag(page.body.toString('utf8'), auth.apiKey)) {
+  if (!hasVerificationTag(page.body.toString('utf8'), apiKey)) {
     throw errors.forbidden(
       `No <meta name="arcadia-verification" content="<your API key>"> found in the <head> of ${proved}`,
     );

@@ -5,7 +5,8 @@ import { PLAY_CAPS } from '../games/index.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
-const HMAC = ['hmac'] as const;
+// Developer operations: an HMAC signature or the user's identity-provider token, the same rules either way.
+const DEVELOPER = ['hmac', 'bearer'] as const;
 const OWNER_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'FORBIDDEN', 'NOT_FOUND'] as const;
 
 const token = z
@@ -79,7 +80,7 @@ export const batchSavePointsContract = defineContract({
     'BatchGetItem for current totals, and TransactWriteItems of up to 100 items each grouping several players ' +
     "(a player's writes are never split), in parallel. " +
     'Limit: 3 requests per second per API key.',
-  auth: HMAC,
+  auth: DEVELOPER,
   body: z.object({
     gameId: z.uuid(),
     entries: z
@@ -118,7 +119,7 @@ export const getDevPointsContract = defineContract({
   description:
     'Today (UTC) and all-time points of up to 100 players, given as comma-separated identifiers. Unknown players ' +
     'are not created by this read: they answer 0 with a null Arc ID.',
-  auth: HMAC,
+  auth: DEVELOPER,
   query: z.object({
     gameId: z.uuid(),
     playerIds: described(
@@ -167,7 +168,7 @@ export const getDevLeaderboardContract = defineContract({
     'Daily (a UTC day, today by default) or all-time. Ranks are dense by position: ties are broken by who ' +
     "reached the score first, then by Arc ID. With `player`, also that player's rank and up to two neighbours " +
     'on each side.',
-  auth: HMAC,
+  auth: DEVELOPER,
   params: z.object({ gameId: z.uuid() }),
   query: z.object({
     period: z._default(z.enum(['daily', 'alltime']), 'daily'),
@@ -208,7 +209,7 @@ export const listDevSessionsContract = defineContract({
   tags: ['Play (developer)'],
   summary: 'Player sessions with anti-cheat data',
   description: 'Newest first; filter by player and status; cursor pagination (`meta.nextCursor`).',
-  auth: HMAC,
+  auth: DEVELOPER,
   params: z.object({ gameId: z.uuid() }),
   query: z.object({
     ...sessionQuery,
@@ -230,7 +231,7 @@ export const listRiskySessionsContract = defineContract({
   tags: ['Play (developer)'],
   summary: 'Flagged sessions (risk score above 0.5)',
   description: 'Highest risk first, from a sparse index that holds only flagged sessions.',
-  auth: HMAC,
+  auth: DEVELOPER,
   params: z.object({ gameId: z.uuid() }),
   query: z.object(sessionQuery),
   response: z.object({
@@ -251,7 +252,7 @@ export const invalidateSessionsContract = defineContract({
     'Each session is invalidated exactly once: its points leave the day total, the all-time total and the ' +
     'leaderboards in one transaction, and no later save can add to it. Calling again reports it under ' +
     '`alreadyInvalidated` and removes nothing.',
-  auth: HMAC,
+  auth: DEVELOPER,
   body: z.object({ gameId: z.uuid(), sessionIds: z.array(token).check(z.minLength(1), z.maxLength(100)) }),
   response: dataEnvelope(
     z.object({

@@ -37,7 +37,7 @@ export {
 export { getMe, getMyStats, updateMe } from './profile.js';
 export { addToStat, getApiKeyRecord, statIncrementWrite, type UserStat } from './repository.js';
 export { type PlayerIdToArcId, resolveIdentifiers, resolveKnownIdentifiers } from './resolver.js';
-export { ensureUserForSubject, resetSecret } from './service.js';
+export { apiKeyOf, ensureUserForSubject, resetSecret } from './service.js';
 export {
   loadWallet,
   requireDelegated,

@@ -37,6 +37,10 @@ export const requireUser = async (arcId: string): Promise<User> => {
   return user;
 };
 
+/** The caller's API key (what a verification meta tag carries), whichever scheme the request came with. */
+export const apiKeyOf = async (auth: AuthContext): Promise<string | undefined> =>
+  auth.apiKey ?? (await requireUser(auth.userId)).apiKey;
+
 export interface Me {
   user: User;
   /** Present only when this call created the API key: the secret is shown once. */

@@ -8,6 +8,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { startLocalChain } from '../chain/rpc-server.js';
+import { startConsoleServer } from '../console/server.js';
 import { startDemoServer } from '../demo/server.js';
 import { LOCAL_IDP_AUDIENCE, startLocalIdp } from '../idp/server.js';
 import { LOCAL_APP_ID, LOCAL_APP_SECRET, LOCAL_AUTHORIZATION_KEY, LOCAL_SIGNER_ID } from '../idp/wallets.js';
@@ -139,5 +140,24 @@ export const demoService: StackService = {
       idpUrl: local(ctx.ports.idp),
     });
     return { urls: { demo: `${demo.url}/demo` }, stop: () => demo.stop() };
+  },
+};
+
+/**
+ * The studio console (/console): built from console/ on its first visit, so a stack that never shows it pays
+ * nothing. Its local server also signs users in with the local identity provider and relays image uploads.
+ */
+export const consoleService: StackService = {
+  name: 'console',
+  env: (ports) => ({ CONSOLE_URL: `${local(ports.console)}/console/` }),
+  async start(ctx) {
+    const server = await startConsoleServer({
+      port: ctx.ports.console,
+      apiUrl: local(ctx.ports.api),
+      idpUrl: local(ctx.ports.idp),
+      s3Url: local(ctx.ports.fauxqs),
+      solanaUrl: local(ctx.ports.solana),
+    });
+    return { urls: { console: `${server.url}/console/` }, stop: () => server.stop() };
   },
 };

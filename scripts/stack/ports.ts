@@ -15,6 +15,7 @@ export const FIXED_PORTS: Readonly<StackPorts> = {
   idp: 8090,
   solana: 8899,
   demo: 8091,
+  console: 8093,
   price: 8092,
 };
 

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import {
   appSettingsService,
+  consoleService,
   demoService,
   identityProviderService,
   localChainService,
@@ -196,7 +197,7 @@ export function stackServices({
     appSettingsService,
     // Extension point: the local identity provider and the local Solana JSON-RPC go here (their `env` then
     // reaches serverless offline, which starts with the whole stack's environment).
-    ...(offline ? [offlineService, demoService] : []),
+    ...(offline ? [offlineService, demoService, consoleService] : []),
     ...(offline && sqsEventSources ? [sqsEventSourcesService] : []),
   ];
 }

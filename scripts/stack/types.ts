@@ -33,6 +33,8 @@ export interface StackPorts {
   solana: number;
   /** The demo game's web server (/demo). */
   demo: number;
+  /** The studio console's web server (/console). */
+  console: number;
   /** The SOL/USD price stand-in (the public price feeds' endpoints). */
   price: number;
 }

@@ -31,7 +31,9 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'Identity-provider access token (ES256 JWT).',
+    description:
+      'Identity-provider access token (ES256 JWT). Developer operations (games, Play (developer)) accept it as ' +
+      "an alternative to HMAC, with the same rules: the token's user must be the game's creator or owner.",
   },
   session: {
     type: 'http',
@@ -48,7 +50,10 @@ const SERVERS = [{ url: '/', description: 'The deployment serving this document'
 const TAGS = [
   { name: 'User', description: 'The caller: profile, stats, API keys and HMAC signatures' },
   { name: 'Games', description: 'Register, update and look up games' },
-  { name: 'Play (developer)', description: "A game's server: save points, leaderboards, sessions (HMAC)" },
+  {
+    name: 'Play (developer)',
+    description: "A game's server: save points, leaderboards, sessions (HMAC or bearer)",
+  },
   { name: 'Play', description: "A player's client: signed sessions, hash-chained flushes and commits" },
   { name: 'Rewards', description: 'Multipliers and rewards pools' },
   { name: 'Launcher', description: "Launch a game's coin on Solana" },

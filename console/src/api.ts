@@ -1,0 +1,81 @@
+// The console's only way to the API: the SDK's typed client, authenticated with the signed-in user's
+// identity-provider token. The console never holds an API secret: HMAC stays for servers.
+import { type ArcadiaClient, ArcadiaError, createArcadiaClient } from '@arcadia/sdk';
+
+/** What the deployment tells the console (config.json beside index.html). */
+export interface ConsoleConfig {
+  /** The API's base URL. */
+  apiUrl: string;
+  /** Local only: where the console server hands out local identity-provider tokens. */
+  localSignInUrl?: string;
+  /** Local only: a same-origin relay to the local object store, which answers no CORS preflight. */
+  uploadRelayUrl?: string;
+  /** A transaction's page: `{signature}` is replaced (an explorer, or the local chain through one). */
+  txUrlTemplate: string;
+  /** An address's page: `{address}` is replaced. */
+  addressUrlTemplate: string;
+}
+
+const TOKEN_KEY = 'arcadia.console.token';
+
+let config: ConsoleConfig | undefined;
+let client: ArcadiaClient | undefined;
+
+export const loadConfig = async (): Promise<ConsoleConfig> => {
+  const response = await fetch(new URL('config.json', document.baseURI));
+  if (!response.ok) throw new Error(`config.json answered HTTP ${response.status}`);
+  config = (await response.json()) as ConsoleConfig;
+  return config;
+};
+
+export const consoleConfig = (): ConsoleConfig => {
+  if (!config) throw new Error('config not loaded');
+  return config;
+};
+
+/** The bearer token lives for the tab only (sessionStorage): closing it signs out. */
+export const currentToken = (): string | null => sessionStorage.getItem(TOKEN_KEY);
+export const setToken = (token: string | null) => {
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
+  else sessionStorage.removeItem(TOKEN_KEY);
+  client = undefined;
+};
+
+/** The typed client of the whole API, as the signed-in user. */
+export const api = (): ArcadiaClient => {
+  client ??= createArcadiaClient({
+    baseUrl: consoleConfig().apiUrl,
+    bearerToken: () => currentToken() ?? '',
+    maxRetries: 1,
+  });
+  return client;
+};
+
+/** What an error box shows: the API's message, code and request id, or the thrown error's message. */
+export interface ShownError {
+  message: string;
+  code?: string;
+  status?: number;
+  requestId?: string;
+}
+
+export const shownError = (error: unknown): ShownError =>
+  error instanceof ArcadiaError
+    ? {
+        message: error.message,
+        code: error.code,
+        status: error.status,
+        ...(error.requestId ? { requestId: error.requestId } : {}),
+      }
+    : { message: error instanceof Error ? error.message : String(error) };
+
+/** The `{"data": …}` of a call (the SDK throws ArcadiaError for every error answer). */
+export const data = <T>(result: { data?: { data: T } }): T => {
+  if (!result.data) throw new Error('The API answered without a body');
+  return result.data.data;
+};
+
+export const txUrl = (signature: string) =>
+  consoleConfig().txUrlTemplate.replace('{signature}', encodeURIComponent(signature));
+export const addressUrl = (address: string) =>
+  consoleConfig().addressUrlTemplate.replace('{address}', encodeURIComponent(address));

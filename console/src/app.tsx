@@ -1,0 +1,106 @@
+// The console's shell: configuration, sign-in, navigation and the pages.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type ConsoleConfig, currentToken, loadConfig, setToken } from './api.js';
+import { CoinPage } from './pages/coin.js';
+import { EconomyPage } from './pages/economy.js';
+import { GameFormPage } from './pages/game-form.js';
+import { GamesPage } from './pages/games.js';
+import { IntegrityPage } from './pages/integrity.js';
+import { PlayersPage } from './pages/players.js';
+import { SignInPage } from './pages/sign-in.js';
+import { type Route, useRoute } from './router.js';
+import { ErrorBox, Loading, useAsync } from './ui.js';
+
+const NAV = [
+  ['games', 'Games'],
+  ['players', 'Players'],
+  ['integrity', 'Integrity'],
+  ['economy', 'Economy'],
+  ['coin', 'Coin'],
+] as const;
+
+const Page = ({ route }: { route: Route }) => {
+  const [section, id] = route.parts;
+  const game = route.query.get('game') ?? undefined;
+  switch (section) {
+    case 'players':
+      return <PlayersPage gameId={game} player={route.query.get('player') ?? undefined} />;
+    case 'integrity':
+      return <IntegrityPage gameId={game} />;
+    case 'economy':
+      return <EconomyPage gameId={game} />;
+    case 'coin':
+      return <CoinPage gameId={game} />;
+    case 'games':
+      return id ? <GameFormPage gameId={id === 'new' ? undefined : id} /> : <GamesPage />;
+    default:
+      return <GamesPage />;
+  }
+};
+
+const titleOf = (route: Route) => NAV.find(([path]) => path === route.parts[0])?.[1] ?? 'Games';
+
+const Shell = ({ onSignOut }: { onSignOut: () => void }) => {
+  const route = useRoute();
+  const main = useRef<HTMLElement>(null);
+  const section = route.parts[0] ?? 'games';
+  const first = useRef(true);
+  // Keyboard and screen-reader users land on the new page's heading after navigating (not on the first load,
+  // where the skip link comes first).
+  useEffect(() => {
+    document.title = `${titleOf(route)} · Arcadia console`;
+    if (first.current) first.current = false;
+    else main.current?.querySelector('h1')?.focus();
+  }, [section]);
+  return (
+    <>
+      <button type="button" class="skip" onClick={() => main.current?.focus()}>
+        Skip to content
+      </button>
+      <header class="top">
+        <span class="brand">Arcadia console</span>
+        <nav aria-label="Sections">
+          <ul>
+            {NAV.map(([path, label]) => (
+              <li key={path}>
+                <a
+                  href={`#/${path}${route.query.get('game') ? `?game=${route.query.get('game')}` : ''}`}
+                  aria-current={section === path ? 'page' : undefined}
+                >
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" class="link" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </>
+  );
+};
+
+export const App = () => {
+  const [config] = useAsync<ConsoleConfig>(loadConfig, []);
+  const [signedIn, setSignedIn] = useState(() => currentToken() !== null);
+  if (config.state === 'loading') return <Loading what="the console" />;
+  if (config.state === 'error')
+    return (
+      <main>
+        <ErrorBox error={config.error} />
+      </main>
+    );
+  if (!signedIn) return <SignInPage onSignedIn={() => setSignedIn(true)} />;
+  return (
+    <Shell
+      onSignOut={() => {
+        setToken(null);
+        setSignedIn(false);
+      }}
+    />
+  );
+};

@@ -1,0 +1,173 @@
+// The studio console's local web server (`npm run dev` starts it; its URL is printed): serves the console at
+// /console, built from console/ with Vite on the first visit (in memory: nothing is written, no network), and the
+// two things a deployment does elsewhere: sign-in with the local identity provider, and a same-origin relay for
+// presigned image uploads (the local object store answers no CORS preflight; the deployed bucket's CORS rule
+// allows the browser's PUT).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fetchLocalToken } from '../token.js';
+
+const consoleDir = fileURLToPath(new URL('../../console/', import.meta.url));
+/** The largest image an upload URL admits (5 MB), plus room for nothing else: the relay forwards one image. */
+const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+export interface ConsoleServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface ConsoleServerOptions {
+  port: number;
+  host?: string;
+  apiUrl: string;
+  idpUrl: string;
+  /** The local object store's endpoint: the only place the upload relay forwards to. */
+  s3Url: string;
+  /** The local chain's JSON-RPC URL, for transaction links (an explorer pointed at the local chain). */
+  solanaUrl: string;
+}
+
+type Files = Map<string, [Buffer, string]>;
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  json: 'application/json',
+  svg: 'image/svg+xml',
+};
+const typeOf = (name: string) => TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream';
+
+/** Build the console in memory with its own Vite config (console/vite.config.ts). */
+export const buildConsole = async (): Promise<Files> => {
+  const { build } = await import('vite');
+  const output = await build({
+    configFile: join(consoleDir, 'vite.config.ts'),
+    build: { write: false },
+    logLevel: 'warn',
+  });
+  const files: Files = new Map();
+  for (const result of Array.isArray(output) ? output : [output]) {
+    if (!('output' in result)) continue;
+    for (const item of result.output) {
+      const bytes = item.type === 'chunk' ? Buffer.from(item.code) : Buffer.from(item.source);
+      files.set(`/console/${item.fileName}`, [bytes, typeOf(item.fileName)]);
+    }
+  }
+  return files;
+};
+
+/** What the console reads at start (config.json): the API, the local sign-in and relay, the chain's links. */
+export const localConsoleConfig = (options: Pick<ConsoleServerOptions, 'apiUrl' | 'solanaUrl'>) => {
+  const cluster = `cluster=custom&customUrl=${encodeURIComponent(options.solanaUrl)}`;
+  return {
+    apiUrl: options.apiUrl,
+    localSignInUrl: 'sign-in',
+    uploadRelayUrl: 'upload',
+    txUrlTemplate: `https://explorer.solana.com/tx/{signature}?${cluster}`,
+    addressUrlTemplate: `https://explorer.solana.com/address/{address}?${cluster}`,
+  };
+};
+
+const send = (res: ServerResponse, status: number, body: string | Buffer, type: string) => {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+};
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  send(res, status, JSON.stringify(body), 'application/json');
+
+const readBody = async (req: IncomingMessage, max: number): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+};
+
+/** A loopback URL on the object store's port: the relay forwards nowhere else. */
+const isStoreUrl = (target: string, s3Url: string) => {
+  try {
+    const url = new URL(target);
+    const store = new URL(s3Url);
+    return (
+      url.protocol === 'http:' &&
+      url.port === store.port &&
+      ['127.0.0.1', 'localhost', store.hostname].includes(url.hostname)
+    );
+  } catch {
+    return false;
+  }
+};
+
+export const startConsoleServer = async (options: ConsoleServerOptions): Promise<ConsoleServer> => {
+  let built: Promise<Files> | undefined;
+  const files = () => {
+    built ??= buildConsole().catch((error: unknown) => {
+      built = undefined;
+      throw error;
+    });
+    return built;
+  };
+  const config = JSON.stringify(localConsoleConfig(options));
+
+  const signIn = async (req: IncomingMessage, res: ServerResponse) => {
+    const { name } = JSON.parse((await readBody(req, 4096)).toString('utf8') || '{}') as { name?: unknown };
+    if (typeof name !== 'string' || !/^[a-z0-9_-]{1,64}$/.test(name))
+      return json(res, 400, { error: { message: 'name: 1 to 64 of a-z, 0-9, _ and -' } });
+    const { token, subject } = await fetchLocalToken(name, options.idpUrl);
+    return json(res, 200, { token, subject });
+  };
+
+  const relay = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const target = url.searchParams.get('to') ?? '';
+    if (!isStoreUrl(target, options.s3Url))
+      return json(res, 400, { error: { message: 'to: not an upload URL of the local object store' } });
+    const body = await readBody(req, MAX_UPLOAD_BYTES);
+    const answer = await fetch(target, {
+      method: 'PUT',
+      headers: { 'content-type': req.headers['content-type'] ?? 'application/octet-stream' },
+      body,
+    });
+    return send(res, answer.status, Buffer.from(await answer.arrayBuffer()), 'application/xml');
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://console');
+    const path = url.pathname;
+    if (req.method === 'GET' && (path === '/' || path === '/console')) {
+      res.writeHead(302, { location: '/console/' });
+      return res.end();
+    }
+    if (req.method === 'GET' && path === '/console/config.json')
+      return send(res, 200, config, 'application/json');
+    if (req.method === 'POST' && path === '/console/sign-in') return signIn(req, res);
+    if (req.method === 'PUT' && path === '/console/upload') return relay(req, res, url);
+    if (req.method !== 'GET') return json(res, 405, { error: { message: `${req.method} ${path}` } });
+    const all = await files();
+    const file = all.get(path === '/console/' ? '/console/index.html' : path);
+    if (!file) return json(res, 404, { error: { message: `GET ${path}` } });
+    return send(res, 200, file[0], file[1]);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent)
+        json(res, 502, { error: { message: error instanceof Error ? error.message : String(error) } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+};

@@ -1,0 +1,67 @@
+// Driving the studio console (the stack's console server, CONSOLE_URL) in Chromium: sign-in, screenshots, axe.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+
+/** Screenshots of the console tests: written by every run, never committed (.gitignore). */
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../.artifacts/console/', import.meta.url));
+
+/**
+ * A browser context as a user's: an English locale (the headless Chromium's own default, en-US@posix, is not a
+ * valid language tag) in a zone other than UTC, so that local times and their UTC titles differ.
+ */
+export const USER_CONTEXT = { locale: 'en-US', timezoneId: 'Europe/Paris' } as const;
+
+export const consoleUrl = (): string => {
+  const url = process.env.CONSOLE_URL;
+  if (!url) throw new Error('CONSOLE_URL is not set: the test stack did not start the console server');
+  return url;
+};
+
+export interface SignedIn {
+  /** The first secret of the user's API key, read off the page that shows it once (absent for a known user). */
+  apiKey?: string;
+  secretKey?: string;
+}
+
+/** Sign in as a local user through the sign-in page; for a new user, answers the key pair it shows once. */
+export const signIn = async (page: Page, name: string): Promise<SignedIn> => {
+  await page.goto(consoleUrl());
+  await page.getByLabel('User name (local identity provider)').fill(name);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const secret = page.locator('#secret-value');
+  const games = page.getByRole('heading', { level: 1, name: 'Games' });
+  await secret.or(games).first().waitFor({ timeout: 30_000 });
+  if (!(await secret.isVisible())) return {};
+  const secretKey = (await secret.textContent()) ?? '';
+  const apiKey = (await page.locator('.secret dd code').first().textContent()) ?? '';
+  await page.getByRole('button', { name: 'I stored it' }).click();
+  await games.waitFor();
+  return { apiKey, secretKey };
+};
+
+/** The sign-in token the console keeps for the tab (sessionStorage). */
+export const TOKEN_KEY = 'arcadia.console.token';
+
+export const open = async (page: Page, route: string, heading: string) => {
+  // Expressions as strings: this project's tests compile without the DOM library.
+  await page.evaluate(`location.hash = ${JSON.stringify(`#/${route}`)}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+};
+
+/** The serious and critical axe-core findings of the page as it is now. */
+export const seriousAxeFindings = async (page: Page) => {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+};
+
+/** A full-page screenshot named after the page and the viewport width. */
+export const screenshot = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+};

@@ -1,0 +1,228 @@
+// The studio console used end to end in Chromium against the local stack, as a new studio would: sign in,
+// register a game with an image, save points from the SDK, find the player on the leaderboard, invalidate a
+// risky session and see its points leave, see a purchase in the pool chart, launch a coin to 100 %.
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeChain } from '../../lib/chain/index.js';
+import { ensureUserForSubject } from '../../lib/user/service.js';
+import { loadWallet } from '../../lib/user/wallet.js';
+import { createArcadiaClient, unwrap } from '../../sdk/src/index.js';
+import { paddedPng } from '../fixtures/images/build.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { open, screenshot, signIn, USER_CONTEXT } from '../helpers/console.js';
+import { apiBaseUrl } from '../helpers/http.js';
+import { idpToken } from '../helpers/idp.js';
+
+const SOL = 1_000_000_000n;
+const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
+
+let browser: Browser;
+let page: Page;
+const name = `studio-${randomUUID().slice(0, 8)}`;
+let keys: { apiKey: string; secretKey: string };
+let gameId: string;
+let cheaterArcId: string;
+const cheater = `x:cheat${randomUUID().slice(0, 6)}`;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await (
+    await browser.newContext({ ...USER_CONTEXT, viewport: { width: 1280, height: 900 } })
+  ).newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the studio console', () => {
+  it('signs a new user in and shows their first secret once', async () => {
+    const shown = await signIn(page, name);
+    keys = { apiKey: shown.apiKey ?? '', secretKey: shown.secretKey ?? '' };
+    expect(keys.apiKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys.secretKey).toMatch(/^arc_sk_/);
+    // The console keeps the sign-in token for the tab, never the secret.
+    const stored = String(await page.evaluate('JSON.stringify({ ...sessionStorage, ...localStorage })'));
+    expect(stored).not.toContain(keys.secretKey);
+  }, 60_000);
+
+  it('registers a game with an image uploaded through the upload URL, with a progress bar', async () => {
+    await page.getByRole('link', { name: 'Register a game' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Register a game' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill(`Console Game ${name}`);
+    await page.getByLabel('Description').fill('Registered from the studio console');
+    await page.getByLabel('Game URL').fill('https://console-game.example/play');
+    await page.getByLabel(/^Image/).setInputFiles({
+      name: 'thumb.png',
+      mimeType: 'image/png',
+      buffer: paddedPng(300_000),
+    });
+    await page.getByLabel('Max score per session').fill('10');
+    // The split editor's total is live; an incomplete split keeps the form from being sent.
+    await page.getByRole('button', { name: 'Add recipient' }).click();
+    await page.getByLabel('Recipient 1', { exact: true }).fill(`did:local:${name}`);
+    await page.getByLabel('Basis points for recipient 1').fill('6000');
+    expect(await page.locator('#split-total').textContent()).toContain('6,000 bp — must be exactly 10 000');
+    expect(await page.getByRole('button', { name: 'Register the game' }).isDisabled()).toBe(true);
+    await page.getByLabel('Basis points for recipient 1').fill('10000');
+    expect(await page.locator('#split-total').textContent()).toBe('Total: 10,000 bp');
+    await page.getByRole('button', { name: 'Register the game' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Edit game' }).waitFor({ timeout: 30_000 });
+    gameId = /#\/games\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
+    expect(gameId).toMatch(/^[0-9a-f-]{36}$/);
+    await page.getByText('Registered.').waitFor();
+    // The ownership check shows the exact tag to paste.
+    expect(await page.locator('#meta-tag').textContent()).toBe(
+      `<meta name="arcadia-verification" content="${keys.apiKey}">`,
+    );
+    await screenshot(page, 'game-edit');
+
+    const game = unwrap(
+      await createArcadiaClient({ baseUrl: apiBaseUrl() }).GET('/games/id/{id}', {
+        params: { path: { id: gameId } },
+      }),
+    );
+    expect(game).toMatchObject({
+      maxScorePerSession: 10,
+      creatorId: await ensureUserForSubject(`did:local:${name}`),
+    });
+    expect(game.imageUrl).toMatch(/^https?:\/\//);
+  }, 90_000);
+
+  it('shows on the leaderboard page the player whose points the SDK saved', async () => {
+    const server = createArcadiaClient({ baseUrl: apiBaseUrl(), hmac: keys });
+    const saved = unwrap(
+      await server.POST('/play/dev/batch-save-points', {
+        body: {
+          gameId,
+          entries: [
+            { playerId: cheater, points: 8, sessionId: 'calm' },
+            { playerId: cheater, points: 50, sessionId: 'greedy' },
+            { playerId: cheater, points: 50, sessionId: 'greedy' },
+          ],
+        },
+      }),
+    );
+    cheaterArcId = saved.playerIdToArcId[cheater] ?? '';
+    await open(page, `players?game=${gameId}`, 'Players');
+    const board = page.getByRole('region', { name: 'Today (UTC)' });
+    await board.getByRole('link', { name: cheaterArcId }).waitFor({ timeout: 30_000 });
+    expect(await board.locator('tbody tr').first().textContent()).toBe(`1${cheaterArcId}18`);
+
+    await page.getByLabel(/^Find a player/).fill(cheater);
+    await page.getByRole('button', { name: 'Find' }).click();
+    const player = page.locator('.player');
+    await player.getByText('points today').waitFor();
+    expect(await player.locator('p').first().textContent()).toContain('18 points today');
+  }, 60_000);
+
+  it('invalidates a risky session after confirmation, says what it removed, and the points leave', async () => {
+    await open(page, `integrity?game=${gameId}`, 'Integrity');
+    const row = page.locator('tr', { hasText: 'greedy' });
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.textContent()).toContain('cap_hit');
+    // Times in the user's zone (Europe/Paris here), UTC on hover.
+    const time = row.locator('time');
+    const utc = (await time.getAttribute('datetime')) ?? '';
+    expect(await time.getAttribute('title')).toBe(`${utc.replace('T', ' ').slice(0, 19)} UTC`);
+    expect(await time.textContent()).toBe(
+      new Intl.DateTimeFormat('en-US', {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        timeZone: 'Europe/Paris',
+      }).format(new Date(utc)),
+    );
+    await row.getByRole('button', { name: 'Invalidate session greedy' }).click();
+    await row.getByRole('button', { name: /^Confirm: remove 10 points/ }).click();
+    const removal = page.locator('#removal');
+    await removal.waitFor();
+    expect(await removal.textContent()).toContain(
+      `Invalidated session greedy of player ${cheaterArcId}: removed 10 points`,
+    );
+
+    await open(page, `players?game=${gameId}&player=${encodeURIComponent(cheater)}`, 'Players');
+    await page.locator('.player').getByText('points today').waitFor();
+    expect(await page.locator('.player p').first().textContent()).toContain('8 points today');
+    const board = page.getByRole('region', { name: 'Today (UTC)' });
+    await board.locator('tbody tr').first().waitFor();
+    expect(await board.locator('tbody tr').first().textContent()).toBe(`1${cheaterArcId}8`);
+  }, 60_000);
+
+  it('shows a purchase seeded by a player in the pool chart and the multiplier sales', async () => {
+    const buyerName = `buyer-${randomUUID().slice(0, 8)}`;
+    const buyerToken = await idpToken(buyerName);
+    const buyerWallet =
+      (await loadWallet(await ensureUserForSubject(`did:local:${buyerName}`)))?.address ?? '';
+    await chain.airdrop(buyerWallet, SOL);
+    const bought = unwrap(
+      await createArcadiaClient({ baseUrl: apiBaseUrl(), bearerToken: buyerToken }).POST(
+        '/multiplier/purchase',
+        {
+          body: { gameId, tier: '2x', durationSeconds: 3_600, idempotencyKey: randomUUID() },
+        },
+      ),
+    );
+
+    await open(page, `economy?game=${gameId}`, 'Economy');
+    const chart = page.locator('figure.chart', { hasText: 'Rewards pool (SOL)' });
+    await chart.waitFor({ timeout: 30_000 });
+    // uPlot arrives with the first chart.
+    await chart.locator('canvas').waitFor();
+    // The chart's data table (its text alternative) ends at the pool's balance: the purchase.
+    const paid = `${(Number(bought.lamports) / 1e9).toLocaleString('en-US', { maximumFractionDigits: 4 })} SOL`;
+    expect(await chart.locator('tbody tr').last().textContent()).toContain(paid);
+    const sale = page.locator('#sales tbody tr').first();
+    expect(await sale.textContent()).toContain('×2 for 1 h');
+    expect(await sale.locator('.amount').getAttribute('title')).toBe(
+      `${BigInt(bought.lamports ?? '0').toLocaleString('en-US')} lamports`,
+    );
+    expect(await sale.locator('a').last().getAttribute('href')).toContain(
+      `https://explorer.solana.com/tx/${bought.signature}?cluster=custom`,
+    );
+  }, 90_000);
+
+  it('launches a coin and the progress bar reaches 100 %', async () => {
+    const wallet = (await loadWallet(await ensureUserForSubject(`did:local:${name}`)))?.address ?? '';
+    await chain.airdrop(wallet, SOL);
+    await open(page, `coin?game=${gameId}`, 'Coin');
+    await page.getByText('This game has no coin yet.').waitFor({ timeout: 30_000 });
+    await page.getByLabel('Initial buy in SOL (optional)').fill('0.01');
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
+    const bar = page.getByRole('progressbar', { name: 'Launch progress' });
+    await bar.waitFor();
+    const seen = new Set<string>();
+    for (let i = 0; i < 120; i++) {
+      const value = (await bar.getAttribute('value')) ?? '0';
+      seen.add(value);
+      if (value === '100') break;
+      await page.waitForTimeout(500);
+    }
+    expect(await bar.getAttribute('value'), `progress seen: ${[...seen].join(', ')}`).toBe('100');
+    expect(await page.getByText(/^Launched: mint/).count()).toBe(1);
+    // The coin's status and emission schedule replace the empty state once the game is read again.
+    await page.getByRole('heading', { level: 2, name: /\(active\)$/ }).waitFor({ timeout: 30_000 });
+    await page.locator('figure.chart', { hasText: 'Emission schedule' }).waitFor();
+    await screenshot(page, 'coin-launched');
+  }, 120_000);
+
+  it('resets the secret: the new one is shown once, with a copy button, and signs requests', async () => {
+    await open(page, 'games', 'Games');
+    await page.getByRole('button', { name: 'Reset secret…' }).click();
+    await page.getByRole('button', { name: 'Reset the secret' }).click();
+    const secret = page.locator('#secret-value');
+    await secret.waitFor();
+    const secretKey = (await secret.textContent()) ?? '';
+    expect(secretKey).toMatch(/^arc_sk_/);
+    expect(secretKey).not.toBe(keys.secretKey);
+    expect(await page.getByRole('button', { name: 'Copy secret key' }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'I stored it' }).click();
+    expect(await secret.count()).toBe(0);
+    const stored = String(await page.evaluate('JSON.stringify({ ...sessionStorage, ...localStorage })'));
+    expect(stored).not.toContain(secretKey);
+    const server = createArcadiaClient({ baseUrl: apiBaseUrl(), hmac: { apiKey: keys.apiKey, secretKey } });
+    expect(unwrap(await server.GET('/user/me')).apiKey).toBe(keys.apiKey);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
