@@ -218,8 +218,9 @@ export const redeliverWebhookEventContract = defineContract({
   summary: 'Deliver one event to a webhook endpoint again',
   description:
     'One more attempt of an event of the game (kept 30 days), with the same `webhook-id`; also an event the ' +
-    'endpoint never got (it was disabled, or not subscribed then). A fresh delivery is retried on the schedule; ' +
-    'a repeated one is one attempt. 409 while an attempt of it is due or running, or the endpoint is disabled. ' +
+    'endpoint never got (it was disabled, or not subscribed then). It is attempt n + 1 of the delivery, retried ' +
+    'on what is left of the schedule (none once 8 attempts were made). 409 while an attempt of it is due or ' +
+    'running, or the endpoint is disabled. ' +
     OWNER_ONLY,
   auth: HMAC,
   params: eventParams,

@@ -1041,7 +1041,7 @@ export type paths = {
         put?: never;
         /**
          * Deliver one event to a webhook endpoint again
-         * @description One more attempt of an event of the game (kept 30 days), with the same `webhook-id`; also an event the endpoint never got (it was disabled, or not subscribed then). A fresh delivery is retried on the schedule; a repeated one is one attempt. 409 while an attempt of it is due or running, or the endpoint is disabled. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description One more attempt of an event of the game (kept 30 days), with the same `webhook-id`; also an event the endpoint never got (it was disabled, or not subscribed then). It is attempt n + 1 of the delivery, retried on what is left of the schedule (none once 8 attempts were made). 409 while an attempt of it is due or running, or the endpoint is disabled. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
          */
         post: operations["redeliverWebhookEvent"];
         delete?: never;

@@ -25,6 +25,7 @@ import { checkFetchableUrl } from '../../lib/adapters/safe-fetch.js';
 import { settings } from '../../lib/core/config.js';
 import { outboxItem } from '../../lib/outbox/index.js';
 import { queueDeliveries, relayPending } from '../../lib/webhooks/index.js';
+import { verifyWebhook, WebhookVerificationError } from '../../sdk/src/webhooks.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
 import { registerGame } from '../helpers/games.js';
 import { type Handler, invoke } from '../helpers/http.js';
@@ -335,6 +336,16 @@ describe('webhook delivery', () => {
     expect(delivery.headers['webhook-id']).toBe(payload.id);
     // Another secret does not verify it.
     expect(() => verified(`whsec_${Buffer.alloc(24, 1).toString('base64')}`, delivery)).toThrow();
+    // The SDK's verifyWebhook agrees: the typed payload for the right secret, a refusal for a changed body.
+    const typed = await verifyWebhook(delivery.body, delivery.headers as Record<string, string>, secret);
+    expect(typed.type === 'webhook.test' && typed.data.endpointId).toBe(id);
+    await expect(
+      verifyWebhook(
+        delivery.body.replace('test', 'tost'),
+        delivery.headers as Record<string, string>,
+        secret,
+      ),
+    ).rejects.toThrow(WebhookVerificationError);
   });
 
   it('retries a failing receiver with the same webhook-id: 3 failures, then the 4th attempt lands', async () => {
