@@ -2,9 +2,10 @@
 // receiver, its signature checked with the `standardwebhooks` library: the money paths (a multiplier purchase on
 // the local chain, a day's settlement and its payouts), the play paths (a session flagged by a save, a session
 // invalidated) and an ownership proof. The relay and the delivery worker run in-process on the stack's queue.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import bs58 from 'bs58';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as claimOwnership } from '../../functions/games/claim-game-ownership.js';
@@ -153,13 +154,13 @@ describe('webhook events', () => {
     const dev = await createDeveloper();
     const game = await registerGame(dev, { maxScorePerSession: 10 });
     const { r, secret } = await subscribe(dev, game.id);
-    const player = `wh-${randomUUID()}`;
+    const player = `sol:${bs58.encode(randomBytes(32))}`; // a wallet address
     const save = () =>
       batchSavePoints(
         { scheme: 'hmac', userId: dev.arcId },
         {
           gameId: game.id,
-          entries: [{ playerId: `${player}@example.com`, points: 50, sessionId: 'greedy' }],
+          entries: [{ playerId: player, points: 50, sessionId: 'greedy' }],
         },
         { directory: localDirectory },
       );
