@@ -15,6 +15,8 @@ export type ResourceId =
   | 'SnapshotsTable'
   | 'LauncherTable'
   | 'EphemeralTable'
+  | 'WebhooksTable'
+  | 'WebhookQueue'
   | 'ImagesBucket'
   | 'SnapshotsBucket'
   | 'SettlementQueue'
@@ -237,6 +239,23 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/launcher/executions.ts': {
     grants: [{ resource: 'LaunchExecutions', actions: ['states:DescribeExecution', 'states:StopExecution'] }],
   },
+  // --- outbox and webhooks (WebhooksTable, the delivery queue) ---
+  // The outbox item a change adds to its own transaction: a Put into WebhooksTable from any domain's function.
+  'lib/outbox/outbox.ts': { grants: dynamo('WebhooksTable', ['PutItem']) },
+  'lib/outbox/events.ts': none,
+  'lib/webhooks/repository.ts': {
+    grants: dynamo(
+      'WebhooksTable',
+      ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+      'byOutboxPending',
+    ),
+  },
+  'lib/webhooks/service.ts': { grants: dynamo('WebhooksTable', ['PutItem']) },
+  'lib/webhooks/queue.ts': {
+    grants: [{ resource: 'WebhookQueue', actions: ['sqs:SendMessage', 'sqs:GetQueueUrl'] }],
+    environment: { WEBHOOK_QUEUE_URL: { Ref: 'WebhookQueue' } },
+  },
+
   'functions/launcher/launch-game-coin.ts': { environment: launchStateMachineArn },
   'functions/launcher/sweep-launch-jobs.ts': { environment: launchStateMachineArn },
 };
@@ -251,6 +270,8 @@ const OWNED: Record<string, ResourceId> = {
   snapshots: 'SnapshotsTable',
   launcher: 'LauncherTable',
   ratelimit: 'EphemeralTable',
+  webhooks: 'WebhooksTable',
+  outbox: 'WebhooksTable',
 };
 
 /** Source text that reaches AWS: an SDK command, a transaction item, an S3 call, or a resource's setting. */

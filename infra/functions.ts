@@ -113,6 +113,32 @@ export const OTHER_FUNCTIONS: Record<string, FunctionSettings> = {
     events: [{ schedule: "rate(${env:SETTLEMENT_RATE, '1 hour'})" }],
     destinations: onFailure,
   },
+  relayWebhooks: {
+    comment:
+      'The webhook outbox relay (docs/webhooks.md, "Outbox"): queues the deliveries of the events still pending in\n' +
+      'the outbox. Every step is idempotent; a run that fails is repeated by the next.',
+    handler: 'functions/webhooks/relay-webhooks.handler',
+    timeout: 60,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable
+    events: [{ schedule: "rate(${env:WEBHOOK_RELAY_RATE, '1 minute'})" }],
+    destinations: onFailure,
+  },
+  deliverWebhooks: {
+    comment:
+      "One attempt per message, a batch's attempts in parallel, each POST within WEBHOOK_TIMEOUT_MS (at most 15 s);\n" +
+      "WebhookQueue's visibility timeout is 6x this.",
+    handler: 'functions/webhooks/deliver-webhooks.handler',
+    timeout: 30,
+    events: [
+      {
+        sqs: {
+          arn: { 'Fn::GetAtt': ['WebhookQueue', 'Arn'] },
+          batchSize: 10,
+          functionResponseType: 'ReportBatchItemFailures',
+        },
+      },
+    ],
+  },
   settleGameDays: {
     comment:
       "A day pays the creators and the top 10, each transfer confirmed within 20 s; SettlementQueue's visibility\n" +

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT, type Stack, startStack } from './stack/index.js';
 import { consoleLogger } from './stack/log.js';
+import { offlineLambdaInvoker } from './stack/sfn-lambda.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +32,26 @@ async function shutdown(code: number): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => void shutdown(0));
+}
+
+/**
+ * The webhook outbox relay, which the deployment runs every minute (infra/functions.ts relayWebhooks), here every
+ * 2 s through serverless offline, so that events reach local receivers in seconds; the delivery worker consumes
+ * its queue like the other `sqs` functions (docs/webhooks.md, "Local").
+ */
+function startWebhookRelay(running: Stack): void {
+  const invoke = offlineLambdaInvoker(running.env.LAMBDA_INVOKE_URL ?? '');
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || stopping) return;
+    busy = true;
+    invoke('arcadia-dev-relayWebhooks', {})
+      .catch((error: unknown) => log.warn(`webhook relay: ${error instanceof Error ? error.message : error}`))
+      .finally(() => {
+        busy = false;
+      });
+  }, 2_000);
+  timer.unref();
 }
 
 try {
@@ -80,6 +101,7 @@ if (stack && !stopping) {
       '',
     ].join('\n'),
   );
+  startWebhookRelay(stack);
   void stack.exited.then((name) => {
     if (stopping) return;
     log.error(`${name} exited unexpectedly; stopping the stack`);

@@ -4,7 +4,7 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-// SSRF-safe GET of user-supplied URLs (game pages fetched for the ownership check).
+// SSRF-safe requests to user-supplied URLs: GET of game pages (the ownership check), POST of webhook deliveries.
 //
 // Why hand-written: the global `fetch` (undici) and the popular wrappers validate a URL but then resolve
 // the hostname again when connecting, so a DNS answer that changes between check and connect (rebinding)
@@ -25,6 +25,13 @@ export interface SafeFetchOptions {
   /** Permit 127.0.0.0/8 and ::1 on any port. Local development only, set from config. Default false. */
   allowLoopback?: boolean;
   accept?: string;
+  /** Default GET. A POST is never replayed on a redirect hop: set maxRedirects 0 for it. */
+  method?: 'GET' | 'POST';
+  /** The request body (POST). */
+  body?: Buffer;
+  /** Extra request headers (content-type, signatures); host, connection and encoding stay ours. */
+  headers?: Record<string, string>;
+  userAgent?: string;
   /** Injectable for tests; default `dns.promises.lookup(hostname, { all: true })`. */
   lookup?: (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 }
@@ -52,7 +59,11 @@ interface ResolvedAddress {
   family: 4 | 6;
 }
 
-type Settings = Required<Omit<SafeFetchOptions, 'accept'>> & { accept: string };
+type Settings = Required<Omit<SafeFetchOptions, 'accept' | 'body' | 'headers'>> & {
+  accept: string;
+  body?: Buffer;
+  headers: Record<string, string>;
+};
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const ALLOWED_PORTS = new Set(['', '80', '443']);
@@ -147,15 +158,17 @@ const send = (
       protocol: url.protocol,
       hostname: host,
       port: url.port === '' ? (isHttps ? 443 : 80) : Number(url.port),
-      method: 'GET',
+      method: settings.method,
       path: `${url.pathname}${url.search}`,
       // Fresh headers on every hop: no cookies, no Authorization, nothing carried over from the caller.
       headers: {
+        ...settings.headers,
         host: url.host,
         accept: settings.accept,
         'accept-encoding': 'identity',
-        'user-agent': 'ArcadiaVerifier/1.0',
+        'user-agent': settings.userAgent,
         connection: 'close',
+        ...(settings.body ? { 'content-length': String(settings.body.length) } : {}),
       },
       agent: false,
       lookup: pinnedLookup(pinned),
@@ -165,7 +178,7 @@ const send = (
     };
     const request = (isHttps ? https : http).request(options, resolve);
     request.on('error', reject);
-    request.end();
+    request.end(settings.body);
   });
 
 /** Read at most maxBytes from the stream; stop reading (and drop the connection) once the cap is hit. */
@@ -242,6 +255,10 @@ const settingsOf = (options: SafeFetchOptions): Settings => ({
   allowLoopback: options.allowLoopback ?? false,
   accept: options.accept ?? '*/*',
   lookup: options.lookup ?? defaultLookup,
+  method: options.method ?? 'GET',
+  ...(options.body ? { body: options.body } : {}),
+  headers: options.headers ?? {},
+  userAgent: options.userAgent ?? 'ArcadiaVerifier/1.0',
 });
 
 export const safeFetch = async (url: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> => {

@@ -76,6 +76,13 @@ const priceSources = (): SettingParser<'fixed' | readonly PriceFeedName[]> => (r
     ? (names as PriceFeedName[])
     : refuse(`must be fixed, or feeds from ${PRICE_FEEDS.join(', ')} in order, comma-separated, each once`);
 };
+/** Seconds between delivery attempts, comma-separated: each retry waits the next one (jittered). */
+const secondsList = (): SettingParser<readonly number[]> => (raw) => {
+  const values = (raw ?? '').split(',').map((v) => Number(v.trim()));
+  return raw && values.length <= 20 && values.every((v) => Number.isInteger(v) && v >= 0 && v <= 86_400)
+    ? values
+    : refuse('must be 1 to 20 comma-separated whole seconds, each at most 86400');
+};
 const base64Key32 = (): SettingParser<string> => (raw) =>
   raw !== undefined && Buffer.from(raw, 'base64').length === 32
     ? raw
@@ -103,6 +110,7 @@ export const settingsSpec = {
   REWARDS_TABLE: name(),
   SNAPSHOTS_TABLE: name(),
   SETTLEMENT_TABLE: name(),
+  WEBHOOKS_TABLE: name(),
   IMAGES_BUCKET: name(),
   SNAPSHOTS_BUCKET: name(),
   // Resources only some functions are given (function-level environment in serverless.yml).
@@ -115,6 +123,13 @@ export const settingsSpec = {
   // Users created by a save before the identity provider has them (lib/user/importer.ts).
   USER_IMPORT_QUEUE_URL: optional(httpUrl()),
   USER_IMPORT_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-user-imports'),
+  // Webhook deliveries (lib/webhooks): their queue, the retry schedule and the per-request deadline
+  // (docs/webhooks.md). The local stack shortens the schedule so that retries take seconds.
+  WEBHOOK_QUEUE_URL: optional(httpUrl()),
+  WEBHOOK_QUEUE_NAME: withDefault((raw) => raw ?? '', 'arcadia-dev-webhooks'),
+  WEBHOOK_RETRY_SCHEDULE: withDefault(secondsList(), '5,300,1800,7200,18000,36000,36000'),
+  WEBHOOK_TIMEOUT_MS: withDefault(integerBetween(100, 15_000), '10000'),
+  // The secrets key below also seals webhook signing secrets.
   // The Secrets Manager secret that seals custodial keys (lib/adapters/vault-keys.ts): only the functions that
   // create or sign for vaults are given it.
   VAULT_KEY_SECRET_ID: optional(name()),

@@ -5,6 +5,7 @@ import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js'
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { apiKeyOf } from '../user/index.js';
+import { outboxItem } from '../outbox/index.js';
 import { bump } from './changes.js';
 import { controllerOf, type GameRecord, sameOrigin } from './model.js';
 import { requireGame, toView } from './read.js';
@@ -69,7 +70,9 @@ export const claimOwnership = async (auth: AuthContext, id: string, deps: Owners
       );
     const next = provedBy(game, auth.userId, deps.now);
     try {
-      await repo.saveGame(next, game);
+      await repo.saveGame(next, game, [
+        outboxItem('ownership.verified', game.id, { ownerId: auth.userId, gameUrl: next.gameUrl }),
+      ]);
       return toView(next);
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

@@ -149,7 +149,12 @@ const updateGameItem = (next: GameRecord, previous: GameRecord): TransactItems[n
  * concurrent change makes this fail with TransactionCanceledException instead of overwriting it. A change leaves
  * the listing figures as they are stored (saveGameFigures writes them).
  */
-export const saveGame = async (next: GameRecord, previous?: GameRecord): Promise<void> => {
+export const saveGame = async (
+  next: GameRecord,
+  previous?: GameRecord,
+  /** Writes that commit with the change or not at all (its webhook event). */
+  extra: TransactItems = [],
+): Promise<void> => {
   const TableName = table();
   const items: TransactItems = [
     previous
@@ -183,6 +188,7 @@ export const saveGame = async (next: GameRecord, previous?: GameRecord): Promise
   if (!previous) {
     items.push(statIncrementWrite(next.creatorId, 'gamesRegistered'));
   }
+  items.push(...extra);
   await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
 };
 

@@ -52,6 +52,16 @@ import {
   resetSecretContract,
   updateMeContract,
 } from '../user/index.js';
+import {
+  createWebhookEndpointContract,
+  deleteWebhookEndpointContract,
+  listWebhookAttemptsContract,
+  listWebhookEndpointsContract,
+  redeliverWebhookEventContract,
+  rotateWebhookSecretContract,
+  sendWebhookTestContract,
+  updateWebhookEndpointContract,
+} from '../webhooks/index.js';
 import { apiReferenceContract, apiReferenceJsonContract } from './reference/contracts.js';
 
 /** Every operation of the public API. serverless.yml has exactly one function per entry (checked by a test). */
@@ -103,4 +113,12 @@ export const contracts: readonly Contract[] = [
   getMyRewardsContract,
   setPurchaseAllowanceContract,
   revokePurchaseAllowanceContract,
+  createWebhookEndpointContract,
+  listWebhookEndpointsContract,
+  updateWebhookEndpointContract,
+  deleteWebhookEndpointContract,
+  rotateWebhookSecretContract,
+  sendWebhookTestContract,
+  listWebhookAttemptsContract,
+  redeliverWebhookEventContract,
 ];

@@ -4,6 +4,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import type { CoinSummary, GameRecord } from '../games/index.js';
 import { recordCoinWrites } from '../games/index.js';
+import { outboxItem } from '../outbox/index.js';
 import { statIncrementWrite } from '../user/index.js';
 import { launcherKeys, OPEN_JOB_ATTRIBUTE } from './keys.js';
 import { HELD, RELEASED } from './lock-repository.js';
@@ -94,6 +95,12 @@ export const completeJob = async (args: {
     },
     ...recordCoinWrites(game, summary, now),
     statIncrementWrite(job.userId, 'gameCoinsLaunched'),
+    // Last: the failure reasons above are read by position.
+    outboxItem('launch.completed', job.gameId, {
+      jobId: job.jobId,
+      coinMint: coin.coinMint,
+      symbol: coin.gameCoinSymbol,
+    }),
   ];
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: items }));

@@ -4,6 +4,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import type { GameRecord } from '../games/index.js';
 import { gameUnchangedCheck } from '../games/index.js';
+import { outboxItem } from '../outbox/index.js';
 import { launcherKeys, OPEN_JOB, OPEN_JOB_ATTRIBUTE } from './keys.js';
 import type { JobRecord } from './model.js';
 import { failedAt, OPEN, openValues, type TransactItems, table } from './repository.js';
@@ -144,6 +145,7 @@ export const failJob = async (job: JobRecord, error: string, now: string): Promi
             },
           },
           ...release,
+          outboxItem('launch.failed', job.gameId, { jobId: job.jobId, reason: error }),
         ],
       }),
     );

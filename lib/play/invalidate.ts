@@ -2,6 +2,7 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { requireOwnedGame } from '../games/index.js';
+import { outboxItem } from '../outbox/index.js';
 import { playKeys } from './keys.js';
 import { type BoardRef, entryShard } from './rank-index.js';
 import { boardMove } from './rank-writes.js';
@@ -112,6 +113,7 @@ const invalidateOne = async (gameId: string, sessionId: string, now: string) => 
               ),
             ]
           : []),
+        outboxItem('session.invalidated', gameId, { sessionId, arcId, reason: null }),
       ]);
       return { outcome: 'invalidated' as const, arcId, points };
     } catch (error) {

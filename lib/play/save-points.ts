@@ -6,6 +6,7 @@ import { AppError } from '../core/errors.js';
 import { countMetric, countMetricBy } from '../core/metrics.js';
 import type { GameRecord } from '../games/index.js';
 import { requireOwnedGame } from '../games/index.js';
+import { outboxItem } from '../outbox/index.js';
 import { activeMultiplierBps, multiplierSlotKey } from '../rewards/index.js';
 import type { IdentityDirectory, PendingImport } from '../user/index.js';
 import { addToStat, parseIdentifiers, resolveIdentifiers } from '../user/index.js';
@@ -180,13 +181,29 @@ const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Da
     [...input.idempotency],
   ]);
   // Sessions this plan takes over the risk threshold (GET /play/dev/risky-sessions starts listing them).
-  const flagged = plan.writes.filter(
-    (w) =>
-      (w.kind === 'openSession' || w.kind === 'addToSession') &&
-      w.risk.score > RISKY_THRESHOLD &&
-      (input.sessions.get(w.sessionId)?.riskScore ?? 0) <= RISKY_THRESHOLD,
-  ).length;
-  return { results: plan.results, total: plan.total, items: planItems(plan), read, flagged };
+  const flagged = plan.writes.flatMap((w) =>
+    (w.kind === 'openSession' || w.kind === 'addToSession') &&
+    w.risk.score > RISKY_THRESHOLD &&
+    (input.sessions.get(w.sessionId)?.riskScore ?? 0) <= RISKY_THRESHOLD
+      ? [{ sessionId: w.sessionId, riskScore: w.risk.score }]
+      : [],
+  );
+  // Their webhook events commit with the plan's writes, or not at all.
+  const events = flagged.map(({ sessionId, riskScore }) =>
+    outboxItem('session.flagged', game.id, {
+      sessionId,
+      arcId: unit.arcId,
+      riskScore,
+      threshold: RISKY_THRESHOLD,
+    }),
+  );
+  return {
+    results: plan.results,
+    total: plan.total,
+    items: [...planItems(plan), ...events],
+    read,
+    flagged: flagged.length,
+  };
 };
 
 /** A cancelled transaction or a conflict: the plans raced another write and may be retried. */

@@ -5,6 +5,7 @@ import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { countMetric, countMetricBy } from '../core/metrics.js';
 import { capOrDefault } from '../games/index.js';
+import { outboxItem } from '../outbox/index.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewards/index.js';
 import { type BudgetRead, budgetDraw, parallelSessions, readBudget } from './budget.js';
 import { playIndexes, playKeys, RISKY_THRESHOLD } from './keys.js';
@@ -106,6 +107,19 @@ export interface FlushResult {
   reason: 'max_score_per_session' | 'implausible_rate' | null;
 }
 
+/** The `session.flagged` event of a flush that takes the session over the risk threshold (none otherwise). */
+const flaggedEvents = (gameId: string, sessionId: string, arcId: string, score: number, before: number) =>
+  score > RISKY_THRESHOLD && before <= RISKY_THRESHOLD
+    ? [
+        outboxItem('session.flagged', gameId, {
+          sessionId,
+          arcId,
+          riskScore: score,
+          threshold: RISKY_THRESHOLD,
+        }),
+      ]
+    : [];
+
 /**
  * One attempt of a flush: one read (the session, the multiplier slot, the budget), one transaction (the session's
  * head and the budget's draw). Undefined when the budget changed between the two (another session of the player
@@ -145,6 +159,7 @@ const attemptFlush = async (
   const parallel = Math.max(Number(session.parallelSessions ?? 0), parallelSessions(budget, sessionId));
   const risk = riskOf(session, { points: points + pending + accepted, capHits, intervals, parallel, now });
   const riskIndex = indexUpdate(playIndexes.risk(gameId, risk));
+  const flagged = flaggedEvents(gameId, sessionId, auth.userId, risk.score, Number(session.riskScore ?? 0));
   try {
     await transact([
       {
@@ -184,6 +199,8 @@ const attemptFlush = async (
         },
       },
       budgetDraw({ gameId, arcId: auth.userId, sessionId, read: budget, spent, nowMs: now.getTime() }),
+      // Last, so that the items above keep their places in the cancellation reasons read below.
+      ...flagged,
     ]);
   } catch (error) {
     // Items: [0] the session (another flush or a commit moved it first), [1] the budget (another session drew).
@@ -200,8 +217,7 @@ const attemptFlush = async (
   }
   countMetric('PointsAccepted', accepted);
   if (reason) countMetricBy('SavesRefused', { reason });
-  if (risk.score > RISKY_THRESHOLD && Number(session.riskScore ?? 0) <= RISKY_THRESHOLD)
-    countMetric('SessionsFlagged');
+  if (flagged.length > 0) countMetric('SessionsFlagged');
   return { seq: input.seq, head: input.hash, accepted, pendingPoints: pending + accepted, reason };
 };
 

@@ -11,6 +11,7 @@ import {
   transact,
 } from '../adapters/dynamodb.js';
 import { logger } from '../core/logger.js';
+import { outboxItem } from '../outbox/index.js';
 import { type AllowanceHold, allowanceHoldWrites, allowanceReleaseWrite } from './allowance-repository.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Purchase, Slot } from './model.js';
@@ -283,6 +284,13 @@ export const activate = async (
           },
         },
       },
+      outboxItem('multiplier.purchased', purchase.gameId, {
+        purchaseId: purchase.purchaseId,
+        arcId: purchase.arcId,
+        multiplier: purchase.multiplierBps / 10_000,
+        lamports: String(purchase.lamports),
+        signature,
+      }),
     ]);
     return true;
   } catch (error) {

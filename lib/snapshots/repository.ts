@@ -9,9 +9,11 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { dynamo, isConditionFailure, transact } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';
+import { getCoinGameIds } from '../games/index.js';
+import { outboxItem } from '../outbox/index.js';
 import { snapshotKeys } from './keys.js';
 
 /** The current snapshot of a game coin. */
@@ -190,23 +192,35 @@ export const settleClaim = async (
   change: { status: 'landed' | 'expired'; at: string; signature?: string | null },
 ): Promise<ClaimRecord> => {
   const signature = change.signature ?? claim.signature;
+  const update = {
+    TableName: settings().SNAPSHOTS_TABLE,
+    Key: snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber),
+    UpdateExpression: 'SET #status = :to, claimedAt = :at, signature = :signature',
+    ConditionExpression: '#status = :pending AND attempt = :attempt',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':to': change.status,
+      ':at': change.status === 'landed' ? change.at : null,
+      ':signature': signature,
+      ':pending': 'pending',
+      ':attempt': claim.attempt,
+    },
+  };
+  // A landing is a webhook event of the coin's game, recorded with it (an expiry is not).
+  const gameId =
+    change.status === 'landed' ? (await getCoinGameIds([claim.coinMint])).get(claim.coinMint) : undefined;
   try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: settings().SNAPSHOTS_TABLE,
-        Key: snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber),
-        UpdateExpression: 'SET #status = :to, claimedAt = :at, signature = :signature',
-        ConditionExpression: '#status = :pending AND attempt = :attempt',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':to': change.status,
-          ':at': change.status === 'landed' ? change.at : null,
-          ':signature': signature,
-          ':pending': 'pending',
-          ':attempt': claim.attempt,
-        },
-      }),
-    );
+    if (gameId) {
+      await transact([
+        { Update: update },
+        outboxItem('claim.landed', gameId, {
+          wallet: claim.wallet,
+          mint: claim.coinMint,
+          amount: claim.amount,
+          signature,
+        }),
+      ]);
+    } else await dynamo().send(new UpdateCommand(update));
     return {
       ...claim,
       status: change.status,

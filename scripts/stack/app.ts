@@ -85,6 +85,10 @@ export const appSettingsService: StackService = {
   env: () => ({
     SECRETS_ENCRYPTION_KEY: createHash('sha256').update('arcadia-local-development-only').digest('base64'),
     SAFE_FETCH_ALLOW_LOOPBACK: 'true',
+    // Webhook retries after 1 s each instead of minutes to hours, and a 2 s deadline per POST (docs/webhooks.md,
+    // "Local"), so that the retry schedule and the timeout play out in seconds.
+    WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1',
+    WEBHOOK_TIMEOUT_MS: '2000',
   }),
   async start() {
     return { stop: async () => {} };

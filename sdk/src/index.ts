@@ -13,3 +13,13 @@ export {
 export type { components, operations, paths } from './openapi.generated.js';
 export * from './play.js';
 export { createTransport, type Fetch, type TransportOptions } from './transport.js';
+export {
+  type HeadersLike,
+  type VerifyOptions,
+  verifyWebhook,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+  WebhookVerificationError,
+} from './webhooks.js';

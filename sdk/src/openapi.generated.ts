@@ -962,8 +962,357 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{gameId}/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints of a game
+         * @description Oldest first; secrets are never shown again. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events of the game of the types listed are POSTed to `url`, signed per Standard Webhooks (docs/webhooks.md). The answer holds the signing secret, once. The URL must be https on a public address (private, loopback and link-local targets are refused, 400), and at most 10 endpoints per game (409 beyond). Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{gameId}/endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Attempts still queued for it are given up. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, disable or enable a webhook endpoint
+         * @description `enabled: false` stops deliveries (attempts due meanwhile are given up, and can be redelivered); `enabled: true` enables it again, also after it was disabled for failing, and resets its run of failures. Events that happen while it is disabled are not queued for it. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhooks/{gameId}/endpoints/{endpointId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a webhook endpoint
+         * @description Its delivery attempts, newest event first (an event’s attempts last first), kept 30 days; cursor pagination (`meta.nextCursor`). Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{gameId}/endpoints/{endpointId}/events/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver one event to a webhook endpoint again
+         * @description One more attempt of an event of the game (kept 30 days), with the same `webhook-id`; also an event the endpoint never got (it was disabled, or not subscribed then). It is attempt n + 1 of the delivery, retried on what is left of the schedule (none once 8 attempts were made). 409 while an attempt of it is due or running, or the endpoint is disabled. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        post: operations["redeliverWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{gameId}/endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook endpoint
+         * @description A new secret, shown once in the answer. For 24 hours deliveries carry two signatures, one per secret (`webhook-signature: v1,<new> v1,<old>`), so a receiver still holding the old secret keeps verifying while it switches; a second rotation within that time drops the oldest secret at once. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{gameId}/endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Queues a `webhook.test` event to this endpoint only, delivered and retried like any event (see its attempts in the delivery log). 409 when the endpoint is disabled. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "settlement.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.completed
+         * @description A game's UTC day settled: what it paid, and to whom. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_settlement_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.sent
+         * @description A payout transfer landed on chain. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_payout_sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.carried": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.carried
+         * @description A payout line could not be paid and was carried to the recipient's next payout. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_payout_carried"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.landed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.landed
+         * @description An airdrop claim of the game's coin landed on chain. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_claim_landed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.flagged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * session.flagged
+         * @description A play session's risk score went over the flagging threshold. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_session_flagged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.invalidated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * session.invalidated
+         * @description A play session was invalidated; its points no longer count. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_session_invalidated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "launch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * launch.completed
+         * @description The game's coin launch finished: the coin is live. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_launch_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "launch.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * launch.failed
+         * @description The game's coin launch failed; nothing was minted for good. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_launch_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "multiplier.purchased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * multiplier.purchased
+         * @description A player bought a points multiplier for the game; the transfer is confirmed. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_multiplier_purchased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ownership.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ownership.verified
+         * @description Someone proved the game's domain and is now its verified owner. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_ownership_verified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent on request (POST …/test) to one endpoint, to check the receiver. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         Error: {
@@ -1430,6 +1779,277 @@ export type components = {
             gamesRegistered: number;
             pointsSaved: number;
             gameCoinsLaunched: number;
+        };
+        WebhookEndpoint: {
+            id: string;
+            gameId: string;
+            url: string;
+            description: string | null;
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description Why it is disabled: by its studio, or after 20 failed attempts in a row */
+            disabledReason: ("manual" | "failing") | null;
+            consecutiveFailures: number;
+            /** @description Until when the secret before the last rotation still signs (alongside the new one) */
+            previousSecretExpiresAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookAttempt: {
+            eventId: string;
+            eventType: string;
+            /** @description 1 for the first attempt */
+            attempt: number;
+            at: string;
+            /** @description The endpoint’s HTTP status; null when it did not answer */
+            statusCode: number | null;
+            ok: boolean;
+            latencyMs: number;
+            error: string | null;
+            /** @description When the next attempt is due; null when none follows */
+            nextRetryAt: string | null;
+            /** @description The first 200 bytes of the answer */
+            responseBody: string | null;
+        };
+        /** @description A game's UTC day settled: what it paid, and to whom. */
+        WebhookEvent_settlement_completed: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "settlement.completed";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                /** @description UTC day, yyyy-mm-dd */
+                day: string;
+                /** @description Lamports, as a decimal string (u64) */
+                totalLamports: string;
+                recipients: {
+                    arcId: string;
+                    /** @description Why this recipient is paid: creator, owner, player (top 10), … */
+                    role: string;
+                    /** @description Lamports, as a decimal string (u64) */
+                    lamports: string;
+                }[];
+            };
+        };
+        /** @description A payout transfer landed on chain. */
+        WebhookEvent_payout_sent: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "payout.sent";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                /** @description UTC day, yyyy-mm-dd */
+                day: string;
+                arcId: string;
+                /** @description Lamports, as a decimal string (u64) */
+                lamports: string;
+                /** @description Solana transaction signature (base58) */
+                signature: string;
+            };
+        };
+        /** @description A payout line could not be paid and was carried to the recipient's next payout. */
+        WebhookEvent_payout_carried: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "payout.carried";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                /** @description UTC day, yyyy-mm-dd */
+                day: string;
+                arcId: string;
+                /** @description Lamports, as a decimal string (u64) */
+                lamports: string;
+                /** @description Why it was carried to the recipient’s next payout */
+                reason: string;
+            };
+        };
+        /** @description An airdrop claim of the game's coin landed on chain. */
+        WebhookEvent_claim_landed: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "claim.landed";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                wallet: string;
+                mint: string;
+                /** @description Base units, as a decimal string */
+                amount: string;
+                signature: string | null;
+            };
+        };
+        /** @description A play session's risk score went over the flagging threshold. */
+        WebhookEvent_session_flagged: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "session.flagged";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                sessionId: string;
+                arcId: string;
+                riskScore: number;
+                threshold: number;
+            };
+        };
+        /** @description A play session was invalidated; its points no longer count. */
+        WebhookEvent_session_invalidated: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "session.invalidated";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                sessionId: string;
+                arcId: string;
+                reason: string | null;
+            };
+        };
+        /** @description The game's coin launch finished: the coin is live. */
+        WebhookEvent_launch_completed: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "launch.completed";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                jobId: string;
+                coinMint: string;
+                symbol: string;
+            };
+        };
+        /** @description The game's coin launch failed; nothing was minted for good. */
+        WebhookEvent_launch_failed: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "launch.failed";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                jobId: string;
+                reason: string;
+            };
+        };
+        /** @description A player bought a points multiplier for the game; the transfer is confirmed. */
+        WebhookEvent_multiplier_purchased: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "multiplier.purchased";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                purchaseId: string;
+                arcId: string;
+                multiplier: number;
+                /** @description Lamports, as a decimal string (u64) */
+                lamports: string;
+                /** @description Solana transaction signature (base58) */
+                signature: string;
+            };
+        };
+        /** @description Someone proved the game's domain and is now its verified owner. */
+        WebhookEvent_ownership_verified: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "ownership.verified";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                ownerId: string;
+                gameUrl: string;
+            };
+        };
+        /** @description Sent on request (POST …/test) to one endpoint, to check the receiver. */
+        WebhookEvent_webhook_test: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                endpointId: string;
+                message: string;
+            };
         };
     };
     responses: never;
@@ -7887,6 +8507,1385 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "gameId": "string",
+                     *           "url": "string",
+                     *           "description": "string",
+                     *           "eventTypes": [
+                     *             "string"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabledReason": "manual",
+                     *           "consecutiveFailures": 0,
+                     *           "previousSecretExpiresAt": "string",
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://studio.example/arcadia/webhooks",
+                 *       "eventTypes": [
+                 *         "settlement.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where events are POSTed: https, on a public address (a local stack also takes http://localhost) */
+                    url: string;
+                    /** @description Event types the endpoint receives */
+                    eventTypes: ("settlement.completed" | "payout.sent" | "payout.carried" | "claim.landed" | "session.flagged" | "session.invalidated" | "launch.completed" | "launch.failed" | "multiplier.purchased" | "ownership.verified")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "string",
+                     *         "gameId": "string",
+                     *         "url": "string",
+                     *         "description": "string",
+                     *         "eventTypes": [
+                     *           "string"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabledReason": "manual",
+                     *         "consecutiveFailures": 0,
+                     *         "previousSecretExpiresAt": "string",
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "secret": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            gameId: string;
+                            url: string;
+                            description: string | null;
+                            eventTypes: string[];
+                            enabled: boolean;
+                            /** @description Why it is disabled: by its studio, or after 20 failed attempts in a row */
+                            disabledReason: ("manual" | "failing") | null;
+                            consecutiveFailures: number;
+                            /** @description Until when the secret before the last rotation still signs (alongside the new one) */
+                            previousSecretExpiresAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                            /** @description The signing secret (whsec_…): shown in this response only, store it now */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 0b6c2f0e-9d7a-4f43-8a39-5d0c0a1e7b21 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "string",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 0b6c2f0e-9d7a-4f43-8a39-5d0c0a1e7b21 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where events are POSTed: https, on a public address (a local stack also takes http://localhost) */
+                    url?: string;
+                    /** @description Event types the endpoint receives */
+                    eventTypes?: ("settlement.completed" | "payout.sent" | "payout.carried" | "claim.landed" | "session.flagged" | "session.invalidated" | "launch.completed" | "launch.failed" | "multiplier.purchased" | "ownership.verified")[];
+                    description?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "string",
+                     *         "gameId": "string",
+                     *         "url": "string",
+                     *         "description": "string",
+                     *         "eventTypes": [
+                     *           "string"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabledReason": "manual",
+                     *         "consecutiveFailures": 0,
+                     *         "previousSecretExpiresAt": "string",
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page
+                 * @example string
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 0b6c2f0e-9d7a-4f43-8a39-5d0c0a1e7b21 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "eventId": "string",
+                     *           "eventType": "string",
+                     *           "attempt": 0,
+                     *           "at": "string",
+                     *           "statusCode": 0,
+                     *           "ok": true,
+                     *           "latencyMs": 0,
+                     *           "error": "string",
+                     *           "nextRetryAt": "string",
+                     *           "responseBody": "string"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookAttempt"][];
+                        meta: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 0b6c2f0e-9d7a-4f43-8a39-5d0c0a1e7b21 */
+                endpointId: string;
+                /** @example evt_0mhxk2v3a9f1c2d3e4f5a6b7c */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "eventId": "string",
+                     *         "attempt": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            eventId: string;
+                            attempt: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 0b6c2f0e-9d7a-4f43-8a39-5d0c0a1e7b21 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "string",
+                     *         "gameId": "string",
+                     *         "url": "string",
+                     *         "description": "string",
+                     *         "eventTypes": [
+                     *           "string"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabledReason": "manual",
+                     *         "consecutiveFailures": 0,
+                     *         "previousSecretExpiresAt": "string",
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "secret": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            gameId: string;
+                            url: string;
+                            description: string | null;
+                            eventTypes: string[];
+                            enabled: boolean;
+                            /** @description Why it is disabled: by its studio, or after 20 failed attempts in a row */
+                            disabledReason: ("manual" | "failing") | null;
+                            consecutiveFailures: number;
+                            /** @description Until when the secret before the last rotation still signs (alongside the new one) */
+                            previousSecretExpiresAt: string | null;
+                            createdAt: string;
+                            updatedAt: string;
+                            /** @description The signing secret (whsec_…): shown in this response only, store it now */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 0b6c2f0e-9d7a-4f43-8a39-5d0c0a1e7b21 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "eventId": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            eventId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook_settlement_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_settlement_completed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_sent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_payout_sent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_carried: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_payout_carried"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_claim_landed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_claim_landed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_session_flagged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_session_flagged"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_session_invalidated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_session_invalidated"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_launch_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_launch_completed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_launch_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_launch_failed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_multiplier_purchased: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_multiplier_purchased"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_ownership_verified: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_ownership_verified"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_webhook_test"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

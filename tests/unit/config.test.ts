@@ -38,6 +38,7 @@ describe('settings', () => {
         'AWS_REGION',
         'SNAPSHOT_QUEUE_NAME',
         'USER_IMPORT_QUEUE_NAME',
+        'WEBHOOK_QUEUE_NAME',
       ].sort(),
     );
   });

@@ -7,6 +7,7 @@ import {
 import * as z from 'zod/mini';
 import type { Contract } from '../../core/contract.js';
 import { errorBodySchema } from '../../core/schemas.js';
+import { EVENT_SUMMARIES, eventSchema, WEBHOOK_EVENT_TYPES } from '../../outbox/index.js';
 import { addExamples } from './examples.js';
 import { errorExamples, errorResponses, HEADERS, successResponses } from './responses.js';
 
@@ -58,8 +59,46 @@ const TAGS = [
   { name: 'Rewards', description: 'Multipliers and rewards pools' },
   { name: 'Launcher', description: "Launch a game's coin on Solana" },
   { name: 'Snapshots', description: 'Airdrop snapshots, merkle proofs and claims' },
+  { name: 'Webhooks', description: "Signed events of a game's changes, POSTed to the studio's endpoints" },
   { name: 'Reference', description: 'This document and the interactive page' },
 ];
+
+/** What a receiver sees: one POST per event, signed per Standard Webhooks (docs/webhooks.md). */
+const WEBHOOK_HEADERS = [
+  ['webhook-id', 'The event id: the same on every attempt, deduplicate on it'],
+  ['webhook-timestamp', 'Unix seconds of this attempt (refuse one more than 5 minutes away)'],
+  ['webhook-signature', 'Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret'],
+] as const;
+
+/** The OpenAPI 3.1 `webhooks` object: one entry per event type, its payload a component schema. */
+const webhookObjects = (components: Record<string, JsonSchema>) =>
+  Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          tags: ['Webhooks'],
+          summary: type,
+          description: `${EVENT_SUMMARIES[type]} Answer 2xx within the deadline; anything else is retried.`,
+          parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+            name,
+            in: 'header' as const,
+            required: true,
+            description,
+            schema: { type: 'string' as const },
+          })),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(eventSchema(type), 'output', components) } },
+          },
+          // The receiver authenticates the sender by the signature headers, not by an API security scheme.
+          security: [],
+          responses: { '200': { description: 'Received (any 2xx)' } },
+        },
+      },
+    ]),
+  );
 
 /** Convert a zod schema, hoisting named (`.meta({ id })`) schemas into components. */
 const toSchema = (
@@ -169,11 +208,12 @@ export const buildOpenApi = (contracts: readonly Contract[]): OpenAPIObject => {
       [contract.method.toLowerCase()]: operation(contract, components),
     });
   }
+  const webhooks = webhookObjects(components);
   for (const [name, schema] of Object.entries(components)) builder.addSchema(name, schema);
   for (const [name, header] of Object.entries(HEADERS)) builder.addHeader(name, header);
   for (const [name, example] of Object.entries(errorExamples())) builder.addExample(name, example);
   const used = new Set(contracts.flatMap((c) => c.tags));
   const undeclared = [...used].filter((tag) => !TAGS.some((t) => t.name === tag));
   if (undeclared.length) throw new Error(`tags without a description in TAGS: ${undeclared.join(', ')}`);
-  return addExamples(builder.getSpec());
+  return addExamples({ ...builder.getSpec(), webhooks });
 };

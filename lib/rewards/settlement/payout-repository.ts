@@ -8,6 +8,7 @@ import {
   type TransactItem,
   transact,
 } from '../../adapters/dynamodb.js';
+import { outboxItem } from '../../outbox/index.js';
 import { settlementKeys, settlementTable } from './keys.js';
 import type { PayoutLine } from './model.js';
 import type { PayoutRecord } from './repository.js';
@@ -117,6 +118,19 @@ export const completePayout = async (
         },
       },
       ...(poolWrite ? [poolWrite] : []),
+      outcome.status === 'confirmed'
+        ? outboxItem('payout.sent', record.gameId, {
+            day: record.day,
+            arcId: record.arcId,
+            lamports: record.send,
+            signature: outcome.signature,
+          })
+        : outboxItem('payout.carried', record.gameId, {
+            day: record.day,
+            arcId: record.arcId,
+            lamports: carryAfter.toString(),
+            reason: outcome.reason,
+          }),
     ]);
     return true;
   } catch (error) {

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure, type TransactItem, transact } from '../../adapters/dynamodb.js';
+import { outboxItem } from '../../outbox/index.js';
 import { settlementKeys, settlementTable } from './keys.js';
 import type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
 
@@ -199,8 +200,12 @@ export const markEmissionNotified = async (gameId: string, day: string, now: str
   );
 };
 
-/** Close a settlement whose every line is confirmed or carried, and free the game for its next day. */
-export const closeSettlement = async (gameId: string, day: string, now: string): Promise<void> => {
+/**
+ * Close a settlement whose every line is confirmed or carried, and free the game for its next day; its
+ * `settlement.completed` webhook event commits with it.
+ */
+export const closeSettlement = async (settlement: Settlement, now: string): Promise<void> => {
+  const { gameId, day } = settlement;
   const TableName = settlementTable();
   try {
     await transact([
@@ -223,6 +228,15 @@ export const closeSettlement = async (gameId: string, day: string, now: string):
           ExpressionAttributeValues: { ':day': day },
         },
       },
+      outboxItem('settlement.completed', gameId, {
+        day,
+        totalLamports: settlement.allocated,
+        recipients: settlement.lines.map((line) => ({
+          arcId: line.arcId,
+          role: line.roles.join('+'),
+          lamports: line.due,
+        })),
+      }),
     ]);
   } catch (error) {
     // Closed by a concurrent run meanwhile.

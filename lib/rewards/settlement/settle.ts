@@ -113,7 +113,7 @@ const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Set
     await markEmissionNotified(gameId, day, deps.now().toISOString());
   }
   await payLines(settlement, deps);
-  await closeSettlement(gameId, day, deps.now().toISOString());
+  await closeSettlement(settlement, deps.now().toISOString());
   countMetric('SettlementsCompleted');
   // How long after its settlement time the day closed (a forced early settlement counts 0).
   const lag = Math.max(0, deps.now().getTime() - settlesAt(day).getTime()) / 1000;

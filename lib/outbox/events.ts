@@ -1,0 +1,111 @@
+// The events a studio can receive by webhook: one zod schema per type, the one source of the payloads' shape
+// (OpenAPI `webhooks`, the SDK's typed union, the worker's check). Each payload is versioned: a change that is
+// not purely additive gets a new `version`, never a silent reshape (docs/webhooks.md, "Versioning").
+import * as z from 'zod/mini';
+import { described, withMeta } from '../core/schemas.js';
+
+const lamports = described(z.string().check(z.regex(/^\d+$/)), 'Lamports, as a decimal string (u64)');
+const utcDay = described(z.string(), 'UTC day, yyyy-mm-dd');
+const signature = described(z.string(), 'Solana transaction signature (base58)');
+
+/** The `data` of each event type, version 1. */
+export const EVENT_DATA = {
+  'settlement.completed': z.object({
+    day: utcDay,
+    totalLamports: lamports,
+    recipients: z.array(
+      z.object({
+        arcId: z.string(),
+        role: described(z.string(), 'Why this recipient is paid: creator, owner, player (top 10), …'),
+        lamports,
+      }),
+    ),
+  }),
+  'payout.sent': z.object({ day: utcDay, arcId: z.string(), lamports, signature }),
+  'payout.carried': z.object({
+    day: utcDay,
+    arcId: z.string(),
+    lamports,
+    reason: described(z.string(), 'Why it was carried to the recipient’s next payout'),
+  }),
+  'claim.landed': z.object({
+    wallet: z.string(),
+    mint: z.string(),
+    amount: described(z.string(), 'Base units, as a decimal string'),
+    signature: z.nullable(signature),
+  }),
+  'session.flagged': z.object({
+    sessionId: z.string(),
+    arcId: z.string(),
+    riskScore: z.number(),
+    threshold: z.number(),
+  }),
+  'session.invalidated': z.object({
+    sessionId: z.string(),
+    arcId: z.string(),
+    reason: z.nullable(z.string()),
+  }),
+  'launch.completed': z.object({ jobId: z.string(), coinMint: z.string(), symbol: z.string() }),
+  'launch.failed': z.object({ jobId: z.string(), reason: z.string() }),
+  'multiplier.purchased': z.object({
+    purchaseId: z.string(),
+    arcId: z.string(),
+    multiplier: z.number(),
+    lamports,
+    signature,
+  }),
+  'ownership.verified': z.object({ ownerId: z.string(), gameUrl: z.string() }),
+  'webhook.test': z.object({ endpointId: z.string(), message: z.string() }),
+} as const;
+
+export type WebhookEventType = keyof typeof EVENT_DATA;
+export const WEBHOOK_EVENT_TYPES = Object.keys(EVENT_DATA) as [WebhookEventType, ...WebhookEventType[]];
+/** The types an endpoint can subscribe to (`webhook.test` goes to the endpoint it is sent to only). */
+export const SUBSCRIBABLE_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'webhook.test') as [
+  WebhookEventType,
+  ...WebhookEventType[],
+];
+
+export type EventData<T extends WebhookEventType> = z.output<(typeof EVENT_DATA)[T]>;
+
+const SUMMARIES: Record<WebhookEventType, string> = {
+  'settlement.completed': "A game's UTC day settled: what it paid, and to whom.",
+  'payout.sent': 'A payout transfer landed on chain.',
+  'payout.carried': "A payout line could not be paid and was carried to the recipient's next payout.",
+  'claim.landed': "An airdrop claim of the game's coin landed on chain.",
+  'session.flagged': "A play session's risk score went over the flagging threshold.",
+  'session.invalidated': 'A play session was invalidated; its points no longer count.',
+  'launch.completed': "The game's coin launch finished: the coin is live.",
+  'launch.failed': "The game's coin launch failed; nothing was minted for good.",
+  'multiplier.purchased': 'A player bought a points multiplier for the game; the transfer is confirmed.',
+  'ownership.verified': "Someone proved the game's domain and is now its verified owner.",
+  'webhook.test': 'Sent on request (POST …/test) to one endpoint, to check the receiver.',
+};
+
+/** The full payload of one event type: the envelope every event shares, with its `data`. */
+export const eventSchema = <T extends WebhookEventType>(type: T) =>
+  withMeta(
+    z.object({
+      id: described(z.string(), 'The event id, also the `webhook-id` header: the same on every retry'),
+      type: z.literal(type),
+      version: described(z.literal(1), 'Version of this type’s payload'),
+      timestamp: described(z.string(), 'When the change happened (ISO 8601)'),
+      gameId: z.string(),
+      data: EVENT_DATA[type],
+    }),
+    { id: `WebhookEvent_${type.replace('.', '_')}`, description: SUMMARIES[type] },
+  );
+
+export const EVENT_SUMMARIES = SUMMARIES;
+
+export interface WebhookEventOf<T extends WebhookEventType> {
+  id: string;
+  type: T;
+  version: 1;
+  timestamp: string;
+  gameId: string;
+  data: EventData<T>;
+}
+
+/** Every event payload, discriminated by `type`. */
+export type WebhookEvent = { [T in WebhookEventType]: WebhookEventOf<T> }[WebhookEventType];

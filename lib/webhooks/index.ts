@@ -1,0 +1,40 @@
+// Public surface of the webhooks domain: endpoints, the outbox relay and the delivery worker.
+export {
+  createWebhookEndpointContract,
+  deleteWebhookEndpointContract,
+  listWebhookAttemptsContract,
+  listWebhookEndpointsContract,
+  redeliverWebhookEventContract,
+  rotateWebhookSecretContract,
+  sendWebhookTestContract,
+  updateWebhookEndpointContract,
+} from './contracts.js';
+export {
+  type DeliverDeps,
+  deliverOnce,
+  type PostResult,
+  processDeliveryBatch,
+  retryDelaySeconds,
+} from './deliver.js';
+export {
+  DISABLE_AFTER_FAILURES,
+  MAX_ENDPOINTS_PER_GAME,
+  maxAttempts,
+  RESPONSE_CAP_BYTES,
+  SECRET_GRACE_HOURS,
+} from './model.js';
+export { queueDeliveries } from './queue.js';
+export { type RelayDeps, relayEvent, relayPending } from './relay.js';
+export {
+  createEndpoint,
+  deleteEndpoint,
+  listAttempts,
+  listEndpoints,
+  openEndpointSecret,
+  redeliver,
+  rotateSecret,
+  sendTest,
+  updateEndpoint,
+  type WebhookDeps,
+} from './service.js';
+export { deliverDeps, webhookDeps } from './wiring.js';
