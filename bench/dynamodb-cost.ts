@@ -109,14 +109,14 @@ try {
     });
   await measure(
     'batch-save-points, 100 new players',
-    215,
-    '4 auth/budgets + game + resolve + 2 per new user (owner read, conditional create) + 5 state BatchGets in parallel (402 keys: day and all-time totals, multiplier slot, session per player; the meta items of both boards) + 4 transactions (3 writes per player, a player never split, + the merged counter ADDs of their copies and the meta items of both boards; ≤ 100 items each); +1 stats counter',
+    116,
+    '4 auth/budgets + game + resolve + 1 per new user (a conditional create; the provider import is queued) + 5 state BatchGets in parallel (402 keys: day and all-time totals, multiplier slot, session per player; the meta items of both boards) + 4 transactions (3 writes per player, a player never split, + the merged counter ADDs of their copies and the meta items of both boards; ≤ 100 items each); +1 stats counter',
     () => save(0),
   );
   await new Promise((r) => setTimeout(r, 1100));
   await measure(
     'batch-save-points, 100 known players',
-    15,
+    16,
     '4 auth/budgets + game + resolve + 5 state BatchGets in parallel (402 keys: day and all-time totals, multiplier slot, session per player; the meta items of both boards) + 4 transactions (3 writes per player, a player never split, + the merged counter ADDs of their copies, old and new score; ≤ 100 items each); +1 stats counter',
     () => save(1000),
   );

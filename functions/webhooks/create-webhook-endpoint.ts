@@ -1,4 +1,4 @@
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
 import { createEndpoint, createWebhookEndpointContract, webhookDeps } from '../../lib/webhooks/index.js';
 
@@ -7,5 +7,5 @@ export const sideEffects = webhookDeps();
 export const handler = route(
   createWebhookEndpointContract,
   async ({ auth, params, body }) => ({ data: await createEndpoint(auth, params.gameId, body, sideEffects) }),
-  hmacOnly,
+  bearerOrHmac,
 );

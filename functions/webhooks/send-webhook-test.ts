@@ -1,4 +1,4 @@
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
 import { sendTest, sendWebhookTestContract, webhookDeps } from '../../lib/webhooks/index.js';
 
@@ -7,5 +7,5 @@ export const sideEffects = webhookDeps();
 export const handler = route(
   sendWebhookTestContract,
   async ({ auth, params }) => ({ data: await sendTest(auth, params.gameId, params.endpointId, sideEffects) }),
-  hmacOnly,
+  bearerOrHmac,
 );

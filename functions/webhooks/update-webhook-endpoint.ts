@@ -1,4 +1,4 @@
-import { hmacOnly } from '../../lib/auth/index.js';
+import { bearerOrHmac } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
 import { updateEndpoint, updateWebhookEndpointContract, webhookDeps } from '../../lib/webhooks/index.js';
 
@@ -9,5 +9,5 @@ export const handler = route(
   async ({ auth, params, body }) => ({
     data: await updateEndpoint(auth, params.gameId, params.endpointId, body, sideEffects),
   }),
-  hmacOnly,
+  bearerOrHmac,
 );

@@ -1,11 +1,12 @@
-// The webhook endpoints of a game (docs/webhooks.md): HMAC-signed, for the game's creator or owner only.
+// The webhook endpoints of a game (docs/webhooks.md): for the game's creator or owner only, by HMAC or bearer token.
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../outbox/index.js';
 import { DISABLE_AFTER_FAILURES, MAX_ENDPOINTS_PER_GAME, SECRET_GRACE_HOURS } from './model.js';
 
-const HMAC = ['hmac'] as const;
+/** Developer operations: the game's owner or creator, by HMAC (servers) or bearer token (the console). */
+const DEVELOPER = ['hmac', 'bearer'] as const;
 const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
 const TAGS = ['Webhooks'];
 const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
@@ -71,7 +72,7 @@ export const createWebhookEndpointContract = defineContract({
     `The answer holds the signing secret, once. The URL must be https on a public address (private, loopback and ` +
     `link-local targets are refused, 400), and at most ${MAX_ENDPOINTS_PER_GAME} endpoints per game (409 beyond). ` +
     OWNER_ONLY,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: gameParams,
   body: z.object({ url, eventTypes, description: z.optional(description) }),
   response: dataEnvelope(withSecret),
@@ -90,7 +91,7 @@ export const listWebhookEndpointsContract = defineContract({
   tags: TAGS,
   summary: 'List the webhook endpoints of a game',
   description: `Oldest first; secrets are never shown again. ${OWNER_ONLY}`,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: gameParams,
   response: z.object({ data: z.array(endpointSchema) }),
   errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
@@ -107,7 +108,7 @@ export const updateWebhookEndpointContract = defineContract({
     '`enabled: false` stops deliveries (attempts due meanwhile are given up, and can be redelivered); `enabled: ' +
     'true` enables it again, also after it was disabled for failing, and resets its run of failures. Events that ' +
     `happen while it is disabled are not queued for it. ${OWNER_ONLY}`,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: endpointParams,
   body: z
     .object({
@@ -129,7 +130,7 @@ export const deleteWebhookEndpointContract = defineContract({
   tags: TAGS,
   summary: 'Delete a webhook endpoint',
   description: `Attempts still queued for it are given up. ${OWNER_ONLY}`,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: endpointParams,
   response: dataEnvelope(z.object({ id: z.string(), deleted: z.literal(true) })),
   errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
@@ -147,7 +148,7 @@ export const rotateWebhookSecretContract = defineContract({
     'one per secret (`webhook-signature: v1,<new> v1,<old>`), so a receiver still holding the old secret keeps ' +
     'verifying while it switches; a second rotation within that time drops the oldest secret at once. ' +
     OWNER_ONLY,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: endpointParams,
   response: dataEnvelope(withSecret),
   errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'],
@@ -163,7 +164,7 @@ export const sendWebhookTestContract = defineContract({
   description:
     'Queues a `webhook.test` event to this endpoint only, delivered and retried like any event (see its attempts ' +
     `in the delivery log). 409 when the endpoint is disabled. ${OWNER_ONLY}`,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: endpointParams,
   response: dataEnvelope(z.object({ eventId: z.string() })),
   successStatus: 202,
@@ -196,7 +197,7 @@ export const listWebhookAttemptsContract = defineContract({
   description:
     'Its delivery attempts, newest event first (an event’s attempts last first), kept 30 days; cursor pagination ' +
     `(\`meta.nextCursor\`). ${OWNER_ONLY}`,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: endpointParams,
   query: z.object({
     limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
@@ -222,7 +223,7 @@ export const redeliverWebhookEventContract = defineContract({
     'on what is left of the schedule (none once 8 attempts were made). 409 while an attempt of it is due or ' +
     'running, or the endpoint is disabled. ' +
     OWNER_ONLY,
-  auth: HMAC,
+  auth: DEVELOPER,
   params: eventParams,
   response: dataEnvelope(z.object({ eventId: z.string(), attempt: z.int() })),
   successStatus: 202,

@@ -22,17 +22,12 @@ export const relayEvent = async (eventId: string, deps: RelayDeps): Promise<bool
   const at = (deps.now?.() ?? new Date()).toISOString();
   const queued: QueuedDelivery[] = [];
   for (const endpoint of subscribed) {
-    const created = await repo.putDelivery({
-      endpointId: endpoint.endpointId,
-      gameId: event.gameId,
-      eventId,
-      eventType: event.type,
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: at,
-      createdAt: at,
-      updatedAt: at,
-    });
+    const created = await repo.putDelivery(
+      repo.pendingDelivery(
+        { endpointId: endpoint.endpointId, gameId: event.gameId, eventId, eventType: event.type },
+        at,
+      ),
+    );
     // Recorded by a relay that died before queueing it: queue it now (a duplicate attempt is dropped).
     const existing = created ? undefined : await repo.getDelivery(endpoint.endpointId, eventId);
     if (created || (existing?.status === 'pending' && existing.attempts === 0)) {

@@ -239,6 +239,19 @@ export const markRelayed = async (eventId: string): Promise<void> => {
 };
 
 /** Record a delivery (once per event and endpoint); false when it exists already. */
+/** A delivery of an event to an endpoint not attempted yet, due at `at`. */
+export const pendingDelivery = (
+  ids: { endpointId: string; gameId: string; eventId: string; eventType: DeliveryRecord['eventType'] },
+  at: string,
+): DeliveryRecord => ({
+  ...ids,
+  status: 'pending',
+  attempts: 0,
+  nextAttemptAt: at,
+  createdAt: at,
+  updatedAt: at,
+});
+
 export const putDelivery = async (delivery: DeliveryRecord): Promise<boolean> => {
   try {
     await dynamo().send(

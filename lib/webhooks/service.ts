@@ -232,17 +232,9 @@ export const redeliver = async (
   if (!event || event.gameId !== gameId) throw errors.notFound('Event');
   requireEnabled(endpoint);
   const at = nowOf(deps).toISOString();
-  const created = await repo.putDelivery({
-    endpointId,
-    gameId,
-    eventId,
-    eventType: event.type,
-    status: 'pending',
-    attempts: 0,
-    nextAttemptAt: at,
-    createdAt: at,
-    updatedAt: at,
-  });
+  const created = await repo.putDelivery(
+    repo.pendingDelivery({ endpointId, gameId, eventId, eventType: event.type }, at),
+  );
   const attempt = created ? 1 : (await repo.restartDelivery(endpointId, eventId, at)).firstAttempt;
   if (attempt === 0)
     throw new AppError('CONFLICT', 'An attempt of this event is due or running; wait for it');

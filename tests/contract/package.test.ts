@@ -334,7 +334,7 @@ const reachableFrom = async (name: string, fn: Resource) => {
 describe('a stack that survives deployment', () => {
   it('keeps the data: Retain on every data table and bucket, point-in-time recovery on every table, versioned buckets', () => {
     const tables = ofType('AWS::DynamoDB::Table');
-    expect(tables.length).toBe(8);
+    expect(tables.length).toBe(9);
     for (const [name, table] of tables) {
       expect(table.Properties.PointInTimeRecoverySpecification, name).toEqual({
         PointInTimeRecoveryEnabled: true,
@@ -344,7 +344,11 @@ describe('a stack that survives deployment', () => {
       expect([table.DeletionPolicy, table.UpdateReplacePolicy], name).toEqual([policy, policy]);
     }
     const buckets = ofType('AWS::S3::Bucket').filter(([name]) => name !== 'ServerlessDeploymentBucket');
-    expect(buckets.map(([name]) => name).sort()).toEqual(['ImagesBucket', 'SnapshotsBucket']);
+    expect(buckets.map(([name]) => name).sort()).toEqual([
+      'ConsoleBucket',
+      'ImagesBucket',
+      'SnapshotsBucket',
+    ]);
     for (const [name, bucket] of buckets) {
       expect([bucket.DeletionPolicy, bucket.UpdateReplacePolicy], name).toEqual(['Retain', 'Retain']);
       expect(bucket.Properties.VersioningConfiguration, name).toEqual({ Status: 'Enabled' });

@@ -14,12 +14,16 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
+import { settings } from '../../lib/core/config.js';
 import { getGame, saveGame } from '../../lib/games/repository.js';
 import { createJob, getLockHolder } from '../../lib/launcher/lock-repository.js';
 import { getJob } from '../../lib/launcher/repository.js';
 import { newJob } from '../../lib/launcher/service.js';
+import { eventKey, outboxItem } from '../../lib/outbox/index.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { getSettlement } from '../../lib/rewards/settlement/repository.js';
 import { dueDays } from '../../lib/rewards/settlement/schedule.js';
@@ -106,6 +110,29 @@ const airdropCoin = async () => {
 
 /** Per scheduled function: set up what it acts on, then check its effect from the run's result. */
 const effects: Record<string, () => Promise<(result: unknown) => Promise<void>>> = {
+  relayWebhooks: async () => {
+    // An event left pending in the outbox (as by a change whose relay has not run yet): the run takes it out of
+    // the pending index. The stack's own schedule may have relayed it first: the event's state is what counts.
+    const item = outboxItem('session.invalidated', randomUUID(), {
+      sessionId: randomUUID(),
+      arcId: randomUUID(),
+      reason: null,
+    });
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [item] }));
+    const eventId = String(item.Put?.Item?.eventId);
+    return async (result) => {
+      expect(result).toEqual({ relayed: expect.any(Number) });
+      const stored = await dynamo().send(
+        new GetCommand({
+          TableName: settings().WEBHOOKS_TABLE,
+          Key: eventKey(eventId),
+          ConsistentRead: true,
+        }),
+      );
+      expect(stored.Item?.eventId).toBe(eventId);
+      expect(stored.Item?.outboxPending).toBeUndefined();
+    };
+  },
   sweepLaunchJobs: async () => {
     // A launch abandoned long ago: its job was created (with the game's lock and its symbol) 2 hours back and no
     // execution ever ran it. The run asks the stack's Step Functions stand-in, then fails it and frees the game.
