@@ -13,7 +13,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import bs58 from 'bs58';
-import { MAX_WIDTH, metaKey } from '../lib/play/rank-index.js';
 import { startStack } from '../scripts/stack/index.js';
 import { measureSnapshotAndClaim } from './lib/cost-snapshots.js';
 import { type OperationCost, studioBills, WIDEST } from './lib/studios.js';
@@ -66,6 +65,9 @@ interface Measured {
 try {
   const { readCapacity, resetCapacity } = await import('../lib/adapters/capacity.js');
   const { dynamo } = await import('../lib/adapters/dynamodb.js');
+  const {
+    rankIndex: { MAX_WIDTH, metaKey },
+  } = await import('../lib/play/index.js');
   const { httpEvent } = await import('../tests/helpers/http.js');
   type Handler = (event: never, context: never) => Promise<unknown>;
   /**

@@ -19,8 +19,10 @@ try {
   const { dynamo } = await import('../lib/adapters/dynamodb.js');
   const { createDeveloper } = await import('../tests/helpers/users.js');
   const { registerGame } = await import('../tests/helpers/games.js');
-  const { batchSavePoints } = await import('../lib/play/save-points.js');
-  const { localDirectory } = await import('../lib/user/directory.js');
+  const { batchSavePoints } = await import('../lib/play/index.js');
+  const { configuredDirectory, queueImports } = await import('../lib/user/index.js');
+  // As the function wires it: new players' provider import queued, never during the save.
+  const deps = { directory: configuredDirectory(), imports: queueImports };
   const calls: Array<{ name: string; ms: number }> = [];
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
@@ -47,7 +49,7 @@ try {
     batchSavePoints(
       { scheme: 'hmac', userId: dev.arcId },
       { gameId: game.id, entries: players.map((playerId) => ({ playerId, points: 1 })) },
-      { directory: localDirectory },
+      deps,
     );
   for (const g of games) await save(g); // creates the players: what follows saves known ones
   const phases = () => {
