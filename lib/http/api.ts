@@ -46,6 +46,17 @@ import {
   submitClaimContract,
 } from '../snapshots/index.js';
 import {
+  cancelTournamentContract,
+  createTournamentContract,
+  getTournamentBoardContract,
+  getTournamentContract,
+  joinTournamentContract,
+  listMyTournamentEntriesContract,
+  listTournamentPeriodsContract,
+  listTournamentsContract,
+  updateTournamentContract,
+} from '../tournaments/index.js';
+import {
   createHmacSignatureContract,
   getMeContract,
   getMyStatsContract,
@@ -121,4 +132,13 @@ export const contracts: readonly Contract[] = [
   sendWebhookTestContract,
   listWebhookAttemptsContract,
   redeliverWebhookEventContract,
+  createTournamentContract,
+  updateTournamentContract,
+  cancelTournamentContract,
+  listTournamentsContract,
+  getTournamentContract,
+  listTournamentPeriodsContract,
+  getTournamentBoardContract,
+  joinTournamentContract,
+  listMyTournamentEntriesContract,
 ];

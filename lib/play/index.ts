@@ -40,3 +40,12 @@ export {
   sessionStateContract,
 } from './sdk-contracts.js';
 export { verifySessionToken } from './session-token.js';
+export {
+  entryRead,
+  joinItems,
+  periodBoard,
+  type RunningPeriod,
+  type RunningPeriods,
+  sessionMark,
+  tournamentPlayKeys,
+} from './tournament-entries.js';
