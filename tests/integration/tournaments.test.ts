@@ -27,6 +27,8 @@ import { runningPeriods, tournamentBoard } from '../../lib/tournaments/index.js'
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';
 import { type Handler, invoke } from '../helpers/http.js';
+import { idpToken } from '../helpers/idp.js';
+import { inProcessPlayClient } from '../helpers/play.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 
 type Body = {
@@ -458,5 +460,40 @@ describe('a recurring tournament under a controlled clock', () => {
     expect(await rankReads.pageOf(pb, 0, 100)).toEqual(expected.map(({ shard: _, ...s }) => s));
     const ranks = await Promise.all(expected.map((s) => rankReads.playerRank(pb, s.arcId)));
     expect(ranks.map((r) => r?.rank)).toEqual(expected.map((_, i) => i + 1));
+  });
+});
+
+describe('SDK commits', () => {
+  it('count into a running tournament the player joined (the session is one attempt), not for others', async () => {
+    const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const id = (
+      await create({
+        title: 'Live',
+        startsAt: iso(start),
+        endsAt: iso(plus(start, 3600)),
+        joinRequired: true,
+      })
+    ).body.data.tournamentId;
+    const play = async (points: number, join: boolean) => {
+      const token = await idpToken(`t-${randomUUID().slice(0, 8)}`);
+      if (join) {
+        const path = `${base()}/${id}/join`;
+        const joined = await call(joinHandler, { authorization: `Bearer ${token}` }, 'POST', path, {
+          gameId: game.id,
+          tournamentId: id,
+        });
+        expect(joined.status).toBe(201);
+      }
+      const client = inProcessPlayClient({ pace: false });
+      await client.start(game.id, token);
+      await client.flush(points);
+      await client.commit();
+      return (await client.points()).arcId;
+    };
+    const [entrant, outsider] = await Promise.all([play(40, true), play(25, false)]);
+    const read = await board(id, iso(start), new Date(), { arcId: entrant });
+    expect(read.entries.map((e) => [e.arcId, e.points])).toEqual([[entrant, 40]]);
+    expect(read.entries.map((e) => e.arcId)).not.toContain(outsider);
+    expect(read.player).toMatchObject({ rank: 1, points: 40 });
   });
 });
