@@ -76,9 +76,9 @@ export interface RankedEntry {
 export type LabelledEntry = RankedEntry & { playerId: string | null; displayName: string | null };
 
 /**
- * Label entries of one game's board, in one wave whatever the board's size: one BatchGetItem of their names
- * (play table) and one of their profiles (users table) at once, each of up to 100 keys (a page holds ≤ 100
- * players; a page with a player's neighbours up to 105, two requests in parallel).
+ * Label entries of one game's board, in one wave whatever the board's size: a BatchGetItem of their names (play
+ * table) and one of their profiles (users table) at once, per 100 players (a page holds ≤ 100; a page with a
+ * player and its neighbours up to 105, a second request per table in the same wave).
  */
 export const labelEntries = async <E extends RankedEntry>(
   gameId: string,

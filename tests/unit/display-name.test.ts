@@ -79,7 +79,7 @@ describe('the identifier a board shows for a player', () => {
     expect(studioIdentifier({ identifiers: ['did:privy:abc', own] }, gameId, 'player')).toBe(own);
   });
 
-  it('else shows the identifier the user was created with, never another game\'s subject', () => {
+  it("else shows the identifier the user was created with, never another game's subject", () => {
     expect(studioIdentifier({ identifiers: ['x:star', 'did:privy:abc'] }, gameId, 'player')).toBe('x:star');
     expect(studioIdentifier({ identifiers: [other, 'sol:abc'] }, gameId, 'studio')).toBe('sol:abc');
     expect(studioIdentifier({ identifiers: [other] }, gameId, 'studio')).toBeNull();
