@@ -152,6 +152,7 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/play/sdk-flush.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/sdk-open.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
   'lib/play/sdk-session.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/player-names.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/merge.ts': { grants: dynamo('PlayTable', ['Scan', 'UpdateItem', 'DeleteItem']) },
   'lib/play/session-token.ts': { environment: secretsEncryptionKey },
   'lib/play/tournament-entries.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },

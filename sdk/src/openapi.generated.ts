@@ -415,10 +415,30 @@ export type paths = {
         };
         /**
          * Game leaderboard
-         * @description Daily (a UTC day, today by default) or all-time. Ranks are dense by position: ties are broken by who reached the score first, then by Arc ID. With `player`, also that player's rank and up to two neighbours on each side.
+         * @description Daily (a UTC day, today by default) or all-time. Ranks are dense by position: ties are broken by who reached the score first, then by Arc ID. With `player`, also that player's rank and up to two neighbours on each side. Entries carry the player's studio identifier (`playerId`: the identifier your game knows it by, emails included) and display name (PUT /play/dev/players/{gameId}/name), read in one more wave.
          */
         get: operations["getDevLeaderboard"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/dev/players/{gameId}/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a player's display name in your game
+         * @description The studio names a player it knows (any identifier the developer routes accept; 404 for a player never seen), with the same moderation as the player (400 INVALID_DISPLAY_NAME). `locked: true` keeps the player from changing it (to moderate a name: set another, or null, locked); false or absent lets the player change it again. 10 per second per API key.
+         */
+        put: operations["setPlayerDisplayName"];
         post?: never;
         delete?: never;
         options?: never;
@@ -519,6 +539,66 @@ export type paths = {
          */
         get: operations["getPlayerPoints"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/leaderboard/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's board, as its players read it
+         * @description With a play session token (GET /play/session-token) for this game — a token of another game is refused with 403 — or with the player's identity-provider token. Daily (a UTC day, today by default) or all-time, a page of `limit` from rank `offset + 1`: the same board and order as GET /play/dev/leaderboard/{gameId} (ties go to who reached the score first). Entries carry the player's studio identifier and display name, read in one more wave of two batched reads whatever the board size. 10 per 10 seconds per player.
+         */
+        get: operations["getLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/leaderboard/{gameId}/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's own rank, with its neighbours
+         * @description With a play session token (GET /play/session-token) for this game — a token of another game is refused with 403 — or with the player's identity-provider token. The calling player's rank and points on the daily (a UTC day, today by default) or all-time board, and up to two neighbours on each side; `rank` is null and `neighbours` empty when the player has no points there. 10 per 10 seconds per player.
+         */
+        get: operations["getMyRank"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/players/{gameId}/me/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the player's own display name in a game
+         * @description With a play session token (GET /play/session-token) for this game — a token of another game is refused with 403 — or with the player's identity-provider token. Moderated by length and charset (400 INVALID_DISPLAY_NAME naming the reason); 403 DISPLAY_NAME_LOCKED when the studio set the name and locked it. 5 per minute per player.
+         */
+        put: operations["setMyDisplayName"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1460,7 +1540,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "TOURNAMENT_STARTED" | "TOURNAMENT_FULL" | "TOURNAMENT_NOT_RUNNING" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "INVALID_DISPLAY_NAME" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "DISPLAY_NAME_LOCKED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "TOURNAMENT_STARTED" | "TOURNAMENT_FULL" | "TOURNAMENT_NOT_RUNNING" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE";
                 message: string;
                 details: {
                     path: string;
@@ -1543,6 +1623,25 @@ export type components = {
             startsAt: string;
             expiresAt: string;
             remainingSeconds: number;
+        };
+        /**
+         * @example {
+         *       "rank": 1,
+         *       "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+         *       "playerId": "x:player_one",
+         *       "displayName": "Star Catcher",
+         *       "points": 120
+         *     }
+         */
+        BoardEntry: {
+            rank: number;
+            /** Format: uuid */
+            arcId: string;
+            /** @description The identifier the studio knows the player by (docs/leaderboards.md, "Player reads"): its subject of the game's own auth, else the identifier its user was created with (a batch save's playerId, normalised, or its identity-provider subject). Accepted back as a playerId by the developer routes. Null when none; player reads never show another player's email */
+            playerId: string | null;
+            /** @description Set by the studio or the player; null when none */
+            displayName: string | null;
+            points: number;
         };
         PlaySession: {
             sessionId: string;
@@ -5570,21 +5669,26 @@ export interface operations {
                      *         "day": "string",
                      *         "entries": [
                      *           {
-                     *             "rank": 0,
-                     *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
-                     *             "points": 0
+                     *             "rank": 1,
+                     *             "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *             "playerId": "x:player_one",
+                     *             "displayName": "Star Catcher",
+                     *             "points": 120
                      *           }
                      *         ],
                      *         "player": {
                      *           "playerId": "string",
                      *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "displayName": "string",
                      *           "rank": 0,
                      *           "points": 0,
                      *           "neighbours": [
                      *             {
-                     *               "rank": 0,
-                     *               "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
-                     *               "points": 0
+                     *               "rank": 1,
+                     *               "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *               "playerId": "x:player_one",
+                     *               "displayName": "Star Catcher",
+                     *               "points": 120
                      *             }
                      *           ]
                      *         }
@@ -5596,23 +5700,14 @@ export interface operations {
                             /** @enum {string} */
                             period: "daily" | "alltime";
                             day: string | null;
-                            entries: {
-                                rank: number;
-                                /** Format: uuid */
-                                arcId: string;
-                                points: number;
-                            }[];
+                            entries: components["schemas"]["BoardEntry"][];
                             player?: {
                                 playerId: string;
                                 arcId: string | null;
+                                displayName: string | null;
                                 rank: number | null;
                                 points: number;
-                                neighbours: {
-                                    rank: number;
-                                    /** Format: uuid */
-                                    arcId: string;
-                                    points: number;
-                                }[];
+                                neighbours: components["schemas"]["BoardEntry"][];
                             };
                         };
                     };
@@ -5650,6 +5745,150 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setPlayerDisplayName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "playerId": "x:player_one",
+                 *       "displayName": "Player One",
+                 *       "locked": true
+                 *     }
+                 */
+                "application/json": {
+                    playerId: string;
+                    /** @description 1–32 characters after NFC normalisation: letters, digits, single spaces and - _ . ' ! ? ( ) &; no control, format (bidi, zero-width) or other invisible characters, symbols or emoji. Null removes the name */
+                    displayName: string | null;
+                    locked?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "displayName": "string",
+                     *         "locked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            arcId: string;
+                            displayName: string | null;
+                            /** @description Locked by the studio: the player cannot change it */
+                            locked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_DISPLAY_NAME, INVALID_IDENTIFIER, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6280,6 +6519,411 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeaderboard: {
+        parameters: {
+            query?: {
+                /** @example daily */
+                period?: "daily" | "alltime";
+                /**
+                 * @description For period=daily: a UTC day (yyyy-mm-dd); defaults to today (UTC)
+                 * @example 2026-01-31
+                 */
+                day?: string;
+                /** @example 10 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "period": "daily",
+                     *         "day": "string",
+                     *         "entries": [
+                     *           {
+                     *             "rank": 1,
+                     *             "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *             "playerId": "x:player_one",
+                     *             "displayName": "Star Catcher",
+                     *             "points": 120
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            period: "daily" | "alltime";
+                            day: string | null;
+                            entries: components["schemas"]["BoardEntry"][];
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyRank: {
+        parameters: {
+            query?: {
+                /** @example alltime */
+                period?: "daily" | "alltime";
+                /**
+                 * @description For period=daily: a UTC day (yyyy-mm-dd); defaults to today (UTC)
+                 * @example 2026-01-31
+                 */
+                day?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "period": "daily",
+                     *         "day": "string",
+                     *         "player": {
+                     *           "rank": 0,
+                     *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "playerId": "string",
+                     *           "displayName": "string",
+                     *           "points": 0,
+                     *           "neighbours": [
+                     *             {
+                     *               "rank": 1,
+                     *               "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *               "playerId": "x:player_one",
+                     *               "displayName": "Star Catcher",
+                     *               "points": 120
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            period: "daily" | "alltime";
+                            day: string | null;
+                            player: {
+                                rank: number | null;
+                                /** Format: uuid */
+                                arcId: string;
+                                playerId: string | null;
+                                displayName: string | null;
+                                points: number;
+                                neighbours: components["schemas"]["BoardEntry"][];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMyDisplayName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "displayName": "Star Catcher"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–32 characters after NFC normalisation: letters, digits, single spaces and - _ . ' ! ? ( ) &; no control, format (bidi, zero-width) or other invisible characters, symbols or emoji. Null removes the name */
+                    displayName: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "displayName": "string",
+                     *         "locked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            arcId: string;
+                            displayName: string | null;
+                            /** @description Locked by the studio: the player cannot change it */
+                            locked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_DISPLAY_NAME, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: DISPLAY_NAME_LOCKED, FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
