@@ -27,6 +27,7 @@ export {
   playerFootprint,
 } from './merge.js';
 export { myRank, playerLeaderboard, setMyName, setPlayerName } from './player-boards.js';
+export { labelEntries } from './player-names.js';
 export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';
 export * as rankIndex from './rank-index.js';
 export * as rankReads from './rank-reads.js';

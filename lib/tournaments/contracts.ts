@@ -276,7 +276,13 @@ export const listTournamentPeriodsContract = defineContract({
   example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT } },
 });
 
-const standing = z.object({ rank: z.int(), arcId: z.uuid(), points: z.int() });
+const standing = z.object({
+  rank: z.int(),
+  arcId: z.uuid(),
+  points: z.int(),
+  playerId: described(z.nullable(z.string()), 'The identifier the studio knows the player by'),
+  displayName: z.nullable(z.string()),
+});
 
 export const getTournamentBoardContract = defineContract({
   operationId: 'getTournamentBoard',
@@ -304,6 +310,8 @@ export const getTournamentBoardContract = defineContract({
           arcId: z.uuid(),
           rank: z.nullable(z.int()),
           points: z.int(),
+          playerId: z.nullable(z.string()),
+          displayName: z.nullable(z.string()),
           neighbours: z.array(standing),
         }),
       ),

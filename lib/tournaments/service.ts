@@ -8,6 +8,7 @@ import { type GameRecord, isCreatorOrOwner, requireGame, requireOwnedGame } from
 import {
   getItems,
   joinItems,
+  labelEntries,
   periodBoard,
   type RunningPeriod,
   rankReads,
@@ -322,13 +323,25 @@ export const tournamentBoard = async (
     who ? rankReads.playerRank(board, who) : undefined,
     entrantsOf(game.id, [{ tournamentId: t.tournamentId, period: p }]),
   ]);
+  // With the identifier the studio knows each player by and their display name (one wave of batched reads).
+  const me = { rank: ranked?.rank ?? 0, arcId: who ?? '', points: ranked?.points ?? 0 };
+  const [entries = [], [self] = [], neighbours = []] = await labelEntries(
+    game.id,
+    [page.map((s, i) => standing(s, query.offset + i + 1)), who ? [me] : [], ranked?.neighbours ?? []],
+    studio ? 'studio' : 'player',
+  );
   return {
     period: periodView(p, now, entrants(t.tournamentId, p.id)),
-    entries: page.map((s, i) => standing(s, query.offset + i + 1)),
+    entries,
     player: who
-      ? ranked
-        ? { arcId: who, rank: ranked.rank, points: ranked.points, neighbours: ranked.neighbours }
-        : { arcId: who, rank: null, points: 0, neighbours: [] }
+      ? {
+          arcId: who,
+          rank: ranked ? me.rank : null,
+          points: me.points,
+          playerId: self?.playerId ?? null,
+          displayName: self?.displayName ?? null,
+          neighbours,
+        }
       : null,
   };
 };

@@ -279,6 +279,8 @@ describe('a recurring tournament under a controlled clock', () => {
       [arc[c], 200],
       [arc[a], 100],
     ]);
+    // Entries carry the identifier the studio saved them under.
+    expect(first.entries.map((e) => e.playerId)).toEqual([b, c, a]);
     const second = await board(id, p2, plus(start, 3700), { arcId: arc[c] });
     expect(second.entries.map((e) => e.points)).toEqual([700, 50]);
     expect(second.player).toMatchObject({ rank: 2, points: 50 });
