@@ -10253,18 +10253,24 @@ export interface operations {
                      *           {
                      *             "rank": 0,
                      *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
-                     *             "points": 0
+                     *             "points": 0,
+                     *             "playerId": "string",
+                     *             "displayName": "string"
                      *           }
                      *         ],
                      *         "player": {
                      *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
                      *           "rank": 0,
                      *           "points": 0,
+                     *           "playerId": "string",
+                     *           "displayName": "string",
                      *           "neighbours": [
                      *             {
                      *               "rank": 0,
                      *               "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
-                     *               "points": 0
+                     *               "points": 0,
+                     *               "playerId": "string",
+                     *               "displayName": "string"
                      *             }
                      *           ]
                      *         }
@@ -10279,17 +10285,25 @@ export interface operations {
                                 /** Format: uuid */
                                 arcId: string;
                                 points: number;
+                                /** @description The identifier the studio knows the player by */
+                                playerId: string | null;
+                                displayName: string | null;
                             }[];
                             player: {
                                 /** Format: uuid */
                                 arcId: string;
                                 rank: number | null;
                                 points: number;
+                                playerId: string | null;
+                                displayName: string | null;
                                 neighbours: {
                                     rank: number;
                                     /** Format: uuid */
                                     arcId: string;
                                     points: number;
+                                    /** @description The identifier the studio knows the player by */
+                                    playerId: string | null;
+                                    displayName: string | null;
                                 }[];
                             } | null;
                         };
