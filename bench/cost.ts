@@ -253,6 +253,51 @@ try {
     () => save(batch, (i) => 60_000 + i * 3),
   );
 
+  // What tournament scoring adds to a save: on a game of its own, the same 100 players saving into one session
+  // each (small points, under every cap), measured before and after they enter one running tournament (an open
+  // one: their first save in it enters them). Both runs add to existing totals, sessions and board entries.
+  const { createTournament } = await import('../lib/tournaments/index.js');
+  const scoring = await registerGame(dev);
+  const inSession = (points: number) => async () => {
+    skew += 1_100;
+    const res = await invoke(handlers.save, {
+      method: 'POST',
+      path: '/play/dev/batch-save-points',
+      headers: hmacHeaders(dev, 'POST', '/play/dev/batch-save-points', { timestamp: Date.now() - skew }),
+      body: {
+        gameId: scoring.id,
+        entries: batch.map((playerId, i) => ({ playerId, points: points + i, sessionId: `cost-${i}` })),
+      },
+    });
+    if (res.status !== 200) throw new Error(`batch save answered ${res.status}: ${res.text}`);
+  };
+  await inSession(100)();
+  const outside = 'batch save, per player (known player, same session)';
+  await measure(
+    { ...saveRow, name: outside, note: 'the 100 again, into their open session' },
+    inSession(200),
+  );
+  const opened = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const second = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
+  await createTournament({ scheme: 'hmac', userId: dev.arcId }, scoring.id, {
+    title: 'cost',
+    startsAt: second(opened),
+    endsAt: second(new Date(opened.getTime() + 3_600_000)),
+  });
+  await inSession(300)();
+  const inside = 'batch save, per player (known player, same session, in one tournament)';
+  await measure(
+    { ...saveRow, name: inside, note: 'the same, each entered in one running tournament' },
+    inSession(400),
+  );
+  const plain = results.get(outside);
+  const scored = results.get(inside);
+  if (plain && scored)
+    console.log(
+      `tournament scoring: ${(scored.dynamo / plain.dynamo).toFixed(2)}× the DynamoDB cost of the same save ` +
+        `outside any tournament, ${(scored.aws / plain.aws).toFixed(2)}× its AWS cost (target ≤ 1.25×)`,
+    );
+
   // The same players on a game whose boards are at their widest (MAX_WIDTH shards, as past 80,000 players): each
   // player's counters in the copy of its own shard, so fewer of a batch's counter ADDs merge. The studios' bills
   // use these rows (a studio at 100 updates a second has boards of tens of thousands).

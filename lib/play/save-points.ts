@@ -393,10 +393,15 @@ export const batchSavePoints = async (
     input.entries.map((e) => e.playerId),
     (index) => `entries.${index}.playerId`,
   );
-  const mapping = await resolveIdentifiers([...new Set(input.entries.map((e) => e.playerId))], {
-    directory: deps.directory,
-    ...(deps.imports ? { imports: deps.imports } : {}),
-  });
+  // The batch's instant, and the tournament periods running then, read while the identifiers resolve.
+  const at = deps.now?.() ?? new Date();
+  const [mapping, runs] = await Promise.all([
+    resolveIdentifiers([...new Set(input.entries.map((e) => e.playerId))], {
+      directory: deps.directory,
+      ...(deps.imports ? { imports: deps.imports } : {}),
+    }),
+    runningPeriods(game, at, deps),
+  ]);
   const byPlayer = new Map<string, Indexed[]>();
   input.entries.forEach((entry, index) => {
     const arcId = mapping[entry.playerId] ?? '';
@@ -412,9 +417,7 @@ export const batchSavePoints = async (
   }
   // One batched read of the first round's state (BatchGetItem, 100 keys a call, in parallel), instead of one
   // read per player.
-  const at = deps.now?.() ?? new Date();
   const first = rounds[0] ?? [];
-  const runs = await runningPeriods(game, at, deps);
   const prefetched = {
     at,
     runs,
