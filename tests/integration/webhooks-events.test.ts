@@ -92,8 +92,18 @@ const settle = async (ms = 2_000) => new Promise((resolve) => setTimeout(resolve
 
 describe('webhook events', () => {
   it('delivers multiplier.purchased, session.invalidated, settlement.completed, payout.sent and a forced payout.carried once each', async () => {
-    const seeded = await seedDay({ day: randomDay(), playerCount: 4 });
-    const { r, secret } = await subscribe(seeded.dev, seeded.gameId);
+    // Subscribed before anything happens to the game: each event goes to the endpoints subscribed when it is
+    // relayed, which is right after its change commits.
+    let subscribed: Awaited<ReturnType<typeof subscribe>> | undefined;
+    const seeded = await seedDay({
+      day: randomDay(),
+      playerCount: 4,
+      onGame: async (dev, gameId) => {
+        subscribed = await subscribe(dev, gameId);
+      },
+    });
+    if (!subscribed) throw new Error('not subscribed');
+    const { r, secret } = subscribed;
     const cheater = seeded.players[0];
     if (!cheater) throw new Error('no players');
     const sessionId = defaultSessionId(seeded.day, cheater.arcId);
