@@ -152,8 +152,11 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/play/sdk-flush.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/sdk-open.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
   'lib/play/sdk-session.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/player-names.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/merge.ts': { grants: dynamo('PlayTable', ['Scan', 'UpdateItem', 'DeleteItem']) },
   'lib/play/session-token.ts': { environment: secretsEncryptionKey },
+  'lib/play/tournament-entries.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
+  'lib/tournaments/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'Query', 'PutItem']) },
 
   // --- rewards (RewardsTable) ---
   // The save paths read a multiplier slot (a key with its table) in their one BatchGetItem across both tables.

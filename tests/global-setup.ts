@@ -28,7 +28,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ports: 'free',
       dataDir,
       persist: false,
-      offline: true,
+      // ARCADIA_TEST_OFFLINE=false skips serverless offline, for a quick run of files that call handlers in-process.
+      offline: process.env.ARCADIA_TEST_OFFLINE !== 'false',
       childOutput: 'file',
       log: fileLogger(join(dataDir, 'logs', 'stack.log')),
     });

@@ -6,7 +6,7 @@ import { settings } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { getGame } from '../games/index.js';
 import { verifySessionToken } from '../play/index.js';
-import { ensureUserForSubject } from '../user/index.js';
+import { ensureUserForSubject, gameSubjectPrefix } from '../user/index.js';
 import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js';
 
 /** Session-token callers (the client SDK after GET /play/session-token). */
@@ -35,8 +35,7 @@ const gameKeys = async (jwksUrl: string) => {
 };
 
 /** The subject under which a game's own players are known: `did:game<gameId hex>:<sub>`. */
-export const gamePlayerSubject = (gameId: string, sub: string) =>
-  `did:game${gameId.replaceAll('-', '')}:${sub}`;
+export const gamePlayerSubject = (gameId: string, sub: string) => `${gameSubjectPrefix(gameId)}${sub}`;
 
 const invalid = () => new AppError('UNAUTHORIZED', 'Invalid or expired player token');
 

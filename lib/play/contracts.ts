@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, utcDaySchema as day, described, withMeta } from '../core/schemas.js';
 import { PLAY_CAPS } from '../games/index.js';
+import { boardEntrySchema } from './board-contracts.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -156,8 +157,6 @@ export const getDevPointsContract = defineContract({
   example: { query: { gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f', playerIds: 'x:player_one' } },
 });
 
-const leaderboardEntry = z.object({ rank: z.int(), arcId: z.uuid(), points: z.int() });
-
 export const getDevLeaderboardContract = defineContract({
   operationId: 'getDevLeaderboard',
   method: 'GET',
@@ -167,7 +166,8 @@ export const getDevLeaderboardContract = defineContract({
   description:
     'Daily (a UTC day, today by default) or all-time. Ranks are dense by position: ties are broken by who ' +
     "reached the score first, then by Arc ID. With `player`, also that player's rank and up to two neighbours " +
-    'on each side.',
+    "on each side. Entries carry the player's studio identifier (`playerId`: the identifier your game knows it " +
+    'by, emails included) and display name (PUT /play/dev/players/{gameId}/name), read in one more wave.',
   auth: DEVELOPER,
   params: z.object({ gameId: z.uuid() }),
   query: z.object({
@@ -181,14 +181,15 @@ export const getDevLeaderboardContract = defineContract({
     z.object({
       period: z.enum(['daily', 'alltime']),
       day: z.nullable(z.string()),
-      entries: z.array(leaderboardEntry),
+      entries: z.array(boardEntrySchema),
       player: z.optional(
         z.object({
           playerId: z.string(),
           arcId: z.nullable(z.uuid()),
+          displayName: z.nullable(z.string()),
           rank: z.nullable(z.int()),
           points: z.int(),
-          neighbours: z.array(leaderboardEntry),
+          neighbours: z.array(boardEntrySchema),
         }),
       ),
     }),

@@ -1,5 +1,12 @@
 // Public surface of the play domain: code outside lib/play imports it from here only.
 export {
+  boardEntrySchema,
+  getLeaderboardContract,
+  getMyRankContract,
+  setMyDisplayNameContract,
+  setPlayerDisplayNameContract,
+} from './board-contracts.js';
+export {
   batchSavePointsContract,
   getDevLeaderboardContract,
   getDevPointsContract,
@@ -9,6 +16,7 @@ export {
 } from './contracts.js';
 export { dayBoard, gamesActiveOn } from './day-board.js';
 export { type DayStanding, dayStandings, type StandingsCursor } from './day-standings.js';
+export { DISPLAY_NAME_MAX, moderateDisplayName } from './display-name.js';
 export { invalidateSessions } from './invalidate.js';
 export { playKeys, utcDay } from './keys.js';
 export {
@@ -18,6 +26,8 @@ export {
   movePlayerDay,
   playerFootprint,
 } from './merge.js';
+export { myRank, playerLeaderboard, setMyName, setPlayerName } from './player-boards.js';
+export { labelEntries } from './player-names.js';
 export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';
 export * as rankIndex from './rank-index.js';
 export * as rankReads from './rank-reads.js';
@@ -40,3 +50,12 @@ export {
   sessionStateContract,
 } from './sdk-contracts.js';
 export { verifySessionToken } from './session-token.js';
+export {
+  entryRead,
+  joinItems,
+  periodBoard,
+  type RunningPeriod,
+  type RunningPeriods,
+  sessionMark,
+  tournamentPlayKeys,
+} from './tournament-entries.js';

@@ -15,6 +15,7 @@ import {
   transact,
   updateExpression,
 } from './repository.js';
+import { markedPeriod, removeFromEntry, tournamentPlayKeys } from './tournament-entries.js';
 
 /**
  * A total losing `points`, with its move down its board (it keeps when it reached its score; at 0 it leaves
@@ -73,7 +74,15 @@ const invalidateOne = async (gameId: string, sessionId: string, now: string) => 
     const TableName = playTable();
     const dayKey = playKeys.day(gameId, arcId, day);
     const allTimeKey = playKeys.allTime(gameId, arcId);
-    const totals = points > 0 ? await getItems([dayKey, allTimeKey]) : new Map();
+    // The tournament periods the session counted into (its marks), with the points it counted into each.
+    const marks = Object.entries(session).flatMap(([name, value]) => {
+      const run = markedPeriod(name);
+      return run && Number(value) > 0 ? [{ run, counted: Number(value) }] : [];
+    });
+    const entryKey = (run: { tournamentId: string; period: string }) =>
+      tournamentPlayKeys.entry(gameId, arcId, run.tournamentId, run.period);
+    const totals =
+      points > 0 ? await getItems([dayKey, allTimeKey, ...marks.map((m) => entryKey(m.run))]) : new Map();
     try {
       await transact([
         {
@@ -110,6 +119,17 @@ const invalidateOne = async (gameId: string, sessionId: string, now: string) => 
                 totals.get(itemKey(allTimeKey)),
                 points,
                 now,
+              ),
+              ...marks.flatMap(({ run, counted }) =>
+                removeFromEntry(
+                  gameId,
+                  arcId,
+                  sessionId,
+                  counted,
+                  run,
+                  totals.get(itemKey(entryKey(run))),
+                  now,
+                ),
               ),
             ]
           : []),

@@ -1,9 +1,11 @@
 // GET /play/dev/leaderboard/{gameId}: a game's daily or all-time board, and one player's rank and neighbours
-// on it, through the board's rank index (rank-reads.ts): no read grows with the board.
+// on it, through the board's rank index (rank-reads.ts): no read grows with the board. Entries are labelled with
+// the players' studio identifiers and display names (player-names.ts), in one more wave.
 import type { AuthContext } from '../core/auth.js';
 import { requireOwnedGame } from '../games/index.js';
 import { resolveKnownIdentifiers } from '../user/index.js';
 import { utcDay } from './keys.js';
+import { labelEntries } from './player-names.js';
 import type { BoardRef } from './rank-index.js';
 import { pageOf, playerRank } from './rank-reads.js';
 
@@ -28,15 +30,21 @@ export const devLeaderboard = async (
     pageOf(board, query.offset, query.limit),
     query.player ? arcIdOf(query.player) : null,
   ]);
-  const entries = standings.map((s, i) => ({ rank: query.offset + i + 1, arcId: s.arcId, points: s.points }));
+  const ranked = standings.map((s, i) => ({ rank: query.offset + i + 1, arcId: s.arcId, points: s.points }));
+  const mine = query.player && arcId ? await playerRank(board, arcId) : undefined;
+  const [entries = [], neighbours = [], [self] = []] = await labelEntries(
+    game.id,
+    [ranked, mine?.neighbours ?? [], arcId ? [{ rank: 0, arcId, points: 0 }] : []],
+    'studio',
+  );
   if (!query.player) return { period: query.period, day, entries };
-  const ranked = arcId ? await playerRank(board, arcId) : undefined;
+  const displayName = self?.displayName ?? null;
   return {
     period: query.period,
     day,
     entries,
-    player: ranked
-      ? { playerId: query.player, arcId, ...ranked }
-      : { playerId: query.player, arcId, rank: null, points: 0, neighbours: [] },
+    player: mine
+      ? { playerId: query.player, arcId, displayName, rank: mine.rank, points: mine.points, neighbours }
+      : { playerId: query.player, arcId, displayName, rank: null, points: 0, neighbours: [] },
   };
 };

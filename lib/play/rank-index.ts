@@ -39,8 +39,11 @@ export const widthFor = (players: number): number =>
 const MAX_POINTS = Number.MAX_SAFE_INTEGER;
 const POINTS_WIDTH = String(MAX_POINTS).length;
 
-/** A leaderboard: a game's board of one UTC day, or its all-time board. */
-export type BoardRef = { kind: 'day'; gameId: string; day: string } | { kind: 'all'; gameId: string };
+/** A leaderboard: a game's board of one UTC day, its all-time board, or the board of a tournament's period. */
+export type BoardRef =
+  | { kind: 'day'; gameId: string; day: string }
+  | { kind: 'all'; gameId: string }
+  | { kind: 'tournament'; gameId: string; tournamentId: string; period: string };
 
 /** Where a total stands on its board: points > 0, reached at (ISO) — ties go to who reached it first. */
 export interface Standing {
@@ -51,13 +54,25 @@ export interface Standing {
   shard?: number | undefined;
 }
 
-/** The index a board's entries live in, and the partition attribute naming it. */
+/**
+ * The index a board's entries live in, and the partition attribute naming it. A tournament period's board shares
+ * the daily boards' index (its partitions are named apart: `boardId`), so tournaments add no index to the table.
+ */
 export const boardIndex = (board: BoardRef) =>
-  board.kind === 'day'
-    ? ({ index: 'byDayRank', attribute: 'rankDay' } as const)
-    : ({ index: 'byAllTimeRank', attribute: 'rankAll' } as const);
+  board.kind === 'all'
+    ? ({ index: 'byAllTimeRank', attribute: 'rankAll' } as const)
+    : ({ index: 'byDayRank', attribute: 'rankDay' } as const);
 
-const boardId = (board: BoardRef) => (board.kind === 'day' ? `${board.gameId}#${board.day}` : board.gameId);
+const boardId = (board: BoardRef) => {
+  switch (board.kind) {
+    case 'day':
+      return `${board.gameId}#${board.day}`;
+    case 'all':
+      return board.gameId;
+    case 'tournament':
+      return `${board.gameId}#T${board.tournamentId}#${board.period}`;
+  }
+};
 
 const hash32 = (text: string) => createHash('sha256').update(text).digest().readUInt32BE(0);
 

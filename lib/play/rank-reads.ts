@@ -25,6 +25,7 @@ import {
   tieStart,
 } from './rank-index.js';
 import { getItem, getItems, itemKey, queryRankRange } from './repository.js';
+import { tournamentPlayKeys } from './tournament-entries.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -259,8 +260,16 @@ export const around = async (board: BoardRef, me: Standing, meta: BoardMeta) => 
 };
 
 /** The key of a player's total on a board. */
-const totalKey = (board: BoardRef, arcId: string) =>
-  board.kind === 'day' ? playKeys.day(board.gameId, arcId, board.day) : playKeys.allTime(board.gameId, arcId);
+const totalKey = (board: BoardRef, arcId: string) => {
+  switch (board.kind) {
+    case 'day':
+      return playKeys.day(board.gameId, arcId, board.day);
+    case 'all':
+      return playKeys.allTime(board.gameId, arcId);
+    case 'tournament':
+      return tournamentPlayKeys.entry(board.gameId, arcId, board.tournamentId, board.period);
+  }
+};
 
 /**
  * A player's points, rank and neighbours on a board (undefined when off it): its total and the board's meta item

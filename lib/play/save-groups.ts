@@ -11,6 +11,7 @@ import {
   metaItem,
 } from './rank-writes.js';
 import type { TransactItem } from './repository.js';
+import { entrantsItem, entrantsOf } from './tournament-entries.js';
 
 /** DynamoDB's limit of items per TransactWriteItems. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -130,13 +131,23 @@ type Merge =
       adds: MetaAdds;
       /** A day board's entry in the index of games with activity (the same for every write that sets it). */
       activity?: DayActivity | undefined;
+    }
+  | {
+      /** A tournament period's entrants: players entered summed, the room for them checked once. */
+      kind: 'entrants';
+      key: { pk: string; sk: string };
+      added: number;
+      maxEntrants: number | null;
+      expiresAt: number;
     };
 
 const mergeOf = (item: TransactItem): Merge | undefined => {
   const deltas = counterDeltas(item);
   if (deltas) return { kind: 'counter', key: deltas.key, parts: new Map(deltas.digits) };
   const meta = metaAddsOf(item);
-  return meta && { kind: 'meta', key: meta.key, adds: meta.adds, activity: meta.activity };
+  if (meta) return { kind: 'meta', key: meta.key, adds: meta.adds, activity: meta.activity };
+  const entrants = entrantsOf(item);
+  return entrants && { kind: 'entrants', ...entrants };
 };
 
 const union = (a: number[] | undefined, b: number[] | undefined) =>
@@ -146,6 +157,10 @@ const union = (a: number[] | undefined, b: number[] | undefined) =>
 const absorb = (into: Merge, other: Merge) => {
   if (into.kind === 'counter' && other.kind === 'counter') {
     for (const [part, value] of other.parts) into.parts.set(part, (into.parts.get(part) ?? 0) + value);
+    return;
+  }
+  if (into.kind === 'entrants' && other.kind === 'entrants') {
+    into.added += other.added;
     return;
   }
   if (into.kind !== 'meta' || other.kind !== 'meta') return;
@@ -163,6 +178,8 @@ const absorb = (into: Merge, other: Merge) => {
 /** The one item of merged writes; undefined when counter deltas cancel out. */
 const mergedItem = (merge: Merge): TransactItem | undefined => {
   if (merge.kind === 'meta') return metaItem(merge.key, merge.adds, merge.activity);
+  if (merge.kind === 'entrants')
+    return entrantsItem(merge.key, merge.added, merge.maxEntrants, merge.expiresAt);
   const nonZero = new Map([...merge.parts].filter(([, d]) => d !== 0));
   return nonZero.size > 0 ? counterItem(merge.key, nonZero) : undefined;
 };

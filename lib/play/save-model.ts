@@ -2,6 +2,7 @@
 // plan applies them with (no DynamoDB in sight: save-writes.ts turns them into transaction items).
 import type { BoardMeta } from './rank-index.js';
 import type { RiskAssessment } from './risk.js';
+import type { AddToEntry } from './tournament-entries.js';
 
 export interface SaveEntry {
   playerId: string;
@@ -84,6 +85,8 @@ export interface SessionChange {
   saves: number;
   capHits: number;
   risk: RiskAssessment;
+  /** Points counted into tournament periods, by the period's mark (`sessionMark`): ADDed to the session. */
+  marks?: Array<[string, number]> | undefined;
 }
 
 /** Opens a backend session with its first saves; fails if a session of that id exists by then. */
@@ -135,11 +138,15 @@ export type PlanWrite =
   | OpenSession
   | AddToSession
   | RecordIdempotency
-  | SessionStillAbsent;
+  | SessionStillAbsent
+  | AddToEntry;
 
 export interface PlayerPlan {
   results: EntryResult[];
-  /** In this order: day totals, the all-time total, sessions, idempotency records, sessions refused. */
+  /**
+   * In this order: day totals, the all-time total, sessions, idempotency records, sessions refused, tournament
+   * entries.
+   */
   writes: PlanWrite[];
   /** The points the plan adds to the player's totals. */
   total: number;

@@ -21,6 +21,7 @@ import type {
   SessionStillAbsent,
   TotalRead,
 } from './save-model.js';
+import { type PeriodState, planEntry, sessionMark } from './tournament-entries.js';
 
 /**
  * The game settings a plan reads: its id and caps. A game always has caps (its own or the defaults); null checks
@@ -56,6 +57,8 @@ export interface StoredSession {
   createdAt: string;
   /** The risk score last written (0 for a session written before scores were kept). */
   riskScore: number;
+  /** The tournament periods it counts into (`sessionMark`). */
+  marks?: ReadonlySet<string> | undefined;
 }
 
 /** What one plan reads: the game, the player, the state read for them, and the instant it is made at. */
@@ -75,6 +78,8 @@ export interface PlanInput {
   sessions: ReadonlyMap<string, StoredSession>;
   /** What earlier requests accepted, by idempotency key. */
   idempotency: ReadonlyMap<string, { accepted: number }>;
+  /** The tournament periods of the game running at `now`, with the player's entries (none: no tournament). */
+  tournaments?: readonly PeriodState[] | undefined;
 }
 
 interface SessionPlan {
@@ -180,7 +185,7 @@ const record = (p: Planning, result: EntryResult, key: string | undefined) => {
   }
 };
 
-const planEntry = (p: Planning, { index, entry }: Indexed) => {
+const planOne = (p: Planning, { index, entry }: Indexed) => {
   const { game, arcId, multiplierBps } = p.input;
   const sessionId = entry.sessionId ?? defaultSessionId(p.today, arcId);
   const base = { index, playerId: entry.playerId, arcId, sessionId, requested: entry.points };
@@ -230,8 +235,13 @@ const dayWrite = ({ game, arcId, days, boards }: PlanInput, day: string, d: DayP
   },
 });
 
-const sessionWrite = ({ game, arcId, now }: PlanInput, s: SessionPlan): OpenSession | AddToSession => {
+const sessionWrite = (
+  { game, arcId, now }: PlanInput,
+  s: SessionPlan,
+  marks: Array<[string, number]>,
+): OpenSession | AddToSession => {
   const change: SessionChange = {
+    ...(marks.length > 0 ? { marks } : {}),
     gameId: game.id,
     arcId,
     sessionId: s.sessionId,
@@ -285,7 +295,23 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
     seenKeys: new Map(),
     refused: new Set(),
   };
-  for (const entry of entries) planEntry(p, entry);
+  for (const entry of entries) planOne(p, entry);
+  // Each running tournament period the player is (or, open, becomes) an entrant of counts the sessions' adds.
+  const adds = [...p.sessions.values()].map((s) => ({
+    sessionId: s.sessionId,
+    add: s.add,
+    marks: input.sessions.get(s.sessionId)?.marks ?? new Set<string>(),
+  }));
+  const entryWrites = (input.tournaments ?? []).flatMap((state) => {
+    const w = planEntry(input.game.id, input.arcId, state, adds);
+    return w ? [w] : [];
+  });
+  const marksOf = (sessionId: string) =>
+    entryWrites.flatMap((w) =>
+      w.counted
+        .filter(([sid]) => sid === sessionId)
+        .map(([, add]): [string, number] => [sessionMark(w.run), add]),
+    );
   const days = [...p.days].filter(([, d]) => d.add !== 0 || d.newSessions !== 0);
   const total = days.reduce((sum, [, d]) => sum + d.add, 0);
   const writes: PlanWrite[] = [
@@ -302,7 +328,7 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
           },
         ]
       : []),
-    ...[...p.sessions.values()].map((s) => sessionWrite(input, s)),
+    ...[...p.sessions.values()].map((s) => sessionWrite(input, s, marksOf(s.sessionId))),
     ...p.idempotency.map((r) => idempotencyWrite(input, r)),
     ...[...p.refused].map(
       (sessionId): SessionStillAbsent => ({
@@ -312,6 +338,7 @@ export const planPlayer = (input: PlanInput, entries: Indexed[]): PlayerPlan => 
         requires: { absent: true },
       }),
     ),
+    ...entryWrites,
   ];
   return { results: p.results, writes, total, at: p.at };
 };

@@ -17,6 +17,13 @@ import { failedUnits, groupTransaction, packTransactions } from './save-groups.j
 import type { EntryResult, Indexed, SaveEntry } from './save-model.js';
 import { type DayTotal, type PlanInput, planPlayer, type StoredSession } from './save-plan.js';
 import { planItems } from './save-writes.js';
+import {
+  periodStateKeys,
+  periodStates,
+  type RunningPeriod,
+  type RunningPeriods,
+  tournamentPlayKeys,
+} from './tournament-entries.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -26,6 +33,8 @@ export interface SaveDeps {
   directory: IdentityDirectory;
   /** Where new players go to be imported into the provider (the import queue); absent: at once. */
   imports?: (pending: PendingImport[]) => Promise<void>;
+  /** The game's tournament periods running at an instant (absent: the save scores no tournament). */
+  tournaments?: RunningPeriods;
   now?: () => Date;
 }
 
@@ -63,12 +72,15 @@ interface Planned {
   read: string;
   /** Sessions the plan takes over the risk threshold. */
   flagged: number;
+  /** The periods the plan enters the player in (counted against their maxEntrants). */
+  enters: string[];
 }
 
 /** State read for every player of a batch at once, used by each player's first attempt. */
 interface Prefetched {
   at: Date;
   state: Map<string, Item>;
+  runs: RunningPeriod[];
 }
 
 /** The sessions a unit's entries name (an entry without one: the player's default session of the day). */
@@ -80,7 +92,8 @@ const sessionIdsOf = ({ arcId, entries }: Unit, today: string) => [
  * Every item a unit's plan reads: today's and the all-time total, their boards' meta items, multiplier slot,
  * sessions, idempotency records.
  */
-const stateKeys = (game: GameRecord, unit: Unit, today: string) => [
+const stateKeys = (game: GameRecord, unit: Unit, today: string, runs: RunningPeriod[]) => [
+  ...periodStateKeys(game.id, unit.arcId, runs),
   playKeys.day(game.id, unit.arcId, today),
   playKeys.allTime(game.id, unit.arcId),
   metaKey({ kind: 'day', gameId: game.id, day: today }),
@@ -96,10 +109,18 @@ const stateKeys = (game: GameRecord, unit: Unit, today: string) => [
  * The state the units' plans read, strongly consistent and batched: their items (unless prefetched), then the
  * day totals of their sessions opened on an earlier day (such a session keeps counting towards its day).
  */
-const readState = async (game: GameRecord, units: Unit[], today: string, prefetched?: Map<string, Item>) => {
-  const state = new Map(prefetched ?? (await getItems(units.flatMap((u) => stateKeys(game, u, today)))));
+const readState = async (
+  game: GameRecord,
+  units: Unit[],
+  today: string,
+  runs: RunningPeriod[],
+  prefetched?: Map<string, Item>,
+) => {
+  const state = new Map(
+    prefetched ?? (await getItems(units.flatMap((u) => stateKeys(game, u, today, runs)))),
+  );
   const earlierDays = units.flatMap((unit) =>
-    stateKeys(game, unit, today).flatMap((key) => {
+    stateKeys(game, unit, today, runs).flatMap((key) => {
       const item = state.get(itemKey(key));
       return item?.sk === 'SESSION' && item.day !== today
         ? [
@@ -132,10 +153,18 @@ const storedSession = (s: Item): StoredSession => ({
   capHits: Number(s.capHits ?? 0),
   createdAt: String(s.createdAt),
   riskScore: Number(s.riskScore ?? 0),
+  marks: new Set(Object.keys(s).filter((name) => name.startsWith('t#'))),
 });
 
 /** What a unit's plan reads, parsed from the items read (an item absent: absent from its map). */
-const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): PlanInput => {
+const planInput = (
+  game: GameRecord,
+  unit: Unit,
+  state: Map<string, Item>,
+  at: Date,
+  runs: RunningPeriod[],
+  full: ReadonlySet<string>,
+): PlanInput => {
   const today = utcDay(at);
   const item = (key: { pk: string; sk: string }) => state.get(itemKey(key));
   const sessions = new Map<string, StoredSession>();
@@ -165,11 +194,39 @@ const planInput = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: D
     if (key && record) idempotency.set(key, { accepted: Number(record.accepted ?? 0) });
   }
   const multiplierBps = activeMultiplierBps(item(multiplierSlotKey(game.id, unit.arcId)), at);
-  return { game, arcId: unit.arcId, now: at, multiplierBps, days, allTime, boards, sessions, idempotency };
+  // A period whose room this batch's earlier players took is full for this one (`allotEntrants`).
+  const tournaments = periodStates(game.id, unit.arcId, runs, item).map((p) =>
+    full.has(periodName(p.run)) ? { ...p, entrants: p.run.maxEntrants ?? p.entrants } : p,
+  );
+  return {
+    game,
+    arcId: unit.arcId,
+    now: at,
+    multiplierBps,
+    days,
+    allTime,
+    boards,
+    sessions,
+    idempotency,
+    tournaments,
+  };
 };
 
-const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Date): Planned => {
-  const input = planInput(game, unit, state, at);
+/** The game's tournament periods running at `at` (none without the port). */
+const runningPeriods = async (game: GameRecord, at: Date, deps: SaveDeps) =>
+  deps.tournaments ? await deps.tournaments(game.id, at) : [];
+
+const periodName = (run: RunningPeriod) => `${run.tournamentId}#${run.period}`;
+
+const planUnit = (
+  game: GameRecord,
+  unit: Unit,
+  state: Map<string, Item>,
+  at: Date,
+  runs: RunningPeriod[],
+  full: ReadonlySet<string> = new Set(),
+): Planned => {
+  const input = planInput(game, unit, state, at, runs, full);
   const plan = planPlayer(input, unit.entries);
   // The boards' meta items count as read state too: a race lost to a rival widening one is progress, not a stall.
   const read = JSON.stringify([
@@ -179,6 +236,7 @@ const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Da
     input.boards.allTime,
     [...input.sessions],
     [...input.idempotency],
+    input.tournaments?.map((t) => [t.entry, t.entrants, t.meta]),
   ]);
   // Sessions this plan takes over the risk threshold (GET /play/dev/risky-sessions starts listing them).
   const flagged = plan.writes.flatMap((w) =>
@@ -203,7 +261,41 @@ const planUnit = (game: GameRecord, unit: Unit, state: Map<string, Item>, at: Da
     items: [...planItems(plan), ...events],
     read,
     flagged: flagged.length,
+    enters: plan.writes.flatMap((w) => (w.kind === 'addToEntry' && !w.read ? [periodName(w.run)] : [])),
   };
+};
+
+/**
+ * Plans again, with the period full, the units that would enter a period past its room: each plan saw the same
+ * entrants, and the merged ADD of one transaction would refuse them all (and again on every retry).
+ */
+const allotEntrants = <P extends Planned & { unit: Unit }>(
+  planned: P[],
+  runs: RunningPeriod[],
+  replan: (unit: Unit, full: ReadonlySet<string>) => P,
+  state: Map<string, Item>,
+  gameId: string,
+): P[] => {
+  const capped = runs.filter((r) => r.maxEntrants !== null);
+  if (capped.length === 0) return planned;
+  const room = new Map(
+    capped.map((r) => [
+      periodName(r),
+      (r.maxEntrants ?? 0) -
+        Number(
+          state.get(itemKey(tournamentPlayKeys.period(gameId, r.tournamentId, r.period)))?.entrants ?? 0,
+        ),
+    ]),
+  );
+  return planned.map((p) => {
+    const over = p.enters.filter((name) => {
+      const left = room.get(name);
+      if (left === undefined) return false;
+      room.set(name, left - 1);
+      return left <= 0;
+    });
+    return over.length > 0 ? replan(p.unit, new Set(over)) : p;
+  });
 };
 
 /** A cancelled transaction or a conflict: the plans raced another write and may be retried. */
@@ -251,8 +343,15 @@ const saveUnits = async (game: GameRecord, units: Unit[], deps: SaveDeps, prefet
     if (round > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * Math.min(round, 6)));
     const first = round === 0 ? prefetched : undefined;
     const at = first?.at ?? deps.now?.() ?? new Date();
-    const state = await readState(game, todo, utcDay(at), first?.state);
-    const planned = todo.map((unit) => ({ unit, ...planUnit(game, unit, state, at) }));
+    const runs = first?.runs ?? (await runningPeriods(game, at, deps));
+    const state = await readState(game, todo, utcDay(at), runs, first?.state);
+    const planned = allotEntrants(
+      todo.map((unit) => ({ unit, ...planUnit(game, unit, state, at, runs) })),
+      runs,
+      (unit, full) => ({ unit, ...planUnit(game, unit, state, at, runs, full) }),
+      state,
+      game.id,
+    );
     for (const p of planned) {
       // Read again after a loss and found as before: the race was lost without any save of the player committing.
       if (lastRead.get(p.unit) === p.read) stalled.set(p.unit, (stalled.get(p.unit) ?? 0) + 1);
@@ -315,7 +414,12 @@ export const batchSavePoints = async (
   // read per player.
   const at = deps.now?.() ?? new Date();
   const first = rounds[0] ?? [];
-  const prefetched = { at, state: await getItems(first.flatMap((u) => stateKeys(game, u, utcDay(at)))) };
+  const runs = await runningPeriods(game, at, deps);
+  const prefetched = {
+    at,
+    runs,
+    state: await getItems(first.flatMap((u) => stateKeys(game, u, utcDay(at), runs))),
+  };
   const results: EntryResult[] = [];
   let saved = 0;
   let flagged = 0;

@@ -16,6 +16,7 @@ import type {
   RecordIdempotency,
   SessionStillAbsent,
 } from './save-model.js';
+import { entryItems } from './tournament-entries.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -134,18 +135,23 @@ const sessionGuard = (w: OpenSession | AddToSession, at: string): SessionGuard =
 const sessionItem = (w: OpenSession | AddToSession, at: string): TransactItem => {
   const guard = sessionGuard(w, at);
   const index = indexUpdate({ ...guard.index, ...playIndexes.risk(w.gameId, w.risk) });
+  // The points it counts into tournament periods, one attribute per period (invalidation takes them back out).
+  const marks = w.marks ?? [];
+  const markNames = Object.fromEntries(marks.map(([mark], i) => [`#m${i}`, mark]));
+  const markValues = Object.fromEntries(marks.map(([, add], i) => [`:m${i}`, add]));
   return {
     Update: {
       TableName: playTable(),
       Key: playKeys.session(w.gameId, w.sessionId),
       UpdateExpression: updateExpression({
-        add: ['points :add', 'saves :saves', 'capHits :hits'],
+        add: ['points :add', 'saves :saves', 'capHits :hits', ...marks.map((_, i) => `#m${i} :m${i}`)],
         set: ['updatedAt = :now', ...guard.sets, ...index.set],
         remove: index.remove,
       }),
       ConditionExpression: guard.condition,
-      ExpressionAttributeNames: { '#status': 'status', ...guard.names },
+      ExpressionAttributeNames: { '#status': 'status', ...guard.names, ...markNames },
       ExpressionAttributeValues: {
+        ...markValues,
         ':add': w.points,
         ':saves': w.saves,
         ':hits': w.capHits,
@@ -191,6 +197,8 @@ const transactItems = (w: PlanWrite, at: string): TransactItem[] => {
       return [idempotencyItem(w)];
     case 'sessionStillAbsent':
       return [absentSessionItem(w)];
+    case 'addToEntry':
+      return entryItems(w, at);
   }
 };
 

@@ -17,6 +17,15 @@ import {
   updateExpression,
 } from './repository.js';
 import { noteIrregularity, requireActive, type Session, sessionKey } from './sdk-session.js';
+import {
+  entryItems,
+  periodStateKeys,
+  periodStates,
+  planEntry,
+  type RunningPeriod,
+  type RunningPeriods,
+  sessionMark,
+} from './tournament-entries.js';
 
 const MAX_ATTEMPTS = 6;
 
@@ -168,6 +177,31 @@ const totalsUpdates = (
 };
 
 /**
+ * What a commit of `accepted` points writes to the player's entries of the running tournament periods (a session
+ * is one attempt), and the marks it ADDs to the session (what invalidation takes back out).
+ */
+const tournamentWrites = (
+  gameId: string,
+  arcId: string,
+  sessionId: string,
+  accepted: number,
+  runs: RunningPeriod[],
+  read: Map<string, Record<string, unknown>>,
+  at: string,
+) => {
+  const states = periodStates(gameId, arcId, runs, (k) => read.get(itemKey(k)));
+  const adds = [{ sessionId, add: accepted, marks: new Set<string>() }];
+  const writes = states.flatMap((state) => {
+    const w = accepted > 0 ? planEntry(gameId, arcId, state, adds) : undefined;
+    return w ? [w] : [];
+  });
+  return {
+    items: writes.flatMap((w) => entryItems(w, at)),
+    marks: writes.map((w): [string, number] => [sessionMark(w.run), accepted]),
+  };
+};
+
+/**
  * POST /play/commit: the client's final head and total must match the server's chain; the pending points then
  * move into the day and all-time totals (day cap re-checked by condition) and the session is sealed, keeping
  * its result: a retry of the same commit (same seq, head and total) answers that result again.
@@ -176,8 +210,11 @@ export const commit = async (
   auth: AuthContext,
   input: { seq: number; head: string; total: number },
   now = new Date(),
+  tournaments?: RunningPeriods,
 ): Promise<CommitResult> => {
   const key = sessionKey(auth);
+  // The game's tournament periods running now: the committed points count into those the player is entered in.
+  const runs = tournaments && auth.gameId ? await tournaments(auth.gameId, now) : [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const stored = await getItem(key);
     const replay = replayedCommit(stored, input);
@@ -197,6 +234,7 @@ export const commit = async (
       allTimeKey,
       metaKey({ kind: 'day', gameId, day }),
       metaKey({ kind: 'all', gameId }),
+      ...periodStateKeys(gameId, arcId, runs),
     ]);
     const dayItem = totals.get(itemKey(dayKey));
     // Sessions opened before caps had defaults hold none: the default applies to them too.
@@ -209,18 +247,22 @@ export const commit = async (
     const accepted = Math.max(0, Math.min(pending, dayCap - Number(dayItem?.points ?? 0)));
     const clipped = accepted < pending;
     const at = now.toISOString();
+    const entries = tournamentWrites(gameId, arcId, String(session.sessionId), accepted, runs, totals, at);
     try {
       await transact([
         {
           Update: {
             TableName: playTable(),
             Key: key,
-            UpdateExpression:
-              'SET #status = :committed, committedAt = :now, updatedAt = :now, pendingPoints = :zero, committedPoints = :acc, clipped = :clipped ADD points :acc, capHits :hit',
+            UpdateExpression: `SET #status = :committed, committedAt = :now, updatedAt = :now, pendingPoints = :zero, committedPoints = :acc, clipped = :clipped ADD points :acc, capHits :hit${entries.marks.map((_, i) => `, #m${i} :m${i}`).join('')}`,
             ConditionExpression:
               'seq = :seq AND head = :head AND #status = :active AND pendingPoints = :pending',
-            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeNames: {
+              '#status': 'status',
+              ...Object.fromEntries(entries.marks.map(([mark], i) => [`#m${i}`, mark])),
+            },
             ExpressionAttributeValues: {
+              ...Object.fromEntries(entries.marks.map(([, add], i) => [`:m${i}`, add])),
               ':committed': 'committed',
               ':now': at,
               ':zero': 0,
@@ -235,6 +277,7 @@ export const commit = async (
           },
         },
         ...totalsUpdates(session, accepted, dayCap, at, totals),
+        ...entries.items,
       ]);
       return { status: 'committed', committedPoints: accepted, clipped };
     } catch (error) {

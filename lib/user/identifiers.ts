@@ -171,3 +171,9 @@ export const parseIdentifiers = (
 
 /** True when the value is a did this service accepts as an identity-provider subject. */
 export const isDid = (value: string): boolean => DID_PATTERN.test(value);
+
+/** The prefix of the subjects under which a game's own players (its JWTs' `sub`) are known: `did:game<hex>:`. */
+export const gameSubjectPrefix = (gameId: string) => `did:game${gameId.replaceAll('-', '')}:`;
+
+/** Any game's own-auth subject. */
+export const GAME_SUBJECT = /^did:game[0-9a-f]{32}:/;

@@ -13,7 +13,7 @@ export {
   type ImportResult,
 } from './directory.js';
 export { createHmacSignature } from './hmac-helper.js';
-export { isDid, type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
+export { gameSubjectPrefix, isDid, type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
 export {
   type ImportDeps,
   importPending,
@@ -23,6 +23,7 @@ export {
   queueImports,
 } from './importer.js';
 export { userKeys } from './keys.js';
+export { type BoardAudience, studioIdentifier, studioIdentifiers } from './known-as.js';
 export { type LegacyWallet, listLegacyWallets, retireLegacyWallet } from './legacy-wallets.js';
 export {
   beginMerge,

@@ -187,6 +187,22 @@ export const setStrictSigning = async (apiKey: string, arcId: string, strict: bo
   );
 };
 
+/** The identifiers and subject of users by Arc ID (absent users left out), eventually consistent, in one BatchGetItem per 100 keys. */
+export const userIdentities = async (
+  arcIds: string[],
+): Promise<Map<string, { subject?: string | undefined; identifiers: string[] }>> => {
+  const items = await batchGet([...new Set(arcIds)].map(userKeys.profile));
+  return new Map(
+    items.map((item) => [
+      String(item.arcId),
+      {
+        subject: typeof item.subject === 'string' ? item.subject : undefined,
+        identifiers: Array.isArray(item.identifiers) ? item.identifiers.map(String) : [],
+      },
+    ]),
+  );
+};
+
 /**
  * Existing Arc IDs (each mapped to the user it stands for: itself, or the user it was merged into) and identifier
  * owners together, in one BatchGetItem per 100 keys.

@@ -1,5 +1,6 @@
 // Star Catcher: the demo game of `npm run dev` (/demo). It uses only the SDK's browser module and the demo
-// server's sign-in, config and rank endpoints (the studio backend's part).
+// server's sign-in and config endpoints (the studio backend's part): the boards are read with the session token,
+// no developer key in the page.
 import { PlayClient } from '/demo/arcadia-play.js';
 
 const $ = (id) => document.getElementById(id);
@@ -56,6 +57,8 @@ $('start').addEventListener('click', async () => {
     $('start').disabled = false;
     return log(`Could not open a session: ${error.code ?? ''} ${error.message}`);
   }
+  // The player's sign-in name as its display name on the boards (moderated by the API; a refusal is only logged).
+  await client.setDisplayName($('name').value.slice(0, 32)).catch((error) => log(`name: ${error.message}`));
   score = 0;
   $('score').textContent = '0';
   $('pending').textContent = '0';
@@ -69,6 +72,19 @@ $('start').addEventListener('click', async () => {
     if (result) $('pending').textContent = String(result.pendingPoints);
   }, 1000);
 });
+
+/** Today's top 10: rank, display name (else the studio's identifier), points; the player's own row marked. */
+const showTop = (entries, myArcId) => {
+  const rows = entries.map((entry) => {
+    const row = document.createElement('li');
+    row.value = entry.rank;
+    // textContent, never HTML: names come from other players.
+    row.textContent = `${entry.displayName ?? entry.playerId ?? 'anonymous'} · ${entry.points}`;
+    if (entry.arcId === myArcId) row.className = 'me';
+    return row;
+  });
+  $('top').replaceChildren(...rows);
+};
 
 $('star').addEventListener('click', () => {
   score += 10;
@@ -86,9 +102,11 @@ $('end').addEventListener('click', async () => {
     await client.flushPending();
     const committed = await client.commit();
     const points = await client.points();
-    const rank = await getJson(`/demo/rank?player=${encodeURIComponent(player.subject)}`);
+    // Today's board, read with the session token: the top 10 and the player's own rank.
+    const [board, mine] = await Promise.all([client.leaderboard({ limit: 10 }), client.myRank()]);
+    showTop(board.entries, mine.player.arcId);
     $('points').textContent = String(points.today);
-    $('rank').textContent = rank.rank === null ? '–' : `#${rank.rank}`;
+    $('rank').textContent = mine.player.rank === null ? '–' : `#${mine.player.rank}`;
     log(
       `Run saved: ${committed.committedPoints} points${committed.clipped ? ' (clipped by the daily cap)' : ''}.`,
     );

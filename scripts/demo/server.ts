@@ -1,7 +1,7 @@
 // The demo game's web server (`npm run dev` starts it; the demo URL is printed): serves /demo, a small HTML5
 // game that plays through the SDK's browser play client (sdk/dist/arcadia-play.js), and stands in for the
-// game studio's backend: it signs players in with the local identity provider, registers the demo game once,
-// and reads a player's rank from the leaderboard with the studio's API key (never sent to the page).
+// game studio's backend: it signs players in with the local identity provider and registers the demo game once
+// with the studio's API key (never sent to the page). The page reads the boards itself, with its session token.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -116,15 +116,6 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
         throw new ArcadiaError(400, 'VALIDATION_ERROR', 'name: 1 to 64 of a-z, 0-9, _ and -');
       const { token, subject } = await fetchLocalToken(name, options.idpUrl);
       return { token, subject };
-    },
-    'GET /demo/rank': async (_req, url) => {
-      const { gameId, studio: client } = await ready();
-      const board = unwrap(
-        await client.GET('/play/dev/leaderboard/{gameId}', {
-          params: { path: { gameId }, query: { player: url.searchParams.get('player') ?? '', limit: 10 } },
-        }),
-      );
-      return { rank: board.player?.rank ?? null, points: board.player?.points ?? 0, top: board.entries };
     },
   };
 

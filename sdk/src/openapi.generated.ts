@@ -415,10 +415,30 @@ export type paths = {
         };
         /**
          * Game leaderboard
-         * @description Daily (a UTC day, today by default) or all-time. Ranks are dense by position: ties are broken by who reached the score first, then by Arc ID. With `player`, also that player's rank and up to two neighbours on each side.
+         * @description Daily (a UTC day, today by default) or all-time. Ranks are dense by position: ties are broken by who reached the score first, then by Arc ID. With `player`, also that player's rank and up to two neighbours on each side. Entries carry the player's studio identifier (`playerId`: the identifier your game knows it by, emails included) and display name (PUT /play/dev/players/{gameId}/name), read in one more wave.
          */
         get: operations["getDevLeaderboard"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/dev/players/{gameId}/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a player's display name in your game
+         * @description The studio names a player it knows (any identifier the developer routes accept; 404 for a player never seen), with the same moderation as the player (400 INVALID_DISPLAY_NAME). `locked: true` keeps the player from changing it (to moderate a name: set another, or null, locked); false or absent lets the player change it again. 10 per second per API key.
+         */
+        put: operations["setPlayerDisplayName"];
         post?: never;
         delete?: never;
         options?: never;
@@ -519,6 +539,66 @@ export type paths = {
          */
         get: operations["getPlayerPoints"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/leaderboard/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's board, as its players read it
+         * @description With a play session token (GET /play/session-token) for this game — a token of another game is refused with 403 — or with the player's identity-provider token. Daily (a UTC day, today by default) or all-time, a page of `limit` from rank `offset + 1`: the same board and order as GET /play/dev/leaderboard/{gameId} (ties go to who reached the score first). Entries carry the player's studio identifier and display name, read in one more wave of two batched reads whatever the board size. 10 per 10 seconds per player.
+         */
+        get: operations["getLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/leaderboard/{gameId}/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's own rank, with its neighbours
+         * @description With a play session token (GET /play/session-token) for this game — a token of another game is refused with 403 — or with the player's identity-provider token. The calling player's rank and points on the daily (a UTC day, today by default) or all-time board, and up to two neighbours on each side; `rank` is null and `neighbours` empty when the player has no points there. 10 per 10 seconds per player.
+         */
+        get: operations["getMyRank"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/players/{gameId}/me/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the player's own display name in a game
+         * @description With a play session token (GET /play/session-token) for this game — a token of another game is refused with 403 — or with the player's identity-provider token. Moderated by length and charset (400 INVALID_DISPLAY_NAME naming the reason); 403 DISPLAY_NAME_LOCKED when the studio set the name and locked it. 5 per minute per player.
+         */
+        put: operations["setMyDisplayName"];
         post?: never;
         delete?: never;
         options?: never;
@@ -860,6 +940,148 @@ export type paths = {
          * @description The wallet’s leaf `index`, `amount` (game coin base units, string), `proof` (sibling hashes, hex, leaf to root) and `merkleRoot` of the current snapshot; see getSnapshot for the convention. Served with one S3 ranged read (the bucket of ≤ 1024 leaves is re-hashed and checked against the stored tree). `{tokenMint}` is the airdrop token mint or, as an alias, the game coin mint (see getSnapshot). 404 NOT_FOUND for an unknown mint or a wallet not in the snapshot; 400 VALIDATION_ERROR for a malformed address.
          */
         get: operations["getSnapshotProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournament-entries/{gameId}/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s entries in the game’s tournaments, newest period first */
+        get: operations["listMyTournamentEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game’s tournaments
+         * @description Every tournament of the game with its current and next period; players (session or identity-provider token) see the scheduled ones, the studio every one. Cursor pagination (`meta.nextCursor`).
+         */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Schedule a tournament
+         * @description A one-off window (`startsAt`–`endsAt`) or a recurrence (`recurrence` with `durationSeconds`, optionally `until`): each occurrence is a period with its own board. Points saved by the game’s backend and committed by the client SDK count into every running period the player is entered in, atomically with the save. At most 10 tournaments per game are live (not cancelled, not over): 409 beyond. 400 for a schedule that cannot run (end before start, a cron that never fires within a year, overlapping periods), overlapping prize ranges or a table over 10,000 bps. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or tournament).
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{gameId}/{tournamentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament, with its current and next period */
+        get: operations["getTournament"];
+        /**
+         * Replace a tournament before it starts
+         * @description The whole definition, validated as on creation. Only before its first period starts (409 `TOURNAMENT_STARTED` after: players may already hold points under the old rules). Only the game’s creator or owner (403 otherwise; 404 for an unknown game or tournament).
+         */
+        put: operations["updateTournament"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{gameId}/{tournamentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a tournament
+         * @description From now on no period runs and no points count; boards of ended periods stay readable for the retention. Cancelling again answers the cancelled tournament. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or tournament).
+         */
+        post: operations["cancelTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{gameId}/{tournamentId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the running (or else the next) period
+         * @description The caller (a player’s session token of this game, or identity-provider token) enters the period running now, or the next one when none runs. Joining again answers the same entry (200). A full period answers 409 `TOURNAMENT_FULL`; a cancelled or finished tournament 409 `TOURNAMENT_NOT_RUNNING`.
+         */
+        post: operations["joinTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{gameId}/{tournamentId}/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament’s periods that had entrants, newest first
+         * @description Periods are kept from their first entrant until `retentionDays` after they end. Cursor pagination (`meta.nextCursor`).
+         */
+        get: operations["listTournamentPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tournaments/{gameId}/{tournamentId}/periods/{periodId}/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A period’s board: a page, and a player’s rank with neighbours
+         * @description Running or ended (within the retention). Ranks are exact: equal points rank by who reached them first. `me=true` (players) or `arcId` (the studio) adds that player’s rank and neighbours.
+         */
+        get: operations["getTournamentBoard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1318,7 +1540,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "INVALID_DISPLAY_NAME" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "DISPLAY_NAME_LOCKED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "TOURNAMENT_STARTED" | "TOURNAMENT_FULL" | "TOURNAMENT_NOT_RUNNING" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE";
                 message: string;
                 details: {
                     path: string;
@@ -1401,6 +1623,25 @@ export type components = {
             startsAt: string;
             expiresAt: string;
             remainingSeconds: number;
+        };
+        /**
+         * @example {
+         *       "rank": 1,
+         *       "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+         *       "playerId": "x:player_one",
+         *       "displayName": "Star Catcher",
+         *       "points": 120
+         *     }
+         */
+        BoardEntry: {
+            rank: number;
+            /** Format: uuid */
+            arcId: string;
+            /** @description The identifier the studio knows the player by (docs/leaderboards.md, "Player reads"): its subject of the game's own auth, else the identifier its user was created with (a batch save's playerId, normalised, or its identity-provider subject). Accepted back as a playerId by the developer routes. Null when none; player reads never show another player's email */
+            playerId: string | null;
+            /** @description Set by the studio or the player; null when none */
+            displayName: string | null;
+            points: number;
         };
         PlaySession: {
             sessionId: string;
@@ -1752,6 +1993,69 @@ export type components = {
             proof: string[];
             merkleRoot: string;
             version: number;
+        };
+        TournamentEntry: {
+            /** Format: uuid */
+            tournamentId: string;
+            period: string;
+            points: number;
+            /** @description Sessions whose points counted */
+            attempts: number;
+            joinedAt: string;
+        };
+        Tournament: {
+            /** Format: uuid */
+            tournamentId: string;
+            /** Format: uuid */
+            gameId: string;
+            title: string;
+            description: string | null;
+            startsAt: string;
+            endsAt: string | null;
+            recurrence: ({
+                cron: string;
+            } | {
+                everySeconds: number;
+            }) | null;
+            durationSeconds: number | null;
+            until: string | null;
+            /** @enum {string} */
+            scoring: "sum" | "best";
+            joinRequired: boolean;
+            maxEntrants: number | null;
+            maxAttempts: number | null;
+            /** @constant */
+            tieRule: "earliest";
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            prizes: {
+                fromRank: number;
+                toRank: number;
+                bps: number;
+            }[];
+            retentionDays: number;
+            /**
+             * @description Cancelled tournaments take no more points
+             * @enum {string}
+             */
+            status: "scheduled" | "cancelled";
+            createdAt: string;
+            updatedAt: string;
+            /** @description The period running now */
+            current: components["schemas"]["TournamentPeriod"] | null;
+            /** @description The next period to start (for a countdown) */
+            next: components["schemas"]["TournamentPeriod"] | null;
+        };
+        TournamentPeriod: {
+            /** @description The period’s start, which names it */
+            id: string;
+            startsAt: string;
+            endsAt: string;
+            /** @enum {string} */
+            status: "upcoming" | "running" | "ended";
+            /** @description Players entered (0 when nobody joined or scored yet) */
+            entrants: number;
         };
         UserProfile: {
             /**
@@ -5365,21 +5669,26 @@ export interface operations {
                      *         "day": "string",
                      *         "entries": [
                      *           {
-                     *             "rank": 0,
-                     *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
-                     *             "points": 0
+                     *             "rank": 1,
+                     *             "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *             "playerId": "x:player_one",
+                     *             "displayName": "Star Catcher",
+                     *             "points": 120
                      *           }
                      *         ],
                      *         "player": {
                      *           "playerId": "string",
                      *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "displayName": "string",
                      *           "rank": 0,
                      *           "points": 0,
                      *           "neighbours": [
                      *             {
-                     *               "rank": 0,
-                     *               "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
-                     *               "points": 0
+                     *               "rank": 1,
+                     *               "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *               "playerId": "x:player_one",
+                     *               "displayName": "Star Catcher",
+                     *               "points": 120
                      *             }
                      *           ]
                      *         }
@@ -5391,23 +5700,14 @@ export interface operations {
                             /** @enum {string} */
                             period: "daily" | "alltime";
                             day: string | null;
-                            entries: {
-                                rank: number;
-                                /** Format: uuid */
-                                arcId: string;
-                                points: number;
-                            }[];
+                            entries: components["schemas"]["BoardEntry"][];
                             player?: {
                                 playerId: string;
                                 arcId: string | null;
+                                displayName: string | null;
                                 rank: number | null;
                                 points: number;
-                                neighbours: {
-                                    rank: number;
-                                    /** Format: uuid */
-                                    arcId: string;
-                                    points: number;
-                                }[];
+                                neighbours: components["schemas"]["BoardEntry"][];
                             };
                         };
                     };
@@ -5445,6 +5745,150 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setPlayerDisplayName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "playerId": "x:player_one",
+                 *       "displayName": "Player One",
+                 *       "locked": true
+                 *     }
+                 */
+                "application/json": {
+                    playerId: string;
+                    /** @description 1–32 characters after NFC normalisation: letters, digits, single spaces and - _ . ' ! ? ( ) &; no control, format (bidi, zero-width) or other invisible characters, symbols or emoji. Null removes the name */
+                    displayName: string | null;
+                    locked?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "displayName": "string",
+                     *         "locked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            arcId: string;
+                            displayName: string | null;
+                            /** @description Locked by the studio: the player cannot change it */
+                            locked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_DISPLAY_NAME, INVALID_IDENTIFIER, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6075,6 +6519,411 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeaderboard: {
+        parameters: {
+            query?: {
+                /** @example daily */
+                period?: "daily" | "alltime";
+                /**
+                 * @description For period=daily: a UTC day (yyyy-mm-dd); defaults to today (UTC)
+                 * @example 2026-01-31
+                 */
+                day?: string;
+                /** @example 10 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "period": "daily",
+                     *         "day": "string",
+                     *         "entries": [
+                     *           {
+                     *             "rank": 1,
+                     *             "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *             "playerId": "x:player_one",
+                     *             "displayName": "Star Catcher",
+                     *             "points": 120
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            period: "daily" | "alltime";
+                            day: string | null;
+                            entries: components["schemas"]["BoardEntry"][];
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyRank: {
+        parameters: {
+            query?: {
+                /** @example alltime */
+                period?: "daily" | "alltime";
+                /**
+                 * @description For period=daily: a UTC day (yyyy-mm-dd); defaults to today (UTC)
+                 * @example 2026-01-31
+                 */
+                day?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "period": "daily",
+                     *         "day": "string",
+                     *         "player": {
+                     *           "rank": 0,
+                     *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "playerId": "string",
+                     *           "displayName": "string",
+                     *           "points": 0,
+                     *           "neighbours": [
+                     *             {
+                     *               "rank": 1,
+                     *               "arcId": "3d0f7c1a-5b2e-4f8a-9c61-7e4d2b1a0c93",
+                     *               "playerId": "x:player_one",
+                     *               "displayName": "Star Catcher",
+                     *               "points": 120
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            period: "daily" | "alltime";
+                            day: string | null;
+                            player: {
+                                rank: number | null;
+                                /** Format: uuid */
+                                arcId: string;
+                                playerId: string | null;
+                                displayName: string | null;
+                                points: number;
+                                neighbours: components["schemas"]["BoardEntry"][];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMyDisplayName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "displayName": "Star Catcher"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–32 characters after NFC normalisation: letters, digits, single spaces and - _ . ' ! ? ( ) &; no control, format (bidi, zero-width) or other invisible characters, symbols or emoji. Null removes the name */
+                    displayName: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *         "displayName": "string",
+                     *         "locked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            arcId: string;
+                            displayName: string | null;
+                            /** @description Locked by the studio: the player cannot change it */
+                            locked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: INVALID_DISPLAY_NAME, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: DISPLAY_NAME_LOCKED, FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7981,6 +8830,1508 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyTournamentEntries: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /** @example string */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *           "period": "string",
+                     *           "points": 0,
+                     *           "attempts": 0,
+                     *           "joinedAt": "string"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentEntry"][];
+                        meta: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /** @example string */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *           "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *           "title": "string",
+                     *           "description": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "recurrence": {
+                     *             "cron": "string"
+                     *           },
+                     *           "durationSeconds": 0,
+                     *           "until": "string",
+                     *           "scoring": "sum",
+                     *           "joinRequired": true,
+                     *           "maxEntrants": 0,
+                     *           "maxAttempts": 0,
+                     *           "tieRule": "earliest",
+                     *           "metadata": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           },
+                     *           "prizes": [
+                     *             {
+                     *               "fromRank": 0,
+                     *               "toRank": 0,
+                     *               "bps": 0
+                     *             }
+                     *           ],
+                     *           "retentionDays": 0,
+                     *           "status": "scheduled",
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string",
+                     *           "current": {
+                     *             "id": "string",
+                     *             "startsAt": "string",
+                     *             "endsAt": "string",
+                     *             "status": "upcoming",
+                     *             "entrants": 0
+                     *           },
+                     *           "next": {
+                     *             "id": "string",
+                     *             "startsAt": "string",
+                     *             "endsAt": "string",
+                     *             "status": "upcoming",
+                     *             "entrants": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tournament"][];
+                        meta: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Weekly sprint",
+                 *       "startsAt": "2026-12-07T00:00:00Z",
+                 *       "recurrence": {
+                 *         "cron": "0 0 * * 1"
+                 *       },
+                 *       "durationSeconds": 604800,
+                 *       "scoring": "sum",
+                 *       "maxEntrants": 10000,
+                 *       "prizes": [
+                 *         {
+                 *           "fromRank": 1,
+                 *           "toRank": 1,
+                 *           "bps": 5000
+                 *         },
+                 *         {
+                 *           "fromRank": 2,
+                 *           "toRank": 5,
+                 *           "bps": 1000
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description An instant in UTC to the second, e.g. 2026-12-07T00:00:00Z
+                     */
+                    startsAt: string;
+                    endsAt?: string | null;
+                    recurrence?: ({
+                        /** @description Five fields (minute hour day-of-month month day-of-week) in UTC; a period starts at each firing */
+                        cron: string;
+                    } | {
+                        /** @description A period starts every this many seconds from startsAt */
+                        everySeconds: number;
+                    }) | null;
+                    durationSeconds?: number | null;
+                    until?: string | null;
+                    /**
+                     * @description `sum`: the points a player earns during the period; `best`: the points of their best session (attempt)
+                     * @enum {string}
+                     */
+                    scoring?: "sum" | "best";
+                    /** @description Players must join before their points count (else their first points enter them) */
+                    joinRequired?: boolean;
+                    maxEntrants?: number | null;
+                    maxAttempts?: number | null;
+                    /**
+                     * @description Equal points rank by who reached them first
+                     * @constant
+                     */
+                    tieRule?: "earliest";
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Rank ranges → basis points of the period’s prize pool for each rank in the range: ranges never overlap, and the whole table pays at most 10,000 bps */
+                    prizes?: {
+                        fromRank: number;
+                        toRank: number;
+                        /** @description Basis points of the period’s prize pool for each rank */
+                        bps: number;
+                    }[];
+                    /** @description Days an ended period's board and entries stay readable (default 90) */
+                    retentionDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "title": "string",
+                     *         "description": "string",
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "recurrence": {
+                     *           "cron": "string"
+                     *         },
+                     *         "durationSeconds": 0,
+                     *         "until": "string",
+                     *         "scoring": "sum",
+                     *         "joinRequired": true,
+                     *         "maxEntrants": 0,
+                     *         "maxAttempts": 0,
+                     *         "tieRule": "earliest",
+                     *         "metadata": {
+                     *           "property1": null,
+                     *           "property2": null
+                     *         },
+                     *         "prizes": [
+                     *           {
+                     *             "fromRank": 0,
+                     *             "toRank": 0,
+                     *             "bps": 0
+                     *           }
+                     *         ],
+                     *         "retentionDays": 0,
+                     *         "status": "scheduled",
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "current": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         },
+                     *         "next": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tournament"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "title": "string",
+                     *         "description": "string",
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "recurrence": {
+                     *           "cron": "string"
+                     *         },
+                     *         "durationSeconds": 0,
+                     *         "until": "string",
+                     *         "scoring": "sum",
+                     *         "joinRequired": true,
+                     *         "maxEntrants": 0,
+                     *         "maxAttempts": 0,
+                     *         "tieRule": "earliest",
+                     *         "metadata": {
+                     *           "property1": null,
+                     *           "property2": null
+                     *         },
+                     *         "prizes": [
+                     *           {
+                     *             "fromRank": 0,
+                     *             "toRank": 0,
+                     *             "bps": 0
+                     *           }
+                     *         ],
+                     *         "retentionDays": 0,
+                     *         "status": "scheduled",
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "current": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         },
+                     *         "next": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tournament"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Weekly sprint",
+                 *       "startsAt": "2026-12-07T00:00:00Z",
+                 *       "recurrence": {
+                 *         "cron": "0 0 * * 1"
+                 *       },
+                 *       "durationSeconds": 604800,
+                 *       "scoring": "sum",
+                 *       "maxEntrants": 10000,
+                 *       "prizes": [
+                 *         {
+                 *           "fromRank": 1,
+                 *           "toRank": 1,
+                 *           "bps": 5000
+                 *         },
+                 *         {
+                 *           "fromRank": 2,
+                 *           "toRank": 5,
+                 *           "bps": 1000
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description An instant in UTC to the second, e.g. 2026-12-07T00:00:00Z
+                     */
+                    startsAt: string;
+                    endsAt?: string | null;
+                    recurrence?: ({
+                        /** @description Five fields (minute hour day-of-month month day-of-week) in UTC; a period starts at each firing */
+                        cron: string;
+                    } | {
+                        /** @description A period starts every this many seconds from startsAt */
+                        everySeconds: number;
+                    }) | null;
+                    durationSeconds?: number | null;
+                    until?: string | null;
+                    /**
+                     * @description `sum`: the points a player earns during the period; `best`: the points of their best session (attempt)
+                     * @enum {string}
+                     */
+                    scoring?: "sum" | "best";
+                    /** @description Players must join before their points count (else their first points enter them) */
+                    joinRequired?: boolean;
+                    maxEntrants?: number | null;
+                    maxAttempts?: number | null;
+                    /**
+                     * @description Equal points rank by who reached them first
+                     * @constant
+                     */
+                    tieRule?: "earliest";
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Rank ranges → basis points of the period’s prize pool for each rank in the range: ranges never overlap, and the whole table pays at most 10,000 bps */
+                    prizes?: {
+                        fromRank: number;
+                        toRank: number;
+                        /** @description Basis points of the period’s prize pool for each rank */
+                        bps: number;
+                    }[];
+                    /** @description Days an ended period's board and entries stay readable (default 90) */
+                    retentionDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "title": "string",
+                     *         "description": "string",
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "recurrence": {
+                     *           "cron": "string"
+                     *         },
+                     *         "durationSeconds": 0,
+                     *         "until": "string",
+                     *         "scoring": "sum",
+                     *         "joinRequired": true,
+                     *         "maxEntrants": 0,
+                     *         "maxAttempts": 0,
+                     *         "tieRule": "earliest",
+                     *         "metadata": {
+                     *           "property1": null,
+                     *           "property2": null
+                     *         },
+                     *         "prizes": [
+                     *           {
+                     *             "fromRank": 0,
+                     *             "toRank": 0,
+                     *             "bps": 0
+                     *           }
+                     *         ],
+                     *         "retentionDays": 0,
+                     *         "status": "scheduled",
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "current": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         },
+                     *         "next": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tournament"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT, TOURNAMENT_STARTED */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "title": "string",
+                     *         "description": "string",
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "recurrence": {
+                     *           "cron": "string"
+                     *         },
+                     *         "durationSeconds": 0,
+                     *         "until": "string",
+                     *         "scoring": "sum",
+                     *         "joinRequired": true,
+                     *         "maxEntrants": 0,
+                     *         "maxAttempts": 0,
+                     *         "tieRule": "earliest",
+                     *         "metadata": {
+                     *           "property1": null,
+                     *           "property2": null
+                     *         },
+                     *         "prizes": [
+                     *           {
+                     *             "fromRank": 0,
+                     *             "toRank": 0,
+                     *             "bps": 0
+                     *           }
+                     *         ],
+                     *         "retentionDays": 0,
+                     *         "status": "scheduled",
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string",
+                     *         "current": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         },
+                     *         "next": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Tournament"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Already entered: the entry */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *         "period": "string",
+                     *         "points": 0,
+                     *         "attempts": 0,
+                     *         "joinedAt": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentEntry"];
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "tournamentId": "4a951104-9f98-4996-b388-a0ef2c00bb2a",
+                     *         "period": "string",
+                     *         "points": 0,
+                     *         "attempts": 0,
+                     *         "joinedAt": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentEntry"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: TOURNAMENT_FULL, TOURNAMENT_NOT_RUNNING */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTournamentPeriods: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: number;
+                /** @example string */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentPeriod"][];
+                        meta: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTournamentBoard: {
+        parameters: {
+            query?: {
+                /** @example 10 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+                /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+                arcId?: string;
+                /** @example true */
+                me?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+                /**
+                 * @description The period’s start
+                 * @example 2026-12-07T00:00:00Z
+                 */
+                periodId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "period": {
+                     *           "id": "string",
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "status": "upcoming",
+                     *           "entrants": 0
+                     *         },
+                     *         "entries": [
+                     *           {
+                     *             "rank": 0,
+                     *             "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *             "points": 0,
+                     *             "playerId": "string",
+                     *             "displayName": "string"
+                     *           }
+                     *         ],
+                     *         "player": {
+                     *           "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *           "rank": 0,
+                     *           "points": 0,
+                     *           "playerId": "string",
+                     *           "displayName": "string",
+                     *           "neighbours": [
+                     *             {
+                     *               "rank": 0,
+                     *               "arcId": "0a63b187-6396-44b5-92ad-223e6c840532",
+                     *               "points": 0,
+                     *               "playerId": "string",
+                     *               "displayName": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            period: components["schemas"]["TournamentPeriod"];
+                            entries: {
+                                rank: number;
+                                /** Format: uuid */
+                                arcId: string;
+                                points: number;
+                                /** @description The identifier the studio knows the player by */
+                                playerId: string | null;
+                                displayName: string | null;
+                            }[];
+                            player: {
+                                /** Format: uuid */
+                                arcId: string;
+                                rank: number | null;
+                                points: number;
+                                playerId: string | null;
+                                displayName: string | null;
+                                neighbours: {
+                                    rank: number;
+                                    /** Format: uuid */
+                                    arcId: string;
+                                    points: number;
+                                    /** @description The identifier the studio knows the player by */
+                                    playerId: string | null;
+                                    displayName: string | null;
+                                }[];
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

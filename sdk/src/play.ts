@@ -17,6 +17,20 @@ export type SessionStart = Ok<'getSessionToken'>;
 export type SessionState = Ok<'getSessionState'>;
 export type CommitResult = Ok<'commitSession'>;
 export type PlayerPoints = Ok<'getPlayerPoints'>;
+export type Leaderboard = Ok<'getLeaderboard'>;
+export type BoardEntry = Leaderboard['entries'][number];
+export type MyRank = Ok<'getMyRank'>;
+export type DisplayNameResult = Ok<'setMyDisplayName'>;
+/** Which board: the daily one (a UTC day `yyyy-mm-dd`, today by default) or the all-time one. */
+export interface BoardQuery {
+  period?: 'daily' | 'alltime';
+  day?: string;
+}
+/** A page of a board: `limit` entries (1–100, default 10) from rank `offset + 1`. */
+export interface BoardPageQuery extends BoardQuery {
+  limit?: number;
+  offset?: number;
+}
 export interface FlushLink {
   seq: number;
   delta: number;
@@ -58,6 +72,8 @@ const needsResync = (error: unknown) =>
 export class PlayClient {
   sessionId = '';
   sessionToken = '';
+  /** The game of the session (set by start()). */
+  gameId = '';
   seq = 0;
   head = '';
   /** Sum of every delta the server holds for this session (the commit's `total`). */
@@ -118,6 +134,7 @@ export class PlayClient {
         }),
       );
       Object.assign(this, {
+        gameId,
         sessionId: data.sessionId,
         sessionToken: data.sessionToken,
         token: data.sessionToken,
@@ -229,6 +246,45 @@ export class PlayClient {
         }
       }
     });
+  }
+
+  /**
+   * A page of the game's daily or all-time board, read with the session token (no developer key): entries with
+   * rank, points, the identifier your studio knows each player by and their display names. Not queued behind
+   * flushes and commits (it does not touch the chain); 10 per 10 seconds per player.
+   */
+  async leaderboard(query: BoardPageQuery = {}): Promise<Leaderboard> {
+    this.started('leaderboard');
+    return unwrap(
+      await this.api.GET('/play/leaderboard/{gameId}', {
+        params: { path: { gameId: this.gameId }, query },
+      }),
+    );
+  }
+
+  /** The player's own rank and points on the daily or all-time board, with up to two neighbours each side. */
+  async myRank(query: BoardQuery = {}): Promise<MyRank> {
+    this.started('myRank');
+    return unwrap(
+      await this.api.GET('/play/leaderboard/{gameId}/me', {
+        params: { path: { gameId: this.gameId }, query },
+      }),
+    );
+  }
+
+  /**
+   * Set the player's display name in this game (null removes it). Moderated: 1–32 letters, digits, single spaces
+   * and - _ . ' ! ? ( ) & (ArcadiaError INVALID_DISPLAY_NAME saying why); DISPLAY_NAME_LOCKED when the studio
+   * locked the name.
+   */
+  async setDisplayName(displayName: string | null): Promise<DisplayNameResult> {
+    this.started('setDisplayName');
+    return unwrap(
+      await this.api.PUT('/play/players/{gameId}/me/name', {
+        params: { path: { gameId: this.gameId } },
+        body: { displayName },
+      }),
+    );
   }
 
   /** The player's committed points in this game: today (UTC) and all time. */

@@ -1,5 +1,6 @@
 // The demo game (/demo on the demo server the stack starts) played end to end in Chromium: sign in with the local
-// identity provider, catch stars, commit; the page shows the points and rank the leaderboard holds.
+// identity provider, catch stars, commit; the page shows the points, the rank and today's top 10 the leaderboard
+// holds, read with its session token.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { devLeaderboard } from '../../lib/play/index.js';
@@ -14,13 +15,18 @@ const demoUrl = () => {
 };
 
 describe('the demo game', () => {
-  it('is played in Chromium: the points and rank it shows are those of the leaderboard', async () => {
+  it('is played in Chromium: the points, rank and top 10 it shows are those of the leaderboard', async () => {
     const name = `demo-${randomUUID().slice(0, 8)}`;
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
+      const apiAuthorizations: string[] = [];
+      page.on('request', (request) => {
+        const authorization = request.headers().authorization;
+        if (authorization) apiAuthorizations.push(authorization);
+      });
       await page.goto(demoUrl());
       // The page enables sign-in once it has the demo game's config (the first visit registers the game).
       await page.waitForSelector('#sign-in-button:not([disabled])', { timeout: 30_000 });
@@ -47,7 +53,17 @@ describe('the demo game', () => {
       expect(await page.textContent('#log')).toBe('Run saved: 60 points.');
       expect(await page.textContent('#points')).toBe('60');
       const shownRank = Number((await page.textContent('#rank'))?.replace('#', ''));
+      const top = await page.$$eval('#top li', (rows) =>
+        rows.map((row) => ({
+          rank: Number(row.getAttribute('value')),
+          text: row.textContent,
+          me: row.className === 'me',
+        })),
+      );
       expect(errors).toEqual([]);
+      // The page never held a developer key: every API call it made carried its player's tokens.
+      expect(apiAuthorizations.every((a) => a.startsWith('Bearer '))).toBe(true);
+      expect(apiAuthorizations.length).toBeGreaterThan(0);
 
       const { gameId } = (await (await fetch(`${demoUrl()}/config`)).json()) as { gameId: string };
       const owner = await ensureUserForSubject('did:local:demo-studio');
@@ -57,7 +73,14 @@ describe('the demo game', () => {
         offset: 0,
         player: `did:local:${name}`,
       });
-      expect(board.player).toMatchObject({ points: 60, rank: shownRank });
+      expect(board.player).toMatchObject({ points: 60, rank: shownRank, displayName: name });
+      const expected = board.entries.slice(0, 10);
+      expect(top.map((row) => row.rank)).toEqual(expected.map((e) => e.rank));
+      top.forEach((row, i) => {
+        expect(row.text?.endsWith(` · ${expected[i]?.points}`)).toBe(true);
+        expect(row.me).toBe(expected[i]?.playerId === `did:local:${name}`);
+      });
+      if (shownRank <= 10) expect(top.find((row) => row.me)).toMatchObject({ text: `${name} · 60` });
     } finally {
       await browser.close();
     }

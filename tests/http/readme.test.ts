@@ -45,8 +45,8 @@ describe('README', () => {
       data: {
         period: 'alltime',
         entries: [
-          { rank: 1, points: 120 },
-          { rank: 2, points: 80 },
+          { rank: 1, points: 120, playerId: 'x:player_one', displayName: null },
+          { rank: 2, points: 80, playerId: 'x:player_two', displayName: null },
         ],
       },
     });

@@ -113,7 +113,7 @@ describe('the packed play client in a browser', () => {
   let server: Server;
   afterAll(() => server?.close());
 
-  it("runs the README's page: a session started with a player token, points flushed, committed and read", async () => {
+  it("runs the README's page: a session started with a player token, points flushed, committed and read, the board and rank read with the session token", async () => {
     const dev = await createDeveloper();
     const game = await registerGame(dev);
     const files: Record<string, [string, string]> = {
@@ -136,7 +136,9 @@ describe('the packed play client in a browser', () => {
     try {
       const page = await browser.newPage();
       const logged = new Promise<string>((resolve, reject) => {
-        page.on('console', (message) => resolve(message.text()));
+        page.on('console', (message) => {
+          if (message.type() === 'log') resolve(message.text());
+        });
         page.on('pageerror', reject);
       });
       const query = new URLSearchParams({
@@ -145,8 +147,8 @@ describe('the packed play client in a browser', () => {
         token: await idpToken(`player-${Date.now()}`),
       });
       await page.goto(`http://127.0.0.1:${port}/game.html?${query}`);
-      // committedPoints, today, allTime
-      expect(await logged).toBe('10 10 10');
+      // committedPoints, today, allTime, the player's rank, the top entry's display name
+      expect(await logged).toBe('10 10 10 #1 Star Player');
     } finally {
       await browser.close();
     }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PlayClient } from '../../sdk/src/browser.js';
 
 describe('PlayClient before start()', () => {
-  it('refuses flush, commit, resync and points with SESSION_NOT_STARTED, without a request', async () => {
+  it('refuses flush, commit, resync, points and the board and name calls with SESSION_NOT_STARTED, without a request', async () => {
     const sent: string[] = [];
     const client = new PlayClient({
       baseUrl: 'http://127.0.0.1:9',
@@ -18,6 +18,9 @@ describe('PlayClient before start()', () => {
       ['commit', () => client.commit()],
       ['resync', () => client.resync()],
       ['points', () => client.points()],
+      ['leaderboard', () => client.leaderboard()],
+      ['myRank', () => client.myRank({ period: 'alltime' })],
+      ['setDisplayName', () => client.setDisplayName('Star')],
     ];
     for (const [name, call] of calls)
       await expect(call(), name).rejects.toMatchObject({

@@ -60,6 +60,11 @@ const TAGS = [
   { name: 'Launcher', description: "Launch a game's coin on Solana" },
   { name: 'Snapshots', description: 'Airdrop snapshots, merkle proofs and claims' },
   { name: 'Webhooks', description: "Signed events of a game's changes, POSTed to the studio's endpoints" },
+  {
+    name: 'Tournaments',
+    description:
+      'Scheduled boards with periods, entrants, attempts and prize tables; players join and read them',
+  },
   { name: 'Reference', description: 'This document and the interactive page' },
 ];
 

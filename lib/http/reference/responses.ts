@@ -62,6 +62,8 @@ const BODY_ERRORS: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
 const MESSAGES: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'Invalid body',
   INVALID_IDENTIFIER: 'Not a wallet address, email or X handle: nobody@',
+  INVALID_DISPLAY_NAME:
+    'Invalid display name: may hold letters, digits, spaces and - _ . \' ! ? ( ) & only ("★" U+2605)',
   MISSING_IMAGE: 'An image is required',
   INVALID_IMAGE_FORMAT: 'The image is not a valid data URI',
   UNSUPPORTED_IMAGE_FORMAT: 'Images must be jpeg, png, gif or webp',
@@ -77,6 +79,7 @@ const MESSAGES: Record<ErrorCode, string> = {
     'A purchase with a session token needs a daily allowance you granted to this game (PUT /rewards/allowances/{gameId})',
   PURCHASE_ALLOWANCE_EXCEEDED:
     'This purchase costs 4000000 lamports; 1500000 lamports of your allowance remain today',
+  DISPLAY_NAME_LOCKED: 'The studio set your display name in this game and locked it',
   UNAUTHORIZED: 'Missing or invalid authentication',
   INVALID_SIGNATURE: 'Invalid signature',
   TIMESTAMP_OUT_OF_RANGE: 'Timestamp is more than 5 minutes away from the server time',
@@ -89,6 +92,9 @@ const MESSAGES: Record<ErrorCode, string> = {
   FLUSH_OUT_OF_ORDER: 'Flush sequence out of order',
   CHAIN_BROKEN: 'The hash chain does not continue the last accepted flush',
   SESSION_CLOSED: 'The session is closed',
+  TOURNAMENT_STARTED: 'The tournament has started: its definition can no longer change',
+  TOURNAMENT_FULL: 'The period has its maximum of entrants',
+  TOURNAMENT_NOT_RUNNING: 'The tournament is cancelled or has no period left to join',
   SESSION_LIMIT_REACHED: 'Too many open sessions',
   PAYLOAD_TOO_LARGE: 'Request body exceeds 1048576 bytes',
   UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be one of: application/json',

@@ -1,0 +1,369 @@
+// Tournaments of a game (docs/tournaments.md): the studio schedules them (owner or creator, by HMAC or bearer
+// token); players join and read them with their session token or identity-provider token.
+import * as z from 'zod/mini';
+import { defineContract } from '../core/contract.js';
+import { dataEnvelope, described, withMeta } from '../core/schemas.js';
+import {
+  DEFAULT_RETENTION_DAYS,
+  MAX_BEST_ATTEMPTS,
+  MAX_LIVE_TOURNAMENTS_PER_GAME,
+  MAX_METADATA_BYTES,
+  MAX_PRIZE_RANKS,
+  MAX_RETENTION_DAYS,
+  MIN_RETENTION_DAYS,
+} from './model.js';
+import { MAX_PERIOD_SECONDS, MIN_PERIOD_SECONDS } from './schedule.js';
+
+const DEVELOPER = ['hmac', 'bearer'] as const;
+const PLAYER = ['session', 'bearer'] as const;
+const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
+const TAGS = ['Tournaments'];
+const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
+const EXAMPLE_TOURNAMENT = '3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b';
+const EXAMPLE_PERIOD = '2026-12-07T00:00:00Z';
+const OWNER_ONLY = 'Only the game’s creator or owner (403 otherwise; 404 for an unknown game or tournament).';
+
+const instant = described(
+  z.iso.datetime({ offset: false, precision: 0 }),
+  'An instant in UTC to the second, e.g. 2026-12-07T00:00:00Z',
+);
+const seconds = z.int().check(z.gte(MIN_PERIOD_SECONDS), z.lte(MAX_PERIOD_SECONDS));
+const recurrence = described(
+  z.union([
+    z.strictObject({
+      cron: described(
+        z.string().check(z.minLength(9), z.maxLength(100)),
+        'Five fields (minute hour day-of-month month day-of-week) in UTC; a period starts at each firing',
+      ),
+    }),
+    z.strictObject({
+      everySeconds: described(seconds, 'A period starts every this many seconds from startsAt'),
+    }),
+  ]),
+  'How periods recur: a cron expression in UTC, or a fixed period',
+);
+const prizeRange = z.strictObject({
+  fromRank: z.int().check(z.gte(1), z.lte(MAX_PRIZE_RANKS)),
+  toRank: z.int().check(z.gte(1), z.lte(MAX_PRIZE_RANKS)),
+  bps: described(
+    z.int().check(z.gte(1), z.lte(10_000)),
+    'Basis points of the period’s prize pool for each rank',
+  ),
+});
+const prizes = described(
+  z.array(prizeRange).check(z.maxLength(50)),
+  'Rank ranges → basis points of the period’s prize pool for each rank in the range: ranges never overlap, and ' +
+    'the whole table pays at most 10,000 bps',
+);
+const metadata = described(
+  z.record(z.string().check(z.maxLength(64)), z.unknown()),
+  `Free JSON for the studio (at most ${MAX_METADATA_BYTES.toLocaleString('en-US')} bytes serialized)`,
+);
+
+const editable = {
+  title: z.string().check(z.minLength(1), z.maxLength(100)),
+  description: z.optional(z.nullable(z.string().check(z.maxLength(1000)))),
+  startsAt: instant,
+  endsAt: z.optional(z.nullable(described(instant, 'A one-off tournament’s end (exclusive)'))),
+  recurrence: z.optional(z.nullable(recurrence)),
+  durationSeconds: z.optional(z.nullable(described(seconds, 'How long each recurring period lasts'))),
+  until: z.optional(z.nullable(described(instant, 'A recurrence starts no period at or after this instant'))),
+  scoring: z.optional(
+    described(
+      z.enum(['sum', 'best']),
+      '`sum`: the points a player earns during the period; `best`: the points of their best session (attempt)',
+    ),
+  ),
+  joinRequired: z.optional(
+    described(
+      z.boolean(),
+      'Players must join before their points count (else their first points enter them)',
+    ),
+  ),
+  maxEntrants: z.optional(z.nullable(z.int().check(z.gte(1), z.lte(10_000_000)))),
+  maxAttempts: z.optional(
+    z.nullable(
+      described(
+        z.int().check(z.gte(1), z.lte(1_000)),
+        `Sessions per player and period whose points count (required for \`best\`, at most ${MAX_BEST_ATTEMPTS})`,
+      ),
+    ),
+  ),
+  tieRule: z.optional(described(z.literal('earliest'), 'Equal points rank by who reached them first')),
+  metadata: z.optional(z.nullable(metadata)),
+  prizes: z.optional(prizes),
+  retentionDays: z.optional(
+    described(
+      z.int().check(z.gte(MIN_RETENTION_DAYS), z.lte(MAX_RETENTION_DAYS)),
+      `Days an ended period's board and entries stay readable (default ${DEFAULT_RETENTION_DAYS})`,
+    ),
+  ),
+};
+
+export const tournamentBody = z.strictObject(editable);
+export type TournamentInput = z.output<typeof tournamentBody>;
+
+const periodSchema = withMeta(
+  z.object({
+    id: described(z.string(), 'The period’s start, which names it'),
+    startsAt: z.string(),
+    endsAt: z.string(),
+    status: z.enum(['upcoming', 'running', 'ended']),
+    entrants: described(z.int(), 'Players entered (0 when nobody joined or scored yet)'),
+  }),
+  { id: 'TournamentPeriod' },
+);
+
+export const tournamentSchema = withMeta(
+  z.object({
+    tournamentId: z.uuid(),
+    gameId: z.uuid(),
+    title: z.string(),
+    description: z.nullable(z.string()),
+    startsAt: z.string(),
+    endsAt: z.nullable(z.string()),
+    recurrence: z.nullable(z.union([z.object({ cron: z.string() }), z.object({ everySeconds: z.int() })])),
+    durationSeconds: z.nullable(z.int()),
+    until: z.nullable(z.string()),
+    scoring: z.enum(['sum', 'best']),
+    joinRequired: z.boolean(),
+    maxEntrants: z.nullable(z.int()),
+    maxAttempts: z.nullable(z.int()),
+    tieRule: z.literal('earliest'),
+    metadata: z.nullable(z.record(z.string(), z.unknown())),
+    prizes: z.array(z.object({ fromRank: z.int(), toRank: z.int(), bps: z.int() })),
+    retentionDays: z.int(),
+    status: described(z.enum(['scheduled', 'cancelled']), 'Cancelled tournaments take no more points'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    current: described(z.nullable(periodSchema), 'The period running now'),
+    next: described(z.nullable(periodSchema), 'The next period to start (for a countdown)'),
+  }),
+  { id: 'Tournament' },
+);
+
+const gameParams = z.object({ gameId: z.uuid() });
+const tournamentParams = z.object({ gameId: z.uuid(), tournamentId: z.uuid() });
+const periodParams = z.object({
+  gameId: z.uuid(),
+  tournamentId: z.uuid(),
+  periodId: described(z.iso.datetime({ offset: false, precision: 0 }), 'The period’s start'),
+});
+const page = {
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 20),
+  cursor: z.optional(z.string().check(z.maxLength(512))),
+};
+const cursorMeta = z.object({ limit: z.int(), nextCursor: z.nullable(z.string()) });
+
+const exampleBody = {
+  title: 'Weekly sprint',
+  startsAt: '2026-12-07T00:00:00Z',
+  recurrence: { cron: '0 0 * * 1' },
+  durationSeconds: 604_800,
+  scoring: 'sum',
+  maxEntrants: 10_000,
+  prizes: [
+    { fromRank: 1, toRank: 1, bps: 5_000 },
+    { fromRank: 2, toRank: 5, bps: 1_000 },
+  ],
+};
+
+export const createTournamentContract = defineContract({
+  operationId: 'createTournament',
+  method: 'POST',
+  path: '/tournaments/{gameId}',
+  tags: TAGS,
+  summary: 'Schedule a tournament',
+  description:
+    'A one-off window (`startsAt`–`endsAt`) or a recurrence (`recurrence` with `durationSeconds`, optionally ' +
+    '`until`): each occurrence is a period with its own board. Points saved by the game’s backend and committed ' +
+    'by the client SDK count into every running period the player is entered in, atomically with the save. ' +
+    `At most ${MAX_LIVE_TOURNAMENTS_PER_GAME} tournaments per game are live (not cancelled, not over): 409 beyond. ` +
+    '400 for a schedule that cannot run (end before start, a cron that never fires within a year, overlapping ' +
+    'periods), overlapping prize ranges or a table over 10,000 bps. ' +
+    OWNER_ONLY,
+  auth: DEVELOPER,
+  params: gameParams,
+  body: tournamentBody,
+  response: dataEnvelope(tournamentSchema),
+  successStatus: 201,
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'],
+  example: { params: { gameId: EXAMPLE_GAME }, body: exampleBody },
+});
+
+export const updateTournamentContract = defineContract({
+  operationId: 'updateTournament',
+  method: 'PUT',
+  path: '/tournaments/{gameId}/{tournamentId}',
+  tags: TAGS,
+  summary: 'Replace a tournament before it starts',
+  description:
+    'The whole definition, validated as on creation. Only before its first period starts (409 ' +
+    '`TOURNAMENT_STARTED` after: players may already hold points under the old rules). ' +
+    OWNER_ONLY,
+  auth: DEVELOPER,
+  params: tournamentParams,
+  body: tournamentBody,
+  response: dataEnvelope(tournamentSchema),
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'TOURNAMENT_STARTED', 'CONFLICT'],
+  example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT }, body: exampleBody },
+});
+
+export const cancelTournamentContract = defineContract({
+  operationId: 'cancelTournament',
+  method: 'POST',
+  path: '/tournaments/{gameId}/{tournamentId}/cancel',
+  tags: TAGS,
+  summary: 'Cancel a tournament',
+  description:
+    'From now on no period runs and no points count; boards of ended periods stay readable for the retention. ' +
+    'Cancelling again answers the cancelled tournament. ' +
+    OWNER_ONLY,
+  auth: DEVELOPER,
+  params: tournamentParams,
+  response: dataEnvelope(tournamentSchema),
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT } },
+});
+
+export const listTournamentsContract = defineContract({
+  operationId: 'listTournaments',
+  method: 'GET',
+  path: '/tournaments/{gameId}',
+  tags: TAGS,
+  summary: 'A game’s tournaments',
+  description:
+    'Every tournament of the game with its current and next period; players (session or identity-provider ' +
+    'token) see the scheduled ones, the studio every one. Cursor pagination (`meta.nextCursor`).',
+  auth: [...DEVELOPER, 'session'],
+  params: gameParams,
+  query: z.object(page),
+  response: z.object({ data: z.array(tournamentSchema), meta: cursorMeta }),
+  rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME } },
+});
+
+export const getTournamentContract = defineContract({
+  operationId: 'getTournament',
+  method: 'GET',
+  path: '/tournaments/{gameId}/{tournamentId}',
+  tags: TAGS,
+  summary: 'A tournament, with its current and next period',
+  auth: [...DEVELOPER, 'session'],
+  params: tournamentParams,
+  response: dataEnvelope(tournamentSchema),
+  rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT } },
+});
+
+export const listTournamentPeriodsContract = defineContract({
+  operationId: 'listTournamentPeriods',
+  method: 'GET',
+  path: '/tournaments/{gameId}/{tournamentId}/periods',
+  tags: TAGS,
+  summary: 'A tournament’s periods that had entrants, newest first',
+  description:
+    'Periods are kept from their first entrant until `retentionDays` after they end. Cursor pagination ' +
+    '(`meta.nextCursor`).',
+  auth: [...DEVELOPER, 'session'],
+  params: tournamentParams,
+  query: z.object(page),
+  response: z.object({ data: z.array(periodSchema), meta: cursorMeta }),
+  rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT } },
+});
+
+const standing = z.object({
+  rank: z.int(),
+  arcId: z.uuid(),
+  points: z.int(),
+  playerId: described(z.nullable(z.string()), 'The identifier the studio knows the player by'),
+  displayName: z.nullable(z.string()),
+});
+
+export const getTournamentBoardContract = defineContract({
+  operationId: 'getTournamentBoard',
+  method: 'GET',
+  path: '/tournaments/{gameId}/{tournamentId}/periods/{periodId}/board',
+  tags: TAGS,
+  summary: 'A period’s board: a page, and a player’s rank with neighbours',
+  description:
+    'Running or ended (within the retention). Ranks are exact: equal points rank by who reached them first. ' +
+    '`me=true` (players) or `arcId` (the studio) adds that player’s rank and neighbours.',
+  auth: [...DEVELOPER, 'session'],
+  params: periodParams,
+  query: z.object({
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 10),
+    offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000)), 0),
+    arcId: z.optional(z.uuid()),
+    me: z.optional(z.enum(['true', 'false'])),
+  }),
+  response: dataEnvelope(
+    z.object({
+      period: periodSchema,
+      entries: z.array(standing),
+      player: z.nullable(
+        z.object({
+          arcId: z.uuid(),
+          rank: z.nullable(z.int()),
+          points: z.int(),
+          playerId: z.nullable(z.string()),
+          displayName: z.nullable(z.string()),
+          neighbours: z.array(standing),
+        }),
+      ),
+    }),
+  ),
+  rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT, periodId: EXAMPLE_PERIOD } },
+});
+
+const entrySchema = withMeta(
+  z.object({
+    tournamentId: z.uuid(),
+    period: z.string(),
+    points: z.int(),
+    attempts: described(z.int(), 'Sessions whose points counted'),
+    joinedAt: z.string(),
+  }),
+  { id: 'TournamentEntry' },
+);
+
+export const joinTournamentContract = defineContract({
+  operationId: 'joinTournament',
+  method: 'POST',
+  path: '/tournaments/{gameId}/{tournamentId}/join',
+  tags: TAGS,
+  summary: 'Join the running (or else the next) period',
+  description:
+    'The caller (a player’s session token of this game, or identity-provider token) enters the period running ' +
+    'now, or the next one when none runs. Joining again answers the same entry (200). A full period answers 409 ' +
+    '`TOURNAMENT_FULL`; a cancelled or finished tournament 409 `TOURNAMENT_NOT_RUNNING`.',
+  auth: PLAYER,
+  params: tournamentParams,
+  response: dataEnvelope(entrySchema),
+  successStatus: 201,
+  alsoAnswers: [{ status: 200, description: 'Already entered: the entry' }],
+  rateLimit: { limit: 10, windowSeconds: 10, key: 'user' },
+  errors: ['FORBIDDEN', 'NOT_FOUND', 'TOURNAMENT_FULL', 'TOURNAMENT_NOT_RUNNING'],
+  example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT } },
+});
+
+export const listMyTournamentEntriesContract = defineContract({
+  operationId: 'listMyTournamentEntries',
+  method: 'GET',
+  path: '/tournament-entries/{gameId}/me',
+  tags: TAGS,
+  summary: 'The caller’s entries in the game’s tournaments, newest period first',
+  auth: PLAYER,
+  params: gameParams,
+  query: z.object(page),
+  response: z.object({ data: z.array(entrySchema), meta: cursorMeta }),
+  rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
+  errors: ['FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME } },
+});

@@ -1,0 +1,27 @@
+// Public surface of the tournaments domain: scheduled boards with periods, entrants and prize tables.
+export {
+  cancelTournamentContract,
+  createTournamentContract,
+  getTournamentBoardContract,
+  getTournamentContract,
+  joinTournamentContract,
+  listMyTournamentEntriesContract,
+  listTournamentPeriodsContract,
+  listTournamentsContract,
+  updateTournamentContract,
+} from './contracts.js';
+export { MAX_LIVE_TOURNAMENTS_PER_GAME, type Tournament } from './model.js';
+export { nextPeriod, type Period, periodAt, type Schedule, scheduleProblems } from './schedule.js';
+export {
+  cancelTournament,
+  createTournament,
+  joinTournament,
+  listGameTournaments,
+  listPeriods,
+  myEntries,
+  prizeProblems,
+  readTournament,
+  runningPeriods,
+  tournamentBoard,
+  updateTournament,
+} from './service.js';
