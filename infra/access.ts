@@ -246,6 +246,11 @@ export const ACCESS: Record<string, ModuleAccess> = {
   // The outbox item a change adds to its own transaction: a Put into WebhooksTable from any domain's function.
   'lib/outbox/outbox.ts': { grants: dynamo('WebhooksTable', ['PutItem']) },
   'lib/outbox/events.ts': none,
+  // After the change commits, its writer sends the events' ids to the delivery worker (one SendMessage).
+  'lib/outbox/relay-now.ts': {
+    grants: [{ resource: 'WebhookQueue', actions: ['sqs:SendMessage', 'sqs:GetQueueUrl'] }],
+    environment: { WEBHOOK_QUEUE_URL: { Ref: 'WebhookQueue' } },
+  },
   'lib/webhooks/repository.ts': {
     grants: dynamo(
       'WebhooksTable',

@@ -8,6 +8,7 @@ import { GamesPage } from './pages/games.js';
 import { IntegrityPage } from './pages/integrity.js';
 import { PlayersPage } from './pages/players.js';
 import { SignInPage } from './pages/sign-in.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import { type Route, useRoute } from './router.js';
 import { ErrorBox, Loading, useAsync } from './ui.js';
 
@@ -17,6 +18,7 @@ const NAV = [
   ['integrity', 'Integrity'],
   ['economy', 'Economy'],
   ['coin', 'Coin'],
+  ['webhooks', 'Webhooks'],
 ] as const;
 
 const Page = ({ route }: { route: Route }) => {
@@ -31,6 +33,8 @@ const Page = ({ route }: { route: Route }) => {
       return <EconomyPage gameId={game} />;
     case 'coin':
       return <CoinPage gameId={game} />;
+    case 'webhooks':
+      return <WebhooksPage gameId={game} endpointId={route.query.get('endpoint') ?? undefined} />;
     case 'games':
       return id ? <GameFormPage gameId={id === 'new' ? undefined : id} /> : <GamesPage />;
     default:

@@ -8,6 +8,21 @@ import { countCapacity } from './capacity.js';
 let client: DynamoDBDocumentClient | undefined;
 
 /**
+ * Told of every call the client completed: its operation (`TransactWriteItems`, `PutItem`, …) and its input as the
+ * caller wrote it (unmarshalled).
+ */
+export type AfterCall = (operation: string, input: Record<string, unknown>) => Promise<void>;
+const afterCalls = new Set<AfterCall>();
+
+/**
+ * Run `hook` after each call the client completes, before its caller resumes (the outbox's enqueue after commit).
+ * A hook must not throw: the call it follows has already happened.
+ */
+export const afterEachCall = (hook: AfterCall): void => {
+  afterCalls.add(hook);
+};
+
+/**
  * The one DynamoDB document client of a container. The endpoint comes from AWS_ENDPOINT_URL_DYNAMODB when set.
  * With DYNAMODB_CAPACITY=count every call's consumed capacity is counted (lib/adapters/capacity.ts).
  */
@@ -19,6 +34,20 @@ export const dynamo = (): DynamoDBDocumentClient => {
   const local = Boolean(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? process.env.AWS_ENDPOINT_URL);
   if (counting.ok && counting.value === 'count') countCapacity(base, { priceTransactions: local });
   client = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+  // At the initialize step the input is still the document client's (before marshalling) and the call, retries
+  // included, has completed when `next` resolves.
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      for (const hook of afterCalls)
+        await hook(
+          String(context.commandName ?? '').replace(/Command$/, ''),
+          args.input as Record<string, unknown>,
+        );
+      return result;
+    },
+    { step: 'initialize', name: 'afterEachCall' },
+  );
   return client;
 };
 

@@ -1,11 +1,13 @@
 // The transactional outbox of webhook events (docs/webhooks.md, "Outbox"): the code that makes a change adds
 // `outboxItem(…)` to the very transaction that makes it, so an event exists exactly when its change committed.
-// A relay (lib/webhooks/relay.ts) later finds the pending items through a sparse index and queues their deliveries;
-// nothing here calls the network, so a change's latency and failure modes stay its own.
+// Once the transaction commits, the writer sends the event ids to the delivery worker (./relay-now.ts, best effort,
+// one SQS message); a relay schedule (lib/webhooks/relay.ts) also finds the items still pending through a sparse
+// index, so an event whose send was lost is delivered all the same.
 import { randomBytes } from 'node:crypto';
 import type { TransactItem } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import type { EventData, WebhookEventOf, WebhookEventType } from './events.js';
+import { relayOutboxAfterCommit } from './relay-now.js';
 
 /** Shards of the pending index: events of every game are spread over these partitions. */
 export const OUTBOX_SHARDS = 4;
@@ -48,15 +50,21 @@ export const webhookEvent = <T extends WebhookEventType>(
   data,
 });
 
-/** The transaction item that records one event, to add to the transaction of the change it describes. */
+/**
+ * The transaction item that records one event, to add to the transaction of the change it describes. Once that
+ * transaction commits, the event is sent to the delivery worker at once (./relay-now.ts).
+ */
 export const outboxItem = <T extends WebhookEventType>(
   type: T,
   gameId: string,
   data: EventData<T>,
   at?: Date,
-): TransactItem => ({
-  Put: {
-    TableName: settings().WEBHOOKS_TABLE,
-    Item: eventRecord(webhookEvent(type, gameId, data, at), true),
-  },
-});
+): TransactItem => {
+  relayOutboxAfterCommit();
+  return {
+    Put: {
+      TableName: settings().WEBHOOKS_TABLE,
+      Item: eventRecord(webhookEvent(type, gameId, data, at), true),
+    },
+  };
+};

@@ -1,5 +1,5 @@
 // The delivery worker (functions/webhooks/deliver-webhooks.ts): one queue message is one attempt to POST one event
-// to one endpoint. At least once: the event id is the `webhook-id` of every attempt, so a receiver deduplicates on
+// to one endpoint (or, from a writer that just committed events, a request to relay them now: ./relay.ts). At least once: the event id is the `webhook-id` of every attempt, so a receiver deduplicates on
 // it; ordering is not promised. A failed attempt is logged and the next one queued after the retry schedule's wait
 // (jittered), up to the schedule's end; the run of failures may disable the endpoint (./repository.ts).
 import * as z from 'zod/mini';
@@ -10,6 +10,7 @@ import { errorFields } from '../core/original-stack.js';
 import type { QueueRecord } from '../core/queue-batch.js';
 import { type DeliveryMessage, type EndpointRecord, maxAttempts } from './model.js';
 import { MAX_DELAY_SECONDS, type QueuedDelivery } from './queue.js';
+import { relayEvent } from './relay.js';
 import * as repo from './repository.js';
 import { webhookHeaders } from './signing.js';
 
@@ -147,8 +148,27 @@ export const deliverOnce = async (message: DeliveryMessage, deps: DeliverDeps): 
   await repo.recordEndpointOutcome(gameId, endpointId, outcome.ok, at);
 };
 
+/** A writer's message naming events it just committed (lib/outbox/relay-now.ts). */
+const relayMessage = z.object({
+  relay: z
+    .array(z.string().check(z.regex(/^evt_[0-9a-z]{9}[0-9a-f]{16}$/)))
+    .check(z.minLength(1), z.maxLength(100)),
+});
+
+/** Relay the named events now; undefined, or the message id to hand out again when the relay failed. */
+const relayNamed = async (messageId: string, eventIds: string[], deps: DeliverDeps) => {
+  try {
+    for (const eventId of eventIds)
+      await relayEvent(eventId, { queue: deps.queue, ...(deps.now ? { now: deps.now } : {}) });
+    return undefined;
+  } catch (error) {
+    logger.error('webhook relay failed', { eventIds, ...errorFields(error) });
+    return messageId;
+  }
+};
+
 /**
- * A batch of delivery messages, all at once: each POST has its own deadline, so an endpoint that hangs delays no
+ * A batch of delivery messages (and relay messages), all at once: each POST has its own deadline, so an endpoint that hangs delays no
  * other delivery of the batch. A message whose handling failed (not its endpoint: the table, the queue) is
  * reported for SQS to hand out again.
  */
@@ -164,6 +184,8 @@ export const processDeliveryBatch = async (
       } catch {
         body = undefined;
       }
+      const relay = z.safeParse(relayMessage, body);
+      if (relay.success) return relayNamed(record.messageId, relay.data.relay, deps);
       const message = z.safeParse(deliveryMessage, body);
       if (!message.success) {
         logger.error('malformed webhook delivery message', { messageId: record.messageId });

@@ -24,7 +24,7 @@ export {
   SECRET_GRACE_HOURS,
 } from './model.js';
 export { queueDeliveries } from './queue.js';
-export { type RelayDeps, relayEvent, relayPending } from './relay.js';
+export { RELAY_CLAIM_SECONDS, type RelayDeps, relayEvent, relayPending } from './relay.js';
 export {
   createEndpoint,
   deleteEndpoint,

@@ -1,6 +1,6 @@
-// The outbox relay (docs/webhooks.md, "Outbox"): finds the events still pending in the outbox, records one
-// delivery per subscribed, enabled endpoint of the event's game and queues its first attempt, then takes the event
-// off the pending index. Every step is idempotent, so a relay that dies half-way is repeated by the next run:
+// The outbox relay (docs/webhooks.md, "Outbox"): takes an event still pending in the outbox (named by its writer's
+// message, or found by the schedule), records one delivery per subscribed, enabled endpoint of the event's game and
+// queues its first attempt, then takes the event off the pending index. Every step is idempotent, so a relay that dies half-way is repeated by the next run:
 // deliveries already recorded are not recorded twice, and an attempt queued twice is made once (the attempt claim).
 import { OUTBOX_SHARDS } from '../outbox/index.js';
 import type { EndpointRecord } from './model.js';
@@ -12,14 +12,22 @@ export interface RelayDeps {
   now?: () => Date;
 }
 
-/** Relay one event; false when it was not pending (relayed already, or unknown). */
+/** How long a relay holds an event it took: a relay that died holding it is taken over after this. */
+export const RELAY_CLAIM_SECONDS = 30;
+
+/**
+ * Relay one event; false when it was not pending (relayed already, or unknown) or another relay holds it: the
+ * worker relaying it on the writer's message and the schedule's run relay it once between them.
+ */
 export const relayEvent = async (eventId: string, deps: RelayDeps): Promise<boolean> => {
-  const event = await repo.getEvent(eventId);
-  if (!event?.outboxPending) return false;
+  const now = deps.now?.() ?? new Date();
+  const until = new Date(now.getTime() + RELAY_CLAIM_SECONDS * 1000).toISOString();
+  const event = await repo.claimRelay(eventId, now.toISOString(), until);
+  if (!event) return false;
   const subscribed = (await repo.listEndpoints(event.gameId)).filter(
     (endpoint: EndpointRecord) => endpoint.enabled && (endpoint.eventTypes as string[]).includes(event.type),
   );
-  const at = (deps.now?.() ?? new Date()).toISOString();
+  const at = now.toISOString();
   const queued: QueuedDelivery[] = [];
   for (const endpoint of subscribed) {
     const created = await repo.putDelivery(

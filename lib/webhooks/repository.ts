@@ -227,13 +227,38 @@ export const pendingEventIds = async (shard: number, limit: number): Promise<str
   return Items.map((item) => String(item.pk).slice('EVENT#'.length));
 };
 
+/**
+ * Take a pending event for relaying until `until`: false-y when it is not pending (relayed already, or unknown)
+ * or another relay holds it (the worker's immediate relay and the schedule's run, or two runs). A relay that dies
+ * holding it leaves it pending: the first run after `until` takes it.
+ */
+export const claimRelay = async (eventId: string, now: string, until: string) => {
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: eventKey(eventId),
+        UpdateExpression: 'SET relayClaimUntil = :until',
+        ConditionExpression:
+          'attribute_exists(outboxPending) AND (attribute_not_exists(relayClaimUntil) OR relayClaimUntil < :now)',
+        ExpressionAttributeValues: { ':until': until, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return strip<StoredEvent>(Attributes);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+};
+
 /** The event's deliveries are recorded and queued: it leaves the pending index. */
 export const markRelayed = async (eventId: string): Promise<void> => {
   await dynamo().send(
     new UpdateCommand({
       TableName: table(),
       Key: eventKey(eventId),
-      UpdateExpression: 'REMOVE outboxPending',
+      UpdateExpression: 'REMOVE outboxPending, relayClaimUntil',
     }),
   );
 };

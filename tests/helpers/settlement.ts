@@ -59,6 +59,8 @@ export const seedDay = async (options: {
   day: string;
   playerCount: number;
   split?: boolean;
+  /** Runs once the game exists, before anything happens to it (a webhook endpoint that must see every event). */
+  onGame?: (dev: Developer, gameId: string) => Promise<void>;
 }): Promise<SeededDay> => {
   const dev = await createDeveloper();
   const devWallet = (await loadWallet(dev.arcId))?.address ?? '';
@@ -78,6 +80,7 @@ export const seedDay = async (options: {
       record,
     );
   }
+  await options.onGame?.(dev, game.id);
   const buyer = await newMember(SOL);
   const bought = await purchaseMultiplier(
     buyer.auth,

@@ -3,9 +3,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { Webhook } from 'standardwebhooks';
+import { handler as createEndpointHandler } from '../../functions/webhooks/create-webhook-endpoint.js';
 import { handler as deliverWebhooks } from '../../functions/webhooks/deliver-webhooks.js';
 import { settings } from '../../lib/core/config.js';
 import { createSqsPoller, type SqsPoller } from '../../scripts/stack/sqs-poller.js';
+import { invoke } from './http.js';
+import { type Developer, hmacHeaders } from './users.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -84,3 +88,46 @@ export const startDeliveryWorker = async (): Promise<SqsPoller> => {
   poller.start();
   return poller;
 };
+
+/** A delivered payload, as the `standardwebhooks` library verified it. */
+export interface VerifiedPayload {
+  id: string;
+  type: string;
+  version: number;
+  timestamp: string;
+  gameId: string;
+  data: Record<string, unknown>;
+}
+
+/** A receiver, and an endpoint of the game at it subscribed to `eventTypes` (registered by `dev`): its secret. */
+export const subscribeReceiver = async (
+  dev: Developer,
+  gameId: string,
+  eventTypes: string[],
+): Promise<{ receiver: Receiver; secret: string; endpointId: string }> => {
+  const receiver = await startReceiver();
+  const path = `/webhooks/${gameId}/endpoints`;
+  const res = await invoke<{ data: { id: string; secret: string } }>(createEndpointHandler, {
+    method: 'POST',
+    path,
+    pathParameters: { gameId },
+    headers: hmacHeaders(dev, 'POST', path),
+    body: { url: receiver.url, eventTypes },
+  });
+  if (res.status !== 201) {
+    await receiver.close();
+    throw new Error(`endpoint not registered: ${res.status} ${res.text}`);
+  }
+  return { receiver, secret: res.body.data.secret, endpointId: res.body.data.id };
+};
+
+/** Every delivery the receiver got, verified by the `standardwebhooks` library (throws on a bad signature). */
+export const verifiedPayloads = (receiver: Receiver, secret: string): VerifiedPayload[] =>
+  receiver.received.map(
+    (d) =>
+      new Webhook(secret).verify(d.body, {
+        'webhook-id': String(d.headers['webhook-id']),
+        'webhook-timestamp': String(d.headers['webhook-timestamp']),
+        'webhook-signature': String(d.headers['webhook-signature']),
+      }) as VerifiedPayload,
+  );

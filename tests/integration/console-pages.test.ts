@@ -21,6 +21,7 @@ import { idpToken } from '../helpers/idp.js';
 
 let browser: Browser;
 let gameId: string;
+let endpointId: string;
 const name = `pages-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
@@ -91,6 +92,13 @@ const pages = () => [
     api: `/games/id/${gameId}`,
     ready: '#launch-title',
   },
+  {
+    page: 'webhooks',
+    route: `webhooks?game=${gameId}&endpoint=${endpointId}`,
+    heading: 'Webhooks',
+    api: `/webhooks/${gameId}/endpoints`,
+    ready: '#log-title ~ .empty',
+  },
 ];
 
 describe('the studio console pages', () => {
@@ -110,6 +118,13 @@ describe('the studio console pages', () => {
       }),
     );
     gameId = game.id;
+    // An endpoint (never sent anything), so that the webhooks page shows its table and its empty delivery log.
+    endpointId = unwrap(
+      await bearer.POST('/webhooks/{gameId}/endpoints', {
+        params: { path: { gameId } },
+        body: { url: 'http://localhost:9/hooks', eventTypes: ['launch.failed'] },
+      }),
+    ).id;
     await bearer.POST('/play/dev/batch-save-points', {
       body: {
         gameId,

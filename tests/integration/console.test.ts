@@ -1,6 +1,7 @@
 // The studio console used end to end in Chromium against the local stack, as a new studio would: sign in,
 // register a game with an image, save points from the SDK, find the player on the leaderboard, invalidate a
-// risky session and see its points leave, see a purchase in the pool chart, launch a coin to 100 %.
+// risky session and see its points leave, see a purchase in the pool chart, launch a coin to 100 %, and run a
+// webhook endpoint: register a local receiver, send the test event, see it in the delivery log, redeliver it.
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,13 @@ import { launchBrowser } from '../helpers/browser.js';
 import { open, screenshot, signIn, USER_CONTEXT } from '../helpers/console.js';
 import { apiBaseUrl } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
+import {
+  type Receiver,
+  startDeliveryWorker,
+  startReceiver,
+  verifiedPayloads,
+  waitFor,
+} from '../helpers/webhooks.js';
 
 const SOL = 1_000_000_000n;
 const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
@@ -225,4 +233,73 @@ describe('the studio console', () => {
     expect(unwrap(await server.GET('/user/me')).apiKey).toBe(keys.apiKey);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('registers a webhook endpoint at a local receiver, sends the test event and sees it in the delivery log', async () => {
+    // The delivery worker runs in this process on the stack's queue (the test stack runs no queue consumers).
+    const worker = await startDeliveryWorker();
+    let receiver: Receiver | undefined;
+    try {
+      receiver = await startReceiver();
+      const r = receiver;
+      await open(page, `webhooks?game=${gameId}`, 'Webhooks');
+      await page.getByText('No endpoints yet').waitFor({ timeout: 30_000 });
+      await page.getByLabel('Endpoint URL').fill(r.url);
+      await page.getByLabel('session.flagged').check();
+      await page.getByLabel('launch.completed').check();
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      // The signing secret, shown once with a copy button.
+      const shown = page.locator('#signing-secret-value');
+      await shown.waitFor({ timeout: 30_000 });
+      const secret = (await shown.textContent()) ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      expect(await page.getByRole('button', { name: 'Copy signing secret' }).isEnabled()).toBe(true);
+      await page.getByRole('button', { name: 'I stored it' }).click();
+      expect(await shown.count()).toBe(0);
+      const row = page.locator('tr', { hasText: r.url });
+      await row.waitFor();
+      expect(await row.locator('.endpoint-status').textContent()).toBe('Enabled');
+      await screenshot(page, 'webhooks-registered');
+
+      // The test event reaches the receiver, signed with the secret the page showed (standardwebhooks verifies).
+      await page.getByRole('button', { name: `Send test to ${r.url}` }).click();
+      await waitFor(() => r.received.length === 1, 15_000, 'the test event at the receiver');
+      const [test] = verifiedPayloads(r, secret);
+      expect(test).toMatchObject({ type: 'webhook.test', gameId });
+      // …and in the delivery log (the page reloads it shortly after sending).
+      const log = page.locator('section', { has: page.getByRole('heading', { name: 'Delivery log' }) });
+      const delivered = log
+        .locator('tr', { hasText: 'webhook.test' })
+        .filter({ hasText: 'Delivered (HTTP 200)' });
+      await delivered.first().waitFor({ timeout: 30_000 });
+      await screenshot(page, 'webhooks-log');
+
+      // Redeliver it: the same webhook-id again, and a second attempt in the log.
+      await log.getByRole('button', { name: `Redeliver webhook.test ${test?.id}` }).click();
+      await waitFor(() => r.received.length === 2, 15_000, 'the redelivery');
+      expect(verifiedPayloads(r, secret).map((p) => p.id)).toEqual([test?.id, test?.id]);
+      await delivered.nth(1).waitFor({ timeout: 30_000 });
+
+      // Disable and enable it again; rotate its secret (the new one shown once); delete it after confirmation.
+      await page.getByRole('button', { name: `Disable ${r.url}` }).click();
+      await row.locator('.endpoint-status', { hasText: 'Disabled' }).waitFor();
+      await page.getByRole('button', { name: `Enable ${r.url}` }).click();
+      await row.locator('.endpoint-status', { hasText: 'Enabled' }).waitFor();
+      await page.getByRole('button', { name: `Rotate secret of ${r.url}` }).click();
+      await shown.waitFor();
+      const rotated = (await shown.textContent()) ?? '';
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await page.getByRole('button', { name: 'I stored it' }).click();
+      await page.getByRole('button', { name: `Delete ${r.url}…` }).click();
+      await page.getByRole('button', { name: 'Delete endpoint' }).click();
+      await page.getByText('No endpoints yet').waitFor();
+      const stored = String(await page.evaluate('JSON.stringify({ ...sessionStorage, ...localStorage })'));
+      expect(stored).not.toContain(secret);
+      expect(stored).not.toContain(rotated);
+      expect(errors).toEqual([]);
+    } finally {
+      await worker.stop();
+      await receiver?.close();
+    }
+  }, 120_000);
 });

@@ -26,6 +26,13 @@ import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { createDeveloper, type Developer } from '../helpers/users.js';
+import {
+  type Receiver,
+  startDeliveryWorker,
+  subscribeReceiver,
+  verifiedPayloads,
+  waitFor,
+} from '../helpers/webhooks.js';
 
 // The launch function's own settings (serverless.yml gives them to that function only).
 process.env.LAUNCH_STATE_MACHINE_ARN =
@@ -173,10 +180,15 @@ describe('a whole launch through the state machine', () => {
   let jobId: string;
   let final: Awaited<ReturnType<typeof pollJob>>;
   const buyAmount = 100_000_000n; // 0.1 SOL
+  // The game's webhook endpoint for the launch events, delivered by the worker (in-process) on the stack's queue.
+  let worker: Awaited<ReturnType<typeof startDeliveryWorker>> | undefined;
+  let hooks: { receiver: Receiver; secret: string } | undefined;
 
   beforeAll(async () => {
     alice = await newLauncher(SOL);
     game = await registerGame(alice, { name: `Space Invaders ${randomUUID().slice(0, 4)}` });
+    worker = await startDeliveryWorker();
+    hooks = await subscribeReceiver(alice, game.id, ['launch.completed', 'launch.failed']);
     const started = Date.now();
     const res = await launch(alice.token, {
       gameId: game.id,
@@ -190,6 +202,10 @@ describe('a whole launch through the state machine', () => {
     final.elapsedMs = Date.now() - started;
     console.info(`launch → completed in ${final.elapsedMs} ms (progress seen: ${final.seen.join(' → ')})`);
   }, 30_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await hooks?.receiver.close();
+  });
 
   it('completes within 15 s, reporting progress 10 → 50 → 80 → 100', async () => {
     expect(final.job).toMatchObject({ status: 'completed', progress: 100, jobId, gameId: game.id });
@@ -202,6 +218,20 @@ describe('a whole launch through the state machine', () => {
     expect(Object.keys(final.job).sort()).toEqual(
       ['bundleTx', 'gameId', 'gtokenAddress', 'jobId', 'message', 'progress', 'status'].sort(),
     );
+  });
+
+  it('sent one launch.completed webhook, signed, naming the job and the coin', async () => {
+    const receiver = hooks?.receiver as Receiver;
+    await waitFor(() => receiver.received.length >= 1, 10_000, 'launch.completed');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const payloads = verifiedPayloads(receiver, hooks?.secret ?? '');
+    expect(payloads).toHaveLength(1);
+    expect(payloads[0]).toMatchObject({
+      type: 'launch.completed',
+      version: 1,
+      gameId: game.id,
+      data: { jobId, coinMint: final.job.gtokenAddress, symbol: generateSymbol(game.name) },
+    });
   });
 
   it('minted a Token-2022 coin with the game’s metadata, fixed supply and revoked authority', async () => {

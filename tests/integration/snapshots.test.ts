@@ -38,7 +38,7 @@ import {
 } from '@solana-program/token';
 import type { SQSEvent } from 'aws-lambda';
 import bs58 from 'bs58';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as updateGameHandler } from '../../functions/games/update-game.js';
 import {
   sideEffects as buildClaimDeps,
@@ -89,6 +89,13 @@ import { metricTotal, stdoutRecords } from '../helpers/metrics.js';
 import { recordCompletedLaunch } from '../helpers/snapshot-coin.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
+import {
+  type Receiver,
+  startDeliveryWorker,
+  subscribeReceiver,
+  verifiedPayloads,
+  waitFor,
+} from '../helpers/webhooks.js';
 
 const SOL = 1_000_000_000n;
 const TOKEN = 1_000_000n; // airdrop token: 6 decimals
@@ -514,6 +521,18 @@ describe('exercise claim', () => {
     });
   };
 
+  // The game's webhook endpoint for claim.landed, delivered by the worker (in-process) on the stack's queue.
+  let worker: Awaited<ReturnType<typeof startDeliveryWorker>> | undefined;
+  let hooks: { receiver: Receiver; secret: string } | undefined;
+  beforeAll(async () => {
+    worker = await startDeliveryWorker();
+    hooks = await subscribeReceiver(ctx.dev, ctx.gameId, ['claim.landed']);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await hooks?.receiver.close();
+  });
+
   it('records the claim before signing: a second build answers the same claim; it lands once; status moves claimable → pending → claimed', async () => {
     const participant = ctx.holders.a;
     const wallet = participant.publicKey.toBase58();
@@ -602,6 +621,23 @@ describe('exercise claim', () => {
     expect(rebuilt.status).toBe(409);
     expect(rebuilt.body.error?.code).toBe('CONFLICT');
     expect(await coinBalance(participant.publicKey)).toBe(POOL / 4n);
+
+    // The landing is a claim.landed webhook of the coin's game, delivered once, signed (standardwebhooks).
+    const landedFor = () =>
+      verifiedPayloads(hooks?.receiver as Receiver, hooks?.secret ?? '').filter(
+        (p) => p.type === 'claim.landed' && p.data.wallet === wallet,
+      );
+    await waitFor(() => landedFor().length >= 1, 10_000, 'claim.landed');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const landedEvents = landedFor();
+    expect(landedEvents).toHaveLength(1);
+    expect(landedEvents[0]).toMatchObject({
+      version: 1,
+      gameId: ctx.gameId,
+      data: { wallet, mint: ctx.coinMint, amount: (POOL / 4n).toString() },
+    });
+    // The participant sent it, not the platform: its signature is given when the platform saw it, else null.
+    expect([signature, null]).toContain(landedEvents[0]?.data.signature);
   });
 
   it('a changed amount breaks the vault signature', async () => {

@@ -22,7 +22,7 @@ import { localDirectory } from '../../lib/user/directory.js';
 import { queueDeliveries, relayPending } from '../../lib/webhooks/index.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';
-import { payoutOf, randomDay, seedDay } from '../helpers/settlement.js';
+import { chain, payoutOf, randomDay, seedDay } from '../helpers/settlement.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 import { type Receiver, startDeliveryWorker, startReceiver, waitFor } from '../helpers/webhooks.js';
 
@@ -91,9 +91,19 @@ const relay = () => relayPending({ queue: queueDeliveries });
 const settle = async (ms = 2_000) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('webhook events', () => {
-  it('delivers multiplier.purchased, session.invalidated, settlement.completed, payout.sent and payout.carried once each', async () => {
-    const seeded = await seedDay({ day: randomDay(), playerCount: 4 });
-    const { r, secret } = await subscribe(seeded.dev, seeded.gameId);
+  it('delivers multiplier.purchased, session.invalidated, settlement.completed, payout.sent and a forced payout.carried once each', async () => {
+    // Subscribed before anything happens to the game: each event goes to the endpoints subscribed when it is
+    // relayed, which is right after its change commits.
+    let subscribed: Awaited<ReturnType<typeof subscribe>> | undefined;
+    const seeded = await seedDay({
+      day: randomDay(),
+      playerCount: 4,
+      onGame: async (dev, gameId) => {
+        subscribed = await subscribe(dev, gameId);
+      },
+    });
+    if (!subscribed) throw new Error('not subscribed');
+    const { r, secret } = subscribed;
     const cheater = seeded.players[0];
     if (!cheater) throw new Error('no players');
     const sessionId = defaultSessionId(seeded.day, cheater.arcId);
@@ -148,6 +158,15 @@ describe('webhook events', () => {
       expect(record?.status).toBe('carried');
       expect(p.data).toMatchObject({ lamports: record?.due, reason: expect.any(String) });
     }
+    // The wallet that cannot receive yet (no account on chain; its share is below the rent-exempt minimum): its
+    // payout is carried, and said so once.
+    const unfunded = seeded.players[2];
+    expect(await chain.getBalance(unfunded?.wallet ?? '')).toBe(0n);
+    expect(carried.filter((p) => p.data.arcId === unfunded?.arcId)).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({ day: seeded.day, reason: 'below what can land' }),
+      }),
+    ]);
   });
 
   it('delivers session.flagged once when a save takes a session over the risk threshold', async () => {

@@ -24,7 +24,14 @@ import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { checkFetchableUrl } from '../../lib/adapters/safe-fetch.js';
 import { settings } from '../../lib/core/config.js';
 import { outboxItem } from '../../lib/outbox/index.js';
-import { queueDeliveries, relayPending } from '../../lib/webhooks/index.js';
+import {
+  DISABLE_AFTER_FAILURES,
+  queueDeliveries,
+  RELAY_CLAIM_SECONDS,
+  relayEvent,
+  relayPending,
+} from '../../lib/webhooks/index.js';
+import { recordEndpointOutcome } from '../../lib/webhooks/repository.js';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/src/webhooks.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
 import { registerGame } from '../helpers/games.js';
@@ -437,27 +444,147 @@ describe('webhook delivery', () => {
     expect(verified(again.body.data.secret, second).type).toBe('session.flagged');
   });
 
-  it('loses nothing when the relay dies between recording a delivery and queueing it', async () => {
+  it('loses nothing when the process dies after the commit, before its immediate send, and the relay dies too', async () => {
     const game = (await registerGame(alice)).id;
     const r = await receiver();
     const { secret } = await endpointAt(r, ['session.flagged'], game);
     const data = { sessionId: randomUUID(), arcId: randomUUID(), riskScore: 97, threshold: 80 };
-    // The change commits with its outbox item; then the relay dies after its first write (the delivery record).
-    await dynamo().send(
-      new TransactWriteCommand({ TransactItems: [outboxItem('session.flagged', game, data)] }),
-    );
-    const plan = crashPlan(1);
-    await underCrashPlan(plan, () => relayPending({ queue: queueDeliveries }));
-    expect(plan.crashed).toBe(true);
+    const item = outboxItem('session.flagged', game, data);
+    const eventId = String(item.Put?.Item?.eventId);
+    // The change commits with its outbox item; the process dies before its immediate send (the next write).
+    const change = crashPlan(1);
+    await underCrashPlan(change, () => dynamo().send(new TransactWriteCommand({ TransactItems: [item] })));
+    expect(change.writes).toEqual([expect.stringMatching(/^TransactWrite\(1\) /)]);
+    expect(change.crashed).toBe(true);
+    // A relay takes it, records the delivery, and dies before queueing it.
+    const relay = crashPlan(2);
+    await underCrashPlan(relay, () => relayEvent(eventId, { queue: queueDeliveries }));
+    expect(relay.crashed).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(r.received).toHaveLength(0);
-    // The next relay run delivers it, once.
-    await relayPending({ queue: queueDeliveries });
+    // The dead relay's hold stops no run for good: the first run after it ran out delivers it, once.
+    const later = () => new Date(Date.now() + (RELAY_CLAIM_SECONDS + 1) * 1000);
+    expect(await relayEvent(eventId, { queue: queueDeliveries })).toBe(false); // still held
+    expect(await relayEvent(eventId, { queue: queueDeliveries, now: later })).toBe(true);
     await waitFor(() => r.received.length === 1, 10_000, 'the delivery after the crash');
     await relayPending({ queue: queueDeliveries });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(r.received).toHaveLength(1);
     expect(verified(secret, r.received[0] as never).data).toEqual(data);
+  });
+
+  it('delivers an event as soon as its change commits, without waiting for a relay run', async () => {
+    const game = (await registerGame(alice)).id;
+    const r = await receiver();
+    const { secret } = await endpointAt(r, ['session.flagged'], game);
+    const latencies: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const data = { sessionId: randomUUID(), arcId: randomUUID(), riskScore: 90, threshold: 80 };
+      const committed = Date.now();
+      await dynamo().send(
+        new TransactWriteCommand({ TransactItems: [outboxItem('session.flagged', game, data)] }),
+      );
+      await waitFor(() => r.received.length === i + 1, 5_000, 'the delivery without a relay run');
+      latencies.push((r.received[i]?.at ?? Infinity) - committed);
+      expect(verified(secret, r.received[i] as never).data).toEqual(data);
+    }
+    expect(Math.max(...latencies)).toBeLessThan(3_000);
+    // The events left the outbox: the schedule's run sends none of them again.
+    await relayPending({ queue: queueDeliveries });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(r.received).toHaveLength(3);
+    // For comparison, the path without the immediate send (lost here): the event waits for the schedule's next
+    // run (up to a minute in AWS, 2 s under npm run dev), which then takes this long to deliver it.
+    const item = outboxItem('session.flagged', game, {
+      sessionId: randomUUID(),
+      arcId: randomUUID(),
+      riskScore: 90,
+      threshold: 80,
+    });
+    await underCrashPlan(crashPlan(1), () =>
+      dynamo().send(new TransactWriteCommand({ TransactItems: [item] })),
+    );
+    const run = Date.now();
+    await relayEvent(String(item.Put?.Item?.eventId), { queue: queueDeliveries });
+    await waitFor(() => r.received.length === 4, 5_000, 'the delivery by the relay run');
+    console.info(
+      `webhooks: change committed → delivered: ${latencies.join(', ')} ms (immediate enqueue); ` +
+        `without it: the wait for the relay schedule + ${(r.received[3]?.at ?? Infinity) - run} ms`,
+    );
+  });
+
+  it('relays an event once when the writer’s message and the schedule’s run race for it', async () => {
+    const game = (await registerGame(alice)).id;
+    const r = await receiver();
+    await endpointAt(r, ['session.flagged'], game);
+    await endpointAt(await receiver(), ['session.flagged'], game);
+    const item = outboxItem('session.flagged', game, {
+      sessionId: randomUUID(),
+      arcId: randomUUID(),
+      riskScore: 95,
+      threshold: 80,
+    });
+    const eventId = String(item.Put?.Item?.eventId);
+    // Committed without its immediate send, so that the two relays below are the only ones.
+    await underCrashPlan(crashPlan(1), () =>
+      dynamo().send(new TransactWriteCommand({ TransactItems: [item] })),
+    );
+    const queued: string[] = [];
+    const counting = {
+      queue: async (deliveries: Parameters<typeof queueDeliveries>[0]) => {
+        queued.push(...deliveries.map((d) => d.message.endpointId));
+        await queueDeliveries(deliveries);
+      },
+    };
+    const relayed = await Promise.all([relayEvent(eventId, counting), relayEvent(eventId, counting)]);
+    expect(relayed.filter(Boolean)).toHaveLength(1);
+    expect(await relayEvent(eventId, counting)).toBe(false);
+    expect(queued).toHaveLength(2); // one first attempt per endpoint
+    await waitFor(() => r.received.length === 1, 10_000, 'the delivery');
+  });
+
+  it('disables an endpoint after 20 failed attempts in a row; enabled again, its deliveries resume', async () => {
+    const game = (await registerGame(alice)).id;
+    const r = await receiver(() => 500);
+    const { id, secret } = await endpointAt(r, ['session.flagged'], game);
+    // 19 failures counted as earlier failed attempts would have counted them: the next failure is the 20th.
+    for (let i = 1; i < DISABLE_AFTER_FAILURES; i++)
+      await recordEndpointOutcome(game, id, false, new Date().toISOString());
+    const endpointNow = async () =>
+      (await list(alice, game)).body.data as unknown as Array<Record<string, unknown>>;
+    expect((await endpointNow())[0]).toMatchObject({ enabled: true, consecutiveFailures: 19 });
+    await emit(game);
+    await waitFor(() => r.received.length === 1, 10_000, 'the failing attempt');
+    const firstId = String(r.received[0]?.headers['webhook-id']);
+    for (let i = 0; i < 100 && (await endpointNow())[0]?.enabled !== false; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await endpointNow())[0]).toMatchObject({
+      enabled: false,
+      disabledReason: 'failing',
+      consecutiveFailures: DISABLE_AFTER_FAILURES,
+    });
+    // Disabled: the retry that comes due is given up, and a new event is not sent to it.
+    await emit(game);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(r.received).toHaveLength(1);
+    expect((await redeliver(alice, id, firstId, game)).status).toBe(409);
+
+    // The studio enables it: the run of failures starts over, and deliveries resume.
+    r.behaviour = () => 200;
+    const enabled = await update(alice, id, { enabled: true }, game);
+    expect(enabled.status, enabled.text).toBe(200);
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0 });
+    const again = await redeliver(alice, id, firstId, game);
+    expect(again.status, again.text).toBe(202);
+    await emit(game);
+    await waitFor(() => r.received.length === 3, 10_000, 'the redelivery and the new event');
+    expect(r.received.map((d) => verified(secret, d).type)).toEqual([
+      'session.flagged',
+      'session.flagged',
+      'session.flagged',
+    ]);
+    expect(r.received.filter((d) => d.headers['webhook-id'] === firstId)).toHaveLength(2);
+    expect((await endpointNow())[0]).toMatchObject({ enabled: true, consecutiveFailures: 0 });
   });
 
   it('sends nothing for a change whose transaction rolled back', async () => {

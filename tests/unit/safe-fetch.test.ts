@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -14,42 +20,60 @@ import {
 interface Seen {
   url: string;
   headers: IncomingHttpHeaders;
+  method?: string;
+  body?: Buffer;
 }
 
 let server: Server;
 let port: number;
 let seen: Seen[] = [];
 
+/** A webhook receiver: reads the whole body, then answers what `status` says (a big answer when `big`). */
+const receivePost = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    seen.push({ url: req.url ?? '', headers: req.headers, method: req.method, body: Buffer.concat(chunks) });
+    const status = Number(url.searchParams.get('status') ?? 200);
+    const location = url.searchParams.get('to');
+    res.writeHead(status, location ? { location } : {});
+    res.end(url.searchParams.has('big') ? Buffer.alloc(100_000, 0x63) : `got ${req.method}`);
+  });
+};
+
+/** Every other path: recorded as it arrives, answered by its name. */
+const answer = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  seen.push({ url: req.url ?? '', headers: req.headers, method: req.method });
+  const chain = /^\/chain\/(\d+)$/.exec(url.pathname);
+  if (url.pathname === '/ok') {
+    res.writeHead(200, { 'content-type': 'text/html', 'x-multi': ['a', 'b'] }).end('<html>hello</html>');
+  } else if (url.pathname === '/redirect') {
+    res.writeHead(302, { location: url.searchParams.get('to') ?? '/', 'set-cookie': 'session=secret' }).end();
+  } else if (chain) {
+    const n = Number(chain[1]);
+    if (n === 0) res.writeHead(200).end('end of chain');
+    else res.writeHead(301, { location: `/chain/${n - 1}` }).end();
+  } else if (url.pathname === '/big') {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    for (let i = 0; i < 48; i++) res.write(chunk); // 3 MiB
+    res.end();
+  } else if (url.pathname === '/exact') {
+    res.writeHead(200).end(Buffer.alloc(1000, 0x62));
+  } else if (url.pathname === '/stall-body') {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.write('<html><head>'); // …and never finishes
+  } else if (url.pathname === '/hang') {
+    // Accept the connection, never answer.
+  } else {
+    res.writeHead(404).end();
+  }
+};
+
 beforeAll(async () => {
   server = createServer((req, res) => {
-    seen.push({ url: req.url ?? '', headers: req.headers });
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const chain = /^\/chain\/(\d+)$/.exec(url.pathname);
-    if (url.pathname === '/ok') {
-      res.writeHead(200, { 'content-type': 'text/html', 'x-multi': ['a', 'b'] }).end('<html>hello</html>');
-    } else if (url.pathname === '/redirect') {
-      res
-        .writeHead(302, { location: url.searchParams.get('to') ?? '/', 'set-cookie': 'session=secret' })
-        .end();
-    } else if (chain) {
-      const n = Number(chain[1]);
-      if (n === 0) res.writeHead(200).end('end of chain');
-      else res.writeHead(301, { location: `/chain/${n - 1}` }).end();
-    } else if (url.pathname === '/big') {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      const chunk = Buffer.alloc(64 * 1024, 0x61);
-      for (let i = 0; i < 48; i++) res.write(chunk); // 3 MiB
-      res.end();
-    } else if (url.pathname === '/exact') {
-      res.writeHead(200).end(Buffer.alloc(1000, 0x62));
-    } else if (url.pathname === '/stall-body') {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.write('<html><head>'); // …and never finishes
-    } else if (url.pathname === '/hang') {
-      // Accept the connection, never answer.
-    } else {
-      res.writeHead(404).end();
-    }
+    (url.pathname === '/post' ? receivePost : answer)(req, res, url);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -252,6 +276,84 @@ describe('safeFetch against a loopback server (allowLoopback)', () => {
     );
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(UnsafeUrlError);
+  });
+});
+
+describe('safeFetch POST (webhook deliveries)', () => {
+  const post = (path: string, options: SafeFetchOptions = {}) =>
+    safeFetch(`http://hooks.example:${port}${path}`, {
+      method: 'POST',
+      body: Buffer.from('{"id":"evt_1","type":"webhook.test"}'),
+      headers: { 'content-type': 'application/json', 'webhook-id': 'evt_1' },
+      maxRedirects: 0,
+      allowLoopback: true,
+      lookup: fakeDns({ 'hooks.example': ['127.0.0.1'] }).lookup,
+      ...options,
+    });
+
+  it('sends the body with its length and the caller’s headers; host, connection and encoding stay its own', async () => {
+    const result = await post('/post', {
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'evt_1',
+        host: 'internal.service',
+        connection: 'keep-alive',
+        'accept-encoding': 'gzip',
+      },
+      userAgent: 'Arcadia-Webhooks/1.0',
+    });
+    expect(result).toMatchObject({ status: 200, truncated: false });
+    expect(result.body.toString()).toBe('got POST');
+    expect(seen).toHaveLength(1);
+    const [request] = seen;
+    expect(request?.method).toBe('POST');
+    expect(request?.body?.toString()).toBe('{"id":"evt_1","type":"webhook.test"}');
+    expect(request?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'content-length': '36',
+      'webhook-id': 'evt_1',
+      host: `hooks.example:${port}`,
+      connection: 'close',
+      'accept-encoding': 'identity',
+      'user-agent': 'Arcadia-Webhooks/1.0',
+    });
+  });
+
+  it('answers a non-2xx status as it is (the caller decides it failed)', async () => {
+    const result = await post('/post?status=500');
+    expect(result.status).toBe(500);
+    expect(result.body.toString()).toBe('got POST');
+  });
+
+  it('never follows a redirect with maxRedirects 0: the POST is not replayed, not even to a public host', async () => {
+    const error = await refusal(
+      post(`/post?status=307&to=${encodeURIComponent(`http://hooks.example:${port}/ok`)}`),
+    );
+    expect(error.reason).toBe('too many redirects (max 0)');
+    expect(seen.map((s) => [s.url.split('?')[0], s.method])).toEqual([['/post', 'POST']]);
+  });
+
+  it('reads at most maxBytes of the answer', async () => {
+    const result = await post('/post?big', { maxBytes: 4096 });
+    expect(result.status).toBe(200);
+    expect(result.body).toHaveLength(4096);
+    expect(result.truncated).toBe(true);
+  });
+
+  it('cuts a receiver that never answers at the deadline', async () => {
+    const started = Date.now();
+    await expect(post('/hang', { timeoutMs: 300 })).rejects.toThrow(/timed out after 300 ms/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('refuses a private or loopback receiver before sending anything', async () => {
+    const privateHost = await refusal(
+      post('/post', { lookup: fakeDns({ 'hooks.example': ['10.1.2.3'] }).lookup }),
+    );
+    expect(privateHost.reason).toBe('private address 10.1.2.3');
+    const loopback = await refusal(post('/post', { allowLoopback: false }));
+    expect(loopback.reason).toBe('non-default port');
+    expect(seen).toHaveLength(0);
   });
 });
 

@@ -1,0 +1,77 @@
+// Enqueue after commit (docs/webhooks.md, "Outbox"): once a write that holds outbox events has completed, the
+// writer sends their ids to the WebhookQueue in one message, and the delivery worker relays them at once, instead
+// of leaving them to the relay schedule's next run (a minute in AWS). Best effort: a send that fails or times out
+// is logged and the schedule relays the events later; the relay's claim (lib/webhooks/relay.ts) makes the two
+// paths relay an event once.
+import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterEachCall } from '../adapters/dynamodb.js';
+import { settings } from '../core/config.js';
+import { logger } from '../core/logger.js';
+
+/** The most a change waits for the send: it holds the change's answer, and the schedule is the fallback. */
+const SEND_TIMEOUT_MS = 2_000;
+
+let client: SQSClient | undefined;
+// One try, a short deadline; local queue URLs point at the stand-in's own host (follow the configured endpoint).
+const sqs = () =>
+  (client ??= new SQSClient({
+    useQueueUrlAsEndpoint: false,
+    maxAttempts: 1,
+    requestHandler: {
+      connectionTimeout: SEND_TIMEOUT_MS,
+      requestTimeout: SEND_TIMEOUT_MS,
+      throwOnRequestTimeout: true,
+    },
+  }));
+let queueUrl: string | undefined;
+
+const webhookQueueUrl = async (): Promise<string> => {
+  if (queueUrl) return queueUrl;
+  const { WEBHOOK_QUEUE_URL, WEBHOOK_QUEUE_NAME } = settings();
+  queueUrl =
+    WEBHOOK_QUEUE_URL ||
+    (await sqs().send(new GetQueueUrlCommand({ QueueName: WEBHOOK_QUEUE_NAME }))).QueueUrl;
+  if (!queueUrl) throw new Error(`Webhook queue ${WEBHOOK_QUEUE_NAME} not found`);
+  return queueUrl;
+};
+
+/** The queue message that asks the worker to relay events (beside the delivery messages). */
+export interface RelayMessage {
+  relay: string[];
+}
+
+type Written = Record<string, unknown> | undefined;
+
+/** The outbox events a completed call's input holds (pending items put into the webhooks table). */
+export const pendingEventIds = (input: Record<string, unknown>): string[] => {
+  // A transaction's items, or a single call's input (only a put has an `Item`).
+  const puts: Written[] = Array.isArray(input.TransactItems)
+    ? (input.TransactItems as Array<{ Put?: Record<string, unknown> }>).map((item) => item.Put)
+    : [input];
+  const pending = puts.filter((put) => typeof (put?.Item as Written)?.outboxPending === 'string');
+  if (pending.length === 0) return [];
+  const table = settings().WEBHOOKS_TABLE;
+  return pending.flatMap((put) => {
+    const eventId = (put?.Item as Written)?.eventId;
+    return put?.TableName === table && typeof eventId === 'string' ? [eventId] : [];
+  });
+};
+
+const relayAfterCommit = async (_operation: string, input: Record<string, unknown>): Promise<void> => {
+  const relay = pendingEventIds(input);
+  if (relay.length === 0) return;
+  try {
+    const message: RelayMessage = { relay };
+    await sqs().send(
+      new SendMessageCommand({ QueueUrl: await webhookQueueUrl(), MessageBody: JSON.stringify(message) }),
+    );
+  } catch (error) {
+    logger.warn('immediate webhook relay not sent; the relay schedule will send it', {
+      events: relay,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+};
+
+/** Arm the enqueue after commit in this process (idempotent): called by whatever builds an outbox item. */
+export const relayOutboxAfterCommit = (): void => afterEachCall(relayAfterCommit);
