@@ -64,6 +64,7 @@ $('start').addEventListener('click', async () => {
   $('pending').textContent = '0';
   $('star').hidden = false;
   $('end').disabled = false;
+  void showTournament();
   moveStar();
   log('Catch the stars!');
   // Points go out at most once a second (the per-session flush limit); the client paces itself anyway.
@@ -73,8 +74,8 @@ $('start').addEventListener('click', async () => {
   }, 1000);
 });
 
-/** Today's top 10: rank, display name (else the studio's identifier), points; the player's own row marked. */
-const showTop = (entries, myArcId) => {
+/** A top 10: rank, display name (else the studio's identifier), points; the player's own row marked. */
+const showTop = (entries, myArcId, list = $('top')) => {
   const rows = entries.map((entry) => {
     const row = document.createElement('li');
     row.value = entry.rank;
@@ -83,8 +84,74 @@ const showTop = (entries, myArcId) => {
     if (entry.arcId === myArcId) row.className = 'me';
     return row;
   });
-  $('top').replaceChildren(...rows);
+  list.replaceChildren(...rows);
 };
+
+// The game's running tournament (else its next one), read with the session token: a countdown to the end of
+// the running period (or the start of the next), a Join button and the period's top 10. No tournament: no panel.
+let shown;
+let countdown;
+let refreshedAt = 0;
+
+const formatLeft = (ms) => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const [h, m] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60)];
+  const mmss = `${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  return h ? `${h}:${mmss}` : mmss;
+};
+
+const tick = () => {
+  const left = Date.parse(shown.target) - Date.now();
+  $('t-countdown').textContent = formatLeft(left);
+  // The period ended (or began): read the tournament again, at most every 5 s (the reads are rate limited).
+  if (left <= 0 && Date.now() - refreshedAt > 5000) void showTournament();
+};
+
+const setJoined = (joined) => {
+  $('join').disabled = joined;
+  $('join').textContent = joined ? 'Joined' : 'Join';
+};
+
+async function showTournament() {
+  refreshedAt = Date.now();
+  try {
+    const t = (await client.tournaments()).find((each) => each.current ?? each.next);
+    if (!t) {
+      clearInterval(countdown);
+      $('tournament').hidden = true;
+      return;
+    }
+    const period = t.current ?? t.next;
+    const running = period.status === 'running';
+    shown = { id: t.tournamentId, target: running ? period.endsAt : period.startsAt };
+    $('t-title').textContent = t.title;
+    $('t-when').textContent = running ? 'Ends in' : 'Starts in';
+    clearInterval(countdown);
+    countdown = setInterval(tick, 1000);
+    tick();
+    const [entries, board] = await Promise.all([
+      client.myTournamentEntries({ limit: 100 }),
+      running ? client.tournamentBoard(t.tournamentId, period.id, { limit: 10, me: true }) : null,
+    ]);
+    setJoined(entries.some((e) => e.tournamentId === t.tournamentId && e.period === period.id));
+    showTop(board?.entries ?? [], board?.player?.arcId, $('t-top'));
+    $('tournament').hidden = false;
+  } catch (error) {
+    log(`tournament: ${error.code ?? ''} ${error.message}`);
+  }
+}
+
+$('join').addEventListener('click', async () => {
+  $('join').disabled = true;
+  try {
+    await client.joinTournament(shown.id);
+    setJoined(true);
+    log('Joined the tournament: your runs count in it.');
+  } catch (error) {
+    $('join').disabled = false;
+    log(`Could not join: ${error.code ?? ''} ${error.message}`);
+  }
+});
 
 $('star').addEventListener('click', () => {
   score += 10;
@@ -110,6 +177,8 @@ $('end').addEventListener('click', async () => {
     log(
       `Run saved: ${committed.committedPoints} points${committed.clipped ? ' (clipped by the daily cap)' : ''}.`,
     );
+    // The run counted in the tournaments the player joined: their board again.
+    void showTournament();
   } catch (error) {
     log(`Could not save the run: ${error.code ?? ''} ${error.message}`);
   }

@@ -16,6 +16,8 @@ const sdkDir = join(here, '../../sdk');
 /** The demo studio's identity; the game is registered once per data directory under this idempotency key. */
 const STUDIO = 'demo-studio';
 const GAME_KEY = 'arcadia-demo-game-v1';
+/** The demo's recurring tournament, created once per data directory (found again by its title). */
+const TOURNAMENT_TITLE = 'Hourly Star Cup';
 
 export interface DemoServer {
   url: string;
@@ -58,7 +60,33 @@ const setUpStudio = async (apiUrl: string, idpUrl: string): Promise<Studio> => {
       },
     }),
   );
+  await ensureTournament(studio, game.id);
   return { gameId: game.id, studio };
+};
+
+/**
+ * An hourly tournament for the demo game, so the page has one to show: it starts now (to the second, which the
+ * API accepts as not in the past), so that a run played at once counts in it; entrants must join.
+ */
+const ensureTournament = async (studio: Studio['studio'], gameId: string) => {
+  const listed = unwrap(
+    await studio.GET('/tournaments/{gameId}', { params: { path: { gameId }, query: { limit: 100 } } }),
+  );
+  if (listed.some((t) => t.title === TOURNAMENT_TITLE && t.status === 'scheduled')) return;
+  unwrap(
+    await studio.POST('/tournaments/{gameId}', {
+      params: { path: { gameId } },
+      body: {
+        title: TOURNAMENT_TITLE,
+        description: 'The most stars caught in the hour wins. Join, then play.',
+        startsAt: `${new Date().toISOString().slice(0, 19)}Z`,
+        recurrence: { everySeconds: 3600 },
+        durationSeconds: 3600,
+        scoring: 'sum',
+        joinRequired: true,
+      },
+    }),
+  );
 };
 
 const send = (res: ServerResponse, status: number, body: string | Buffer, type: string) => {

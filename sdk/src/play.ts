@@ -21,6 +21,17 @@ export type Leaderboard = Ok<'getLeaderboard'>;
 export type BoardEntry = Leaderboard['entries'][number];
 export type MyRank = Ok<'getMyRank'>;
 export type DisplayNameResult = Ok<'setMyDisplayName'>;
+export type Tournament = Ok<'listTournaments'>[number];
+export type TournamentPeriod = NonNullable<Tournament['current']>;
+export type TournamentEntry = Ok<'joinTournament'>;
+export type TournamentBoard = Ok<'getTournamentBoard'>;
+/** A page of a tournament period's board: `limit` entries (1–100, default 10) from rank `offset + 1`; `me` adds
+ * the player's own rank with its neighbours. */
+export interface TournamentBoardQuery {
+  limit?: number;
+  offset?: number;
+  me?: boolean;
+}
 /** Which board: the daily one (a UTC day `yyyy-mm-dd`, today by default) or the all-time one. */
 export interface BoardQuery {
   period?: 'daily' | 'alltime';
@@ -283,6 +294,72 @@ export class PlayClient {
       await this.api.PUT('/play/players/{gameId}/me/name', {
         params: { path: { gameId: this.gameId } },
         body: { displayName },
+      }),
+    );
+  }
+
+  /**
+   * The game's tournaments the player sees (cancelled ones are hidden), each with its `current` (running) and
+   * `next` period: up to `limit` (1–100, default 20).
+   */
+  async tournaments(query: { limit?: number } = {}): Promise<Tournament[]> {
+    this.started('tournaments');
+    return unwrap(
+      await this.api.GET('/tournaments/{gameId}', { params: { path: { gameId: this.gameId }, query } }),
+    );
+  }
+
+  /** One tournament of the game, with its current and next period (NOT_FOUND when cancelled). */
+  async tournament(tournamentId: string): Promise<Tournament> {
+    this.started('tournament');
+    return unwrap(
+      await this.api.GET('/tournaments/{gameId}/{tournamentId}', {
+        params: { path: { gameId: this.gameId, tournamentId } },
+      }),
+    );
+  }
+
+  /**
+   * Enter the player in the tournament's running period, else its next one (joining again answers the same
+   * entry). TOURNAMENT_FULL when the period has its maximum of entrants, TOURNAMENT_NOT_RUNNING when no period
+   * is left to join.
+   */
+  async joinTournament(tournamentId: string): Promise<TournamentEntry> {
+    this.started('joinTournament');
+    return unwrap(
+      await this.api.POST('/tournaments/{gameId}/{tournamentId}/join', {
+        params: { path: { gameId: this.gameId, tournamentId } },
+      }),
+    );
+  }
+
+  /** The player's tournament entries in this game (one per period entered): points and attempts counted. */
+  async myTournamentEntries(query: { limit?: number } = {}): Promise<TournamentEntry[]> {
+    this.started('myTournamentEntries');
+    return unwrap(
+      await this.api.GET('/tournament-entries/{gameId}/me', {
+        params: { path: { gameId: this.gameId }, query },
+      }),
+    );
+  }
+
+  /**
+   * A page of a period's board (running, or ended within the studio's retention; `periodId` is the period's `id`,
+   * its start): entries with rank, points, the studio's identifier and display name; with `me: true` also the
+   * player's own rank (null without points there) and up to two neighbours each side.
+   */
+  async tournamentBoard(
+    tournamentId: string,
+    periodId: string,
+    { me, ...page }: TournamentBoardQuery = {},
+  ): Promise<TournamentBoard> {
+    this.started('tournamentBoard');
+    return unwrap(
+      await this.api.GET('/tournaments/{gameId}/{tournamentId}/periods/{periodId}/board', {
+        params: {
+          path: { gameId: this.gameId, tournamentId, periodId },
+          query: { ...page, ...(me === undefined ? {} : { me: me ? 'true' : 'false' }) },
+        },
       }),
     );
   }

@@ -1,6 +1,6 @@
 // The demo game (/demo on the demo server the stack starts) played end to end in Chromium: sign in with the local
 // identity provider, catch stars, commit; the page shows the points, the rank and today's top 10 the leaderboard
-// holds, read with its session token.
+// holds, read with its session token, and the demo's hourly tournament: a countdown, Join, and its board.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { devLeaderboard } from '../../lib/play/index.js';
@@ -40,12 +40,20 @@ describe('the demo game', () => {
       expect(await page.textContent('#subject')).toBe(`did:local:${name}`);
       await page.click('#start');
       await page.waitForSelector('#star', { state: 'visible' });
+      // The demo's tournament, running since the demo server set it up: the time to its period's end, counting down.
+      await page.waitForSelector('#tournament', { state: 'visible', timeout: 30_000 });
+      expect(await page.textContent('#t-when')).toBe('Ends in');
+      const countdownBefore = await page.textContent('#t-countdown');
+      expect(countdownBefore).toMatch(/^(1:)?\d{2}:\d{2}$/);
+      await page.click('#join');
+      await page.waitForSelector('#join:text("Joined")', { timeout: 30_000 });
       // Six catches over ~2.5 s: several paced flushes, then the rest at the end.
       for (let i = 0; i < 6; i++) {
         await page.click('#star');
         await page.waitForTimeout(400);
       }
       expect(await page.textContent('#score')).toBe('60');
+      expect(await page.textContent('#t-countdown')).not.toBe(countdownBefore);
       await page.click('#end');
       await page.waitForFunction("document.querySelector('#rank').textContent !== '–'", null, {
         timeout: 30_000,
@@ -60,6 +68,10 @@ describe('the demo game', () => {
           me: row.className === 'me',
         })),
       );
+      // The run counted in the tournament the player joined: its board shows the player's row.
+      await page.waitForSelector('#t-top li.me', { timeout: 30_000 });
+      const tournamentRow = await page.$eval('#t-top li.me', (row) => row.textContent);
+      expect(tournamentRow).toBe(`${name} · 60`);
       expect(errors).toEqual([]);
       // The page never held a developer key: every API call it made carried its player's tokens.
       expect(apiAuthorizations.every((a) => a.startsWith('Bearer '))).toBe(true);
