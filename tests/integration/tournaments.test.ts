@@ -497,5 +497,22 @@ describe('SDK commits', () => {
     expect(read.entries.map((e) => [e.arcId, e.points])).toEqual([[entrant, 40]]);
     expect(read.entries.map((e) => e.arcId)).not.toContain(outsider);
     expect(read.player).toMatchObject({ rank: 1, points: 40 });
+    // The player reads the running period's board with its session token, with its own rank.
+    const periodId = iso(start);
+    const boardPath = `${base()}/${id}/periods/${periodId}/board`;
+    const own = await call(
+      boardHandler,
+      await sessionHeaders(entrant),
+      'GET',
+      boardPath,
+      { gameId: game.id, tournamentId: id, periodId },
+      undefined,
+      { me: 'true' },
+    );
+    expect(own.status).toBe(200);
+    expect(own.body.data).toMatchObject({
+      period: { id: periodId, status: 'running' },
+      player: { arcId: entrant, rank: 1, points: 40 },
+    });
   });
 });
