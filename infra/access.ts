@@ -157,6 +157,8 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/play/session-token.ts': { environment: secretsEncryptionKey },
   'lib/play/tournament-entries.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
   'lib/tournaments/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'Query', 'PutItem']) },
+  // Periods due to close: a Query of the byPeriodClose index, and the record's close marks.
+  'lib/tournaments/close.ts': { grants: dynamo('PlayTable', ['Query', 'UpdateItem'], 'byPeriodClose') },
 
   // --- rewards (RewardsTable) ---
   // The save paths read a multiplier slot (a key with its table) in their one BatchGetItem across both tables.
@@ -199,6 +201,7 @@ export const ACCESS: Record<string, ModuleAccess> = {
     ),
   },
   'lib/rewards/settlement/settle.ts': none,
+  'lib/rewards/settlement/prizes.ts': none,
   // The schedule's producer side, and the payout DLQ a line that kept failing is parked in.
   'lib/rewards/settlement/queue.ts': {
     grants: [

@@ -113,6 +113,16 @@ export const OTHER_FUNCTIONS: Record<string, FunctionSettings> = {
     events: [{ schedule: "rate(${env:SETTLEMENT_RATE, '1 hour'})" }],
     destinations: onFailure,
   },
+  scheduleTournamentCloses: {
+    comment:
+      'Tournament periods whose end plus payout delay has passed (docs/tournaments.md, "Prizes"): each is queued on\n' +
+      'the settlement queue, where settleGameDays freezes its board and pays its prize table.',
+    handler: 'functions/tournaments/schedule-period-closes.handler',
+    timeout: 60,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable
+    events: [{ schedule: "rate(${env:TOURNAMENT_CLOSE_RATE, '1 minute'})" }],
+    destinations: onFailure,
+  },
   relayWebhooks: {
     comment:
       'The webhook outbox relay (docs/webhooks.md, "Outbox"): queues the deliveries of the events still pending in\n' +
@@ -141,8 +151,8 @@ export const OTHER_FUNCTIONS: Record<string, FunctionSettings> = {
   },
   settleGameDays: {
     comment:
-      "A day pays the creators and the top 10, each transfer confirmed within 20 s; SettlementQueue's visibility\n" +
-      'timeout is 6x this.',
+      'A day pays the creators and the top 10 (a tournament period its paid ranks, at most 100), each transfer\n' +
+      "confirmed within 20 s; SettlementQueue's visibility timeout is 6x this.",
     handler: 'functions/settlement/settle-game-days.handler',
     timeout: 600,
     memorySize: 1024,

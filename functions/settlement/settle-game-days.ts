@@ -12,6 +12,7 @@ import {
   settleGameDay,
 } from '../../lib/rewards/index.js';
 import { coinEmissionDeps, settleCoinEmission } from '../../lib/snapshots/index.js';
+import { closePeriod } from '../../lib/tournaments/index.js';
 
 settings(); // parsed at cold start: a misconfigured container fails here, naming the setting
 
@@ -31,8 +32,15 @@ sideEffects.settleCoinEmission = ({ gameId, day, players }) =>
     emissionDeps,
   );
 
-/** SettlementQueue consumer: one (game, day) per message, failures reported per item (ReportBatchItemFailures). */
+/**
+ * SettlementQueue consumer: one (game, day), or one tournament period to close, per message; failures reported per
+ * item (ReportBatchItemFailures).
+ */
 export const handler = observed(
   (event: SQSEvent): Promise<SQSBatchResponse> =>
-    processSettlementBatch(event.Records, (gameId, day) => settleGameDay(gameId, day, sideEffects)),
+    processSettlementBatch(
+      event.Records,
+      (gameId, day) => settleGameDay(gameId, day, sideEffects),
+      (message) => closePeriod(message, sideEffects),
+    ),
 );

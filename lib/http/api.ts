@@ -54,6 +54,7 @@ import {
   createTournamentContract,
   getTournamentBoardContract,
   getTournamentContract,
+  getTournamentPeriodResultsContract,
   joinTournamentContract,
   listMyTournamentEntriesContract,
   listTournamentPeriodsContract,
@@ -147,6 +148,7 @@ export const contracts: readonly Contract[] = [
   getTournamentContract,
   listTournamentPeriodsContract,
   getTournamentBoardContract,
+  getTournamentPeriodResultsContract,
   joinTournamentContract,
   listMyTournamentEntriesContract,
 ];

@@ -7,6 +7,10 @@ import { described, withMeta } from '../core/schemas.js';
 const lamports = described(z.string().check(z.regex(/^\d+$/)), 'Lamports, as a decimal string (u64)');
 const utcDay = described(z.string(), 'UTC day, yyyy-mm-dd');
 const signature = described(z.string(), 'Solana transaction signature (base58)');
+const prizeOf = described(
+  z.object({ tournamentId: z.string(), periodId: z.string() }),
+  'Set when the payout is a tournament prize: the tournament and its period',
+);
 
 /** The `data` of each event type, version 1. */
 export const EVENT_DATA = {
@@ -21,12 +25,39 @@ export const EVENT_DATA = {
       }),
     ),
   }),
-  'payout.sent': z.object({ day: utcDay, arcId: z.string(), lamports, signature }),
+  'payout.sent': z.object({
+    day: utcDay,
+    arcId: z.string(),
+    lamports,
+    signature,
+    tournament: z.optional(prizeOf),
+  }),
   'payout.carried': z.object({
     day: utcDay,
     arcId: z.string(),
     lamports,
     reason: described(z.string(), 'Why it was carried to the recipient’s next payout'),
+    tournament: z.optional(prizeOf),
+  }),
+  'tournament.period.ended': z.object({
+    tournamentId: z.string(),
+    periodId: z.string(),
+    endsAt: z.string(),
+    potLamports: described(lamports, "The period's prize pool (its share of the rewards pool)"),
+    results: described(
+      z.array(z.object({ rank: z.int(), arcId: z.string(), points: z.number(), lamports })),
+      'The frozen board down to the last paid rank, with each rank’s prize',
+    ),
+    voided: described(
+      z.nullable(z.literal('cancelled')),
+      '`cancelled`: the tournament was cancelled before the period ended; nothing is paid',
+    ),
+  }),
+  'tournament.period.paid': z.object({
+    tournamentId: z.string(),
+    periodId: z.string(),
+    totalLamports: lamports,
+    recipients: z.array(z.object({ arcId: z.string(), rank: z.int(), lamports })),
   }),
   'claim.landed': z.object({
     wallet: z.string(),
@@ -72,6 +103,10 @@ const SUMMARIES: Record<WebhookEventType, string> = {
   'settlement.completed': "A game's UTC day settled: what it paid, and to whom.",
   'payout.sent': 'A payout transfer landed on chain.',
   'payout.carried': "A payout line could not be paid and was carried to the recipient's next payout.",
+  'tournament.period.ended':
+    "A tournament period's board was frozen after its end: its results and each paid rank's prize, about to be paid.",
+  'tournament.period.paid':
+    "A tournament period's prizes were all paid (or carried to recipients who can't receive yet).",
   'claim.landed': "An airdrop claim of the game's coin landed on chain.",
   'session.flagged': "A play session's risk score went over the flagging threshold.",
   'session.invalidated': 'A play session was invalidated; its points no longer count.',
@@ -93,7 +128,7 @@ export const eventSchema = <T extends WebhookEventType>(type: T) =>
       gameId: z.string(),
       data: EVENT_DATA[type],
     }),
-    { id: `WebhookEvent_${type.replace('.', '_')}`, description: SUMMARIES[type] },
+    { id: `WebhookEvent_${type.replaceAll('.', '_')}`, description: SUMMARIES[type] },
   );
 
 export const EVENT_SUMMARIES = SUMMARIES;

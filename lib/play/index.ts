@@ -51,6 +51,7 @@ export {
 } from './sdk-contracts.js';
 export { verifySessionToken } from './session-token.js';
 export {
+  CLOSE_SHARDS,
   entryRead,
   joinItems,
   periodBoard,

@@ -11,7 +11,7 @@ import {
   metaItem,
 } from './rank-writes.js';
 import type { TransactItem } from './repository.js';
-import { entrantsItem, entrantsOf } from './tournament-entries.js';
+import { type EntrantsAdd, entrantsItem, entrantsOf } from './tournament-entries.js';
 
 /** DynamoDB's limit of items per TransactWriteItems. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -132,14 +132,8 @@ type Merge =
       /** A day board's entry in the index of games with activity (the same for every write that sets it). */
       activity?: DayActivity | undefined;
     }
-  | {
-      /** A tournament period's entrants: players entered summed, the room for them checked once. */
-      kind: 'entrants';
-      key: { pk: string; sk: string };
-      added: number;
-      maxEntrants: number | null;
-      expiresAt: number;
-    };
+  /** A tournament period's entrants: players entered summed, the room for them checked once. */
+  | ({ kind: 'entrants' } & EntrantsAdd);
 
 const mergeOf = (item: TransactItem): Merge | undefined => {
   const deltas = counterDeltas(item);
@@ -178,8 +172,7 @@ const absorb = (into: Merge, other: Merge) => {
 /** The one item of merged writes; undefined when counter deltas cancel out. */
 const mergedItem = (merge: Merge): TransactItem | undefined => {
   if (merge.kind === 'meta') return metaItem(merge.key, merge.adds, merge.activity);
-  if (merge.kind === 'entrants')
-    return entrantsItem(merge.key, merge.added, merge.maxEntrants, merge.expiresAt);
+  if (merge.kind === 'entrants') return entrantsItem(merge);
   const nonZero = new Map([...merge.parts].filter(([, d]) => d !== 0));
   return nonZero.size > 0 ? counterItem(merge.key, nonZero) : undefined;
 };

@@ -21,6 +21,8 @@ export interface RunningPeriod {
   maxAttempts: number | null;
   /** Unix seconds after which its entries and record may go (the studio's retention). */
   expiresAt: number;
+  /** When the period's board is frozen and its prizes paid (ISO): its end plus the payout delay. */
+  closesAt: string;
 }
 
 /** Finds the periods of a game running at an instant (wired by the function from the tournaments domain). */
@@ -181,30 +183,50 @@ export const planEntry = (
   };
 };
 
+/** Partitions of the byPeriodClose index (periods to close), by game. */
+export const CLOSE_SHARDS = 4;
+
+/** A game's partition of the byPeriodClose index. */
+export const closeShard = (gameId: string) => {
+  let h = 0;
+  for (const c of gameId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return `CLOSE#${h % CLOSE_SHARDS}`;
+};
+
+/** Entrants a transaction adds to a period's record (merged across the players of one transaction). */
+export interface EntrantsAdd {
+  key: { pk: string; sk: string };
+  gameId: string;
+  added: number;
+  maxEntrants: number | null;
+  expiresAt: number;
+  /** When the period closes: the record is in the byPeriodClose index until its run closes it. */
+  closeAt: string;
+}
+
 /** The entrants ADD on a period's record (merged across the players of one transaction: save-groups.ts). */
-export const entrantsItem = (
-  key: { pk: string; sk: string },
-  added: number,
-  maxEntrants: number | null,
-  expiresAt: number,
-): TransactItem => ({
+export const entrantsItem = (e: EntrantsAdd): TransactItem => ({
   Update: {
     TableName: playTable(),
-    Key: key,
-    UpdateExpression: 'ADD entrants :n SET expiresAt = :exp',
-    ...(maxEntrants === null
+    Key: e.key,
+    // The close attributes are the same on every write of a record: only its first write touches the index.
+    UpdateExpression: 'ADD entrants :n SET expiresAt = :exp, closeDue = :due, closeAt = :close, gameId = :g',
+    ...(e.maxEntrants === null
       ? {}
       : { ConditionExpression: 'attribute_not_exists(entrants) OR entrants <= :limit' }),
     ExpressionAttributeValues: {
-      ':n': added,
-      ':exp': expiresAt,
-      ...(maxEntrants === null ? {} : { ':limit': maxEntrants - added }),
+      ':n': e.added,
+      ':exp': e.expiresAt,
+      ':due': closeShard(e.gameId),
+      ':close': e.closeAt,
+      ':g': e.gameId,
+      ...(e.maxEntrants === null ? {} : { ':limit': e.maxEntrants - e.added }),
     },
   },
 });
 
 /** The entrants ADD of an item made by `entrantsItem` (undefined for any other). */
-export const entrantsOf = (item: TransactItem) => {
+export const entrantsOf = (item: TransactItem): EntrantsAdd | undefined => {
   const update = item.Update;
   const key = update?.Key as { pk?: unknown; sk?: unknown } | undefined;
   if (typeof key?.pk !== 'string' || !key.pk.startsWith('TPERIOD#') || typeof key.sk !== 'string')
@@ -214,9 +236,11 @@ export const entrantsOf = (item: TransactItem) => {
   const limit = values[':limit'];
   return {
     key: { pk: key.pk, sk: key.sk },
+    gameId: String(values[':g']),
     added,
     maxEntrants: typeof limit === 'number' ? limit + added : null,
     expiresAt: Number(values[':exp']),
+    closeAt: String(values[':close']),
   };
 };
 
@@ -286,12 +310,14 @@ export const entryItems = (w: AddToEntry, at: string): TransactItem[] => {
     ...(w.read
       ? []
       : [
-          entrantsItem(
-            tournamentPlayKeys.period(w.gameId, w.run.tournamentId, w.run.period),
-            1,
-            w.run.maxEntrants,
-            w.run.expiresAt,
-          ),
+          entrantsItem({
+            key: tournamentPlayKeys.period(w.gameId, w.run.tournamentId, w.run.period),
+            gameId: w.gameId,
+            added: 1,
+            maxEntrants: w.run.maxEntrants,
+            expiresAt: w.run.expiresAt,
+            closeAt: w.run.closesAt,
+          }),
         ]),
     ...move.counters,
     ...move.meta,
@@ -321,12 +347,14 @@ export const joinItems = (gameId: string, arcId: string, run: RunningPeriod, at:
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-  entrantsItem(
-    tournamentPlayKeys.period(gameId, run.tournamentId, run.period),
-    1,
-    run.maxEntrants,
-    run.expiresAt,
-  ),
+  entrantsItem({
+    key: tournamentPlayKeys.period(gameId, run.tournamentId, run.period),
+    gameId,
+    added: 1,
+    maxEntrants: run.maxEntrants,
+    expiresAt: run.expiresAt,
+    closeAt: run.closesAt,
+  }),
 ];
 
 /** The period a session's mark names (`sessionMark`), or undefined for any other attribute. */

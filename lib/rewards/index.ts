@@ -33,17 +33,32 @@ export { purchaseMultiplierContract } from './purchase-contracts.js';
 export type { RewardsDeps } from './purchase-transfer.js';
 export type { DayBoard, QuoteDeps, Standing } from './quotes.js';
 export { costForPlacement, currentMultiplier, multiplierCost } from './quotes.js';
-export { type Allocation, type AllocationInput, allocateDay, byRank } from './settlement/allocation.js';
+export {
+  type Allocation,
+  type AllocationInput,
+  allocateDay,
+  allocatePrizes,
+  byRank,
+} from './settlement/allocation.js';
 export type { DayStanding, DayStandings, StandingsCursor } from './settlement/freeze.js';
 export { boardMayChange, moveCarry, redirectPayouts } from './settlement/merge.js';
-export type { FrozenPlayer, PayoutLine, Settlement } from './settlement/model.js';
+export type { FrozenPlayer, PayoutLine, PrizeRun, Settlement } from './settlement/model.js';
 export { MAX_LINE_FAILURES } from './settlement/payout.js';
+export {
+  type PeriodStanding,
+  type PeriodStandings,
+  type PrizeDeps,
+  type PrizeInput,
+  prizeRunOf,
+  settlePrizeRun,
+} from './settlement/prizes.js';
 export type { PayoutEntry, SettlementSummary } from './settlement/queries.js';
 export { parkPayout, processSettlementBatch, sendSettlementMessages } from './settlement/queue.js';
-export { putPlayerChunks, readPlayers } from './settlement/repository.js';
+export { payoutRecords, putPlayerChunks, readPlayers } from './settlement/repository.js';
 export {
   dueDays,
   type GamesActiveOn,
+  type PeriodCloseMessage,
   type ScheduleDeps,
   type SettlementMessage,
   scheduleSettlements,

@@ -24,6 +24,10 @@ const payout = withMeta(
     signature: described(z.nullable(z.string()), 'The transfer on chain, once confirmed'),
     usd: described(z.nullable(usd), 'USD value at payout time'),
     paidAt: z.nullable(z.string()),
+    tournament: described(
+      z.nullable(z.object({ tournamentId: z.string(), periodId: z.string() })),
+      'Set on a tournament prize (then `day` is the UTC day the period ended and `rank` the rank on its board)',
+    ),
   }),
   {
     id: 'RewardPayout',
@@ -43,6 +47,7 @@ const payout = withMeta(
         signature: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
         usd: 0.8,
         paidAt: '2026-11-25T06:00:41.000Z',
+        tournament: null,
       },
       {
         gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
@@ -59,6 +64,7 @@ const payout = withMeta(
         signature: null,
         usd: null,
         paidAt: '2026-11-24T06:00:12.000Z',
+        tournament: null,
       },
     ],
   },

@@ -4,12 +4,16 @@ import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';
 import {
+  DEFAULT_PAYOUT_DELAY_SECONDS,
   DEFAULT_RETENTION_DAYS,
   MAX_BEST_ATTEMPTS,
   MAX_LIVE_TOURNAMENTS_PER_GAME,
   MAX_METADATA_BYTES,
+  MAX_PAYOUT_DELAY_SECONDS,
+  MAX_PRIZE_POOL_BPS,
   MAX_PRIZE_RANKS,
   MAX_RETENTION_DAYS,
+  MIN_PAYOUT_DELAY_SECONDS,
   MIN_RETENTION_DAYS,
 } from './model.js';
 import { MAX_PERIOD_SECONDS, MIN_PERIOD_SECONDS } from './schedule.js';
@@ -92,6 +96,27 @@ const editable = {
   tieRule: z.optional(described(z.literal('earliest'), 'Equal points rank by who reached them first')),
   metadata: z.optional(z.nullable(metadata)),
   prizes: z.optional(prizes),
+  prizePool: z.optional(
+    z.nullable(
+      described(
+        z.strictObject({
+          rewardsPoolBps: described(
+            z.int().check(z.gte(1), z.lte(MAX_PRIZE_POOL_BPS)),
+            'Basis points of the game’s distributable rewards pool (its undistributed lamports above the ' +
+              'vault’s reserve, from the pool’s books) each period’s prizes take when the period closes',
+          ),
+        }),
+        'How each period’s prize pool is funded; required with `prizes`',
+      ),
+    ),
+  ),
+  payoutDelaySeconds: z.optional(
+    described(
+      z.int().check(z.gte(MIN_PAYOUT_DELAY_SECONDS), z.lte(MAX_PAYOUT_DELAY_SECONDS)),
+      `Seconds after a period ends before its board is frozen and its prizes paid, so that cheating sessions ` +
+        `can be invalidated first (default ${DEFAULT_PAYOUT_DELAY_SECONDS})`,
+    ),
+  ),
   retentionDays: z.optional(
     described(
       z.int().check(z.gte(MIN_RETENTION_DAYS), z.lte(MAX_RETENTION_DAYS)),
@@ -110,6 +135,10 @@ const periodSchema = withMeta(
     endsAt: z.string(),
     status: z.enum(['upcoming', 'running', 'ended']),
     entrants: described(z.int(), 'Players entered (0 when nobody joined or scored yet)'),
+    closedAt: described(
+      z.nullable(z.string()),
+      'When the board was frozen and the prizes paid (null until then; see …/results)',
+    ),
   }),
   { id: 'TournamentPeriod' },
 );
@@ -132,6 +161,8 @@ export const tournamentSchema = withMeta(
     tieRule: z.literal('earliest'),
     metadata: z.nullable(z.record(z.string(), z.unknown())),
     prizes: z.array(z.object({ fromRank: z.int(), toRank: z.int(), bps: z.int() })),
+    prizePool: z.nullable(z.object({ rewardsPoolBps: z.int() })),
+    payoutDelaySeconds: z.int(),
     retentionDays: z.int(),
     status: described(z.enum(['scheduled', 'cancelled']), 'Cancelled tournaments take no more points'),
     createdAt: z.string(),
@@ -166,6 +197,8 @@ const exampleBody = {
     { fromRank: 1, toRank: 1, bps: 5_000 },
     { fromRank: 2, toRank: 5, bps: 1_000 },
   ],
+  prizePool: { rewardsPoolBps: 500 },
+  payoutDelaySeconds: 3_600,
 };
 
 export const createTournamentContract = defineContract({
@@ -317,6 +350,98 @@ export const getTournamentBoardContract = defineContract({
       ),
     }),
   ),
+  rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
+  errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT, periodId: EXAMPLE_PERIOD } },
+});
+
+const lamportsString = described(z.string().check(z.regex(/^\d+$/)), 'Lamports, as a decimal string (u64)');
+
+const periodResultsSchema = withMeta(
+  z.object({
+    period: periodSchema,
+    status: z.enum(['open', 'paying', 'paid']),
+    closesAt: described(z.string(), 'When the board is frozen and the prizes paid'),
+    potLamports: described(z.nullable(lamportsString), 'The period’s prize pool, once closed'),
+    voided: described(
+      z.nullable(z.literal('cancelled')),
+      '`cancelled`: the tournament was cancelled before the period ended; nothing was paid',
+    ),
+    results: z.array(
+      z.object({
+        rank: z.int(),
+        arcId: z.uuid(),
+        points: z.int(),
+        playerId: z.nullable(z.string()),
+        displayName: z.nullable(z.string()),
+        prizeLamports: described(lamportsString, 'This rank’s share of the pot (0 for an unpaid rank)'),
+        payout: z.nullable(
+          z.object({
+            status: z.enum(['pending', 'confirmed', 'carried']),
+            wallet: z.nullable(z.string()),
+            sentLamports: lamportsString,
+            feeLamports: lamportsString,
+            carriedOutLamports: lamportsString,
+            signature: described(z.nullable(z.string()), 'The transfer on chain, once confirmed'),
+          }),
+        ),
+      }),
+    ),
+  }),
+  {
+    id: 'TournamentPeriodResults',
+    examples: [
+      {
+        period: {
+          id: '2026-12-07T00:00:00Z',
+          startsAt: '2026-12-07T00:00:00Z',
+          endsAt: '2026-12-14T00:00:00Z',
+          status: 'ended',
+          entrants: 812,
+          closedAt: '2026-12-14T01:00:41.000Z',
+        },
+        status: 'paid',
+        closesAt: '2026-12-14T01:00:00.000Z',
+        potLamports: '250000000',
+        voided: null,
+        results: [
+          {
+            rank: 1,
+            arcId: '0b7c4f7e-1f7a-4a57-9d3e-6a0f2f9c8d11',
+            points: 48_210,
+            playerId: 'steam:76561198000000001',
+            displayName: 'Nova',
+            prizeLamports: '125000000',
+            payout: {
+              status: 'confirmed',
+              wallet: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+              sentLamports: '124995000',
+              feeLamports: '5000',
+              carriedOutLamports: '0',
+              signature:
+                '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+            },
+          },
+        ],
+      },
+    ],
+  },
+);
+
+export const getTournamentPeriodResultsContract = defineContract({
+  operationId: 'getTournamentPeriodResults',
+  method: 'GET',
+  path: '/tournaments/{gameId}/{tournamentId}/periods/{periodId}/results',
+  tags: TAGS,
+  summary: 'A period’s results and prizes, with their transfers',
+  description:
+    'Once a period closes (its end plus `payoutDelaySeconds`), its board is frozen down to the last paid rank and ' +
+    'its prize pool taken from the game’s rewards pool; each prize is then paid once by a transfer from the ' +
+    'game’s vault (`confirmed`, with its signature), or `carried` to the player’s next payout of the game when ' +
+    'their wallet cannot receive yet. `status`: `open` (not closed yet: `results` is empty), `paying`, `paid`.',
+  auth: [...DEVELOPER, 'session'],
+  params: periodParams,
+  response: dataEnvelope(periodResultsSchema),
   rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
   errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND'],
   example: { params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT, periodId: EXAMPLE_PERIOD } },

@@ -1,9 +1,20 @@
 // Public surface of the tournaments domain: scheduled boards with periods, entrants and prize tables.
+
+export {
+  type CloseOutcome,
+  closePeriod,
+  duePeriodCloses,
+  periodStandings,
+  prizeInputOf,
+  REQUEUE_SECONDS,
+  scheduleTournamentCloses,
+} from './close.js';
 export {
   cancelTournamentContract,
   createTournamentContract,
   getTournamentBoardContract,
   getTournamentContract,
+  getTournamentPeriodResultsContract,
   joinTournamentContract,
   listMyTournamentEntriesContract,
   listTournamentPeriodsContract,
@@ -19,6 +30,7 @@ export {
   listGameTournaments,
   listPeriods,
   myEntries,
+  periodResults,
   prizeProblems,
   readTournament,
   runningPeriods,

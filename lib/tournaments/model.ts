@@ -5,7 +5,13 @@ import type { Period, Recurrence, Schedule } from './schedule.js';
 export const MAX_LIVE_TOURNAMENTS_PER_GAME = 10;
 /** A `best` tournament keeps each attempt's points on the entry: its attempts are bounded. */
 export const MAX_BEST_ATTEMPTS = 50;
-export const MAX_PRIZE_RANKS = 1_000;
+/** Ranks a prize table pays at most: each paid rank is one transfer, recorded with the period's prize run. */
+export const MAX_PRIZE_RANKS = 100;
+/** The most of the game's distributable rewards pool one period's prizes may take (basis points). */
+export const MAX_PRIZE_POOL_BPS = 5_000;
+export const DEFAULT_PAYOUT_DELAY_SECONDS = 3_600;
+export const MIN_PAYOUT_DELAY_SECONDS = 60;
+export const MAX_PAYOUT_DELAY_SECONDS = 604_800;
 export const MAX_METADATA_BYTES = 4_096;
 export const DEFAULT_RETENTION_DAYS = 90;
 export const MIN_RETENTION_DAYS = 30;
@@ -32,6 +38,10 @@ export interface Tournament extends Schedule {
   tieRule: 'earliest';
   metadata: Record<string, unknown> | null;
   prizes: PrizeRange[];
+  /** How each period's prize pool is funded: a share of the game's rewards pool (null: no prizes). */
+  prizePool: { rewardsPoolBps: number } | null;
+  /** Seconds after a period ends before its board is frozen and its prizes paid (invalidation happens before). */
+  payoutDelaySeconds: number;
   retentionDays: number;
   status: 'scheduled' | 'cancelled';
   createdBy: string;
@@ -50,12 +60,15 @@ export interface RunningPeriod {
   joinRequired: boolean;
   maxEntrants: number | null;
   maxAttempts: number | null;
+  /** When the period's board is frozen and its prizes paid (its end plus the payout delay). */
+  closesAt: string;
 }
 
 /**
  * PlayTable keys of the tournaments domain:
  * - a game's tournaments:   pk=TOURNAMENT#<gameId>               sk=<tournamentId>
- * - a period's record:      pk=TPERIOD#<gameId>#<tournamentId>   sk=<periodId>  (entrants; created by the first)
+ * - a period's record:      pk=TPERIOD#<gameId>#<tournamentId>   sk=<periodId>  (entrants; created by the first),
+ *   in the sparse KEYS_ONLY index byPeriodClose (closeDue = CLOSE#<shard>, closeAt) until its run closes it
  * - a player's entry:       pk=TENTRY#<gameId>#<arcId>           sk=<tournamentId>#<periodId>, on the period's
  *   board through the byDayRank index (play's rank index, board kind `tournament`).
  */

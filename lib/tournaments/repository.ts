@@ -5,7 +5,7 @@ import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { AppError } from '../core/errors.js';
 import { playTable, tournamentPlayKeys, transact } from '../play/index.js';
-import type { Tournament } from './model.js';
+import { DEFAULT_PAYOUT_DELAY_SECONDS, type Tournament } from './model.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -36,6 +36,8 @@ const FIELDS = [
   'tieRule',
   'metadata',
   'prizes',
+  'prizePool',
+  'payoutDelaySeconds',
   'retentionDays',
   'status',
   'createdBy',
@@ -43,8 +45,12 @@ const FIELDS = [
   'updatedAt',
 ] as const;
 
-const fromItem = (item: Item): Tournament =>
-  Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Tournament;
+const fromItem = (item: Item): Tournament => {
+  const t = Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Tournament;
+  // Definitions written before prizes were paid have no payout delay.
+  t.payoutDelaySeconds ??= DEFAULT_PAYOUT_DELAY_SECONDS;
+  return t;
+};
 
 const toItem = (t: Tournament): Item => Object.fromEntries(FIELDS.map((f) => [f, t[f]]));
 

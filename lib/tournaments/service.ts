@@ -15,8 +15,10 @@ import {
   tournamentPlayKeys,
   transact,
 } from '../play/index.js';
+import { payoutRecords, prizeRunOf } from '../rewards/index.js';
 import type { TournamentInput } from './contracts.js';
 import {
+  DEFAULT_PAYOUT_DELAY_SECONDS,
   DEFAULT_RETENTION_DAYS,
   MAX_BEST_ATTEMPTS,
   MAX_LIVE_TOURNAMENTS_PER_GAME,
@@ -62,11 +64,29 @@ export const prizeProblems = (prizes: PrizeRange[]): ErrorDetail[] => {
   return problems;
 };
 
+/** Every problem of a definition, by field (its schedule, its prize table and funding, its limits). */
+const definitionProblems = (t: Omit<Tournament, NotInput>, now: Date): ErrorDetail[] => {
+  const problems = [...scheduleProblems(t), ...prizeProblems(t.prizes)];
+  if (t.prizes.length > 0 && !t.prizePool)
+    problems.push({ path: 'prizePool', message: 'a prize table needs a prizePool that funds it' });
+  if (t.prizes.length === 0 && t.prizePool)
+    problems.push({ path: 'prizes', message: 'a prizePool needs a prize table to pay it' });
+  if (Date.parse(t.startsAt) < now.getTime() - 60_000)
+    problems.push({ path: 'startsAt', message: 'must not be in the past' });
+  if (t.scoring === 'best' && (t.maxAttempts === null || t.maxAttempts > MAX_BEST_ATTEMPTS))
+    problems.push({
+      path: 'maxAttempts',
+      message: `a best-session tournament needs maxAttempts of at most ${MAX_BEST_ATTEMPTS}`,
+    });
+  if (t.metadata && Buffer.byteLength(JSON.stringify(t.metadata)) > MAX_METADATA_BYTES)
+    problems.push({ path: 'metadata', message: `must serialize to at most ${MAX_METADATA_BYTES} bytes` });
+  return problems;
+};
+
 /** The definition a body describes, checked whole (400 with every problem by field). */
-const definitionOf = (
-  input: TournamentInput,
-  now: Date,
-): Omit<Tournament, 'tournamentId' | 'gameId' | 'status' | 'createdBy' | 'createdAt' | 'updatedAt'> => {
+type NotInput = 'tournamentId' | 'gameId' | 'status' | 'createdBy' | 'createdAt' | 'updatedAt';
+
+const definitionOf = (input: TournamentInput, now: Date): Omit<Tournament, NotInput> => {
   const t = {
     title: input.title,
     description: input.description ?? null,
@@ -82,18 +102,11 @@ const definitionOf = (
     tieRule: 'earliest' as const,
     metadata: input.metadata ?? null,
     prizes: input.prizes ?? [],
+    prizePool: input.prizePool ?? null,
+    payoutDelaySeconds: input.payoutDelaySeconds ?? DEFAULT_PAYOUT_DELAY_SECONDS,
     retentionDays: input.retentionDays ?? DEFAULT_RETENTION_DAYS,
   };
-  const problems = [...scheduleProblems(t), ...prizeProblems(t.prizes)];
-  if (Date.parse(t.startsAt) < now.getTime() - 60_000)
-    problems.push({ path: 'startsAt', message: 'must not be in the past' });
-  if (t.scoring === 'best' && (t.maxAttempts === null || t.maxAttempts > MAX_BEST_ATTEMPTS))
-    problems.push({
-      path: 'maxAttempts',
-      message: `a best-session tournament needs maxAttempts of at most ${MAX_BEST_ATTEMPTS}`,
-    });
-  if (t.metadata && Buffer.byteLength(JSON.stringify(t.metadata)) > MAX_METADATA_BYTES)
-    problems.push({ path: 'metadata', message: `must serialize to at most ${MAX_METADATA_BYTES} bytes` });
+  const problems = definitionProblems(t, now);
   if (problems.length > 0) throw errors.validation(problems[0]?.message ?? 'Invalid tournament', problems);
   return t;
 };
@@ -109,7 +122,13 @@ const isLive = (t: Tournament, now: Date) => {
 const pruned = (live: Map<string, Tournament>, now: Date) =>
   new Map([...live].filter(([, t]) => isLive(t, now)));
 
-const periodView = (p: Period, now: Date, entrants: number) => ({
+/** When a period's board is frozen and its prizes paid: its end plus the payout delay. */
+const closesAt = (t: Tournament, p: Period) =>
+  new Date(Date.parse(p.endsAt) + t.payoutDelaySeconds * 1000).toISOString();
+
+type PeriodRecord = Record<string, unknown> | undefined;
+
+const periodView = (p: Period, now: Date, record: PeriodRecord) => ({
   id: p.id,
   startsAt: p.startsAt,
   endsAt: p.endsAt,
@@ -119,15 +138,16 @@ const periodView = (p: Period, now: Date, entrants: number) => ({
       : now.getTime() < Date.parse(p.endsAt)
         ? ('running' as const)
         : ('ended' as const),
-  entrants,
+  entrants: Number(record?.entrants ?? 0),
+  closedAt: typeof record?.closedAt === 'string' ? record.closedAt : null,
 });
 
-/** Entrants of periods by name (their records, one batched read). */
-const entrantsOf = async (gameId: string, periods: Array<{ tournamentId: string; period: Period }>) => {
+/** Period records by name (entrants, when closed; one batched read). */
+const recordsOf = async (gameId: string, periods: Array<{ tournamentId: string; period: Period }>) => {
   const keys = periods.map((p) => tournamentPlayKeys.period(gameId, p.tournamentId, p.period.id));
   const items = await getItems(keys);
-  return (tournamentId: string, id: string) =>
-    Number(items.get(`${tournamentPlayKeys.period(gameId, tournamentId, id).pk}|${id}`)?.entrants ?? 0);
+  return (tournamentId: string, id: string): PeriodRecord =>
+    items.get(`${tournamentPlayKeys.period(gameId, tournamentId, id).pk}|${id}`);
 };
 
 /** Tournaments as answered: the definition with its current and next period. */
@@ -137,15 +157,15 @@ const views = async (ts: Tournament[], now: Date) => {
   const periods = ts.flatMap((t) =>
     [current(t), next(t)].flatMap((p) => (p ? [{ tournamentId: t.tournamentId, period: p }] : [])),
   );
-  const entrants = await entrantsOf(ts[0]?.gameId ?? '', periods);
+  const records = await recordsOf(ts[0]?.gameId ?? '', periods);
   return ts.map((t) => {
     const { createdBy: _, ...shown } = t;
     const c = current(t);
     const n = next(t);
     return {
       ...shown,
-      current: c ? periodView(c, now, entrants(t.tournamentId, c.id)) : null,
-      next: n ? periodView(n, now, entrants(t.tournamentId, n.id)) : null,
+      current: c ? periodView(c, now, records(t.tournamentId, c.id)) : null,
+      next: n ? periodView(n, now, records(t.tournamentId, n.id)) : null,
     };
   });
 };
@@ -291,7 +311,7 @@ export const listPeriods = async (
   const page = await listPeriodRecords(game.id, t.tournamentId, query.limit, query.cursor);
   const data = page.items.flatMap((item) => {
     const p = periodNamed(t, String(item.sk));
-    return p && !expired(t, p, now) ? [periodView(p, now, Number(item.entrants ?? 0))] : [];
+    return p && !expired(t, p, now) ? [periodView(p, now, item)] : [];
   });
   return { data, meta: { limit: query.limit, nextCursor: page.nextCursor } };
 };
@@ -318,10 +338,10 @@ export const tournamentBoard = async (
   if (!p || expired(t, p, now) || Date.parse(p.startsAt) > now.getTime()) throw errors.notFound('Period');
   const board = periodBoard(game.id, { tournamentId: t.tournamentId, period: p.id });
   const who = query.me === 'true' ? auth.userId : studio ? query.arcId : undefined;
-  const [page, ranked, entrants] = await Promise.all([
+  const [page, ranked, records] = await Promise.all([
     rankReads.pageOf(board, query.offset, query.limit),
     who ? rankReads.playerRank(board, who) : undefined,
-    entrantsOf(game.id, [{ tournamentId: t.tournamentId, period: p }]),
+    recordsOf(game.id, [{ tournamentId: t.tournamentId, period: p }]),
   ]);
   // With the identifier the studio knows each player by and their display name (one wave of batched reads).
   const me = { rank: ranked?.rank ?? 0, arcId: who ?? '', points: ranked?.points ?? 0 };
@@ -331,7 +351,7 @@ export const tournamentBoard = async (
     studio ? 'studio' : 'player',
   );
   return {
-    period: periodView(p, now, entrants(t.tournamentId, p.id)),
+    period: periodView(p, now, records(t.tournamentId, p.id)),
     entries,
     player: who
       ? {
@@ -356,6 +376,7 @@ const runOf = (t: Tournament, p: Period): RunningPeriod => ({
   maxEntrants: t.maxEntrants,
   maxAttempts: t.maxAttempts,
   expiresAt: Math.floor(Date.parse(p.endsAt) / 1000) + t.retentionDays * DAY_SECONDS,
+  closesAt: closesAt(t, p),
 });
 
 /** The periods of a game's tournaments running at `at` (one GetItem: the game's live index). */
@@ -430,4 +451,54 @@ export const myEntries = async (
   const game = await requireGame(gameId);
   const page = await listEntries(game.id, arcId, query.limit, query.cursor);
   return { data: page.items.map(entryView), meta: { limit: query.limit, nextCursor: page.nextCursor } };
+};
+
+/** GET …/periods/{periodId}/results: the frozen results of a closed period, each prize with its transfer. */
+export const periodResults = async (
+  auth: AuthContext,
+  params: { gameId: string; tournamentId: string; periodId: string },
+  now = new Date(),
+) => {
+  const { game, studio } = await readableGame(auth, params.gameId);
+  const t = await requireTournament(game.id, params.tournamentId);
+  const p = periodNamed(t, params.periodId);
+  if (!p || Date.parse(p.startsAt) > now.getTime()) throw errors.notFound('Period');
+  const ref = { tournamentId: t.tournamentId, periodId: p.id };
+  const [run, records] = await Promise.all([
+    prizeRunOf(game.id, { ...ref, endsAt: p.endsAt }),
+    recordsOf(game.id, [{ tournamentId: t.tournamentId, period: p }]),
+  ]);
+  const payouts = run ? await payoutRecords(game.id, run.day, ref) : [];
+  const byArc = new Map(payouts.map((r) => [r.arcId, r]));
+  const lines = new Map((run?.lines ?? []).map((l) => [l.arcId, l]));
+  const [labelled = []] = await labelEntries(
+    game.id,
+    [run?.prize?.results ?? []],
+    studio ? 'studio' : 'player',
+  );
+  return {
+    period: periodView(p, now, records(t.tournamentId, p.id)),
+    status: !run ? ('open' as const) : run.status === 'settled' ? ('paid' as const) : ('paying' as const),
+    closesAt: closesAt(t, p),
+    potLamports: run?.prize?.potLamports ?? null,
+    voided: run?.prize?.voided ?? null,
+    results: labelled.map((r) => {
+      const record = byArc.get(r.arcId);
+      const carried = record?.status === 'carried';
+      return {
+        ...r,
+        prizeLamports: lines.get(r.arcId)?.share ?? '0',
+        payout: record
+          ? {
+              status: record.status,
+              wallet: record.wallet,
+              sentLamports: carried ? '0' : record.send,
+              feeLamports: carried ? '0' : record.fee,
+              carriedOutLamports: carried ? record.due : record.carryOut,
+              signature: record.status === 'confirmed' ? (record.signature ?? null) : null,
+            }
+          : null,
+      };
+    }),
+  };
 };

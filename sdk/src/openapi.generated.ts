@@ -1090,6 +1090,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/tournaments/{gameId}/{tournamentId}/periods/{periodId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A period’s results and prizes, with their transfers
+         * @description Once a period closes (its end plus `payoutDelaySeconds`), its board is frozen down to the last paid rank and its prize pool taken from the game’s rewards pool; each prize is then paid once by a transfer from the game’s vault (`confirmed`, with its signature), or `carried` to the player’s next payout of the game when their wallet cannot receive yet. `status`: `open` (not closed yet: `results` is empty), `paying`, `paid`.
+         */
+        get: operations["getTournamentPeriodResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/hmac-signature": {
         parameters: {
             query?: never;
@@ -1368,6 +1388,46 @@ export type webhooks = {
          * @description A payout line could not be paid and was carried to the recipient's next payout. Answer 2xx within the deadline; anything else is retried.
          */
         post: operations["webhook_payout_carried"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tournament.period.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tournament.period.ended
+         * @description A tournament period's board was frozen after its end: its results and each paid rank's prize, about to be paid. Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_tournament_period.ended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tournament.period.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tournament.period.paid
+         * @description A tournament period's prizes were all paid (or carried to recipients who can't receive yet). Answer 2xx within the deadline; anything else is retried.
+         */
+        post: operations["webhook_tournament_period.paid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1749,7 +1809,8 @@ export type components = {
          *       "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
          *       "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
          *       "usd": 0.8,
-         *       "paidAt": "2026-11-25T06:00:41.000Z"
+         *       "paidAt": "2026-11-25T06:00:41.000Z",
+         *       "tournament": null
          *     }
          * @example {
          *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
@@ -1767,7 +1828,8 @@ export type components = {
          *       "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
          *       "signature": null,
          *       "usd": null,
-         *       "paidAt": "2026-11-24T06:00:12.000Z"
+         *       "paidAt": "2026-11-24T06:00:12.000Z",
+         *       "tournament": null
          *     }
          */
         RewardPayout: {
@@ -1800,6 +1862,11 @@ export type components = {
             /** @description USD value at payout time */
             usd: number | null;
             paidAt: string | null;
+            /** @description Set on a tournament prize (then `day` is the UTC day the period ended and `rank` the rank on its board) */
+            tournament: {
+                tournamentId: string;
+                periodId: string;
+            } | null;
         };
         GameCoin: {
             gtokenAddress: string;
@@ -2034,6 +2101,10 @@ export type components = {
                 toRank: number;
                 bps: number;
             }[];
+            prizePool: {
+                rewardsPoolBps: number;
+            } | null;
+            payoutDelaySeconds: number;
             retentionDays: number;
             /**
              * @description Cancelled tournaments take no more points
@@ -2056,6 +2127,76 @@ export type components = {
             status: "upcoming" | "running" | "ended";
             /** @description Players entered (0 when nobody joined or scored yet) */
             entrants: number;
+            /** @description When the board was frozen and the prizes paid (null until then; see …/results) */
+            closedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "period": {
+         *         "id": "2026-12-07T00:00:00Z",
+         *         "startsAt": "2026-12-07T00:00:00Z",
+         *         "endsAt": "2026-12-14T00:00:00Z",
+         *         "status": "ended",
+         *         "entrants": 812,
+         *         "closedAt": "2026-12-14T01:00:41.000Z"
+         *       },
+         *       "status": "paid",
+         *       "closesAt": "2026-12-14T01:00:00.000Z",
+         *       "potLamports": "250000000",
+         *       "voided": null,
+         *       "results": [
+         *         {
+         *           "rank": 1,
+         *           "arcId": "0b7c4f7e-1f7a-4a57-9d3e-6a0f2f9c8d11",
+         *           "points": 48210,
+         *           "playerId": "steam:76561198000000001",
+         *           "displayName": "Nova",
+         *           "prizeLamports": "125000000",
+         *           "payout": {
+         *             "status": "confirmed",
+         *             "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *             "sentLamports": "124995000",
+         *             "feeLamports": "5000",
+         *             "carriedOutLamports": "0",
+         *             "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        TournamentPeriodResults: {
+            period: components["schemas"]["TournamentPeriod"];
+            /** @enum {string} */
+            status: "open" | "paying" | "paid";
+            /** @description When the board is frozen and the prizes paid */
+            closesAt: string;
+            /** @description The period’s prize pool, once closed */
+            potLamports: string | null;
+            /** @description `cancelled`: the tournament was cancelled before the period ended; nothing was paid */
+            voided: "cancelled" | null;
+            results: {
+                rank: number;
+                /** Format: uuid */
+                arcId: string;
+                points: number;
+                playerId: string | null;
+                displayName: string | null;
+                /** @description This rank’s share of the pot (0 for an unpaid rank) */
+                prizeLamports: string;
+                payout: {
+                    /** @enum {string} */
+                    status: "pending" | "confirmed" | "carried";
+                    wallet: string | null;
+                    /** @description Lamports, as a decimal string (u64) */
+                    sentLamports: string;
+                    /** @description Lamports, as a decimal string (u64) */
+                    feeLamports: string;
+                    /** @description Lamports, as a decimal string (u64) */
+                    carriedOutLamports: string;
+                    /** @description The transfer on chain, once confirmed */
+                    signature: string | null;
+                } | null;
+            }[];
         };
         UserProfile: {
             /**
@@ -2165,6 +2306,11 @@ export type components = {
                 lamports: string;
                 /** @description Solana transaction signature (base58) */
                 signature: string;
+                /** @description Set when the payout is a tournament prize: the tournament and its period */
+                tournament?: {
+                    tournamentId: string;
+                    periodId: string;
+                };
             };
         };
         /** @description A payout line could not be paid and was carried to the recipient's next payout. */
@@ -2189,6 +2335,70 @@ export type components = {
                 lamports: string;
                 /** @description Why it was carried to the recipient’s next payout */
                 reason: string;
+                /** @description Set when the payout is a tournament prize: the tournament and its period */
+                tournament?: {
+                    tournamentId: string;
+                    periodId: string;
+                };
+            };
+        };
+        /** @description A tournament period's board was frozen after its end: its results and each paid rank's prize, about to be paid. */
+        WebhookEvent_tournament_period_ended: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "tournament.period.ended";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                tournamentId: string;
+                periodId: string;
+                endsAt: string;
+                /** @description The period's prize pool (its share of the rewards pool) */
+                potLamports: string;
+                /** @description The frozen board down to the last paid rank, with each rank’s prize */
+                results: {
+                    rank: number;
+                    arcId: string;
+                    points: number;
+                    /** @description Lamports, as a decimal string (u64) */
+                    lamports: string;
+                }[];
+                /** @description `cancelled`: the tournament was cancelled before the period ended; nothing is paid */
+                voided: "cancelled" | null;
+            };
+        };
+        /** @description A tournament period's prizes were all paid (or carried to recipients who can't receive yet). */
+        WebhookEvent_tournament_period_paid: {
+            /** @description The event id, also the `webhook-id` header: the same on every retry */
+            id: string;
+            /** @constant */
+            type: "tournament.period.paid";
+            /**
+             * @description Version of this type’s payload
+             * @constant
+             */
+            version: 1;
+            /** @description When the change happened (ISO 8601) */
+            timestamp: string;
+            gameId: string;
+            data: {
+                tournamentId: string;
+                periodId: string;
+                /** @description Lamports, as a decimal string (u64) */
+                totalLamports: string;
+                recipients: {
+                    arcId: string;
+                    rank: number;
+                    /** @description Lamports, as a decimal string (u64) */
+                    lamports: string;
+                }[];
             };
         };
         /** @description An airdrop claim of the game's coin landed on chain. */
@@ -7658,7 +7868,8 @@ export interface operations {
                      *             "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
                      *             "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
                      *             "usd": 0.8,
-                     *             "paidAt": "2026-11-25T06:00:41.000Z"
+                     *             "paidAt": "2026-11-25T06:00:41.000Z",
+                     *             "tournament": null
                      *           }
                      *         ],
                      *         "claimableCoins": [
@@ -9051,6 +9262,10 @@ export interface operations {
                      *               "bps": 0
                      *             }
                      *           ],
+                     *           "prizePool": {
+                     *             "rewardsPoolBps": 0
+                     *           },
+                     *           "payoutDelaySeconds": 0,
                      *           "retentionDays": 0,
                      *           "status": "scheduled",
                      *           "createdAt": "string",
@@ -9060,14 +9275,16 @@ export interface operations {
                      *             "startsAt": "string",
                      *             "endsAt": "string",
                      *             "status": "upcoming",
-                     *             "entrants": 0
+                     *             "entrants": 0,
+                     *             "closedAt": "string"
                      *           },
                      *           "next": {
                      *             "id": "string",
                      *             "startsAt": "string",
                      *             "endsAt": "string",
                      *             "status": "upcoming",
-                     *             "entrants": 0
+                     *             "entrants": 0,
+                     *             "closedAt": "string"
                      *           }
                      *         }
                      *       ],
@@ -9185,7 +9402,11 @@ export interface operations {
                  *           "toRank": 5,
                  *           "bps": 1000
                  *         }
-                 *       ]
+                 *       ],
+                 *       "prizePool": {
+                 *         "rewardsPoolBps": 500
+                 *       },
+                 *       "payoutDelaySeconds": 3600
                  *     }
                  */
                 "application/json": {
@@ -9230,6 +9451,12 @@ export interface operations {
                         /** @description Basis points of the period’s prize pool for each rank */
                         bps: number;
                     }[];
+                    prizePool?: {
+                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes */
+                        rewardsPoolBps: number;
+                    } | null;
+                    /** @description Seconds after a period ends before its board is frozen and its prizes paid, so that cheating sessions can be invalidated first (default 3600) */
+                    payoutDelaySeconds?: number;
                     /** @description Days an ended period's board and entries stay readable (default 90) */
                     retentionDays?: number;
                 };
@@ -9276,6 +9503,10 @@ export interface operations {
                      *             "bps": 0
                      *           }
                      *         ],
+                     *         "prizePool": {
+                     *           "rewardsPoolBps": 0
+                     *         },
+                     *         "payoutDelaySeconds": 0,
                      *         "retentionDays": 0,
                      *         "status": "scheduled",
                      *         "createdAt": "string",
@@ -9285,14 +9516,16 @@ export interface operations {
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         },
                      *         "next": {
                      *           "id": "string",
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         }
                      *       }
                      *     }
@@ -9452,6 +9685,10 @@ export interface operations {
                      *             "bps": 0
                      *           }
                      *         ],
+                     *         "prizePool": {
+                     *           "rewardsPoolBps": 0
+                     *         },
+                     *         "payoutDelaySeconds": 0,
                      *         "retentionDays": 0,
                      *         "status": "scheduled",
                      *         "createdAt": "string",
@@ -9461,14 +9698,16 @@ export interface operations {
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         },
                      *         "next": {
                      *           "id": "string",
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         }
                      *       }
                      *     }
@@ -9579,7 +9818,11 @@ export interface operations {
                  *           "toRank": 5,
                  *           "bps": 1000
                  *         }
-                 *       ]
+                 *       ],
+                 *       "prizePool": {
+                 *         "rewardsPoolBps": 500
+                 *       },
+                 *       "payoutDelaySeconds": 3600
                  *     }
                  */
                 "application/json": {
@@ -9624,6 +9867,12 @@ export interface operations {
                         /** @description Basis points of the period’s prize pool for each rank */
                         bps: number;
                     }[];
+                    prizePool?: {
+                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes */
+                        rewardsPoolBps: number;
+                    } | null;
+                    /** @description Seconds after a period ends before its board is frozen and its prizes paid, so that cheating sessions can be invalidated first (default 3600) */
+                    payoutDelaySeconds?: number;
                     /** @description Days an ended period's board and entries stay readable (default 90) */
                     retentionDays?: number;
                 };
@@ -9670,6 +9919,10 @@ export interface operations {
                      *             "bps": 0
                      *           }
                      *         ],
+                     *         "prizePool": {
+                     *           "rewardsPoolBps": 0
+                     *         },
+                     *         "payoutDelaySeconds": 0,
                      *         "retentionDays": 0,
                      *         "status": "scheduled",
                      *         "createdAt": "string",
@@ -9679,14 +9932,16 @@ export interface operations {
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         },
                      *         "next": {
                      *           "id": "string",
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         }
                      *       }
                      *     }
@@ -9846,6 +10101,10 @@ export interface operations {
                      *             "bps": 0
                      *           }
                      *         ],
+                     *         "prizePool": {
+                     *           "rewardsPoolBps": 0
+                     *         },
+                     *         "payoutDelaySeconds": 0,
                      *         "retentionDays": 0,
                      *         "status": "scheduled",
                      *         "createdAt": "string",
@@ -9855,14 +10114,16 @@ export interface operations {
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         },
                      *         "next": {
                      *           "id": "string",
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         }
                      *       }
                      *     }
@@ -10117,7 +10378,8 @@ export interface operations {
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         }
                      *       ],
                      *       "meta": {
@@ -10247,7 +10509,8 @@ export interface operations {
                      *           "startsAt": "string",
                      *           "endsAt": "string",
                      *           "status": "upcoming",
-                     *           "entrants": 0
+                     *           "entrants": 0,
+                     *           "closedAt": "string"
                      *         },
                      *         "entries": [
                      *           {
@@ -10307,6 +10570,142 @@ export interface operations {
                                 }[];
                             } | null;
                         };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTournamentPeriodResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+                /**
+                 * @description The period’s start
+                 * @example 2026-12-07T00:00:00Z
+                 */
+                periodId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "period": {
+                     *           "id": "2026-12-07T00:00:00Z",
+                     *           "startsAt": "2026-12-07T00:00:00Z",
+                     *           "endsAt": "2026-12-14T00:00:00Z",
+                     *           "status": "ended",
+                     *           "entrants": 812,
+                     *           "closedAt": "2026-12-14T01:00:41.000Z"
+                     *         },
+                     *         "status": "paid",
+                     *         "closesAt": "2026-12-14T01:00:00.000Z",
+                     *         "potLamports": "250000000",
+                     *         "voided": null,
+                     *         "results": [
+                     *           {
+                     *             "rank": 1,
+                     *             "arcId": "0b7c4f7e-1f7a-4a57-9d3e-6a0f2f9c8d11",
+                     *             "points": 48210,
+                     *             "playerId": "steam:76561198000000001",
+                     *             "displayName": "Nova",
+                     *             "prizeLamports": "125000000",
+                     *             "payout": {
+                     *               "status": "confirmed",
+                     *               "wallet": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *               "sentLamports": "124995000",
+                     *               "feeLamports": "5000",
+                     *               "carriedOutLamports": "0",
+                     *               "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentPeriodResults"];
                     };
                 };
             };
@@ -10999,7 +11398,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, on a public address (a local stack also takes http://localhost) */
                     url: string;
                     /** @description Event types the endpoint receives */
-                    eventTypes: ("settlement.completed" | "payout.sent" | "payout.carried" | "claim.landed" | "session.flagged" | "session.invalidated" | "launch.completed" | "launch.failed" | "multiplier.purchased" | "ownership.verified")[];
+                    eventTypes: ("settlement.completed" | "payout.sent" | "payout.carried" | "tournament.period.ended" | "tournament.period.paid" | "claim.landed" | "session.flagged" | "session.invalidated" | "launch.completed" | "launch.failed" | "multiplier.purchased" | "ownership.verified")[];
                     description?: string;
                 };
             };
@@ -11282,7 +11681,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, on a public address (a local stack also takes http://localhost) */
                     url?: string;
                     /** @description Event types the endpoint receives */
-                    eventTypes?: ("settlement.completed" | "payout.sent" | "payout.carried" | "claim.landed" | "session.flagged" | "session.invalidated" | "launch.completed" | "launch.failed" | "multiplier.purchased" | "ownership.verified")[];
+                    eventTypes?: ("settlement.completed" | "payout.sent" | "payout.carried" | "tournament.period.ended" | "tournament.period.paid" | "claim.landed" | "session.flagged" | "session.invalidated" | "launch.completed" | "launch.failed" | "multiplier.purchased" | "ownership.verified")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -11996,6 +12395,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookEvent_payout_carried"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook_tournament_period.ended": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_tournament_period_ended"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook_tournament_period.paid": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (refuse one more than 5 minutes away) */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per valid secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_tournament_period_paid"];
             };
         };
         responses: {

@@ -25,6 +25,7 @@ import { getJob } from '../../lib/launcher/repository.js';
 import { newJob } from '../../lib/launcher/service.js';
 import { eventKey, outboxItem } from '../../lib/outbox/index.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
+import { entrantsItem, tournamentPlayKeys } from '../../lib/play/tournament-entries.js';
 import { getSettlement } from '../../lib/rewards/settlement/repository.js';
 import { dueDays } from '../../lib/rewards/settlement/schedule.js';
 import { localDirectory } from '../../lib/user/directory.js';
@@ -167,6 +168,30 @@ const effects: Record<string, () => Promise<(result: unknown) => Promise<void>>>
       const { queued } = result as { queued: number };
       expect(queued).toBeGreaterThanOrEqual(1);
       expect((await messagesIn(queueName)) - before).toBeGreaterThanOrEqual(queued);
+    };
+  },
+  scheduleTournamentCloses: async () => {
+    // A tournament period whose close time has passed (its record as a save writes it): the run queues it on the
+    // settlement queue and moves its close time ahead (queued again only if its run is lost). The stack's own
+    // schedule may have queued it first: the record's close time is what counts.
+    const gameId = randomUUID();
+    const tournamentId = randomUUID();
+    const periodId = '2026-01-05T00:00:00Z';
+    const key = tournamentPlayKeys.period(gameId, tournamentId, periodId);
+    const closeAt = '2026-01-05T01:01:00.000Z';
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          entrantsItem({ key, gameId, added: 1, maxEntrants: null, expiresAt: 4_102_444_800, closeAt }),
+        ],
+      }),
+    );
+    return async (result) => {
+      expect(result).toEqual({ queued: expect.any(Number) });
+      const stored = await dynamo().send(
+        new GetCommand({ TableName: settings().PLAY_TABLE, Key: key, ConsistentRead: true }),
+      );
+      expect(Date.parse(String(stored.Item?.closeAt))).toBeGreaterThan(Date.now());
     };
   },
   scheduleSettlements: async () => {

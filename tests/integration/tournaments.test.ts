@@ -130,6 +130,7 @@ describe('scheduling a tournament', () => {
         { fromRank: 1, toRank: 1, bps: 5000 },
         { fromRank: 2, toRank: 3, bps: 1000 },
       ],
+      prizePool: { rewardsPoolBps: 500 },
       metadata: { mode: 'arena' },
     };
     const created = await create(body);
@@ -170,6 +171,10 @@ describe('scheduling a tournament', () => {
       'prizes.1.fromRank',
     );
     await bad({ prizes: [{ fromRank: 1, toRank: 2, bps: 6000 }] }, 'prizes');
+    await bad({ prizePool: null }, 'prizePool');
+    await bad({ prizes: [] }, 'prizes');
+    await bad({ prizePool: { rewardsPoolBps: 5001 } }, 'prizePool.rewardsPoolBps');
+    await bad({ payoutDelaySeconds: 10 }, 'payoutDelaySeconds');
     await bad({ recurrence: null, durationSeconds: null, endsAt: iso(plus(start, -60)) }, 'endsAt');
     await bad({ recurrence: { cron: '0 0 30 2 *' } }, 'recurrence.cron');
     await bad({ durationSeconds: 7200 }, 'durationSeconds');

@@ -32,6 +32,8 @@ const EVENT_TYPES = [
   'launch.failed',
   'multiplier.purchased',
   'ownership.verified',
+  'tournament.period.ended',
+  'tournament.period.paid',
 ] as const satisfies readonly Subscribable[];
 // A type the API adds and this list misses fails the build here.
 const everyType: Exclude<Subscribable, (typeof EVENT_TYPES)[number]> extends never ? true : never = true;

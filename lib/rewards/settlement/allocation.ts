@@ -45,7 +45,7 @@ export const allocateDay = (input: AllocationInput): Allocation => {
   const budget = distributable / BigInt(rule.payoutHorizonDays);
   const creatorPart = (budget * BigInt(rule.creatorShareBps)) / BPS;
   const playerPart = (budget * BigInt(rule.playerShareBps)) / BPS;
-  const shares = new Map<string, { share: bigint; roles: Set<'creator' | 'player'>; rank: number | null }>();
+  const shares = new Map<string, Share>();
   const add = (arcId: string, share: bigint, role: 'creator' | 'player', rank: number | null) => {
     const entry = shares.get(arcId) ?? { share: 0n, roles: new Set(), rank: null };
     entry.share += share;
@@ -58,6 +58,18 @@ export const allocateDay = (input: AllocationInput): Allocation => {
   input.ranked.slice(0, rule.playerShareByRankBps.length).forEach((standing, i) => {
     add(standing.arcId, (playerPart * BigInt(rule.playerShareByRankBps[i] ?? 0)) / BPS, 'player', i + 1);
   });
+  const { allocated, lines } = linesOf(shares, input);
+  return { allocated, creatorPart, playerPart, lines };
+};
+
+type Share = { share: bigint; roles: Set<'creator' | 'player'>; rank: number | null };
+type Landing = Pick<AllocationInput, 'carried' | 'wallets' | 'fee' | 'rentExemptMinimum'>;
+
+/**
+ * Each recipient's line: its share plus its carry is due; the line sends due − fee when it can land (a wallet, more
+ * than the fee, and at least the rent-exempt minimum to an account that does not exist yet), else it all carries.
+ */
+const linesOf = (shares: ReadonlyMap<string, Share>, input: Landing) => {
   let allocated = 0n;
   const lines: PayoutLine[] = [];
   for (const [arcId, { share, roles, rank }] of shares) {
@@ -81,7 +93,37 @@ export const allocateDay = (input: AllocationInput): Allocation => {
       carryOut: lands ? '0' : due.toString(),
     });
   }
-  return { allocated, creatorPart, playerPart, lines };
+  return { allocated, lines };
+};
+
+export interface PrizeAllocationInput extends Landing {
+  /** The pool's undistributed lamports before this run, and the vault reserve never paid (as for a day). */
+  undistributed: bigint;
+  vaultReserve: bigint;
+  /** The tournament's share of the distributable pool for one period (basis points). */
+  poolBps: number;
+  /** The prize table: each rank of a range gets `bps` of the pot. */
+  table: ReadonlyArray<{ fromRank: number; toRank: number; bps: number }>;
+  /** The period's board in rank order (points > 0). */
+  ranked: ReadonlyArray<{ arcId: string; points: number }>;
+}
+
+/**
+ * A tournament period's prizes: the pot is poolBps of the distributable pool (undistributed − reserve), each paid
+ * rank gets its basis points of the pot, rounded down; ranks nobody reached and remainders stay undistributed.
+ */
+export const allocatePrizes = (input: PrizeAllocationInput) => {
+  const distributable =
+    input.undistributed > input.vaultReserve ? input.undistributed - input.vaultReserve : 0n;
+  const pot = (distributable * BigInt(input.poolBps)) / BPS;
+  const shares = new Map<string, Share>();
+  input.ranked.forEach((standing, i) => {
+    const rank = i + 1;
+    const range = input.table.find((r) => r.fromRank <= rank && rank <= r.toRank);
+    if (!range) return;
+    shares.set(standing.arcId, { share: (pot * BigInt(range.bps)) / BPS, roles: new Set(['player']), rank });
+  });
+  return { pot, ...linesOf(shares, input) };
 };
 
 /** Leaderboard order: points desc, then who reached the score first, then Arc ID (as the play domain ranks). */

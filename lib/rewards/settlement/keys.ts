@@ -15,25 +15,42 @@ import { settings } from '../../core/config.js';
  *     (recipient = <arcId>, recipientSort = <day>#<gameId>) lists a user's payouts, newest first.
  * - a recipient's carry in a game:               pk=CARRY#<gameId>           sk=USER#<arcId>
  *     lamports owed that could not land yet (N).
+ * - a tournament period's prize run (docs/tournaments.md), the same records under its own names: intent
+ *   pk=GAME#<gameId> sk=PRIZE#<tournamentId>#<periodId>; payouts pk=SETTLE#<gameId>#T#<tournamentId>#<periodId>
+ *   sk=PAY#<arcId> (recipientSort <day of the period's end>#<gameId>#T#<tournamentId>#<periodId>). It shares the
+ *   game's open marker and carries with the daily settlement: a game pays one run at a time.
  * No TTL: financial records are kept.
  */
+/** A tournament period whose prizes a run pays (absent: the run is a daily settlement). */
+export interface PrizeRef {
+  tournamentId: string;
+  periodId: string;
+}
+
+const runName = (day: string, prize: PrizeRef | undefined) =>
+  prize ? `T#${prize.tournamentId}#${prize.periodId}` : day;
+
 export const settlementKeys = {
-  settlement: (gameId: string, day: string) => ({ pk: `GAME#${gameId}`, sk: `DAY#${day}` }),
+  settlement: (gameId: string, day: string, prize?: PrizeRef) => ({
+    pk: `GAME#${gameId}`,
+    sk: prize ? `PRIZE#${prize.tournamentId}#${prize.periodId}` : `DAY#${day}`,
+  }),
   gamePartition: (gameId: string) => `GAME#${gameId}`,
   DAY_PREFIX: 'DAY#',
   open: (gameId: string) => ({ pk: `GAME#${gameId}`, sk: 'OPEN' }),
-  dayPartition: (gameId: string, day: string) => `SETTLE#${gameId}#${day}`,
+  dayPartition: (gameId: string, day: string, prize?: PrizeRef) => `SETTLE#${gameId}#${runName(day, prize)}`,
   players: (gameId: string, day: string, freezeId: string, chunk: number) => ({
     pk: `SETTLE#${gameId}#${day}`,
     sk: `PLAYERS#${freezeId}#${String(chunk).padStart(5, '0')}`,
   }),
-  payout: (gameId: string, day: string, arcId: string) => ({
-    pk: `SETTLE#${gameId}#${day}`,
+  payout: (gameId: string, day: string, arcId: string, prize?: PrizeRef) => ({
+    pk: `SETTLE#${gameId}#${runName(day, prize)}`,
     sk: `PAY#${arcId}`,
   }),
   PAY_PREFIX: 'PAY#',
   carry: (gameId: string, arcId: string) => ({ pk: `CARRY#${gameId}`, sk: `USER#${arcId}` }),
-  recipientSort: (day: string, gameId: string) => `${day}#${gameId}`,
+  recipientSort: (day: string, gameId: string, prize?: PrizeRef) =>
+    prize ? `${day}#${gameId}#${runName(day, prize)}` : `${day}#${gameId}`,
 };
 
 /** The settlement table's name. */

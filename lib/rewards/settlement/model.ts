@@ -1,4 +1,5 @@
-// The daily settlement's model (docs/settlement.md). Pure data: no I/O.
+// The daily settlement's model (docs/settlement.md), shared by a tournament period's prize run. Pure data: no I/O.
+import type { PrizeRef } from './keys.js';
 
 /** A settled (game, day): `paying` once its intent is persisted, `settled` when every line is paid or carried. */
 export type SettlementStatus = 'paying' | 'settled';
@@ -28,7 +29,10 @@ export interface PayoutLine {
 /** A settlement intent as stored: the frozen inputs' digest and the allocation, written before anything is sent. */
 export interface Settlement {
   gameId: string;
+  /** The settled UTC day; for a prize run, the day its period ended. */
   day: string;
+  /** Set on a tournament period's prize run (docs/tournaments.md); absent on a daily settlement. */
+  prize?: PrizeRun;
   status: SettlementStatus;
   /** Players with counted points that day (frozen in the PLAYERS chunks). */
   players: number;
@@ -52,4 +56,17 @@ export interface FrozenPlayer {
   userId: string;
   wallet: string | null;
   points: number;
+}
+
+/** What a prize run froze besides its lines: the period, its pot and the paid ranks' standings. */
+export interface PrizeRun extends PrizeRef {
+  endsAt: string;
+  /** Basis points of the pool's distributable lamports the period took (the studio's share). */
+  poolBps: number;
+  /** The period's prize pool: the pool share, before the table splits it by rank. */
+  potLamports: string;
+  /** The board frozen at close, down to the last paid rank (rank order). */
+  results: Array<{ rank: number; arcId: string; points: number }>;
+  /** Why nothing was paid, when nothing was (`cancelled`: the tournament was cancelled before the period ended). */
+  voided?: 'cancelled';
 }

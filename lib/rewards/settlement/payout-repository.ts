@@ -9,19 +9,27 @@ import {
   transact,
 } from '../../adapters/dynamodb.js';
 import { outboxItem } from '../../outbox/index.js';
-import { settlementKeys, settlementTable } from './keys.js';
+import { type PrizeRef, settlementKeys, settlementTable } from './keys.js';
 import type { PayoutLine } from './model.js';
 import type { PayoutRecord } from './repository.js';
 
 /** The line's transfer record, created on first use (a concurrent creator's record is returned). */
 export const ensurePayoutRecord = async (
-  gameId: string,
-  day: string,
+  run: { gameId: string; day: string; prize?: PrizeRef | undefined },
   line: PayoutLine,
   now: string,
 ): Promise<PayoutRecord> => {
-  const key = settlementKeys.payout(gameId, day, line.arcId);
-  const record: PayoutRecord = { ...line, gameId, day, status: 'pending', createdAt: now };
+  const { gameId, day } = run;
+  const prize = run.prize && { tournamentId: run.prize.tournamentId, periodId: run.prize.periodId };
+  const key = settlementKeys.payout(gameId, day, line.arcId, prize);
+  const record: PayoutRecord = {
+    ...line,
+    gameId,
+    day,
+    ...(prize ? { prize } : {}),
+    status: 'pending',
+    createdAt: now,
+  };
   try {
     await dynamo().send(
       new PutCommand({
@@ -30,7 +38,7 @@ export const ensurePayoutRecord = async (
           ...key,
           ...record,
           recipient: line.arcId,
-          recipientSort: settlementKeys.recipientSort(day, gameId),
+          recipientSort: settlementKeys.recipientSort(day, gameId, prize),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -51,14 +59,14 @@ export const ensurePayoutRecord = async (
  * two concurrent senders only one sends. False when lost.
  */
 export const recordPayoutSignature = async (
-  record: Pick<PayoutRecord, 'gameId' | 'day' | 'arcId'>,
+  record: Pick<PayoutRecord, 'gameId' | 'day' | 'arcId' | 'prize'>,
   previous: string | undefined,
   sent: { signature: string; lastValidBlockHeight: number; send: bigint; fee: bigint },
   now: string,
 ): Promise<boolean> => {
   return recordPendingSignature(
     settlementTable(),
-    settlementKeys.payout(record.gameId, record.day, record.arcId),
+    settlementKeys.payout(record.gameId, record.day, record.arcId, record.prize),
     previous,
     sent,
     now,
@@ -91,7 +99,7 @@ export const completePayout = async (
       {
         Update: {
           TableName,
-          Key: settlementKeys.payout(record.gameId, record.day, record.arcId),
+          Key: settlementKeys.payout(record.gameId, record.day, record.arcId, record.prize),
           UpdateExpression:
             outcome.status === 'confirmed'
               ? 'SET #status = :done, signature = :sig, usd = :usd, solUsdPrice = :price, completedAt = :now'
@@ -124,12 +132,14 @@ export const completePayout = async (
             arcId: record.arcId,
             lamports: record.send,
             signature: outcome.signature,
+            ...(record.prize ? { tournament: record.prize } : {}),
           })
         : outboxItem('payout.carried', record.gameId, {
             day: record.day,
             arcId: record.arcId,
             lamports: carryAfter.toString(),
             reason: outcome.reason,
+            ...(record.prize ? { tournament: record.prize } : {}),
           }),
     ]);
     return true;
@@ -141,7 +151,7 @@ export const completePayout = async (
 
 /** Count a run that left the line unpaid (while it is pending); the count decides when it is parked. */
 export const noteLineFailure = async (
-  line: Pick<PayoutRecord, 'gameId' | 'day' | 'arcId'>,
+  line: Pick<PayoutRecord, 'gameId' | 'day' | 'arcId' | 'prize'>,
   message: string,
   now: string,
 ): Promise<void> => {
@@ -149,7 +159,7 @@ export const noteLineFailure = async (
     await dynamo().send(
       new UpdateCommand({
         TableName: settlementTable(),
-        Key: settlementKeys.payout(line.gameId, line.day, line.arcId),
+        Key: settlementKeys.payout(line.gameId, line.day, line.arcId, line.prize),
         UpdateExpression:
           'SET failures = if_not_exists(failures, :zero) + :one, lastError = :m, updatedAt = :now',
         ConditionExpression: '#status = :pending',

@@ -8,6 +8,7 @@ import { countMetric } from '../../core/metrics.js';
 import { buildPayoutTransfer, poolPayoutWrite, vaultSigner } from '../payout.js';
 import type { PriceSource } from '../price.js';
 import { usdOf } from '../pricing.js';
+import type { PrizeRef } from './keys.js';
 import type { PayoutLine, Settlement } from './model.js';
 import { completePayout, ensurePayoutRecord, recordPayoutSignature } from './payout-repository.js';
 import type { PayoutRecord } from './repository.js';
@@ -39,9 +40,11 @@ export class PayoutInProgress extends Error {
   override readonly name = 'PayoutInProgress';
 }
 
-/** The memo of a payout transfer, tying it to its settlement line on chain. */
-export const payoutMemo = (gameId: string, day: string, arcId: string) =>
-  `arcadia:payout:${gameId}:${day}:${arcId}`;
+/** The memo of a payout transfer, tying it to its settlement line (or tournament prize) on chain. */
+export const payoutMemo = (gameId: string, day: string, arcId: string, prize?: PrizeRef) =>
+  prize
+    ? `arcadia:prize:${gameId}:${prize.tournamentId}:${prize.periodId}:${arcId}`
+    : `arcadia:payout:${gameId}:${day}:${arcId}`;
 
 const confirmed = async (record: PayoutRecord, signature: string, deps: PayoutDeps) => {
   const solUsdPrice = await deps.price.solUsd();
@@ -111,7 +114,7 @@ const send = async (record: PayoutRecord, previous: string | undefined, deps: Pa
       vault,
       to: String(record.wallet),
       lamports,
-      memo: payoutMemo(record.gameId, record.day, record.arcId),
+      memo: payoutMemo(record.gameId, record.day, record.arcId, record.prize),
     });
   try {
     const budget = await deps.chain.estimateBudget(transfer(BigInt(record.send)), {
@@ -125,7 +128,7 @@ const send = async (record: PayoutRecord, previous: string | undefined, deps: Pa
         const recorded = { ...sent, send: lamports, fee: sent.fee };
         if (!(await recordPayoutSignature(record, previous, recorded, deps.now().toISOString())))
           throw new PayoutInProgress(
-            `Another run is paying ${record.arcId} for ${record.gameId} ${record.day}`,
+            `Another run is paying ${record.arcId} for ${record.gameId} ${record.prize ? `${record.prize.tournamentId} ${record.prize.periodId}` : record.day}`,
           );
       },
     });
@@ -148,7 +151,7 @@ const send = async (record: PayoutRecord, previous: string | undefined, deps: Pa
 
 /** Pay (or carry) one line exactly once; throws while its transfer may still land or another run holds it. */
 export const payLine = async (settlement: Settlement, line: PayoutLine, deps: PayoutDeps): Promise<void> => {
-  const record = await ensurePayoutRecord(settlement.gameId, settlement.day, line, deps.now().toISOString());
+  const record = await ensurePayoutRecord(settlement, line, deps.now().toISOString());
   if (record.status !== 'pending') return;
   if (BigInt(record.send) === 0n) {
     await carried(record, record.wallet ? 'below what can land' : 'no wallet', deps);

@@ -38,6 +38,8 @@ export interface PayoutEntry extends RecipientView {
   day: string;
   usd: number | null;
   paidAt: string | null;
+  /** A tournament prize's period. */
+  tournament: { tournamentId: string; periodId: string } | null;
 }
 
 /** A game's most recent settlements, newest first, with each recipient's line as paid so far. */
@@ -92,6 +94,7 @@ export const payoutView = (r: PayoutRecord): PayoutEntry => ({
   signature: r.status === 'confirmed' ? (r.signature ?? null) : null,
   usd: r.usd ?? null,
   paidAt: r.completedAt ?? null,
+  tournament: r.prize ? { tournamentId: r.prize.tournamentId, periodId: r.prize.periodId } : null,
 });
 
 /** A user's settlement payouts across games, newest day first: `limit` from `offset`, and the total. */

@@ -5,7 +5,7 @@ import { mapConcurrent } from '../../core/concurrency.js';
 import { requireSetting } from '../../core/config.js';
 import { processQueueBatch, type QueueRecord } from '../../core/queue-batch.js';
 import type { PayoutRecord } from './repository.js';
-import { settlementMessage } from './schedule.js';
+import { type PeriodCloseMessage, settlementMessage } from './schedule.js';
 
 let client: SQSClient | undefined;
 // Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
@@ -38,12 +38,20 @@ export const sendSettlementMessages = async (bodies: readonly string[]): Promise
   return bodies.length;
 };
 
-/** Settle each message's (game, day); a failed or malformed one is reported for redelivery (then the DLQ). */
+/**
+ * Settle each message's (game, day), or close its tournament period; a failed or malformed one is reported for
+ * redelivery (then the DLQ).
+ */
 export const processSettlementBatch = (
   records: readonly QueueRecord[],
   settle: (gameId: string, day: string) => Promise<unknown>,
+  closePeriod?: (message: PeriodCloseMessage) => Promise<unknown>,
 ): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> =>
-  processQueueBatch(records, settlementMessage, 'settlement', ({ gameId, day }) => settle(gameId, day));
+  processQueueBatch(records, settlementMessage, 'settlement', (message) => {
+    if ('day' in message) return settle(message.gameId, message.day);
+    if (!closePeriod) throw new Error('This consumer does not close tournament periods');
+    return closePeriod(message);
+  });
 
 /**
  * A payout line that kept failing, for the operator (the payout DLQ, PAYOUT_DLQ_URL; its alarm pages). The line's
@@ -59,6 +67,7 @@ export const parkPayout = async (
       MessageBody: JSON.stringify({
         gameId: record.gameId,
         day: record.day,
+        ...(record.prize ? { tournament: record.prize } : {}),
         arcId: record.arcId,
         wallet: record.wallet,
         due: record.due,

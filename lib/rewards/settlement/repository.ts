@@ -12,7 +12,7 @@ import {
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure, type TransactItem, transact } from '../../adapters/dynamodb.js';
 import { outboxItem } from '../../outbox/index.js';
-import { settlementKeys, settlementTable } from './keys.js';
+import { type PrizeRef, settlementKeys, settlementTable } from './keys.js';
 import type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -21,6 +21,8 @@ type Item = Record<string, NativeAttributeValue>;
 export interface PayoutRecord extends PayoutLine {
   gameId: string;
   day: string;
+  /** A tournament period's prize (absent: a daily settlement's line). */
+  prize?: PrizeRef;
   status: 'pending' | 'confirmed' | 'carried';
   signature?: string;
   lastValidBlockHeight?: number;
@@ -40,9 +42,13 @@ const get = async (key: { pk: string; sk: string }): Promise<Item | undefined> =
   (await dynamo().send(new GetCommand({ TableName: settlementTable(), Key: key, ConsistentRead: true })))
     .Item;
 
-/** A settlement's intent, if it was persisted. */
-export const getSettlement = async (gameId: string, day: string): Promise<Settlement | undefined> =>
-  (await get(settlementKeys.settlement(gameId, day))) as Settlement | undefined;
+/** A settlement's intent (a prize run's with `prize`), if it was persisted. */
+export const getSettlement = async (
+  gameId: string,
+  day: string,
+  prize?: PrizeRef,
+): Promise<Settlement | undefined> =>
+  (await get(settlementKeys.settlement(gameId, day, prize))) as Settlement | undefined;
 
 /**
  * Which of up to 100 (game, day) have a settled intent: one BatchGetItem of their status (eventually consistent:
@@ -81,11 +87,16 @@ export const settledAmong = async (
   );
 };
 
-/** The day a game's open settlement pays, if one is open. */
-export const openDay = async (gameId: string): Promise<string | undefined> => {
+/** The run a game's open settlement pays (a day, or a tournament period's prizes), if one is open. */
+export const openRun = async (gameId: string): Promise<{ day: string; prize?: PrizeRef } | undefined> => {
   const item = await get(settlementKeys.open(gameId));
-  return item ? String(item.day) : undefined;
+  if (!item) return undefined;
+  const prize = item.prize as PrizeRef | undefined;
+  return { day: String(item.day), ...(prize ? { prize } : {}) };
 };
+
+/** The day a game's open daily settlement pays, if one is open (a prize run open: its period's end day). */
+export const openDay = async (gameId: string): Promise<string | undefined> => (await openRun(gameId))?.day;
 
 /** What a recipient is owed from earlier payouts that could not land (lamports). */
 export const carriedOf = async (gameId: string, arcIds: string[]): Promise<Map<string, bigint>> => {
@@ -155,7 +166,7 @@ export const readPlayers = async (
 
 /**
  * Persist the intent, open it as the game's one open settlement, and commit the pool's allocation (the rewards
- * domain's item) in one transaction. False when another run persisted it first or another day is open.
+ * domain's item) and any event in one transaction. False when another run persisted it first or another is open.
  */
 export const persistIntent = async (settlement: Settlement, extra: TransactItem[]): Promise<boolean> => {
   const TableName = settlementTable();
@@ -164,7 +175,10 @@ export const persistIntent = async (settlement: Settlement, extra: TransactItem[
       {
         Put: {
           TableName,
-          Item: { ...settlementKeys.settlement(settlement.gameId, settlement.day), ...settlement },
+          Item: {
+            ...settlementKeys.settlement(settlement.gameId, settlement.day, settlement.prize),
+            ...settlement,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -174,6 +188,11 @@ export const persistIntent = async (settlement: Settlement, extra: TransactItem[
           Item: {
             ...settlementKeys.open(settlement.gameId),
             day: settlement.day,
+            ...(settlement.prize
+              ? {
+                  prize: { tournamentId: settlement.prize.tournamentId, periodId: settlement.prize.periodId },
+                }
+              : {}),
             openedAt: settlement.frozenAt,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -205,14 +224,19 @@ export const markEmissionNotified = async (gameId: string, day: string, now: str
  * `settlement.completed` webhook event commits with it.
  */
 export const closeSettlement = async (settlement: Settlement, now: string): Promise<void> => {
-  const { gameId, day } = settlement;
+  const { gameId, day, prize } = settlement;
   const TableName = settlementTable();
+  const recipients = settlement.lines.map((line) => ({
+    arcId: line.arcId,
+    role: line.roles.join('+'),
+    lamports: line.due,
+  }));
   try {
     await transact([
       {
         Update: {
           TableName,
-          Key: settlementKeys.settlement(gameId, day),
+          Key: settlementKeys.settlement(gameId, day, prize),
           UpdateExpression: 'SET #status = :settled, settledAt = :now',
           ConditionExpression: '#status = :paying',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -223,20 +247,35 @@ export const closeSettlement = async (settlement: Settlement, now: string): Prom
         Delete: {
           TableName,
           Key: settlementKeys.open(gameId),
-          ConditionExpression: '#day = :day',
-          ExpressionAttributeNames: { '#day': 'day' },
-          ExpressionAttributeValues: { ':day': day },
+          // This run's marker only (a prize run's day is its period's end day, which a daily run may share).
+          ...(prize
+            ? {
+                ConditionExpression: 'prize.tournamentId = :t AND prize.periodId = :p',
+                ExpressionAttributeValues: { ':t': prize.tournamentId, ':p': prize.periodId },
+              }
+            : {
+                ConditionExpression: '#day = :day AND attribute_not_exists(prize)',
+                ExpressionAttributeNames: { '#day': 'day' },
+                ExpressionAttributeValues: { ':day': day },
+              }),
         },
       },
-      outboxItem('settlement.completed', gameId, {
-        day,
-        totalLamports: settlement.allocated,
-        recipients: settlement.lines.map((line) => ({
-          arcId: line.arcId,
-          role: line.roles.join('+'),
-          lamports: line.due,
-        })),
-      }),
+      prize
+        ? outboxItem('tournament.period.paid', gameId, {
+            tournamentId: prize.tournamentId,
+            periodId: prize.periodId,
+            totalLamports: settlement.allocated,
+            recipients: settlement.lines.map((line) => ({
+              arcId: line.arcId,
+              rank: line.rank ?? 0,
+              lamports: line.due,
+            })),
+          })
+        : outboxItem('settlement.completed', gameId, {
+            day,
+            totalLamports: settlement.allocated,
+            recipients,
+          }),
     ]);
   } catch (error) {
     // Closed by a concurrent run meanwhile.
@@ -262,7 +301,11 @@ export const recentSettlementItems = async (gameId: string, limit: number): Prom
 };
 
 /** Every payout record of a settlement (one Query; a day pays at most the top ranks and the creators). */
-export const payoutRecords = async (gameId: string, day: string): Promise<PayoutRecord[]> => {
+export const payoutRecords = async (
+  gameId: string,
+  day: string,
+  prize?: PrizeRef,
+): Promise<PayoutRecord[]> => {
   const records: PayoutRecord[] = [];
   let ExclusiveStartKey: Item | undefined;
   do {
@@ -271,7 +314,7 @@ export const payoutRecords = async (gameId: string, day: string): Promise<Payout
         TableName: settlementTable(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: {
-          ':pk': settlementKeys.dayPartition(gameId, day),
+          ':pk': settlementKeys.dayPartition(gameId, day, prize),
           ':prefix': settlementKeys.PAY_PREFIX,
         },
         ConsistentRead: true,

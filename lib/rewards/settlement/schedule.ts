@@ -24,11 +24,22 @@ export const OVERDUE_HOURS = 6;
 export const CHECK_CONCURRENCY = 16;
 
 /** One (game, day) to settle: the queue's message body. */
-export const settlementMessage = z.object({
+const dayMessage = z.object({
   gameId: z.string().check(z.minLength(1)),
   day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
 });
-export type SettlementMessage = z.infer<typeof settlementMessage>;
+export type SettlementMessage = z.infer<typeof dayMessage>;
+
+/** One tournament period to close and pay (the tournaments domain's schedule queues it on the same queue). */
+const periodMessage = z.object({
+  gameId: z.string().check(z.minLength(1)),
+  tournamentId: z.string().check(z.minLength(1)),
+  periodId: z.string().check(z.minLength(1)),
+});
+export type PeriodCloseMessage = z.infer<typeof periodMessage>;
+
+/** The settlement queue's messages: a (game, day), or a tournament period's prize run. */
+export const settlementMessage = z.union([periodMessage, dayMessage]);
 
 /**
  * Port: the games whose board of a UTC day had a score (the play domain's `gamesActiveOn`, wired by the function

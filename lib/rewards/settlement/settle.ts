@@ -7,10 +7,11 @@ import { countMetric, MetricUnit } from '../../core/metrics.js';
 import { syncGameFigures } from '../figures.js';
 import type { PriceSource } from '../price.js';
 import { type FreezeDeps, freezeSettlement } from './freeze.js';
+import type { PrizeRef } from './keys.js';
 import type { FrozenPlayer, Settlement } from './model.js';
 import { type PayoutDeps, PayoutInProgress, payLine } from './payout.js';
 import { noteLineFailure } from './payout-repository.js';
-import { closeSettlement, getSettlement, markEmissionNotified, openDay, readPlayers } from './repository.js';
+import { closeSettlement, getSettlement, markEmissionNotified, openRun, readPlayers } from './repository.js';
 
 /**
  * The coin emission's port (the launcher/snapshots domains implement it): one call per settled (game, day) with
@@ -44,25 +45,43 @@ export type SettleOutcome =
 
 const MAX_FREEZES = 4;
 
-/** The persisted intent of (game, day), freezing it first if needed (another open day of the game first). */
-const intentOf = async (gameId: string, day: string, deps: SettlementDeps): Promise<Settlement> => {
+/** A run of a game's settlement machinery: a UTC day, or a tournament period's prizes (`prize`). */
+export interface RunRef {
+  gameId: string;
+  day: string;
+  prize?: PrizeRef | undefined;
+}
+
+/** Freezes a run and persists its intent; false when another run persisted it first or another is open. */
+export type Freeze = () => Promise<boolean>;
+
+/**
+ * The persisted intent of a run, freezing it first if needed. A game pays one run at a time (a day's carries are
+ * read after the last run wrote them): an open run of the game is finished first.
+ */
+export const intentOf = async (run: RunRef, freeze: Freeze, deps: SettlementDeps): Promise<Settlement> => {
   for (let attempt = 0; attempt < MAX_FREEZES; attempt++) {
-    const existing = await getSettlement(gameId, day);
+    const existing = await getSettlement(run.gameId, run.day, run.prize);
     if (existing) return existing;
-    const open = await openDay(gameId);
-    if (open && open !== day) {
-      // A game's days settle one at a time: finish the open one, whose carries this day reads.
-      await finish(await required(gameId, open), deps);
+    const open = await openRun(run.gameId);
+    if (open && !sameRun(open, run)) {
+      await finish(await required({ gameId: run.gameId, ...open }), deps);
       continue;
     }
-    if (await freezeSettlement(gameId, day, deps)) continue;
+    if (await freeze()) continue;
   }
-  return required(gameId, day);
+  return required(run);
 };
 
-const required = async (gameId: string, day: string): Promise<Settlement> => {
-  const settlement = await getSettlement(gameId, day);
-  if (!settlement) throw new Error(`Settlement ${gameId} ${day} could not be persisted`);
+const sameRun = (a: Omit<RunRef, 'gameId'>, b: Omit<RunRef, 'gameId'>) =>
+  a.prize || b.prize
+    ? a.prize?.tournamentId === b.prize?.tournamentId && a.prize?.periodId === b.prize?.periodId
+    : a.day === b.day;
+
+const required = async (run: RunRef): Promise<Settlement> => {
+  const settlement = await getSettlement(run.gameId, run.day, run.prize);
+  if (!settlement)
+    throw new Error(`Settlement ${run.gameId} ${run.prize?.periodId ?? run.day} could not be persisted`);
   return settlement;
 };
 
@@ -76,7 +95,7 @@ export class PayoutsOutstanding extends Error {
  * holding it is not a failure), so a line that keeps failing is parked by a later run and the day closes.
  */
 const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<void> => {
-  const { gameId, day } = settlement;
+  const { gameId, day, prize } = settlement;
   const unpaid: Array<{ arcId: string; error: unknown }> = [];
   for (const line of settlement.lines) {
     try {
@@ -85,7 +104,8 @@ const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<v
       unpaid.push({ arcId: line.arcId, error });
       if (!(error instanceof PayoutInProgress)) {
         countMetric('PayoutLineFailures');
-        await noteLineFailure({ gameId, day, arcId: line.arcId }, String(error), deps.now().toISOString());
+        const ref = { gameId, day, arcId: line.arcId, ...(prize ? { prize } : {}) };
+        await noteLineFailure(ref, String(error), deps.now().toISOString());
       }
     }
   }
@@ -96,7 +116,7 @@ const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<v
     unpaid: unpaid.map((u) => ({ arcId: u.arcId, error: String(u.error) })),
   });
   throw new PayoutsOutstanding(
-    `${unpaid.length} of ${settlement.lines.length} payouts of ${gameId} ${day} are unpaid`,
+    `${unpaid.length} of ${settlement.lines.length} payouts of ${gameId} ${prize?.periodId ?? day} are unpaid`,
     {
       cause: unpaid[0]?.error,
     },
@@ -104,9 +124,10 @@ const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<v
 };
 
 /** Emission, payouts and closing of a persisted settlement (each step idempotent). */
-const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Settlement> => {
-  const { gameId, day } = settlement;
+export const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Settlement> => {
+  const { gameId, day, prize } = settlement;
   if (settlement.status === 'settled') return settlement;
+  if (prize) return finishPrizes(settlement, deps);
   if (deps.settleCoinEmission && !settlement.emissionNotified) {
     const players: FrozenPlayer[] = await readPlayers(settlement);
     await deps.settleCoinEmission({ gameId, day, players });
@@ -125,7 +146,22 @@ const finish = async (settlement: Settlement, deps: SettlementDeps): Promise<Set
     lines: settlement.lines.length,
     allocated: settlement.allocated,
   });
-  return required(gameId, day);
+  return required({ gameId, day });
+};
+
+/** A prize run's payouts and closing (no emission, no settlement lag: its own metrics). */
+const finishPrizes = async (settlement: Settlement, deps: SettlementDeps): Promise<Settlement> => {
+  await payLines(settlement, deps);
+  await closeSettlement(settlement, deps.now().toISOString());
+  countMetric('PrizeRunsCompleted');
+  await syncGameFigures(settlement.gameId, deps);
+  logger.info('prize run closed', {
+    gameId: settlement.gameId,
+    prize: settlement.prize,
+    lines: settlement.lines.length,
+    allocated: settlement.allocated,
+  });
+  return required(settlement);
 };
 
 /**
@@ -143,6 +179,10 @@ export const settleGameDay = async (
   const due = settlesAt(day);
   if (!existing && !options.force && deps.now().getTime() < due.getTime())
     return { status: 'notDue', settlesAt: due.toISOString() };
-  const settlement = await finish(existing ?? (await intentOf(gameId, day, deps)), deps);
+  const run = { gameId, day };
+  const settlement = await finish(
+    existing ?? (await intentOf(run, () => freezeSettlement(gameId, day, deps), deps)),
+    deps,
+  );
   return { status: 'settled', replayed: false, settlement };
 };
