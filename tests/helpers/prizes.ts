@@ -41,7 +41,8 @@ export interface Fixture {
  * of the pool, and the seeded players (best first) scoring into it through a batch save in the period.
  */
 export const fixture = async (
-  options: { subscribe?: boolean; playerCount?: number } = {},
+  /** `recurring`: an hourly tournament of two periods (the fixture scores the first). */
+  options: { subscribe?: boolean; playerCount?: number; recurring?: boolean } = {},
 ): Promise<Fixture> => {
   let subscription: Fixture['subscription'];
   const seeded = await seedDay({
@@ -66,7 +67,13 @@ export const fixture = async (
     {
       title: 'Prize cup',
       startsAt: iso(start),
-      endsAt: iso(endsAt),
+      ...(options.recurring
+        ? {
+            recurrence: { everySeconds: 3_600 },
+            durationSeconds: 3_600,
+            until: iso(new Date(start.getTime() + 7_200_000)),
+          }
+        : { endsAt: iso(endsAt) }),
       prizes: TABLE,
       prizePool: { rewardsPoolBps: POOL_BPS },
       payoutDelaySeconds: DELAY,

@@ -9,14 +9,21 @@ import { handler as periodsHandler } from '../../functions/tournaments/list-tour
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import { playTable, tournamentPlayKeys } from '../../lib/play/index.js';
+import { batchSavePoints } from '../../lib/play/save-points.js';
 import { issueSessionToken } from '../../lib/play/session-token.js';
 import { myRewards } from '../../lib/rewards/index.js';
 import { poolBooks } from '../../lib/rewards/payout.js';
 import { type PayoutRecord, payoutRecords } from '../../lib/rewards/settlement/repository.js';
-import { cancelTournament, periodResults, scheduleTournamentCloses } from '../../lib/tournaments/index.js';
+import {
+  cancelTournament,
+  periodResults,
+  runningPeriods,
+  scheduleTournamentCloses,
+} from '../../lib/tournaments/index.js';
+import { localDirectory } from '../../lib/user/directory.js';
 import { queueDeliveries, relayPending } from '../../lib/webhooks/index.js';
 import { invoke } from '../helpers/http.js';
-import { close, type Fixture, fixture, POOL_BPS, runOf } from '../helpers/prizes.js';
+import { close, type Fixture, fixture, iso, POOL_BPS, runOf } from '../helpers/prizes.js';
 import { carryOf, chain, SOL } from '../helpers/settlement.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 import { type Receiver, startDeliveryWorker, verifiedPayloads, waitFor } from '../helpers/webhooks.js';
@@ -183,6 +190,52 @@ describe('tournament prizes', () => {
     for (const p of payoutEvents)
       expect(p.data.tournament).toEqual({ tournamentId: f.tournamentId, periodId: f.periodId });
   }, 180_000);
+
+  it('pays each period of a recurring tournament from its own board, from the books as the last one left them', async () => {
+    const f = await fixture({ recurring: true });
+    const { gameId } = f.seeded;
+    const [a, b, c] = f.seeded.players;
+    if (!a || !b || !c) throw new Error('players');
+    // The next period opens at the first one's end, to the second: a save then scores it alone, in a new order.
+    const second = { ...f, periodId: iso(f.endsAt) };
+    second.endsAt = new Date(f.endsAt.getTime() + 3_600_000);
+    second.closesAt = new Date(second.endsAt.getTime() + 60_000);
+    second.message = { ...f.message, periodId: second.periodId };
+    await batchSavePoints(
+      f.devAuth,
+      {
+        gameId,
+        entries: [
+          { playerId: c.arcId, points: 900 },
+          { playerId: b.arcId, points: 100 },
+        ],
+      },
+      { directory: localDirectory, tournaments: runningPeriods, now: () => f.endsAt },
+    );
+    const before = await poolBooks(gameId);
+    expect(await close(f)).toBe('closed');
+    const middle = await poolBooks(gameId);
+    expect(await close(second)).toBe('closed');
+    const first = await runOf(f);
+    const next = await runOf(second);
+    expect(first.prize.results.map((r) => r.arcId)).toEqual([a.arcId, b.arcId, c.arcId]);
+    expect(next.prize.results.map((r) => [r.arcId, r.points])).toEqual([
+      [c.arcId, 900],
+      [b.arcId, 100],
+    ]);
+    // Each pot is a share of the books as they stood: the second period's after the first one's allocation.
+    const rent = await chain.getMinimumBalanceForRentExemption(0);
+    const potOf = (books: typeof before) =>
+      (((books?.undistributed ?? 0n) - rent) * BigInt(POOL_BPS)) / 10_000n;
+    expect(first.prize.potLamports).toBe(potOf(before).toString());
+    expect(next.prize.potLamports).toBe(potOf(middle).toString());
+    expect(middle?.allocated).toBe((before?.allocated ?? 0n) + BigInt(first.allocated));
+    expect((await poolBooks(gameId))?.allocated).toBe((middle?.allocated ?? 0n) + BigInt(next.allocated));
+    expect(next.lines.map((l) => [l.arcId, l.rank])).toEqual([
+      [c.arcId, 1],
+      [b.arcId, 2],
+    ]);
+  }, 120_000);
 
   it('pays nothing for a period whose tournament was cancelled before its end (voided, books unchanged)', async () => {
     const f = await fixture();
