@@ -19,4 +19,4 @@ export {
   outboxItem,
   webhookEvent,
 } from './outbox.js';
-export { pendingEventIds, type RelayMessage } from './relay-now.js';
+export { pendingEventIds, type RelayMessage, webhookQueueUrl } from './relay-now.js';

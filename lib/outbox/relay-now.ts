@@ -25,12 +25,16 @@ const sqs = () =>
   }));
 let queueUrl: string | undefined;
 
-const webhookQueueUrl = async (): Promise<string> => {
+/**
+ * The WebhookQueue's URL: WEBHOOK_QUEUE_URL (`Ref: WebhookQueue`), else resolved once from WEBHOOK_QUEUE_NAME with
+ * the caller's client (tests, scripts). The delivery side (lib/webhooks/queue.ts) sends to it too.
+ */
+export const webhookQueueUrl = async (client: SQSClient = sqs()): Promise<string> => {
   if (queueUrl) return queueUrl;
   const { WEBHOOK_QUEUE_URL, WEBHOOK_QUEUE_NAME } = settings();
   queueUrl =
     WEBHOOK_QUEUE_URL ||
-    (await sqs().send(new GetQueueUrlCommand({ QueueName: WEBHOOK_QUEUE_NAME }))).QueueUrl;
+    (await client.send(new GetQueueUrlCommand({ QueueName: WEBHOOK_QUEUE_NAME }))).QueueUrl;
   if (!queueUrl) throw new Error(`Webhook queue ${WEBHOOK_QUEUE_NAME} not found`);
   return queueUrl;
 };

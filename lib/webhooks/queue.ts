@@ -1,7 +1,7 @@
 // The delivery queue (WebhookQueue): one message per delivery attempt, its delay the retry's wait (SQS holds a
 // message at most 15 minutes; a longer wait is carried as `notBefore` and the message re-queued until then).
-import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { settings } from '../core/config.js';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { webhookQueueUrl } from '../outbox/index.js';
 import type { DeliveryMessage } from './model.js';
 
 /** SQS's longest message delay. */
@@ -10,18 +10,6 @@ export const MAX_DELAY_SECONDS = 900;
 let client: SQSClient | undefined;
 // Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
 const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
-let queueUrl: string | undefined;
-
-/** WEBHOOK_QUEUE_URL (`Ref: WebhookQueue`), else resolved once from WEBHOOK_QUEUE_NAME (tests, scripts). */
-const webhookQueueUrl = async (): Promise<string> => {
-  if (queueUrl) return queueUrl;
-  const { WEBHOOK_QUEUE_URL, WEBHOOK_QUEUE_NAME } = settings();
-  queueUrl =
-    WEBHOOK_QUEUE_URL ||
-    (await sqs().send(new GetQueueUrlCommand({ QueueName: WEBHOOK_QUEUE_NAME }))).QueueUrl;
-  if (!queueUrl) throw new Error(`Webhook queue ${WEBHOOK_QUEUE_NAME} not found`);
-  return queueUrl;
-};
 
 export interface QueuedDelivery {
   message: DeliveryMessage;
@@ -31,7 +19,7 @@ export interface QueuedDelivery {
 /** Queue delivery attempts, 10 per request; throws when SQS refused any. */
 export const queueDeliveries = async (deliveries: readonly QueuedDelivery[]): Promise<void> => {
   if (deliveries.length === 0) return;
-  const QueueUrl = await webhookQueueUrl();
+  const QueueUrl = await webhookQueueUrl(sqs());
   for (let i = 0; i < deliveries.length; i += 10) {
     const chunk = deliveries.slice(i, i + 10);
     const { Failed = [] } = await sqs().send(
