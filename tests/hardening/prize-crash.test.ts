@@ -7,15 +7,12 @@
 // Crash injection: tests/helpers/crash.ts.
 import { describe, expect, it } from 'vitest';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
-import { ChainError } from '../../lib/chain/index.js';
 import type { SettlementDeps } from '../../lib/rewards/index.js';
 import { poolBooks } from '../../lib/rewards/payout.js';
 import { type PayoutRecord, payoutRecords } from '../../lib/rewards/settlement/repository.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
 import { close, type Fixture, fixture, runOf } from '../helpers/prizes.js';
-import { carryOf, chain } from '../helpers/settlement.js';
-
-type ChainDeps = SettlementDeps['chain'];
+import { carryOf, chain, faultyChain } from '../helpers/settlement.js';
 
 interface Case {
   f: Fixture;
@@ -153,42 +150,10 @@ describe('prize run crash points', () => {
   }, 900_000);
 });
 
-/** The chain, failing its k-th call: the call throws before reaching it, or a send lands and its answer is lost. */
-const faultyChain = (k: number, mode: 'before' | 'lost') => {
-  const real = settleDeps.chain;
-  let calls = 0;
-  const names: string[] = [];
-  const wrap =
-    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const index = calls++;
-      names.push(name);
-      if (index !== k) return fn(...args);
-      if (name === 'sendAndConfirm' && mode === 'lost') {
-        await fn(...args);
-        throw new ChainError('CONFIRM_TIMEOUT', 'simulated: landed, confirmation lost');
-      }
-      throw new ChainError('RPC_UNAVAILABLE', `simulated: ${name} failed`);
-    };
-  const chainDeps: ChainDeps = {
-    getBalance: wrap('getBalance', real.getBalance),
-    getMinimumBalanceForRentExemption: wrap(
-      'getMinimumBalanceForRentExemption',
-      real.getMinimumBalanceForRentExemption,
-    ),
-    estimateBudget: wrap('estimateBudget', real.estimateBudget),
-    sendAndConfirm: wrap('sendAndConfirm', real.sendAndConfirm),
-    confirm: wrap('confirm', real.confirm),
-    getSignatureStatus: wrap('getSignatureStatus', real.getSignatureStatus),
-    getBlockHeight: wrap('getBlockHeight', real.getBlockHeight),
-  };
-  return { chainDeps, names };
-};
-
 describe('prize run chain faults', () => {
   it('finishes on retry after a fault at each chain call, never paying twice', async () => {
     const probe = await setup();
-    const counted = faultyChain(Number.POSITIVE_INFINITY, 'before');
+    const counted = faultyChain(settleDeps.chain, Number.POSITIVE_INFINITY, 'before');
     await close(probe.f, probe.f.closesAt, { chain: counted.chainDeps });
     const violations: string[] = [];
     await checkExactlyOnce(probe, violations, 'uninterrupted');
@@ -201,7 +166,7 @@ describe('prize run chain faults', () => {
     for (const [k, mode] of cases) {
       const c = await setup();
       await close(c.f, c.f.closesAt, {
-        chain: faultyChain(k, mode).chainDeps,
+        chain: faultyChain(settleDeps.chain, k, mode).chainDeps,
         confirmTimeoutMs: 10_000,
       }).catch(() => undefined);
       await checkAtMostOnce(c, violations, `call ${k} (${counted.names[k]}, ${mode}) fault`);

@@ -7,11 +7,10 @@
 // Crash injection: tests/helpers/crash.ts.
 import { describe, expect, it } from 'vitest';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
-import { ChainError } from '../../lib/chain/index.js';
 import { getSettlement } from '../../lib/rewards/settlement/repository.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
-import { chain, payoutOf, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
+import { chain, faultyChain, payoutOf, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
 
 type ChainDeps = SettlementDeps['chain'];
 
@@ -131,54 +130,10 @@ describe('settlement crash points', () => {
   }, 900_000);
 });
 
-/** The chain, failing its k-th call: reads and sends throw before reaching it; one send lands and is lost. */
-const faultyChain = (k: number, mode: 'before' | 'lost' | 'recordedUnsent') => {
-  const real = settleDeps.chain;
-  let calls = 0;
-  const names: string[] = [];
-  const wrap =
-    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const index = calls++;
-      names.push(name);
-      if (index !== k) return fn(...args);
-      if (name === 'sendAndConfirm' && mode === 'lost') {
-        await fn(...args);
-        throw new ChainError('CONFIRM_TIMEOUT', 'simulated: landed, confirmation lost');
-      }
-      if (name === 'sendAndConfirm' && mode === 'recordedUnsent') {
-        // The signature is recorded (onSent), then the process loses the RPC before broadcasting.
-        const options = args[1] as {
-          onSent?: (s: { signature: string; lastValidBlockHeight: number; fee: bigint }) => Promise<void>;
-        };
-        await options.onSent?.({
-          signature: '1111111111111111111111111111111111111111111111111111111111111111',
-          lastValidBlockHeight: 1,
-          fee: 5_000n,
-        });
-        throw new ChainError('RPC_UNAVAILABLE', 'simulated: RPC lost before broadcasting');
-      }
-      throw new ChainError('RPC_UNAVAILABLE', `simulated: ${name} failed`);
-    };
-  const chainDeps: ChainDeps = {
-    getBalance: wrap('getBalance', real.getBalance),
-    getMinimumBalanceForRentExemption: wrap(
-      'getMinimumBalanceForRentExemption',
-      real.getMinimumBalanceForRentExemption,
-    ),
-    estimateBudget: wrap('estimateBudget', real.estimateBudget),
-    sendAndConfirm: wrap('sendAndConfirm', real.sendAndConfirm),
-    confirm: wrap('confirm', real.confirm),
-    getSignatureStatus: wrap('getSignatureStatus', real.getSignatureStatus),
-    getBlockHeight: wrap('getBlockHeight', real.getBlockHeight),
-  };
-  return { chainDeps, names };
-};
-
 describe('settlement chain faults', () => {
   it('finishes on retry after a fault at each chain call, never paying twice', async () => {
     const probe = await setup();
-    const counted = faultyChain(Number.POSITIVE_INFINITY, 'before');
+    const counted = faultyChain(settleDeps.chain, Number.POSITIVE_INFINITY, 'before');
     await settleGameDay(probe.seeded.gameId, probe.seeded.day, depsFor(probe, counted.chainDeps));
     const violations: string[] = [];
     await checkExactlyOnce(probe, violations, 'uninterrupted');
@@ -190,9 +145,11 @@ describe('settlement chain faults', () => {
     ];
     for (const [k, mode] of cases) {
       const f = await setup();
-      await settleGameDay(f.seeded.gameId, f.seeded.day, depsFor(f, faultyChain(k, mode).chainDeps)).catch(
-        () => undefined,
-      );
+      await settleGameDay(
+        f.seeded.gameId,
+        f.seeded.day,
+        depsFor(f, faultyChain(settleDeps.chain, k, mode).chainDeps),
+      ).catch(() => undefined);
       await checkAtMostOnce(f, violations, `call ${k} (${counted.names[k]}, ${mode}) fault`);
       // A recorded transfer that never reached the chain is resent once its blockhash has expired.
       const later: ChainDeps = {

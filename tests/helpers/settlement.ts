@@ -4,13 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
-import { makeChain } from '../../lib/chain/index.js';
+import { ChainError, makeChain } from '../../lib/chain/index.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import { getGame, saveGame } from '../../lib/games/repository.js';
 import { batchSavePoints } from '../../lib/play/save-points.js';
 import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
 import { settlementKeys, settlementTable } from '../../lib/rewards/settlement/keys.js';
 import type { PayoutRecord } from '../../lib/rewards/settlement/repository.js';
+import type { SettlementDeps } from '../../lib/rewards/settlement/settle.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { loadWallet } from '../../lib/user/wallet.js';
@@ -131,3 +132,48 @@ export const payoutOf = async (gameId: string, day: string, arcId: string) =>
 /** What a recipient is owed by a game from payouts that could not land (lamports). */
 export const carryOf = async (gameId: string, arcId: string) =>
   BigInt((await settlementItem(settlementKeys.carry(gameId, arcId)))?.lamports ?? 0);
+
+type ChainDeps = SettlementDeps['chain'];
+
+/** The chain, failing its k-th call: reads and sends throw before reaching it; one send lands and is lost. */
+export const faultyChain = (real: ChainDeps, k: number, mode: 'before' | 'lost' | 'recordedUnsent') => {
+  let calls = 0;
+  const names: string[] = [];
+  const wrap =
+    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const index = calls++;
+      names.push(name);
+      if (index !== k) return fn(...args);
+      if (name === 'sendAndConfirm' && mode === 'lost') {
+        await fn(...args);
+        throw new ChainError('CONFIRM_TIMEOUT', 'simulated: landed, confirmation lost');
+      }
+      if (name === 'sendAndConfirm' && mode === 'recordedUnsent') {
+        // The signature is recorded (onSent), then the process loses the RPC before broadcasting.
+        const options = args[1] as {
+          onSent?: (s: { signature: string; lastValidBlockHeight: number; fee: bigint }) => Promise<void>;
+        };
+        await options.onSent?.({
+          signature: '1111111111111111111111111111111111111111111111111111111111111111',
+          lastValidBlockHeight: 1,
+          fee: 5_000n,
+        });
+        throw new ChainError('RPC_UNAVAILABLE', 'simulated: RPC lost before broadcasting');
+      }
+      throw new ChainError('RPC_UNAVAILABLE', `simulated: ${name} failed`);
+    };
+  const chainDeps: ChainDeps = {
+    getBalance: wrap('getBalance', real.getBalance),
+    getMinimumBalanceForRentExemption: wrap(
+      'getMinimumBalanceForRentExemption',
+      real.getMinimumBalanceForRentExemption,
+    ),
+    estimateBudget: wrap('estimateBudget', real.estimateBudget),
+    sendAndConfirm: wrap('sendAndConfirm', real.sendAndConfirm),
+    confirm: wrap('confirm', real.confirm),
+    getSignatureStatus: wrap('getSignatureStatus', real.getSignatureStatus),
+    getBlockHeight: wrap('getBlockHeight', real.getBlockHeight),
+  };
+  return { chainDeps, names };
+};
