@@ -25,6 +25,7 @@ export type Tournament = Ok<'listTournaments'>[number];
 export type TournamentPeriod = NonNullable<Tournament['current']>;
 export type TournamentEntry = Ok<'joinTournament'>;
 export type TournamentBoard = Ok<'getTournamentBoard'>;
+export type TournamentResults = Ok<'getTournamentPeriodResults'>;
 /** A page of a tournament period's board: `limit` entries (1–100, default 10) from rank `offset + 1`; `me` adds
  * the player's own rank with its neighbours. */
 export interface TournamentBoardQuery {
@@ -360,6 +361,19 @@ export class PlayClient {
           path: { gameId: this.gameId, tournamentId, periodId },
           query: { ...page, ...(me === undefined ? {} : { me: me ? 'true' : 'false' }) },
         },
+      }),
+    );
+  }
+
+  /**
+   * A period's results once it closed (its end plus the payout delay): the frozen ranks it pays, each prize and its
+   * transfer on chain (`status` `open` until then, `paying`, `paid`).
+   */
+  async tournamentResults(tournamentId: string, periodId: string): Promise<TournamentResults> {
+    this.started('tournamentResults');
+    return unwrap(
+      await this.api.GET('/tournaments/{gameId}/{tournamentId}/periods/{periodId}/results', {
+        params: { path: { gameId: this.gameId, tournamentId, periodId } },
       }),
     );
   }

@@ -30,6 +30,7 @@ describe('PlayClient before start()', () => {
       ['joinTournament', () => client.joinTournament(TOURNAMENT)],
       ['myTournamentEntries', () => client.myTournamentEntries()],
       ['tournamentBoard', () => client.tournamentBoard(TOURNAMENT, PERIOD, { me: true })],
+      ['tournamentResults', () => client.tournamentResults(TOURNAMENT, PERIOD)],
     ];
     for (const [name, call] of calls)
       await expect(call(), name).rejects.toMatchObject({
@@ -76,6 +77,7 @@ describe('PlayClient tournament calls', () => {
     await client.tournamentBoard(TOURNAMENT, PERIOD);
     await client.tournamentBoard(TOURNAMENT, PERIOD, { limit: 10, offset: 20, me: true });
     await client.tournamentBoard(TOURNAMENT, PERIOD, { me: false });
+    await client.tournamentResults(TOURNAMENT, PERIOD);
     expect(sent).toEqual(
       [
         ['GET', tournaments],
@@ -86,6 +88,7 @@ describe('PlayClient tournament calls', () => {
         ['GET', period],
         ['GET', `${period}?limit=10&offset=20&me=true`],
         ['GET', `${period}?me=false`],
+        ['GET', period.replace(/board$/, 'results')],
       ].map(([method, url]) => ({ method, url, authorization: 'Bearer session-token' })),
     );
   });
