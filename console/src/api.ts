@@ -57,7 +57,16 @@ export interface ShownError {
   code?: string;
   status?: number;
   requestId?: string;
+  /** A 400's problems by field path (`prizes.1.fromRank`), as the API lists them. */
+  details?: Array<{ path: string; message: string }>;
 }
+
+const detailsOf = (details: unknown) =>
+  Array.isArray(details)
+    ? details.flatMap((d: { path?: unknown; message?: unknown }) =>
+        typeof d?.message === 'string' ? [{ path: String(d.path ?? ''), message: d.message }] : [],
+      )
+    : [];
 
 export const shownError = (error: unknown): ShownError =>
   error instanceof ArcadiaError
@@ -66,6 +75,7 @@ export const shownError = (error: unknown): ShownError =>
         code: error.code,
         status: error.status,
         ...(error.requestId ? { requestId: error.requestId } : {}),
+        ...(detailsOf(error.details).length ? { details: detailsOf(error.details) } : {}),
       }
     : { message: error instanceof Error ? error.message : String(error) };
 

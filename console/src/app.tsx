@@ -12,6 +12,29 @@ import { WebhooksPage } from './pages/webhooks.js';
 import { type Route, useRoute } from './router.js';
 import { ErrorBox, Loading, useAsync } from './ui.js';
 
+// Loaded on the first visit (its own chunk), so the console's first load does not grow with it. The heading is
+// rendered here, so that focus can land on it while the chunk loads.
+const loadTournaments = () => import('./pages/tournaments.js');
+const TournamentsRoute = ({ route }: { route: Route }) => {
+  const [module, retry] = useAsync(loadTournaments, []);
+  const q = (name: string) => route.query.get(name) ?? undefined;
+  return (
+    <>
+      <h1 tabIndex={-1}>Tournaments</h1>
+      {module.state === 'loading' ? <Loading what="the tournaments page" /> : null}
+      {module.state === 'error' ? <ErrorBox error={module.error} retry={retry} /> : null}
+      {module.state === 'ok' ? (
+        <module.value.TournamentsPage
+          gameId={q('game')}
+          tournamentId={q('tournament')}
+          periodId={q('period')}
+          arcId={q('arcId')}
+        />
+      ) : null}
+    </>
+  );
+};
+
 const NAV = [
   ['games', 'Games'],
   ['players', 'Players'],
@@ -19,6 +42,7 @@ const NAV = [
   ['economy', 'Economy'],
   ['coin', 'Coin'],
   ['webhooks', 'Webhooks'],
+  ['tournaments', 'Tournaments'],
 ] as const;
 
 const Page = ({ route }: { route: Route }) => {
@@ -35,6 +59,8 @@ const Page = ({ route }: { route: Route }) => {
       return <CoinPage gameId={game} />;
     case 'webhooks':
       return <WebhooksPage gameId={game} endpointId={route.query.get('endpoint') ?? undefined} />;
+    case 'tournaments':
+      return <TournamentsRoute route={route} />;
     case 'games':
       return id ? <GameFormPage gameId={id === 'new' ? undefined : id} /> : <GamesPage />;
     default:

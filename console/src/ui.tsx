@@ -46,6 +46,17 @@ export const ErrorBox = ({ error, retry }: { error: ShownError; retry?: () => vo
       <strong>{error.code ?? 'Error'}</strong>
       {error.status ? ` (HTTP ${error.status})` : ''}: <span class="error-message">{error.message}</span>
     </p>
+    {error.details ? (
+      <ul class="error-details">
+        {error.details.map((d) => (
+          <li key={`${d.path}:${d.message}`}>
+            {d.path ? <code>{d.path}</code> : null}
+            {d.path ? ': ' : ''}
+            {d.message}
+          </li>
+        ))}
+      </ul>
+    ) : null}
     {error.requestId ? (
       <p class="request-id">
         Request id: <code>{error.requestId}</code>

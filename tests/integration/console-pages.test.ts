@@ -99,6 +99,13 @@ const pages = () => [
     api: `/webhooks/${gameId}/endpoints`,
     ready: '#log-title ~ .empty',
   },
+  {
+    page: 'tournaments',
+    route: `tournaments?game=${gameId}`,
+    heading: 'Tournaments',
+    api: `/tournaments/${gameId}`,
+    ready: '#tournaments-title ~ .empty',
+  },
 ];
 
 describe('the studio console pages', () => {
