@@ -148,6 +148,11 @@ describe('the console tournaments page', () => {
     // The prize table: a live total per rank range × ranks, against 10,000.
     await page.getByRole('button', { name: 'Add prize range' }).click();
     await page.getByLabel('Basis points per rank (prize 1)').fill('5000');
+    // A prize table needs its funding: refused locally until the pool share is set.
+    expect(await page.locator('#form-problems').textContent()).toContain(
+      'prizePool: a prize table needs a prizePool that funds it',
+    );
+    await page.getByLabel(/^Share of the rewards pool per period/).fill('500');
     await page.getByRole('button', { name: 'Add prize range' }).click();
     expect(await page.getByLabel('From rank (prize 2)').inputValue()).toBe('2');
     await page.getByLabel('To rank (prize 2)').fill('5');
@@ -226,6 +231,8 @@ describe('the console tournaments page', () => {
         { fromRank: 1, toRank: 1, bps: 5000 },
         { fromRank: 2, toRank: 5, bps: 1000 },
       ],
+      prizePool: { rewardsPoolBps: 500 },
+      payoutDelaySeconds: 3600,
       status: 'scheduled',
       current: null,
       next: { startsAt: start.utc },

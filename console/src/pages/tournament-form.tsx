@@ -12,7 +12,8 @@ export type Tournament = components['schemas']['Tournament'];
 type Body = paths['/tournaments/{gameId}']['post']['requestBody']['content']['application/json'];
 
 const MAX_BPS = 10_000;
-const MAX_RANK = 1_000;
+const MAX_RANK = 100;
+const MAX_POOL_BPS = 5_000;
 const MAX_BEST_ATTEMPTS = 50;
 
 interface PrizeRow {
@@ -38,6 +39,9 @@ interface FormState {
   maxAttempts: string;
   retentionDays: string;
   prizes: PrizeRow[];
+  /** Basis points of the game's rewards pool each period's prizes take (empty: no prizes). */
+  poolBps: string;
+  payoutDelaySeconds: string;
 }
 
 interface Problem {
@@ -86,6 +90,8 @@ const formOf = (t?: Tournament): FormState => ({
     toRank: String(p.toRank),
     bps: String(p.bps),
   })),
+  poolBps: text(t?.prizePool?.rewardsPoolBps),
+  payoutDelaySeconds: text(t?.payoutDelaySeconds ?? 3_600),
 });
 
 const optionalNumber = (value: string) => (value.trim() ? Number(value) : null);
@@ -116,6 +122,8 @@ const bodyOf = (form: FormState, metadata: Tournament['metadata'] | undefined): 
     toRank: Number(p.toRank),
     bps: Number(p.bps),
   })),
+  prizePool: form.poolBps.trim() ? { rewardsPoolBps: Number(form.poolBps) } : null,
+  payoutDelaySeconds: Number(form.payoutDelaySeconds),
   ...(metadata ? { metadata } : {}),
 });
 
@@ -161,8 +169,17 @@ const scheduleProblems = (form: FormState): Problem[] => {
   return [];
 };
 
+/** A prize table and its funding come together (the API's rule). */
+const fundingProblems = (form: FormState): Problem[] => {
+  if (form.prizes.length > 0 && !form.poolBps.trim())
+    return [{ path: 'prizePool', message: 'a prize table needs a prizePool that funds it' }];
+  if (form.prizes.length === 0 && form.poolBps.trim())
+    return [{ path: 'prizes', message: 'a prizePool needs a prize table to pay it' }];
+  return [];
+};
+
 const problemsOf = (form: FormState): Problem[] => {
-  const problems = [...scheduleProblems(form), ...prizeProblems(form.prizes)];
+  const problems = [...scheduleProblems(form), ...prizeProblems(form.prizes), ...fundingProblems(form)];
   const attempts = optionalNumber(form.maxAttempts);
   if (form.scoring === 'best' && (attempts === null || attempts > MAX_BEST_ATTEMPTS))
     problems.push({
@@ -433,6 +450,40 @@ const RuleFields = ({ form, set }: { form: FormState; set: (patch: Partial<FormS
   </fieldset>
 );
 
+/** How each period's prizes are funded and when they are paid. */
+const FundingFields = ({ form, set }: { form: FormState; set: (patch: Partial<FormState>) => void }) => (
+  <fieldset>
+    <legend>Prize pool</legend>
+    <p class="hint">
+      When a period closes, its prizes take this share of the game's rewards pool and are paid on chain.
+    </p>
+    <label>
+      Share of the rewards pool per period (bps, at most {MAX_POOL_BPS.toLocaleString('en-US')})
+      <input
+        type="number"
+        min={1}
+        max={MAX_POOL_BPS}
+        step={1}
+        required={form.prizes.length > 0}
+        value={form.poolBps}
+        onInput={(e) => set({ poolBps: e.currentTarget.value })}
+      />
+    </label>
+    <label>
+      Payout delay after a period ends (seconds)
+      <input
+        type="number"
+        min={60}
+        max={604_800}
+        step={1}
+        required
+        value={form.payoutDelaySeconds}
+        onInput={(e) => set({ payoutDelaySeconds: e.currentTarget.value })}
+      />
+    </label>
+  </fieldset>
+);
+
 export const TournamentForm = ({
   gameId,
   editing,
@@ -498,6 +549,7 @@ export const TournamentForm = ({
       <ScheduleFields form={form} set={set} />
       <RuleFields form={form} set={set} />
       <PrizeEditor rows={form.prizes} onChange={(prizes) => set({ prizes })} />
+      <FundingFields form={form} set={set} />
       {problems.length > 0 ? (
         <div class="invalid" id="form-problems" aria-live="polite">
           <p>Fix these first:</p>

@@ -3,8 +3,8 @@
 // rank lookup. Loaded on the first visit (a chunk of its own): the console's first load does not carry it.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, data, type ShownError, shownError } from '../api.js';
-import { Short, Time } from '../format.js';
+import { api, data, type ShownError, shownError, txUrl } from '../api.js';
+import { Short, Sol, Time } from '../format.js';
 import { go, href } from '../router.js';
 import {
   type Async,
@@ -255,6 +255,14 @@ const Facts = ({ t }: { t: Tournament }) => (
           ))}
         </ul>
       )}
+    </dd>
+    <dt>Prize pool</dt>
+    <dd>
+      {t.prizePool
+        ? `${t.prizePool.rewardsPoolBps.toLocaleString('en-US')} bps of the rewards pool per period, paid ${durationWords(
+            t.payoutDelaySeconds,
+          )} after it ends`
+        : 'None'}
     </dd>
     <dt>Ended boards kept</dt>
     <dd>{t.retentionDays} days</dd>
@@ -521,6 +529,82 @@ const Board = ({ t, periodId, arcId }: { t: Tournament; periodId: string; arcId:
   );
 };
 
+/** A closed period's results: each paid rank's prize and its transfer on chain (or carried). */
+const Results = ({ t, periodId }: { t: Tournament; periodId: string }) => {
+  const [results, reload] = useAsync(
+    async () =>
+      data(
+        await api().GET('/tournaments/{gameId}/{tournamentId}/periods/{periodId}/results', {
+          params: { path: { gameId: t.gameId, tournamentId: t.tournamentId, periodId } },
+        }),
+      ),
+    [t.tournamentId, periodId],
+  );
+  return (
+    <section aria-labelledby="results-title">
+      <h2 id="results-title">Prizes of the period</h2>
+      <Show result={results} what="the results" retry={reload}>
+        {(r) =>
+          r.status === 'open' ? (
+            <Empty>
+              Not closed yet: its board is frozen and its prizes paid at <Time iso={r.closesAt} />.
+            </Empty>
+          ) : (
+            <>
+              <p>
+                {r.voided ? 'Cancelled before it ended: nothing paid. ' : null}
+                Prize pool <Sol lamports={r.potLamports ?? '0'} />,{' '}
+                {r.status === 'paid' ? 'paid' : 'being paid'}.
+              </p>
+              {r.results.length === 0 ? (
+                <Empty>No paid rank had a player.</Empty>
+              ) : (
+                <TableWrap label="Prizes table">
+                  <table>
+                    <caption>Frozen results and prizes</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Rank</th>
+                        <th scope="col">Player</th>
+                        <th scope="col">Points</th>
+                        <th scope="col">Prize</th>
+                        <th scope="col">Transfer</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {r.results.map((e) => (
+                        <tr key={e.arcId}>
+                          <td>{e.rank}</td>
+                          <td>
+                            <Player s={e} />
+                          </td>
+                          <td>{e.points.toLocaleString()}</td>
+                          <td>
+                            <Sol lamports={e.prizeLamports} />
+                          </td>
+                          <td>
+                            {e.payout?.signature ? (
+                              <a href={txUrl(e.payout.signature)}>
+                                <Short value={e.payout.signature} />
+                              </a>
+                            ) : (
+                              (e.payout?.status ?? 'pending')
+                            )}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableWrap>
+              )}
+            </>
+          )
+        }
+      </Show>
+    </section>
+  );
+};
+
 /** The player among their neighbours (the API lists those above and below), in rank order. */
 const around = (player: Standing & { neighbours: Standing[] }) =>
   [...player.neighbours.filter((n) => n.arcId !== player.arcId), player].sort(
@@ -636,6 +720,9 @@ const Detail = ({
           ) : null}
           <Periods t={t} selected={periodId} />
           {periodId ? <Board key={periodId} t={t} periodId={periodId} arcId={arcId} /> : null}
+          {periodId && t.prizes.length > 0 ? (
+            <Results key={`r${periodId}`} t={t} periodId={periodId} />
+          ) : null}
         </>
       )}
     </Show>
