@@ -42,7 +42,8 @@ export interface Fixture {
  */
 export const fixture = async (
   /** `recurring`: an hourly tournament of two periods (the fixture scores the first). */
-  options: { subscribe?: boolean; playerCount?: number; recurring?: boolean } = {},
+  /** `start`: the period's start (default: a random future hour). */
+  options: { subscribe?: boolean; playerCount?: number; recurring?: boolean; start?: Date } = {},
 ): Promise<Fixture> => {
   let subscription: Fixture['subscription'];
   const seeded = await seedDay({
@@ -59,7 +60,7 @@ export const fixture = async (
     },
   });
   const devAuth = { scheme: 'hmac' as const, userId: seeded.dev.arcId, apiKey: seeded.dev.apiKey };
-  const start = futureHour();
+  const start = options.start ?? futureHour();
   const endsAt = new Date(start.getTime() + 3_600_000);
   const created = await createTournament(
     devAuth,
