@@ -6,7 +6,8 @@ import 'uplot/dist/uPlot.min.css';
 
 export interface Series {
   label: string;
-  values: number[];
+  /** null: no value there (a gap: e.g. days not reached yet). */
+  values: Array<number | null>;
   color: string;
 }
 
@@ -83,7 +84,7 @@ export const LineChart = ({
             <tr key={at}>
               <td>{xLabel(at)}</td>
               {series.map((s) => (
-                <td key={s.label}>{format(s.values[i] ?? 0)}</td>
+                <td key={s.label}>{s.values[i] === null ? '–' : format(s.values[i] ?? 0)}</td>
               ))}
             </tr>
           ))}

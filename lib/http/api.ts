@@ -44,6 +44,7 @@ import {
 import {
   buildClaimTransactionsContract,
   getClaimStatusContract,
+  getCoinEmissionContract,
   getSnapshotContract,
   getSnapshotProofContract,
   listSnapshotHoldersContract,
@@ -125,6 +126,7 @@ export const contracts: readonly Contract[] = [
   buildClaimTransactionsContract,
   submitClaimContract,
   getClaimStatusContract,
+  getCoinEmissionContract,
   getMultiplierCostContract,
   getCurrentMultiplierContract,
   getMultiplierCostForPlacementContract,

@@ -1,11 +1,13 @@
 // The coins snapshots are taken of, as the launcher and games domains know them: a coin's game and airdrop
 // token, and the custodial distribution vault that pays its claims.
 import type { KeyPairSigner } from '@solana/kit';
+import { errors } from '../core/errors.js';
 import { gamesByAirdropMint, getCoinGameIds, getGame } from '../games/index.js';
 import { getCoin, getJob, getMintJobId, openLaunchKeys } from '../launcher/index.js';
 import type { AirdropCoin } from './builder.js';
 import type { EmissionSchedule } from './claims.js';
-import { getEmissionState } from './emission-repository.js';
+import { EMISSION_POOL } from './emission-math.js';
+import { getEmissionState, listEmissionDays } from './emission-repository.js';
 
 /** The launch job of a coin (the mint → job index written at reserve time, else the coin record's job). */
 const jobOf = async (coinMint: string) => {
@@ -67,5 +69,30 @@ export const findEmissionSchedule = async (coinMint: string): Promise<EmissionSc
     emissionDays: coin.emissionDays,
     emissionStartAt: coin.emissionStartAt,
     lastSettledDay: state?.lastSettledDay ?? null,
+  };
+};
+
+/** GET /token-launcher/emission/{coinMint}: a game coin's emission, each settled day with what it emitted. */
+export const coinEmission = async (coinMint: string) => {
+  const gameId = (await getCoinGameIds([coinMint])).get(coinMint);
+  const coin = gameId ? (await getGame(gameId))?.coin : undefined;
+  if (!gameId || !coin || coin.coinMint !== coinMint) throw errors.notFound('Coin');
+  const [state, days] = await Promise.all([getEmissionState(coinMint), listEmissionDays(coinMint)]);
+  return {
+    coinMint,
+    gameId,
+    status: coin.status,
+    emissionDays: coin.emissionDays,
+    emissionStartAt: coin.emissionStartAt ?? null,
+    poolAmount: EMISSION_POOL.toString(),
+    emittedAmount: (state?.emitted ?? 0n).toString(),
+    days: days.map((d) => ({
+      day: d.day,
+      index: d.index,
+      amount: d.amount.toString(),
+      wallets: d.wallets,
+      status: d.status,
+      settledAt: d.settledAt,
+    })),
   };
 };

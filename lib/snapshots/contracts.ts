@@ -309,3 +309,77 @@ export const getClaimStatusContract = defineContract({
     },
   },
 });
+
+const emissionDaySchema = z.object({
+  day: described(z.string(), 'The settled UTC day'),
+  index: described(z.int(), 'Its place in the emission (0 for the launch day)'),
+  amount: described(amount, 'Coins emitted that day (base units), shared by the day’s players by points'),
+  wallets: described(z.int(), 'Wallets that received a share'),
+  status: described(z.enum(['pending', 'settled']), '`pending`: frozen, being applied'),
+  settledAt: z.nullable(z.string()),
+});
+
+export const getCoinEmissionContract = defineContract({
+  operationId: 'getCoinEmission',
+  method: 'GET',
+  path: '/token-launcher/emission/{coinMint}',
+  tags: TAGS,
+  summary: 'A game coin’s emission so far, day by day',
+  description:
+    'Each UTC day of the emission that has settled (at most the coin’s `emissionDays`, 7 or 30: one list), with ' +
+    'the coins it emitted to the day’s players, and the total emitted of the emission pool. 404 NOT_FOUND for a ' +
+    'mint that is no game’s coin.',
+  auth: PUBLIC,
+  params: z.object({ coinMint: address('The game coin’s mint (base58)') }),
+  response: dataEnvelope(
+    withMeta(
+      z.object({
+        coinMint: z.string(),
+        gameId: z.string(),
+        status: z.string(),
+        emissionDays: z.int(),
+        emissionStartAt: z.nullable(z.string()),
+        poolAmount: described(
+          amount,
+          'The emission pool: what the coin emits over all its days (base units)',
+        ),
+        emittedAmount: described(amount, 'Emitted so far (base units)'),
+        days: z.array(emissionDaySchema),
+      }),
+      {
+        id: 'CoinEmission',
+        examples: [
+          {
+            coinMint: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+            gameId: '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f',
+            status: 'active',
+            emissionDays: 7,
+            emissionStartAt: '2026-11-20T10:00:00.000Z',
+            poolAmount: '106900000000000',
+            emittedAmount: '30542857142857',
+            days: [
+              {
+                day: '2026-11-20',
+                index: 0,
+                amount: '15271428571428',
+                wallets: 312,
+                status: 'settled',
+                settledAt: '2026-11-21T06:00:41.000Z',
+              },
+              {
+                day: '2026-11-21',
+                index: 1,
+                amount: '15271428571429',
+                wallets: 287,
+                status: 'settled',
+                settledAt: '2026-11-22T06:00:38.000Z',
+              },
+            ],
+          },
+        ],
+      },
+    ),
+  ),
+  errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+  example: { params: { coinMint: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' } },
+});

@@ -55,6 +55,30 @@ export type WalletEmission = z.infer<typeof walletEmissionSchema>;
 const get = async (Key: Record<string, string>) =>
   (await dynamo().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item;
 
+/**
+ * Every emission day of a coin in day order (a coin emits over at most 30 days). The days share their partition
+ * with their chunk markers (`DAY#<day>#CHUNK#<n>`): those are skipped, reading on while the Query has pages.
+ */
+export const listEmissionDays = async (coinMint: string): Promise<EmissionDay[]> => {
+  const days: EmissionDay[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
+        ExpressionAttributeValues: { ':pk': snapshotKeys.emissionState(coinMint).pk, ':day': 'DAY#' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      if (/^DAY#\d{4}-\d{2}-\d{2}$/.test(String(item.sk))) days.push(emissionDaySchema.parse(strip(item)));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return days;
+};
+
 /** The coin's emission state, undefined before its first settled day. */
 export const getEmissionState = async (coinMint: string): Promise<EmissionState | undefined> => {
   const item = await get(snapshotKeys.emissionState(coinMint));

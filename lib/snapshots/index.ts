@@ -14,6 +14,7 @@ export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
 export { buildClaimTransactions, getClaimStatus } from './claims.js';
 export {
   airdropCoinMints,
+  coinEmission,
   findAirdropCoin,
   findEmissionSchedule,
   findVaultAddress,
@@ -22,6 +23,7 @@ export {
 export {
   buildClaimTransactionsContract,
   getClaimStatusContract,
+  getCoinEmissionContract,
   getSnapshotContract,
   getSnapshotProofContract,
   listSnapshotHoldersContract,

@@ -738,6 +738,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/token-launcher/emission/{coinMint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game coin’s emission so far, day by day
+         * @description Each UTC day of the emission that has settled (at most the coin’s `emissionDays`, 7 or 30: one list), with the coins it emitted to the day’s players, and the total emitted of the emission pool. 404 NOT_FOUND for a mint that is no game’s coin.
+         */
+        get: operations["getCoinEmission"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/token-launcher/exercise-claim/{gtokenAddress}/status/{wallet}": {
         parameters: {
             query?: never;
@@ -1877,6 +1897,62 @@ export type components = {
             emissionStartAt: string;
             /** @description Active: the midnight after the last emission day. Ended: when the last day settled */
             emissionEndAt: string;
+        };
+        /**
+         * @example {
+         *       "coinMint": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+         *       "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+         *       "status": "active",
+         *       "emissionDays": 7,
+         *       "emissionStartAt": "2026-11-20T10:00:00.000Z",
+         *       "poolAmount": "106900000000000",
+         *       "emittedAmount": "30542857142857",
+         *       "days": [
+         *         {
+         *           "day": "2026-11-20",
+         *           "index": 0,
+         *           "amount": "15271428571428",
+         *           "wallets": 312,
+         *           "status": "settled",
+         *           "settledAt": "2026-11-21T06:00:41.000Z"
+         *         },
+         *         {
+         *           "day": "2026-11-21",
+         *           "index": 1,
+         *           "amount": "15271428571429",
+         *           "wallets": 287,
+         *           "status": "settled",
+         *           "settledAt": "2026-11-22T06:00:38.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        CoinEmission: {
+            coinMint: string;
+            gameId: string;
+            status: string;
+            emissionDays: number;
+            emissionStartAt: string | null;
+            /** @description The emission pool: what the coin emits over all its days (base units) */
+            poolAmount: string;
+            /** @description Emitted so far (base units) */
+            emittedAmount: string;
+            days: {
+                /** @description The settled UTC day */
+                day: string;
+                /** @description Its place in the emission (0 for the launch day) */
+                index: number;
+                /** @description Coins emitted that day (base units), shared by the day’s players by points */
+                amount: string;
+                /** @description Wallets that received a share */
+                wallets: number;
+                /**
+                 * @description `pending`: frozen, being applied
+                 * @enum {string}
+                 */
+                status: "pending" | "settled";
+                settledAt: string | null;
+            }[];
         };
         ClaimStatus: {
             gtokenAddress: string;
@@ -8105,6 +8181,113 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoinEmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game coin’s mint (base58)
+                 * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+                 */
+                coinMint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "coinMint": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *         "gameId": "6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f",
+                     *         "status": "active",
+                     *         "emissionDays": 7,
+                     *         "emissionStartAt": "2026-11-20T10:00:00.000Z",
+                     *         "poolAmount": "106900000000000",
+                     *         "emittedAmount": "30542857142857",
+                     *         "days": [
+                     *           {
+                     *             "day": "2026-11-20",
+                     *             "index": 0,
+                     *             "amount": "15271428571428",
+                     *             "wallets": 312,
+                     *             "status": "settled",
+                     *             "settledAt": "2026-11-21T06:00:41.000Z"
+                     *           },
+                     *           {
+                     *             "day": "2026-11-21",
+                     *             "index": 1,
+                     *             "amount": "15271428571429",
+                     *             "wallets": 287,
+                     *             "status": "settled",
+                     *             "settledAt": "2026-11-22T06:00:38.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CoinEmission"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeChain } from '../../lib/chain/index.js';
+import { coinEmissionDeps, settleCoinEmission } from '../../lib/snapshots/index.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { loadWallet } from '../../lib/user/wallet.js';
 import { createArcadiaClient, unwrap } from '../../sdk/src/index.js';
@@ -212,7 +213,25 @@ describe('the studio console', () => {
     // The coin's status and emission schedule replace the empty state once the game is read again.
     await page.getByRole('heading', { level: 2, name: /\(active\)$/ }).waitFor({ timeout: 30_000 });
     await page.locator('figure.chart', { hasText: 'Emission schedule' }).waitFor();
+    await page.getByText(/over 0 settled days\./).waitFor({ timeout: 30_000 });
     await screenshot(page, 'coin-launched');
+    // The launch day settles: the chart's emitted line follows GET /token-launcher/emission, up to that day only.
+    const settled = await settleCoinEmission(
+      { gameId, day: new Date().toISOString().slice(0, 10), players: [{ userId: 'p1', wallet, points: 10 }] },
+      coinEmissionDeps(),
+    );
+    expect(settled.status).toBe('settled');
+    await page.reload();
+    await page.getByText(/over 1 settled day\./).waitFor({ timeout: 30_000 });
+    const table = page
+      .locator('figure.chart', { hasText: 'Emission schedule' })
+      .locator('table.visually-hidden');
+    expect(await table.locator('thead th').allTextContents()).toContain('Emitted (cumulative)');
+    const emittedCell = (row: number) =>
+      table.locator('tbody tr').nth(row).locator('td').nth(2).textContent();
+    expect(await emittedCell(0)).toBe('0');
+    expect(await emittedCell(1)).not.toBe('–');
+    expect(await emittedCell(2)).toBe('–');
   }, 120_000);
 
   it('resets the secret: the new one is shown once, with a copy button, and signs requests', async () => {

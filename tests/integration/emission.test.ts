@@ -19,6 +19,7 @@ import { handler as launchHandler } from '../../functions/launcher/launch-game-c
 import { handler as buildClaimHandler } from '../../functions/snapshots/build-claim-transactions.js';
 import { sideEffects as builderDeps } from '../../functions/snapshots/build-snapshots.js';
 import { handler as claimStatusHandler } from '../../functions/snapshots/get-claim-status.js';
+import { handler as emissionHandler } from '../../functions/snapshots/get-coin-emission.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { makeChain } from '../../lib/chain/index.js';
 import { newKeypair } from '../../lib/chain/spl.js';
@@ -154,6 +155,28 @@ describe('settleCoinEmission: once per (game, day)', () => {
       'already-settled',
     );
     expect(await emissionOf(a, coinMint)).toBeGreaterThan(before);
+
+    // GET /token-launcher/emission/{coinMint}: each settled day with what it emitted, summing to the total.
+    const read = async (mint: string) =>
+      invoke<
+        Body<{ emittedAmount: string; poolAmount: string; days: Array<{ day: string; amount: string }> }>
+      >(emissionHandler, {
+        method: 'GET',
+        path: `/token-launcher/emission/${mint}`,
+        pathParameters: { coinMint: mint },
+      });
+    const emission = await read(coinMint);
+    expect(emission.status, emission.text).toBe(200);
+    const state = await getEmissionState(coinMint);
+    expect(emission.body.data.emittedAmount).toBe(String(state?.emitted));
+    expect(emission.body.data.poolAmount).toBe(EMISSION_POOL.toString());
+    expect(emission.body.data.days.map((d) => d.day)).toEqual([dayOf(0), dayOf(1), dayOf(2)]);
+    expect(emission.body.data.days.slice(0, 2).map((d) => d.amount)).toEqual([
+      share.toString(),
+      day1.toString(),
+    ]);
+    expect(emission.body.data.days.reduce((sum, d) => sum + BigInt(d.amount), 0n)).toBe(state?.emitted);
+    expect((await read(wallet())).status).toBe(404);
   });
 
   it('a crash before any write of a settlement, then a retry: every wallet gets its share exactly once', async () => {

@@ -4,7 +4,7 @@
 import type { components } from '@arcadia/sdk';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { addressUrl, api, data, type ShownError, shownError, txUrl } from '../api.js';
-import { LineChart } from '../chart.js';
+import { LineChart, type Series } from '../chart.js';
 import { Short, Time } from '../format.js';
 import { go } from '../router.js';
 import { Empty, ErrorBox, GamePicker, OffsetPager, ProgressBar, Show, useAsync } from '../ui.js';
@@ -157,13 +157,42 @@ const Launch = ({
   );
 };
 
-const Emission = ({ days, startAt }: { days: number; startAt: string | null | undefined }) => {
+const Emission = ({
+  mint,
+  days,
+  startAt,
+}: {
+  mint: string;
+  days: number;
+  startAt: string | null | undefined;
+}) => {
   const start = startAt ? Math.floor(Date.parse(startAt) / 1000) : null;
+  const [emission] = useAsync(
+    async () =>
+      data(await api().GET('/token-launcher/emission/{coinMint}', { params: { path: { coinMint: mint } } })),
+    [mint],
+  );
+  const settled = emission.state === 'ok' ? emission.value : undefined;
   const chart = useMemo(() => {
     const x = Array.from({ length: days + 1 }, (_, k) => (start ?? 0) + k * DAY);
     const planned = x.map((_, k) => Math.floor((EMISSION_POOL * k) / days));
-    return { x, series: [{ label: 'Planned emission (cumulative)', values: planned, color: '#1f4e9c' }] };
-  }, [days, start]);
+    const series: Series[] = [{ label: 'Planned emission (cumulative)', values: planned, color: '#1f4e9c' }];
+    if (settled) {
+      // Base units to tokens: the pool is EMISSION_POOL tokens.
+      const perToken = Number(settled.poolAmount) / EMISSION_POOL;
+      const byIndex = new Map(settled.days.map((d) => [d.index, Number(d.amount) / perToken]));
+      const last = Math.max(-1, ...settled.days.map((d) => d.index));
+      let sum = 0;
+      const emitted = x.map((_, k) => {
+        if (k > last + 1) return null;
+        const value = sum;
+        sum += byIndex.get(k) ?? 0;
+        return Math.floor(value);
+      });
+      series.push({ label: 'Emitted (cumulative)', values: emitted, color: '#b8560b' });
+    }
+    return { x, series };
+  }, [days, start, settled]);
   if (start === null) return null;
   return (
     <>
@@ -174,10 +203,17 @@ const Emission = ({ days, startAt }: { days: number; startAt: string | null | un
         xLabel={(t) => new Date(t * 1000).toLocaleDateString()}
         format={(v) => Math.round(v).toLocaleString()}
       />
-      <p class="hint">
-        The emitted amounts per day are not shown: no endpoint reports them yet (a wallet's emission is in its
-        claim status below).
-      </p>
+      {emission.state === 'error' ? <ErrorBox error={emission.error} /> : null}
+      {settled ? (
+        <p class="hint">
+          Emitted so far:{' '}
+          {Math.round(
+            Number(settled.emittedAmount) / (Number(settled.poolAmount) / EMISSION_POOL),
+          ).toLocaleString()}{' '}
+          of {EMISSION_POOL.toLocaleString()} tokens, over {settled.days.length} settled{' '}
+          {settled.days.length === 1 ? 'day' : 'days'}.
+        </p>
+      ) : null}
     </>
   );
 };
@@ -351,7 +387,7 @@ const Coin = ({ gameId }: { gameId: string }) => {
                   <Time iso={coin.emissionEndAt} />
                 </dd>
               </dl>
-              <Emission days={coin.emissionDays} startAt={coin.emissionStartAt} />
+              <Emission mint={coin.gtokenAddress} days={coin.emissionDays} startAt={coin.emissionStartAt} />
               <Snapshot mint={coin.gtokenAddress} />
               <Claims mint={coin.gtokenAddress} />
             </section>

@@ -639,6 +639,23 @@ const PlayerRank = ({ player }: { player: Standing & { neighbours: Standing[] } 
   </div>
 );
 
+/** A tournament's periods, and the chosen period's board and prizes. */
+const PeriodViews = ({
+  t,
+  periodId,
+  arcId,
+}: {
+  t: Tournament;
+  periodId: string | undefined;
+  arcId: string | undefined;
+}) => (
+  <>
+    <Periods t={t} selected={periodId} />
+    {periodId ? <Board key={periodId} t={t} periodId={periodId} arcId={arcId} /> : null}
+    {periodId && t.prizes.length > 0 ? <Results key={`r${periodId}`} t={t} periodId={periodId} /> : null}
+  </>
+);
+
 const Detail = ({
   gameId,
   tournamentId,
@@ -718,11 +735,7 @@ const Detail = ({
               onClose={() => setEditing(false)}
             />
           ) : null}
-          <Periods t={t} selected={periodId} />
-          {periodId ? <Board key={periodId} t={t} periodId={periodId} arcId={arcId} /> : null}
-          {periodId && t.prizes.length > 0 ? (
-            <Results key={`r${periodId}`} t={t} periodId={periodId} />
-          ) : null}
+          <PeriodViews t={t} periodId={periodId} arcId={arcId} />
         </>
       )}
     </Show>
