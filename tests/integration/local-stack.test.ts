@@ -146,11 +146,12 @@ describe('resources declared in serverless.yml', () => {
       );
       const body = JSON.stringify({ test: 'local-stack', at: Date.now() });
       await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: body }));
-      // Other tests' messages may be queued too (the schedules test queues settlements): receive until ours
-      // shows up, then hand theirs back at once (visibility 0) so those tests still find them.
+      // Other tests' messages may be queued too (the schedules test queues settlements; every webhook event sends
+      // a relay message, hundreds by now): receive until ours shows up or the queue has nothing more to give, then
+      // hand theirs back at once (visibility 0) so those tests still find them.
       let message: Message | undefined;
       const others: Message[] = [];
-      for (let round = 0; round < 20 && !message; round++) {
+      for (let round = 0, empty = 0; round < 1_000 && !message && empty < 3; round++) {
         const { Messages = [] } = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl,
@@ -159,6 +160,7 @@ describe('resources declared in serverless.yml', () => {
             VisibilityTimeout: 60,
           }),
         );
+        empty = Messages.length === 0 ? empty + 1 : 0;
         message = Messages.find((candidate) => candidate.Body === body);
         others.push(...Messages.filter((candidate) => candidate !== message));
       }
