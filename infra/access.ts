@@ -171,6 +171,10 @@ export const ACCESS: Record<string, ModuleAccess> = {
   },
   'lib/rewards/pool-repository.ts': { grants: dynamo('RewardsTable', ['Query', 'PutItem']) },
   'lib/rewards/payout.ts': { grants: dynamo('RewardsTable', ['UpdateItem']) },
+  // Deposits into tournament periods, their funds (the prize run's freeze builds an Update of the fund).
+  'lib/rewards/deposit-repository.ts': {
+    grants: dynamo('RewardsTable', ['GetItem', 'PutItem', 'UpdateItem']),
+  },
 
   // --- settlement (SettlementTable, its queue, the payout DLQ) ---
   'lib/rewards/settlement/keys.ts': none,

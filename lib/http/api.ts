@@ -53,6 +53,7 @@ import {
 import {
   cancelTournamentContract,
   createTournamentContract,
+  depositTournamentFundsContract,
   getTournamentBoardContract,
   getTournamentContract,
   getTournamentPeriodResultsContract,
@@ -146,6 +147,7 @@ export const contracts: readonly Contract[] = [
   createTournamentContract,
   updateTournamentContract,
   cancelTournamentContract,
+  depositTournamentFundsContract,
   listTournamentsContract,
   getTournamentContract,
   listTournamentPeriodsContract,

@@ -55,6 +55,7 @@ export {
   entryRead,
   joinItems,
   periodBoard,
+  periodRecordItem,
   type RunningPeriod,
   type RunningPeriods,
   sessionMark,

@@ -225,6 +225,20 @@ export const entrantsItem = (e: EntrantsAdd): TransactItem => ({
   },
 });
 
+/**
+ * A period's record without an entrant (0 added), so that the period closes even if nobody enters it: a studio's
+ * deposit into it must be paid or go back to the pool.
+ */
+export const periodRecordItem = (gameId: string, run: RunningPeriod): TransactItem =>
+  entrantsItem({
+    key: tournamentPlayKeys.period(gameId, run.tournamentId, run.period),
+    gameId,
+    added: 0,
+    maxEntrants: null,
+    expiresAt: run.expiresAt,
+    closeAt: run.closesAt,
+  });
+
 /** The entrants ADD of an item made by `entrantsItem` (undefined for any other). */
 export const entrantsOf = (item: TransactItem): EntrantsAdd | undefined => {
   const update = item.Update;

@@ -42,7 +42,11 @@ export const syncGameFigures = async (gameId: string, deps: FiguresDeps) => {
       deps.chain.getBalance(pool.vaultAddress),
     ]);
     // No price at hand: the USD figures that need one keep their last values until the next sync.
-    const undistributed = BigInt(pool.totalInflowLamports) - BigInt(pool.totalAllocatedLamports);
+    // Deposits held for tournament periods are not the daily payouts' to take.
+    const undistributed =
+      BigInt(pool.totalInflowLamports) -
+      BigInt(pool.totalAllocatedLamports) -
+      BigInt(pool.totalEarmarkedLamports);
     const value = price ? usdOf(balance, price.usd) : game.totalRewardsPoolValueUsd;
     const daily = price ? usdOf(nextDailyPayout(undistributed), price.usd) : game.estimatedDailyRewardsUsd;
     const allocated = pool.totalPaidUsdCents / 100;

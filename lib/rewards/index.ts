@@ -11,7 +11,16 @@ export {
   getMultiplierCostContract,
   getMultiplierCostForPlacementContract,
 } from './contracts.js';
+export {
+  type DepositView,
+  depositedPeriod,
+  depositToPeriod,
+  MAX_DEPOSIT_LAMPORTS,
+  MIN_DEPOSIT_LAMPORTS,
+  periodFundView,
+} from './deposit.js';
 export { type FiguresDeps, nextDailyPayout, syncGameFigures } from './figures.js';
+export type { InboundDeps } from './inbound.js';
 export { type ClaimableCoinAllocations, type CoinAllocation, type MyRewardsDeps, myRewards } from './me.js';
 export { getMyRewardsContract } from './me-contracts.js';
 export { DISTRIBUTION as distributionRule } from './model.js';

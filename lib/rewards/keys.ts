@@ -20,6 +20,11 @@ import { settings } from '../core/config.js';
  *     `spentLamports`, ADDed in the purchase's reservation transaction (conditional on the day's room) and
  *     subtracted in the transaction that fails a purchase that never charged. Kept after revocation.
  *     Query pk = ALLOWANCE#<arcId> AND begins_with(sk, 'SPENT#<day>#') reads a day's spending for every game.
+ * - a tournament period's prize fund:      pk=TFUND#<gameId>#<tournamentId>  sk=PERIOD#<periodId>
+ *     lamports the studio deposited for the period (ADDed when a deposit lands, earmarked on the pool's books),
+ *     frozen by the period's prize run (what its pot used, what went back to the pool).
+ * - a studio's deposit into a period:      pk=TFUND#<gameId>#<tournamentId>  sk=DEPOSIT#<arcId>#<key>
+ *     the deposit intent, written before anything is sent (as a purchase's); keys scoped to the depositor.
  * The table has no index and no TTL: financial records are kept.
  */
 export const rewardsKeys = {
@@ -39,6 +44,14 @@ export const rewardsKeys = {
   allowanceSpend: (arcId: string, gameId: string, day: string) => ({
     pk: `ALLOWANCE#${arcId}`,
     sk: `SPENT#${day}#${gameId}`,
+  }),
+  periodFund: (gameId: string, tournamentId: string, periodId: string) => ({
+    pk: `TFUND#${gameId}#${tournamentId}`,
+    sk: `PERIOD#${periodId}`,
+  }),
+  deposit: (gameId: string, tournamentId: string, arcId: string, idempotencyKey: string) => ({
+    pk: `TFUND#${gameId}#${tournamentId}`,
+    sk: `DEPOSIT#${arcId}#${idempotencyKey}`,
   }),
   allowancePartition: (arcId: string) => `ALLOWANCE#${arcId}`,
   ALLOWANCE_PREFIX: 'GAME#',

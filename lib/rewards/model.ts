@@ -103,8 +103,11 @@ export interface Pool {
   custodial: true;
   vaultAddress: string;
   vaultSealedKey: string;
+  /** Everything paid into the vault: purchases and studios' deposits into tournament periods. */
   totalInflowLamports: string;
   totalAllocatedLamports: string;
+  /** Deposits held for tournament periods not closed yet: in the vault, not the pool's to distribute. */
+  totalEarmarkedLamports: string;
   /** What settlements paid out of the vault: lamports received, fees the vault paid, USD at payout (cents). */
   totalPaidLamports: string;
   totalFeesLamports: string;

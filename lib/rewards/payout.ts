@@ -8,29 +8,41 @@ import { address, type KeyPairSigner, memoInstruction, type TransactionPlan } fr
 import { rewardsKeys, rewardsTable } from './keys.js';
 import { getPool } from './pool-repository.js';
 
-/** A game's pool as the settlement reads it: the vault and the lamports not yet allocated. */
+/**
+ * A game's pool as the settlement reads it: the vault and the lamports not yet allocated. Deposits held for
+ * tournament periods (earmarked) are in the vault but not the pool's to distribute.
+ */
 export const poolBooks = async (gameId: string) => {
   const pool = await getPool(gameId);
   if (!pool) return undefined;
   const inflow = BigInt(pool.totalInflowLamports);
   const allocated = BigInt(pool.totalAllocatedLamports);
-  return { vaultAddress: pool.vaultAddress, inflow, allocated, undistributed: inflow - allocated };
+  const earmarked = BigInt(pool.totalEarmarkedLamports);
+  return {
+    vaultAddress: pool.vaultAddress,
+    inflow,
+    allocated,
+    earmarked,
+    undistributed: inflow - allocated - earmarked,
+  };
 };
 
 /**
  * The day's allocation on the pool's books, conditional on the allocated total the allocation was computed from:
- * two settlements can never allocate from the same undistributed lamports.
+ * two settlements can never allocate from the same undistributed lamports. A prize run also ends the earmark of
+ * its period's deposits (`unearmarked`: what it used is in the allocation, the rest is the pool's again).
  */
 export const poolAllocationWrite = (
   gameId: string,
   allocatedBefore: bigint,
   lamports: bigint,
   now: string,
+  unearmarked = 0n,
 ): TransactItem => ({
   Update: {
     TableName: rewardsTable(),
     Key: rewardsKeys.pool(gameId),
-    UpdateExpression: 'SET totalAllocatedLamports = :after, updatedAt = :now',
+    UpdateExpression: `SET totalAllocatedLamports = :after, updatedAt = :now${unearmarked > 0n ? ' ADD totalEarmarkedLamports :unearmark' : ''}`,
     ConditionExpression:
       'attribute_exists(pk) AND (totalAllocatedLamports = :before OR (attribute_not_exists(totalAllocatedLamports) AND :before = :zero))',
     ExpressionAttributeValues: {
@@ -38,6 +50,7 @@ export const poolAllocationWrite = (
       ':after': Number(allocatedBefore + lamports),
       ':zero': 0,
       ':now': now,
+      ...(unearmarked > 0n ? { ':unearmark': -Number(unearmarked) } : {}),
     },
   },
 });

@@ -88,8 +88,15 @@ export const getGameRewardsPoolContract = defineContract({
       balanceUsd: usdNow,
       solUsdPrice,
       priceSource,
-      totalInflowLamports: lamports,
+      totalInflowLamports: described(
+        lamports,
+        'Paid into the vault: purchases and studios’ tournament deposits',
+      ),
       totalAllocatedLamports: described(lamports, 'Allocated by settlements: paid, fees and carried over'),
+      totalEarmarkedLamports: described(
+        lamports,
+        'Deposits held for tournament periods not closed yet: in the vault, never taken by the daily payouts',
+      ),
       totalPaidLamports: described(lamports, 'Received by recipients (confirmed transfers)'),
       totalFeesLamports: described(lamports, 'Transaction fees the vault paid for the payouts'),
       nextDailyPayoutLamports: described(lamports, "The next settlement's pool payout, at today's pool"),

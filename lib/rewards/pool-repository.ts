@@ -5,6 +5,7 @@ import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Pool } from './model.js';
 import { getItem, type Item } from './repository.js';
+import { newVault } from './vault.js';
 
 const toPool = (item: Item): Pool => ({
   gameId: String(item.gameId),
@@ -13,6 +14,7 @@ const toPool = (item: Item): Pool => ({
   vaultSealedKey: String(item.vaultSealedKey),
   totalInflowLamports: BigInt(item.totalInflowLamports ?? 0).toString(),
   totalAllocatedLamports: BigInt(item.totalAllocatedLamports ?? 0).toString(),
+  totalEarmarkedLamports: BigInt(item.totalEarmarkedLamports ?? 0).toString(),
   totalPaidLamports: BigInt(item.totalPaidLamports ?? 0).toString(),
   totalFeesLamports: BigInt(item.totalFeesLamports ?? 0).toString(),
   totalPaidUsdCents: Number(item.totalPaidUsdCents ?? 0),
@@ -37,6 +39,7 @@ export const createPool = async (init: NewPool): Promise<Pool> => {
     custodial: true,
     totalInflowLamports: '0',
     totalAllocatedLamports: '0',
+    totalEarmarkedLamports: '0',
     totalPaidLamports: '0',
     totalFeesLamports: '0',
     totalPaidUsdCents: 0,
@@ -53,6 +56,7 @@ export const createPool = async (init: NewPool): Promise<Pool> => {
           ...pool,
           totalInflowLamports: 0,
           totalAllocatedLamports: 0,
+          totalEarmarkedLamports: 0,
           totalPaidLamports: 0,
           totalFeesLamports: 0,
         },
@@ -67,6 +71,10 @@ export const createPool = async (init: NewPool): Promise<Pool> => {
     return existing;
   }
 };
+
+/** The game's pool, creating its custodial vault on first use. */
+export const ensurePool = async (gameId: string, now: string) =>
+  (await getPool(gameId)) ?? createPool({ gameId, ...(await newVault()), createdAt: now });
 
 /** The pool's most recent inflows, newest first (one Query). */
 export const recentInflows = async (gameId: string, limit: number): Promise<Item[]> => {

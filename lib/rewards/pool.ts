@@ -38,10 +38,11 @@ export const gameRewardsPool = async (gameId: string, deps: PoolDeps) => {
     priceSource: price?.source ?? null,
     totalInflowLamports: totalInflow.toString(),
     totalAllocatedLamports: pool?.totalAllocatedLamports ?? '0',
+    totalEarmarkedLamports: pool?.totalEarmarkedLamports ?? '0',
     totalPaidLamports: pool?.totalPaidLamports ?? '0',
     totalFeesLamports: pool?.totalFeesLamports ?? '0',
     nextDailyPayoutLamports: nextDailyPayout(
-      totalInflow - BigInt(pool?.totalAllocatedLamports ?? '0'),
+      totalInflow - BigInt(pool?.totalAllocatedLamports ?? '0') - BigInt(pool?.totalEarmarkedLamports ?? '0'),
     ).toString(),
     purchases: pool?.purchases ?? 0,
     totalRewardsPoolValueUsd: game.totalRewardsPoolValueUsd,

@@ -1,18 +1,18 @@
 // Purchases that did not finish within their request, settled from the chain without charging twice: a retry
 // with the same idempotency key (resume) and a slot still held by an earlier purchase (resolveHolder).
-import { ChainError, signatureFate } from '../chain/index.js';
-import { AppError } from '../core/errors.js';
+import { signatureFate } from '../chain/index.js';
 import { syncGameFigures } from './figures.js';
+import { resumeInbound } from './inbound.js';
 import type { Purchase, Slot } from './model.js';
 import {
-  assertBalance,
   conflict,
+  failedError,
   finish,
   type PurchaseInput,
   type PurchaseView,
+  purchaseOps,
   purchaseView,
   type RewardsDeps,
-  send,
 } from './purchase-transfer.js';
 import * as repo from './repository.js';
 
@@ -24,13 +24,6 @@ export const activeConflict = (slot: Slot) =>
     `A ${slot.tier ?? ''} multiplier is active in this game until ${String(slot.endsAt)}: one multiplier per ` +
       'player and game; buy the next one after it expires',
   );
-
-const failedError = (p: Purchase) =>
-  /insufficient (funds|lamports)/i.test(p.failureReason ?? '')
-    ? new AppError('INSUFFICIENT_BALANCE', `The transfer failed for lack of funds: ${p.failureReason ?? ''}`)
-    : conflict(
-        `This purchase failed (${p.failureReason ?? 'unknown reason'}); nothing was transferred. Use a new idempotencyKey to buy again`,
-      );
 
 type Fate = { kind: 'landed'; signature: string } | { kind: 'dead'; reason: string } | { kind: 'inflight' };
 
@@ -84,34 +77,6 @@ export const resolveHolder = async (
   throw inProgress;
 };
 
-/**
- * A pending purchase whose transfer was sent: wait for it while it may still land and activate it; undefined
- * when it provably never will (its blockhash expired unlanded), so sending again cannot charge twice.
- */
-const confirmSent = async (
-  existing: Purchase & { signature: string },
-  deps: RewardsDeps,
-): Promise<PurchaseView | undefined> => {
-  const sent = { signature: existing.signature, lastValidBlockHeight: existing.lastValidBlockHeight ?? 0 };
-  const fate = await signatureFate(deps.chain, sent);
-  if (fate.kind === 'failed') {
-    const reason = `transfer failed on chain: ${JSON.stringify(fate.err)}`;
-    await repo.markFailed(existing, sent.signature, reason, deps.now().toISOString());
-    throw failedError({ ...existing, failureReason: reason });
-  }
-  if (fate.kind === 'expired') return undefined;
-  try {
-    const signature = await deps.chain.confirm(sent, { timeoutMs: deps.confirmTimeoutMs ?? 20_000 });
-    return await finish(existing, signature, deps, true);
-  } catch (error) {
-    if (!(error instanceof ChainError)) throw error;
-    if (error.code === 'CONFIRM_TIMEOUT' || error.code === 'RPC_UNAVAILABLE')
-      return purchaseView(existing, true);
-    if (error.code === 'BLOCKHASH_EXPIRED') return undefined;
-    throw error;
-  }
-};
-
 /** A retry with a known idempotency key: replay, resume confirming, or resend if nothing can land. */
 export const resume = async (
   existing: Purchase,
@@ -127,13 +92,6 @@ export const resume = async (
     await syncGameFigures(existing.gameId, deps);
     return purchaseView(existing, true);
   }
-  if (existing.status === 'failed') throw failedError(existing);
-  const { signature } = existing;
-  if (signature) {
-    const settled = await confirmSent({ ...existing, signature }, deps);
-    if (settled) return settled;
-  }
-  // Never sent, or sent and provably never landing: nothing was charged, so send (again).
-  await assertBalance(deps, existing.walletAddress, BigInt(existing.lamports));
-  return send(existing, signature, deps, true);
+  if (existing.status === 'failed') throw failedError(existing.failureReason);
+  return resumeInbound(existing, purchaseOps(deps), deps);
 };

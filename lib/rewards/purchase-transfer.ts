@@ -1,30 +1,22 @@
 // Paying for a multiplier: the purchase's input, side effects and view, the wallet's balance check, the transfer
-// to the pool vault (its signature recorded before sending) and the activation once it is confirmed.
-import type { WalletLoader, WalletSigner } from '../adapters/wallet-signer.js';
-import { type Chain, ChainError } from '../chain/index.js';
-import { AppError } from '../core/errors.js';
+// to the pool vault (sent by ./inbound.ts, its signature recorded before sending) and the activation once confirmed.
 import { logger } from '../core/logger.js';
 import { syncGameFigures } from './figures.js';
-import { PURCHASE_FEE_RESERVE, PURCHASE_MAX_FEE, type Purchase, type Tier, tierMultiplier } from './model.js';
+import { type InboundDeps, type InboundOps, sendInbound, transferFailed } from './inbound.js';
+import { type Purchase, type Tier, tierMultiplier } from './model.js';
 import type { PriceSource } from './price.js';
 import type { DayBoard } from './quotes.js';
 import * as repo from './repository.js';
-import { buildPurchaseTransfer } from './vault.js';
+import { purchaseMemo } from './vault.js';
+
+export { assertBalance, conflict } from './inbound.js';
 
 /** Side effects of the rewards use cases. */
-export interface RewardsDeps {
-  chain: Pick<Chain, 'getBalance' | 'sendAndConfirm' | 'confirm' | 'getSignatureStatus' | 'getBlockHeight'>;
-  signer: WalletSigner;
-  loadWallet: WalletLoader;
+export interface RewardsDeps extends InboundDeps {
   price: PriceSource;
   /** The day's board, for the quote (the play domain's). */
   board: DayBoard;
-  now: () => Date;
-  /** Budget for sending and confirming a transfer within one request (ms). Default 20 000. */
-  confirmTimeoutMs?: number;
 }
-
-export const conflict = (message: string) => new AppError('CONFLICT', message);
 
 export interface PurchaseInput {
   gameId: string;
@@ -54,19 +46,6 @@ export const purchaseView = (p: Purchase, replayed: boolean) => ({
 });
 export type PurchaseView = ReturnType<typeof purchaseView>;
 
-export const assertBalance = async (deps: RewardsDeps, address: string, lamports: bigint) => {
-  const balance = await deps.chain.getBalance(address);
-  const required = lamports + PURCHASE_FEE_RESERVE;
-  if (balance < required) {
-    throw new AppError(
-      'INSUFFICIENT_BALANCE',
-      `Your embedded wallet ${address} holds ${balance} lamports; this purchase needs ${required} ` +
-        `(price ${lamports} + fee reserve ${PURCHASE_FEE_RESERVE})`,
-      [{ path: 'wallet', message: `balance ${balance} < required ${required}` }],
-    );
-  }
-};
-
 /** Activate a purchase whose transfer is confirmed, then sync the game's figures. */
 export const finish = async (p: Purchase, signature: string, deps: RewardsDeps, replayed: boolean) => {
   const at = deps.now();
@@ -89,82 +68,20 @@ export const finish = async (p: Purchase, signature: string, deps: RewardsDeps, 
   return purchaseView(done, replayed);
 };
 
-/** Sign (wallet signer, the player paying the fee), record the signature before sending, send and confirm. */
-const transferOnce = (
-  p: Purchase,
-  prior: string | undefined,
-  deps: RewardsDeps,
-  onSigned: (s: string) => void,
-) =>
-  deps.chain.sendAndConfirm(
-    buildPurchaseTransfer({
-      from: p.walletAddress,
-      to: p.vaultAddress,
-      lamports: BigInt(p.lamports),
-      purchaseId: p.purchaseId,
-    }),
-    {
-      cosign: (unsigned) => deps.signer.signTransaction(p.arcId, unsigned),
-      maxFeeLamports: PURCHASE_MAX_FEE,
-      timeoutMs: deps.confirmTimeoutMs ?? 20_000,
-      onSent: async (sent) => {
-        if (!(await repo.recordSignature(p, prior, sent, deps.now().toISOString())))
-          throw conflict('Another request is completing this purchase; retry with the same idempotencyKey');
-        onSigned(sent.signature);
-      },
-    },
-  );
+/** How a purchase's transfer is recorded, finished and shown (./inbound.ts sends it). */
+export const purchaseOps = (deps: RewardsDeps): InboundOps<Purchase, PurchaseView> => ({
+  memo: (p) => purchaseMemo(p.purchaseId),
+  recordSignature: (p, prior, sent) => repo.recordSignature(p, prior, sent, deps.now().toISOString()),
+  finish: (p, signature, replayed) => finish(p, signature, deps, replayed),
+  fail: (p, seen, reason) => repo.markFailed(p, seen, reason, deps.now().toISOString()),
+  view: purchaseView,
+  busy: 'Another request is completing this purchase; retry with the same idempotencyKey',
+  failed: (reason) => failedError(reason),
+});
 
-/**
- * What a failed send means: an expired blockhash can be retried (it never landed); a timeout after sending
- * leaves the purchase pending (it may still land); a rejected or failed transfer fails the purchase.
- */
-const afterSendError = async (
-  error: unknown,
-  p: Purchase,
-  seen: { signature: string | undefined; sentNow: boolean },
-  deps: RewardsDeps,
-  replayed: boolean,
-): Promise<PurchaseView | 'retry'> => {
-  if (!(error instanceof ChainError)) throw error;
-  if (error.code === 'BLOCKHASH_EXPIRED') return 'retry';
-  if (seen.sentNow && (error.code === 'CONFIRM_TIMEOUT' || error.code === 'RPC_UNAVAILABLE'))
-    return purchaseView({ ...p, signature: seen.signature }, replayed);
-  if (error.code === 'SIMULATION_FAILED' || error.code === 'TRANSACTION_FAILED') {
-    const reason = `${error.message} ${error.logs.join(' ')}`.trim();
-    await repo.markFailed(p, seen.signature, reason, deps.now().toISOString());
-    if (/insufficient (funds|lamports)/i.test(reason))
-      throw new AppError('INSUFFICIENT_BALANCE', 'The wallet cannot pay the transfer and its fee');
-  }
-  throw error;
-};
+/** A purchase that failed: for lack of funds, or otherwise (nothing was transferred either way). */
+export const failedError = transferFailed('purchase', 'buy again');
 
 /** Send the transfer (a fresh blockhash once if the first expires unlanded), then activate. */
-export const send = async (
-  p: Purchase,
-  previous: string | undefined,
-  deps: RewardsDeps,
-  replayed: boolean,
-): Promise<PurchaseView> => {
-  let signature = previous;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const prior = signature;
-    try {
-      const confirmed = await transferOnce(p, prior, deps, (s) => {
-        signature = s;
-      });
-      return await finish({ ...p, signature: confirmed }, confirmed, deps, replayed);
-    } catch (error) {
-      const outcome = await afterSendError(
-        error,
-        p,
-        { signature, sentNow: signature !== prior },
-        deps,
-        replayed,
-      );
-      if (outcome !== 'retry') return outcome;
-    }
-  }
-  // Two blockhashes expired unlanded: still pending; a retry with the same key sends again.
-  return purchaseView({ ...p, signature }, replayed);
-};
+export const send = (p: Purchase, previous: string | undefined, deps: RewardsDeps, replayed: boolean) =>
+  sendInbound(p, previous, purchaseOps(deps), deps, replayed);

@@ -8,7 +8,7 @@ import { requireDelegated } from '../user/index.js';
 import { allowanceHold, allowanceRefusal } from './allowance.js';
 import { rewardsKeys } from './keys.js';
 import { type Purchase, TIERS } from './model.js';
-import { createPool, getPool } from './pool-repository.js';
+import { ensurePool } from './pool-repository.js';
 import { activeConflict, resolveHolder, resume } from './purchase-recovery.js';
 import {
   assertBalance,
@@ -20,7 +20,6 @@ import {
 } from './purchase-transfer.js';
 import { gameFor, quote } from './quotes.js';
 import * as repo from './repository.js';
-import { newVault } from './vault.js';
 
 const PRICE_RETRY_SECONDS = 30;
 const priceUnavailable = () =>
@@ -30,10 +29,6 @@ const priceUnavailable = () =>
     [],
     { 'retry-after': String(PRICE_RETRY_SECONDS) },
   );
-
-/** The game's pool, creating its custodial vault on first use. */
-const ensurePool = async (gameId: string, now: string) =>
-  (await getPool(gameId)) ?? createPool({ gameId, ...(await newVault()), createdAt: now });
 
 /**
  * POST /multiplier/purchase: quote re-checked (maxLamports), a session token's purchase within the player's

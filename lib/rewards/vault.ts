@@ -1,8 +1,8 @@
-// The chain side of the rewards pool: the custodial vault keypair of a game and the purchase transfer.
-import { getTransferSolInstruction } from '@solana-program/system';
+// The chain side of the rewards pool: the custodial vault keypair of a game and the memos of transfers into it.
 import { sealCustodialKey } from '../adapters/vault-keys.js';
 import type { TransactionPlan } from '../chain/index.js';
-import { address, externalSigner, memoInstruction, newKeypair } from '../chain/index.js';
+import { newKeypair } from '../chain/index.js';
+import { buildInboundTransfer } from './inbound.js';
 
 /**
  * A new custodial vault for a game's pool: a keypair generated here, its 64-byte secret sealed for its address
@@ -23,22 +23,13 @@ export const newVault = async (): Promise<{ vaultAddress: string; vaultSealedKey
 /** The memo on every purchase transfer, tying it to its purchase on chain. */
 export const purchaseMemo = (purchaseId: string) => `arcadia:multiplier:${purchaseId}`;
 
-/**
- * A System transfer of `lamports` from the player's wallet (fee payer, signing through the wallet signer) to
- * the vault, with the purchase memo.
- */
+/** A purchase's transfer from the player's wallet to the vault, with the purchase memo. */
 export const buildPurchaseTransfer = (args: {
   from: string;
   to: string;
   lamports: bigint;
   purchaseId: string;
-}): TransactionPlan => {
-  const payer = externalSigner(args.from);
-  return {
-    feePayer: payer.address,
-    instructions: [
-      getTransferSolInstruction({ source: payer, destination: address(args.to), amount: args.lamports }),
-      memoInstruction(purchaseMemo(args.purchaseId)),
-    ],
-  };
-};
+}): TransactionPlan => buildInboundTransfer({ ...args, memo: purchaseMemo(args.purchaseId) });
+
+/** The memo on every deposit into a tournament period's prize fund, tying it to its deposit on chain. */
+export const depositMemo = (depositId: string) => `arcadia:deposit:${depositId}`;

@@ -101,12 +101,13 @@ const editable = {
       described(
         z.strictObject({
           rewardsPoolBps: described(
-            z.int().check(z.gte(1), z.lte(MAX_PRIZE_POOL_BPS)),
+            z.int().check(z.gte(0), z.lte(MAX_PRIZE_POOL_BPS)),
             'Basis points of the game’s distributable rewards pool (its undistributed lamports above the ' +
-              'vault’s reserve, from the pool’s books) each period’s prizes take when the period closes',
+              'vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when ' +
+              'only deposits fund the prizes (POST …/deposits)',
           ),
         }),
-        'How each period’s prize pool is funded; required with `prizes`',
+        'How each period’s prize pool is funded besides the studio’s deposits into it; required with `prizes`',
       ),
     ),
   ),
@@ -362,7 +363,23 @@ const periodResultsSchema = withMeta(
     period: periodSchema,
     status: z.enum(['open', 'paying', 'paid']),
     closesAt: described(z.string(), 'When the board is frozen and the prizes paid'),
-    potLamports: described(z.nullable(lamportsString), 'The period’s prize pool, once closed'),
+    potLamports: described(
+      z.nullable(lamportsString),
+      'The period’s prize pool, once closed: its share of the rewards pool and its fund',
+    ),
+    fund: described(
+      z.object({
+        depositedLamports: described(
+          lamportsString,
+          'What the studio’s deposits that landed added to the period',
+        ),
+        deposits: z.int(),
+        frozenAt: described(z.nullable(z.string()), 'When the period’s close froze the fund'),
+        usedLamports: described(lamportsString, 'What the allocated prizes took of the fund'),
+        releasedLamports: described(lamportsString, 'What the prizes did not take: back in the rewards pool'),
+      }),
+      'The period’s prize fund (studio deposits)',
+    ),
     voided: described(
       z.nullable(z.literal('cancelled')),
       '`cancelled`: the tournament was cancelled before the period ended; nothing was paid',
@@ -403,6 +420,13 @@ const periodResultsSchema = withMeta(
         status: 'paid',
         closesAt: '2026-12-14T01:00:00.000Z',
         potLamports: '250000000',
+        fund: {
+          depositedLamports: '200000000',
+          deposits: 1,
+          frozenAt: '2026-12-14T01:00:40.000Z',
+          usedLamports: '200000000',
+          releasedLamports: '0',
+        },
         voided: null,
         results: [
           {
@@ -491,4 +515,115 @@ export const listMyTournamentEntriesContract = defineContract({
   rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
   errors: ['FORBIDDEN', 'NOT_FOUND'],
   example: { params: { gameId: EXAMPLE_GAME } },
+});
+
+const depositSchema = withMeta(
+  z.object({
+    depositId: z.uuid(),
+    status: described(
+      z.enum(['pending', 'completed']),
+      '`pending`: sent, not confirmed yet (retry with the same idempotencyKey for the outcome)',
+    ),
+    tournamentId: z.uuid(),
+    periodId: z.string(),
+    lamports: lamportsString,
+    fromWallet: described(z.string(), 'The depositor’s embedded wallet, which paid'),
+    vaultAddress: described(z.string(), 'The game’s vault, which holds the fund until the period closes'),
+    signature: z.nullable(z.string()),
+    credited: described(
+      z.nullable(z.enum(['period', 'pool'])),
+      '`period`: added to the period’s prize fund; `pool`: it landed after the period’s close froze the fund, ' +
+        'so it went to the game’s rewards pool; null while pending',
+    ),
+    createdAt: z.string(),
+    completedAt: z.nullable(z.string()),
+    replayed: described(z.boolean(), 'This idempotencyKey was seen before: its deposit, not a new one'),
+  }),
+  {
+    id: 'TournamentDeposit',
+    examples: [
+      {
+        depositId: '9b2f6c1d-4e3a-4f5b-8c7d-1e2f3a4b5c6d',
+        status: 'completed',
+        tournamentId: EXAMPLE_TOURNAMENT,
+        periodId: EXAMPLE_PERIOD,
+        lamports: '200000000',
+        fromWallet: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+        vaultAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+        signature: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+        credited: 'period',
+        createdAt: '2026-12-06T18:00:00.000Z',
+        completedAt: '2026-12-06T18:00:02.000Z',
+        replayed: false,
+      },
+    ],
+  },
+);
+
+export const depositTournamentFundsContract = defineContract({
+  operationId: 'depositTournamentFunds',
+  method: 'POST',
+  path: '/tournaments/{gameId}/{tournamentId}/deposits',
+  tags: TAGS,
+  summary: 'Fund a period’s prizes with a deposit',
+  description:
+    'Sends `lamports` from the caller’s embedded wallet (delegated to the platform, like a multiplier purchase) ' +
+    'to the game’s vault, for the prizes of one period: `periodId`, or by default the period running now, else ' +
+    'the next. The deposit is recorded before anything is sent and is idempotent per caller and ' +
+    '`idempotencyKey` (a retry never charges twice). When its transfer lands it is added to the period’s prize ' +
+    'fund and earmarked on the pool’s books: the daily payouts never take it. At the period’s close the pot is ' +
+    'its share of the rewards pool plus the fund; what the prizes do not take (ranks nobody reached, rounding) ' +
+    'goes to the game’s rewards pool, as does the whole fund of a period voided by a cancellation, and a deposit ' +
+    'that lands after the close. The vault keeps its rent-exempt minimum: when the rewards pool holds less, the ' +
+    'fund tops it up. A tournament without a prize table cannot be funded (400); a cancelled tournament or a ' +
+    'period that has ended 409 `TOURNAMENT_NOT_RUNNING`. ' +
+    OWNER_ONLY,
+  auth: DEVELOPER,
+  params: tournamentParams,
+  body: z.strictObject({
+    lamports: described(
+      z.pipe(
+        z
+          .string()
+          .check(z.regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer number of lamports, as a string')),
+        z.transform((v) => BigInt(v)),
+      ),
+      'Lamports to deposit, as a string: at least 10000000 (0.01 SOL), at most 1000000000000000 (1,000,000 SOL)',
+    ),
+    periodId: z.optional(described(z.string().check(z.minLength(1), z.maxLength(40)), 'The period to fund')),
+    idempotencyKey: described(
+      z
+        .string()
+        .check(z.regex(/^[A-Za-z0-9._:-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 . _ : -')),
+      'Unique per deposit (e.g. a UUID); reuse it to retry the same deposit',
+    ),
+  }),
+  response: dataEnvelope(depositSchema),
+  successStatus: 201,
+  alsoAnswers: [
+    { status: 200, description: 'This idempotencyKey’s deposit, already completed (`replayed: true`)' },
+    {
+      status: 202,
+      description: 'Sent, not confirmed yet (`status: pending`): retry with the same idempotencyKey',
+    },
+  ],
+  rateLimit: { limit: 10, windowSeconds: 60, key: 'user' },
+  errors: [
+    ...AUTH_ERRORS,
+    'FORBIDDEN',
+    'NOT_FOUND',
+    'INSUFFICIENT_BALANCE',
+    'NO_EMBEDDED_WALLET',
+    'WALLET_DELEGATION_REQUIRED',
+    'CONFLICT',
+    'TOURNAMENT_NOT_RUNNING',
+  ],
+  example: {
+    params: { gameId: EXAMPLE_GAME, tournamentId: EXAMPLE_TOURNAMENT },
+    body: {
+      lamports: '200000000',
+      periodId: EXAMPLE_PERIOD,
+      idempotencyKey: '0c4f2a8e-5b1d-4e7a-9c3f-2d6b8a1e4f70',
+    },
+  },
 });

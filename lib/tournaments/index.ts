@@ -12,6 +12,7 @@ export {
 export {
   cancelTournamentContract,
   createTournamentContract,
+  depositTournamentFundsContract,
   getTournamentBoardContract,
   getTournamentContract,
   getTournamentPeriodResultsContract,
@@ -21,6 +22,7 @@ export {
   listTournamentsContract,
   updateTournamentContract,
 } from './contracts.js';
+export { type DepositBody, depositToTournament } from './funding.js';
 export { MAX_LIVE_TOURNAMENTS_PER_GAME, type Tournament } from './model.js';
 export { nextPeriod, type Period, periodAt, type Schedule, scheduleProblems } from './schedule.js';
 export {

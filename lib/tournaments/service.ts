@@ -15,7 +15,7 @@ import {
   tournamentPlayKeys,
   transact,
 } from '../play/index.js';
-import { payoutRecords, prizeRunOf } from '../rewards/index.js';
+import { payoutRecords, periodFundView, prizeRunOf } from '../rewards/index.js';
 import type { TournamentInput } from './contracts.js';
 import {
   DEFAULT_PAYOUT_DELAY_SECONDS,
@@ -206,7 +206,7 @@ export const createTournament = async (
   return viewOne(t, now);
 };
 
-const requireTournament = async (gameId: string, tournamentId: string) => {
+export const requireTournament = async (gameId: string, tournamentId: string) => {
   const t = await getTournament(gameId, tournamentId);
   if (!t) throw errors.notFound('Tournament');
   return t;
@@ -367,7 +367,7 @@ export const tournamentBoard = async (
 };
 
 /** A running (or upcoming) period as the play domain scores it. */
-const runOf = (t: Tournament, p: Period): RunningPeriod => ({
+export const runOf = (t: Tournament, p: Period): RunningPeriod => ({
   tournamentId: t.tournamentId,
   period: p.id,
   endsAt: p.endsAt,
@@ -464,9 +464,10 @@ export const periodResults = async (
   const p = periodNamed(t, params.periodId);
   if (!p || Date.parse(p.startsAt) > now.getTime()) throw errors.notFound('Period');
   const ref = { tournamentId: t.tournamentId, periodId: p.id };
-  const [run, records] = await Promise.all([
+  const [run, records, fund] = await Promise.all([
     prizeRunOf(game.id, { ...ref, endsAt: p.endsAt }),
     recordsOf(game.id, [{ tournamentId: t.tournamentId, period: p }]),
+    periodFundView({ gameId: game.id, ...ref }),
   ]);
   const payouts = run ? await payoutRecords(game.id, run.day, ref) : [];
   const byArc = new Map(payouts.map((r) => [r.arcId, r]));
@@ -481,6 +482,7 @@ export const periodResults = async (
     status: !run ? ('open' as const) : run.status === 'settled' ? ('paid' as const) : ('paying' as const),
     closesAt: closesAt(t, p),
     potLamports: run?.prize?.potLamports ?? null,
+    fund,
     voided: run?.prize?.voided ?? null,
     results: labelled.map((r) => {
       const record = byArc.get(r.arcId);

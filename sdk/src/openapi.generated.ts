@@ -1050,6 +1050,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/tournaments/{gameId}/{tournamentId}/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fund a period’s prizes with a deposit
+         * @description Sends `lamports` from the caller’s embedded wallet (delegated to the platform, like a multiplier purchase) to the game’s vault, for the prizes of one period: `periodId`, or by default the period running now, else the next. The deposit is recorded before anything is sent and is idempotent per caller and `idempotencyKey` (a retry never charges twice). When its transfer lands it is added to the period’s prize fund and earmarked on the pool’s books: the daily payouts never take it. At the period’s close the pot is its share of the rewards pool plus the fund; what the prizes do not take (ranks nobody reached, rounding) goes to the game’s rewards pool, as does the whole fund of a period voided by a cancellation, and a deposit that lands after the close. The vault keeps its rent-exempt minimum: when the rewards pool holds less, the fund tops it up. A tournament without a prize table cannot be funded (400); a cancelled tournament or a period that has ended 409 `TOURNAMENT_NOT_RUNNING`. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or tournament).
+         */
+        post: operations["depositTournamentFunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tournaments/{gameId}/{tournamentId}/join": {
         parameters: {
             query?: never;
@@ -2208,6 +2228,47 @@ export type components = {
         };
         /**
          * @example {
+         *       "depositId": "9b2f6c1d-4e3a-4f5b-8c7d-1e2f3a4b5c6d",
+         *       "status": "completed",
+         *       "tournamentId": "3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b",
+         *       "periodId": "2026-12-07T00:00:00Z",
+         *       "lamports": "200000000",
+         *       "fromWallet": "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+         *       "vaultAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *       "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+         *       "credited": "period",
+         *       "createdAt": "2026-12-06T18:00:00.000Z",
+         *       "completedAt": "2026-12-06T18:00:02.000Z",
+         *       "replayed": false
+         *     }
+         */
+        TournamentDeposit: {
+            /** Format: uuid */
+            depositId: string;
+            /**
+             * @description `pending`: sent, not confirmed yet (retry with the same idempotencyKey for the outcome)
+             * @enum {string}
+             */
+            status: "pending" | "completed";
+            /** Format: uuid */
+            tournamentId: string;
+            periodId: string;
+            /** @description Lamports, as a decimal string (u64) */
+            lamports: string;
+            /** @description The depositor’s embedded wallet, which paid */
+            fromWallet: string;
+            /** @description The game’s vault, which holds the fund until the period closes */
+            vaultAddress: string;
+            signature: string | null;
+            /** @description `period`: added to the period’s prize fund; `pool`: it landed after the period’s close froze the fund, so it went to the game’s rewards pool; null while pending */
+            credited: ("period" | "pool") | null;
+            createdAt: string;
+            completedAt: string | null;
+            /** @description This idempotencyKey was seen before: its deposit, not a new one */
+            replayed: boolean;
+        };
+        /**
+         * @example {
          *       "period": {
          *         "id": "2026-12-07T00:00:00Z",
          *         "startsAt": "2026-12-07T00:00:00Z",
@@ -2219,6 +2280,13 @@ export type components = {
          *       "status": "paid",
          *       "closesAt": "2026-12-14T01:00:00.000Z",
          *       "potLamports": "250000000",
+         *       "fund": {
+         *         "depositedLamports": "200000000",
+         *         "deposits": 1,
+         *         "frozenAt": "2026-12-14T01:00:40.000Z",
+         *         "usedLamports": "200000000",
+         *         "releasedLamports": "0"
+         *       },
          *       "voided": null,
          *       "results": [
          *         {
@@ -2246,8 +2314,20 @@ export type components = {
             status: "open" | "paying" | "paid";
             /** @description When the board is frozen and the prizes paid */
             closesAt: string;
-            /** @description The period’s prize pool, once closed */
+            /** @description The period’s prize pool, once closed: its share of the rewards pool and its fund */
             potLamports: string | null;
+            /** @description The period’s prize fund (studio deposits) */
+            fund: {
+                /** @description What the studio’s deposits that landed added to the period */
+                depositedLamports: string;
+                deposits: number;
+                /** @description When the period’s close froze the fund */
+                frozenAt: string | null;
+                /** @description What the allocated prizes took of the fund */
+                usedLamports: string;
+                /** @description What the prizes did not take: back in the rewards pool */
+                releasedLamports: string;
+            };
             /** @description `cancelled`: the tournament was cancelled before the period ended; nothing was paid */
             voided: "cancelled" | null;
             results: {
@@ -9635,7 +9715,7 @@ export interface operations {
                         bps: number;
                     }[];
                     prizePool?: {
-                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes */
+                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when only deposits fund the prizes (POST …/deposits) */
                         rewardsPoolBps: number;
                     } | null;
                     /** @description Seconds after a period ends before its board is frozen and its prizes paid, so that cheating sessions can be invalidated first (default 3600) */
@@ -10051,7 +10131,7 @@ export interface operations {
                         bps: number;
                     }[];
                     prizePool?: {
-                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes */
+                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when only deposits fund the prizes (POST …/deposits) */
                         rewardsPoolBps: number;
                     } | null;
                     /** @description Seconds after a period ends before its board is frozen and its prizes paid, so that cheating sessions can be invalidated first (default 3600) */
@@ -10348,6 +10428,233 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    depositTournamentFunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
+                gameId: string;
+                /** @example 3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b */
+                tournamentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lamports": "200000000",
+                 *       "periodId": "2026-12-07T00:00:00Z",
+                 *       "idempotencyKey": "0c4f2a8e-5b1d-4e7a-9c3f-2d6b8a1e4f70"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Lamports to deposit, as a string: at least 10000000 (0.01 SOL), at most 1000000000000000 (1,000,000 SOL) */
+                    lamports: string;
+                    /** @description The period to fund */
+                    periodId?: string;
+                    /** @description Unique per deposit (e.g. a UUID); reuse it to retry the same deposit */
+                    idempotencyKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description This idempotencyKey’s deposit, already completed (`replayed: true`) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "depositId": "9b2f6c1d-4e3a-4f5b-8c7d-1e2f3a4b5c6d",
+                     *         "status": "completed",
+                     *         "tournamentId": "3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b",
+                     *         "periodId": "2026-12-07T00:00:00Z",
+                     *         "lamports": "200000000",
+                     *         "fromWallet": "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+                     *         "vaultAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *         "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *         "credited": "period",
+                     *         "createdAt": "2026-12-06T18:00:00.000Z",
+                     *         "completedAt": "2026-12-06T18:00:02.000Z",
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentDeposit"];
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "depositId": "9b2f6c1d-4e3a-4f5b-8c7d-1e2f3a4b5c6d",
+                     *         "status": "completed",
+                     *         "tournamentId": "3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b",
+                     *         "periodId": "2026-12-07T00:00:00Z",
+                     *         "lamports": "200000000",
+                     *         "fromWallet": "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+                     *         "vaultAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *         "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *         "credited": "period",
+                     *         "createdAt": "2026-12-06T18:00:00.000Z",
+                     *         "completedAt": "2026-12-06T18:00:02.000Z",
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentDeposit"];
+                    };
+                };
+            };
+            /** @description Sent, not confirmed yet (`status: pending`): retry with the same idempotencyKey */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "depositId": "9b2f6c1d-4e3a-4f5b-8c7d-1e2f3a4b5c6d",
+                     *         "status": "completed",
+                     *         "tournamentId": "3f0c9a52-8d7e-4b61-9a0f-2c4d6e8f1a3b",
+                     *         "periodId": "2026-12-07T00:00:00Z",
+                     *         "lamports": "200000000",
+                     *         "fromWallet": "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+                     *         "vaultAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *         "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *         "credited": "period",
+                     *         "createdAt": "2026-12-06T18:00:00.000Z",
+                     *         "completedAt": "2026-12-06T18:00:02.000Z",
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TournamentDeposit"];
+                    };
+                };
+            };
+            /** @description Error: INSUFFICIENT_BALANCE, NO_EMBEDDED_WALLET, VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN, WALLET_DELEGATION_REQUIRED */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT, TOURNAMENT_NOT_RUNNING */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10865,6 +11172,13 @@ export interface operations {
                      *         "status": "paid",
                      *         "closesAt": "2026-12-14T01:00:00.000Z",
                      *         "potLamports": "250000000",
+                     *         "fund": {
+                     *           "depositedLamports": "200000000",
+                     *           "deposits": 1,
+                     *           "frozenAt": "2026-12-14T01:00:40.000Z",
+                     *           "usedLamports": "200000000",
+                     *           "releasedLamports": "0"
+                     *         },
                      *         "voided": null,
                      *         "results": [
                      *           {

@@ -548,6 +548,12 @@ const Results = ({ t, periodId }: { t: Tournament; periodId: string }) => {
           r.status === 'open' ? (
             <Empty>
               Not closed yet: its board is frozen and its prizes paid at <Time iso={r.closesAt} />.
+              {r.fund.deposits > 0 ? (
+                <>
+                  {' '}
+                  Deposited for its prizes so far: <Sol lamports={r.fund.depositedLamports} />.
+                </>
+              ) : null}
             </Empty>
           ) : (
             <>
@@ -555,6 +561,13 @@ const Results = ({ t, periodId }: { t: Tournament; periodId: string }) => {
                 {r.voided ? 'Cancelled before it ended: nothing paid. ' : null}
                 Prize pool <Sol lamports={r.potLamports ?? '0'} />,{' '}
                 {r.status === 'paid' ? 'paid' : 'being paid'}.
+                {r.fund.deposits > 0 ? (
+                  <>
+                    {' '}
+                    Your deposits: <Sol lamports={r.fund.depositedLamports} />, of which{' '}
+                    <Sol lamports={r.fund.releasedLamports} /> went back to the rewards pool.
+                  </>
+                ) : null}
               </p>
               {r.results.length === 0 ? (
                 <Empty>No paid rank had a player.</Empty>

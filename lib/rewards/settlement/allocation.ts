@@ -102,20 +102,31 @@ export interface PrizeAllocationInput extends Landing {
   vaultReserve: bigint;
   /** The tournament's share of the distributable pool for one period (basis points). */
   poolBps: number;
+  /** What the studio deposited for this period (its fund), and every period's deposits held in the vault. */
+  fund: bigint;
+  earmarked: bigint;
   /** The prize table: each rank of a range gets `bps` of the pot. */
   table: ReadonlyArray<{ fromRank: number; toRank: number; bps: number }>;
   /** The period's board in rank order (points > 0). */
   ranked: ReadonlyArray<{ arcId: string; points: number }>;
 }
 
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
 /**
- * A tournament period's prizes: the pot is poolBps of the distributable pool (undistributed − reserve), each paid
- * rank gets its basis points of the pot, rounded down; ranks nobody reached and remainders stay undistributed.
+ * A tournament period's prizes: the pot is poolBps of the distributable pool (undistributed − reserve) plus the
+ * period's fund, less what the vault must keep for its reserve when the pool alone holds less; each paid rank gets
+ * its basis points of the pot, rounded down. What is allocated is taken from the fund first; what the fund does not
+ * pay (ranks nobody reached, remainders) goes back to the pool, as does the pool share's rest.
  */
 export const allocatePrizes = (input: PrizeAllocationInput) => {
   const distributable =
     input.undistributed > input.vaultReserve ? input.undistributed - input.vaultReserve : 0n;
-  const pot = (distributable * BigInt(input.poolBps)) / BPS;
+  const poolPart = (distributable * BigInt(input.poolBps)) / BPS;
+  // After this run the vault still holds the other lamports it owes (undistributed + other funds) ≥ its reserve.
+  const room = input.undistributed + input.earmarked - input.vaultReserve - poolPart;
+  const fundPart = min(input.fund, room > 0n ? room : 0n);
+  const pot = poolPart + fundPart;
   const shares = new Map<string, Share>();
   input.ranked.forEach((standing, i) => {
     const rank = i + 1;
@@ -123,7 +134,9 @@ export const allocatePrizes = (input: PrizeAllocationInput) => {
     if (!range) return;
     shares.set(standing.arcId, { share: (pot * BigInt(range.bps)) / BPS, roles: new Set(['player']), rank });
   });
-  return { pot, ...linesOf(shares, input) };
+  const { allocated, lines } = linesOf(shares, input);
+  const fundUsed = min(fundPart, allocated);
+  return { pot, poolPart, fundPart, fundUsed, fundReleased: input.fund - fundUsed, allocated, lines };
 };
 
 /** Leaderboard order: points desc, then who reached the score first, then Arc ID (as the play domain ranks). */

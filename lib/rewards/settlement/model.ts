@@ -63,8 +63,12 @@ export interface PrizeRun extends PrizeRef {
   endsAt: string;
   /** Basis points of the pool's distributable lamports the period took (the studio's share). */
   poolBps: number;
-  /** The period's prize pool: the pool share, before the table splits it by rank. */
+  /** The period's prize pool: the pool share and the fund, before the table splits it by rank. */
   potLamports: string;
+  /** The studio's deposits into the period (its fund), and what the allocated prizes took of it (the rest went
+   * back to the pool). Absent on runs recorded before deposits existed. */
+  fundLamports?: string;
+  fundUsedLamports?: string;
   /** The board frozen at close, down to the last paid rank (rank order). */
   results: Array<{ rank: number; arcId: string; points: number }>;
   /** Why nothing was paid, when nothing was (`cancelled`: the tournament was cancelled before the period ended). */

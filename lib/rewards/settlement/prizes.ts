@@ -1,11 +1,13 @@
 // A tournament period's prize run (docs/tournaments.md, "Prizes"): the daily settlement's machinery with another
 // freeze. At close the period's board is frozen down to the last paid rank, the pot taken from the game's rewards
 // pool (the studio's share of its distributable lamports, from the pool's books, never from the vault's balance)
-// and the prize table allocated; the intent, the pool's allocation and the `tournament.period.ended` event commit
+// and from the studio's deposits into the period (its fund, recorded when each deposit landed), and the prize
+// table allocated; the intent, the pool's allocation and the `tournament.period.ended` event commit
 // in one transaction before anything is sent; then each line is paid exactly once like a day's (./payout.ts).
 
 import { outboxItem } from '../../outbox/index.js';
 import { walletAddresses } from '../../user/index.js';
+import { fundFreezeWrite, periodFund } from '../deposit-repository.js';
 import { poolAllocationWrite, poolBooks } from '../payout.js';
 import { allocatePrizes } from './allocation.js';
 import { TRANSFER_FEE } from './freeze.js';
@@ -54,7 +56,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
   const prize = { tournamentId: input.tournamentId, periodId: input.periodId };
   const last = lastPaidRank(input);
   const ranked = last > 0 ? await deps.periodStandings(gameId, prize, last) : [];
-  const books = await poolBooks(gameId);
+  const [books, fund] = await Promise.all([poolBooks(gameId), periodFund({ gameId, ...prize })]);
   const wallets = await walletAddresses(ranked.map((s) => s.arcId));
   const [carried, rentExemptMinimum, balances] = await Promise.all([
     carriedOf(
@@ -72,6 +74,9 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     undistributed: books?.undistributed ?? 0n,
     vaultReserve: rentExemptMinimum,
     poolBps: input.voided || !books ? 0 : input.poolBps,
+    // A voided period pays nothing: its fund goes back to the pool.
+    fund: input.voided || !books ? 0n : fund.depositedLamports,
+    earmarked: books?.earmarked ?? 0n,
     table: input.table,
     ranked,
     carried,
@@ -86,6 +91,8 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     endsAt: input.endsAt,
     poolBps: input.poolBps,
     potLamports: allocation.pot.toString(),
+    fundLamports: fund.depositedLamports.toString(),
+    fundUsedLamports: allocation.fundUsed.toString(),
     results: ranked.map((s, i) => ({ rank: i + 1, arcId: s.arcId, points: s.points })),
     ...(input.voided ? { voided: input.voided } : {}),
   };
@@ -113,10 +120,14 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     results: run.results.map((r) => ({ ...r, lamports: prizeOf.get(r.arcId) ?? '0' })),
     voided: input.voided ?? null,
   });
+  const deposited = fund.depositedLamports;
+  const released = deposited - allocation.fundUsed;
   return persistIntent(settlement, [
-    ...(books && allocation.allocated > 0n
-      ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now)]
+    ...(books && (allocation.allocated > 0n || deposited > 0n)
+      ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now, deposited)]
       : []),
+    // Frozen with the intent: a deposit landing later is the pool's, never a second pot.
+    fundFreezeWrite({ gameId, ...prize }, deposited, allocation.fundUsed, released, now),
     event,
   ]);
 };
