@@ -734,6 +734,7 @@ describe('keys only where they are used', () => {
   /** The functions that create custodial keys (a pool's vault, a launch's keys) or sign with them. */
   const VAULT_SIGNERS = [
     'BuildClaimTransactions',
+    'DepositTournamentFunds',
     'LaunchTaskBuy',
     'LaunchTaskMint',
     'LaunchTaskReserve',
