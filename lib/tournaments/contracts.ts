@@ -462,7 +462,8 @@ export const getTournamentPeriodResultsContract = defineContract({
     'Once a period closes (its end plus `payoutDelaySeconds`), its board is frozen down to the last paid rank and ' +
     'its prize pool taken from the game’s rewards pool; each prize is then paid once by a transfer from the ' +
     'game’s vault (`confirmed`, with its signature), or `carried` to the player’s next payout of the game when ' +
-    'their wallet cannot receive yet. `status`: `open` (not closed yet: `results` is empty), `paying`, `paid`.',
+    'their wallet cannot receive yet. `status`: `open` (not closed yet, or not started: `results` is empty), ' +
+    '`paying`, `paid`. `fund` is what the studio deposited for the period (POST …/deposits).',
   auth: [...DEVELOPER, 'session'],
   params: periodParams,
   response: dataEnvelope(periodResultsSchema),

@@ -461,8 +461,9 @@ export const periodResults = async (
 ) => {
   const { game, studio } = await readableGame(auth, params.gameId);
   const t = await requireTournament(game.id, params.tournamentId);
+  // A period not started yet answers too (`open`, no results): the studio sees what it deposited for it.
   const p = periodNamed(t, params.periodId);
-  if (!p || Date.parse(p.startsAt) > now.getTime()) throw errors.notFound('Period');
+  if (!p) throw errors.notFound('Period');
   const ref = { tournamentId: t.tournamentId, periodId: p.id };
   const [run, records, fund] = await Promise.all([
     prizeRunOf(game.id, { ...ref, endsAt: p.endsAt }),

@@ -1139,7 +1139,7 @@ export type paths = {
         };
         /**
          * A period’s results and prizes, with their transfers
-         * @description Once a period closes (its end plus `payoutDelaySeconds`), its board is frozen down to the last paid rank and its prize pool taken from the game’s rewards pool; each prize is then paid once by a transfer from the game’s vault (`confirmed`, with its signature), or `carried` to the player’s next payout of the game when their wallet cannot receive yet. `status`: `open` (not closed yet: `results` is empty), `paying`, `paid`.
+         * @description Once a period closes (its end plus `payoutDelaySeconds`), its board is frozen down to the last paid rank and its prize pool taken from the game’s rewards pool; each prize is then paid once by a transfer from the game’s vault (`confirmed`, with its signature), or `carried` to the player’s next payout of the game when their wallet cannot receive yet. `status`: `open` (not closed yet, or not started: `results` is empty), `paying`, `paid`. `fund` is what the studio deposited for the period (POST …/deposits).
          */
         get: operations["getTournamentPeriodResults"];
         put?: never;
@@ -7803,6 +7803,7 @@ export interface operations {
                      *         "priceSource": "string",
                      *         "totalInflowLamports": "1500000",
                      *         "totalAllocatedLamports": "1500000",
+                     *         "totalEarmarkedLamports": "1500000",
                      *         "totalPaidLamports": "1500000",
                      *         "totalFeesLamports": "1500000",
                      *         "nextDailyPayoutLamports": "1500000",
@@ -7881,10 +7882,12 @@ export interface operations {
                             solUsdPrice: number | null;
                             /** @description Where the SOL price came from: `coinbase`, `coingecko`, `pyth` or `fixed`; null when none is at hand */
                             priceSource: string | null;
-                            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                            /** @description Paid into the vault: purchases and studios’ tournament deposits */
                             totalInflowLamports: string;
                             /** @description Allocated by settlements: paid, fees and carried over */
                             totalAllocatedLamports: string;
+                            /** @description Deposits held for tournament periods not closed yet: in the vault, never taken by the daily payouts */
+                            totalEarmarkedLamports: string;
                             /** @description Received by recipients (confirmed transfers) */
                             totalPaidLamports: string;
                             /** @description Transaction fees the vault paid for the payouts */

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureUserForSubject } from '../../lib/user/service.js';
+import { loadWallet } from '../../lib/user/wallet.js';
 import { type ArcadiaClient, createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { dataUri, png } from '../fixtures/images/build.js';
 import { launchBrowser } from '../helpers/browser.js';
@@ -22,6 +24,7 @@ import {
 } from '../helpers/console.js';
 import { apiBaseUrl } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
+import { chain, SOL } from '../helpers/settlement.js';
 
 let browser: Browser;
 let page: Page;
@@ -284,6 +287,39 @@ describe('the console tournaments page', () => {
     );
     expect(await refused.getAttribute('role')).toBe('alert');
   }, 60_000);
+
+  it('funds the next period with a deposit from the studio’s wallet, refusing a bad amount locally and showing the API’s 400', async () => {
+    await open(page, `tournaments?game=${gameId}&tournament=${weekly}`, 'Tournaments');
+    const amount = page.getByLabel('Deposit (SOL)');
+    await amount.waitFor({ timeout: 30_000 });
+    await amount.fill('abc');
+    await page.getByRole('button', { name: 'Deposit', exact: true }).click();
+    await page.locator('#fund-problem').waitFor();
+    // Below the API's minimum (0.01 SOL): its own 400, with the field path.
+    await amount.fill('0.001');
+    await page.getByRole('button', { name: 'Deposit', exact: true }).click();
+    const refused = page.locator('form.fund .error');
+    await refused.waitFor({ timeout: 30_000 });
+    expect(await refused.textContent()).toContain('VALIDATION_ERROR (HTTP 400)');
+    expect(await refused.textContent()).toContain('lamports');
+    // The signed-in studio's embedded wallet, funded on the local chain: 0.02 SOL lands in the next period's fund.
+    const arcId = await ensureUserForSubject(`did:local:${name}`);
+    const wallet = (await loadWallet(arcId))?.address;
+    if (!wallet) throw new Error('the studio has no wallet');
+    await chain.airdrop(wallet, SOL / 10n);
+    await amount.fill('0.02');
+    await page.getByRole('button', { name: 'Deposit', exact: true }).click();
+    const notice = page.getByText(/^Deposited 0\.02 SOL for the period of /);
+    await notice.waitFor({ timeout: 60_000 });
+    const periodId = /period of (\S+): completed\.$/.exec((await notice.textContent()) ?? '')?.[1] ?? '';
+    const results = unwrap(
+      await studio.GET('/tournaments/{gameId}/{tournamentId}/periods/{periodId}/results', {
+        params: { path: { gameId, tournamentId: weekly, periodId } },
+      }),
+    );
+    expect(results.fund).toMatchObject({ depositedLamports: '20000000', deposits: 1 });
+    expect(await seriousAxeFindings(page)).toEqual([]);
+  }, 120_000);
 
   it('cancels the tournament after confirmation', async () => {
     await open(page, `tournaments?game=${gameId}&tournament=${weekly}`, 'Tournaments');

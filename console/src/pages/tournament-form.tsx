@@ -455,13 +455,14 @@ const FundingFields = ({ form, set }: { form: FormState; set: (patch: Partial<Fo
   <fieldset>
     <legend>Prize pool</legend>
     <p class="hint">
-      When a period closes, its prizes take this share of the game's rewards pool and are paid on chain.
+      When a period closes, its prizes take this share of the game's rewards pool, plus what you deposited for
+      the period, and are paid on chain. 0: your deposits alone fund them.
     </p>
     <label>
       Share of the rewards pool per period (bps, at most {MAX_POOL_BPS.toLocaleString('en-US')})
       <input
         type="number"
-        min={1}
+        min={0}
         max={MAX_POOL_BPS}
         step={1}
         required={form.prizes.length > 0}

@@ -2,6 +2,7 @@
 // scheduling one, editing it before it starts, cancelling it, its periods (newest first) and a period's board with a
 // rank lookup. Loaded on the first visit (a chunk of its own): the console's first load does not carry it.
 
+import type { components } from '@arcadia/sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, data, type ShownError, shownError, txUrl } from '../api.js';
 import { Short, Sol, Time } from '../format.js';
@@ -293,6 +294,85 @@ const CancelButton = ({ t, onCancel }: { t: Tournament; onCancel: () => Promise<
         Keep it
       </button>
     </fieldset>
+  );
+};
+
+/** SOL written with up to 9 decimals, as lamports (a decimal string: no float rounding); null when it is not. */
+export const lamportsOf = (sol: string): string | null => {
+  const m = /^(\d{1,7})(?:\.(\d{1,9}))?$/.exec(sol.trim());
+  if (!m) return null;
+  const lamports = BigInt(m[1] ?? '0') * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0') || '0');
+  return lamports > 0n ? lamports.toString() : null;
+};
+
+type Deposit = components['schemas']['TournamentDeposit'];
+
+/**
+ * A deposit from the signed-in user's embedded wallet into the prizes of the period running now (else the next).
+ * One idempotency key per attempt: a retry after an error sends the same deposit, never a second one.
+ */
+const FundForm = ({ t, onDeposited }: { t: Tournament; onDeposited: (d: Deposit) => void }) => {
+  const [amount, setAmount] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const key = useRef(crypto.randomUUID());
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    const lamports = lamportsOf(amount);
+    if (!lamports) {
+      setProblem('Enter an amount of SOL above 0, with at most 9 decimals (at least 0.01).');
+      return;
+    }
+    setProblem(null);
+    setBusy(true);
+    try {
+      const deposit = data(
+        await api().POST('/tournaments/{gameId}/{tournamentId}/deposits', {
+          params: { path: { gameId: t.gameId, tournamentId: t.tournamentId } },
+          body: { lamports, idempotencyKey: key.current },
+        }),
+      );
+      key.current = crypto.randomUUID();
+      setAmount('');
+      onDeposited(deposit);
+    } catch (caught) {
+      setError(shownError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="fund" onSubmit={(e) => void submit(e)} aria-labelledby="fund-title">
+      <h3 id="fund-title">Fund the prizes</h3>
+      <p class="hint">
+        From your embedded wallet to the game’s vault, for the period running now (else the next). What the
+        prizes do not pay goes to the game’s rewards pool.
+      </p>
+      <label for="fund-amount">Deposit (SOL)</label>
+      <input
+        id="fund-amount"
+        inputMode="decimal"
+        value={amount}
+        aria-invalid={problem ? 'true' : undefined}
+        aria-describedby={problem ? 'fund-problem' : undefined}
+        onInput={(e) => {
+          setAmount((e.target as HTMLInputElement).value);
+          // A changed amount is a new deposit: a new key.
+          key.current = crypto.randomUUID();
+        }}
+      />
+      {problem ? (
+        <p id="fund-problem" class="invalid">
+          {problem}
+        </p>
+      ) : null}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Depositing…' : 'Deposit'}
+      </button>
+      {error ? <ErrorBox error={error} /> : null}
+    </form>
   );
 };
 
@@ -737,6 +817,17 @@ const Detail = ({
             ) : null}
             {t.current && t.status === 'scheduled' ? (
               <p class="hint">Started: a tournament changes only before its first period starts.</p>
+            ) : null}
+            {t.status === 'scheduled' && t.prizes.length > 0 ? (
+              <FundForm
+                t={t}
+                onDeposited={(d) => {
+                  setNotice(
+                    `Deposited ${Number(d.lamports) / 1e9} SOL for the period of ${d.periodId}: ${d.status}.`,
+                  );
+                  reload();
+                }}
+              />
             ) : null}
           </section>
           {editing ? (
