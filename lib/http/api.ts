@@ -34,6 +34,7 @@ import {
 import {
   getCurrentMultiplierContract,
   getGameRewardsPoolContract,
+  getGameRewardsPoolHistoryContract,
   getMultiplierCostContract,
   getMultiplierCostForPlacementContract,
   getMyRewardsContract,
@@ -132,6 +133,7 @@ export const contracts: readonly Contract[] = [
   getMultiplierCostForPlacementContract,
   purchaseMultiplierContract,
   getGameRewardsPoolContract,
+  getGameRewardsPoolHistoryContract,
   getMyRewardsContract,
   setPurchaseAllowanceContract,
   revokePurchaseAllowanceContract,

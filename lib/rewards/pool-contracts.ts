@@ -126,3 +126,87 @@ export const getGameRewardsPoolContract = defineContract({
   errors: ['NOT_FOUND'],
   example: { params: { gameId: EXAMPLE_GAME } },
 });
+
+const poolDay = withMeta(
+  z.object({
+    day: described(z.string(), 'The UTC day (YYYY-MM-DD)'),
+    inflowLamports: described(lamports, 'Paid in by the multiplier purchases confirmed that day'),
+    purchases: described(z.int(), 'Multiplier purchases confirmed that day'),
+    allocatedLamports: described(
+      lamports,
+      'Allocated by the settlements frozen that day (a UTC day settles after it ends: its allocation is on a ' +
+        'later row), daily and tournament prizes alike',
+    ),
+    paidLamports: described(lamports, 'Received by recipients of the payouts confirmed that day'),
+    feesLamports: described(lamports, 'Transaction fees the vault paid for them'),
+    payouts: described(z.int(), 'Payouts confirmed that day'),
+    endOfDay: described(
+      z.object({
+        totalInflowLamports: lamports,
+        totalAllocatedLamports: lamports,
+        totalPaidLamports: lamports,
+        totalFeesLamports: lamports,
+        undistributedLamports: described(lamports, 'Paid in, not yet allocated'),
+        balanceLamports: described(
+          lamports,
+          'Paid in less paid out and fees: the vault’s balance by the books (lamports anyone else sent to the ' +
+            'public vault are not in them)',
+        ),
+      }),
+      "The pool's books at the end of that day (UTC); for today, now",
+    ),
+  }),
+  {
+    id: 'PoolDay',
+    examples: [
+      {
+        day: '2026-11-21',
+        inflowLamports: '24000000',
+        purchases: 3,
+        allocatedLamports: '1460000',
+        paidLamports: '1380000',
+        feesLamports: '15000',
+        payouts: 3,
+        endOfDay: {
+          totalInflowLamports: '68000000',
+          totalAllocatedLamports: '4380000',
+          totalPaidLamports: '4140000',
+          totalFeesLamports: '45000',
+          undistributedLamports: '63620000',
+          balanceLamports: '63815000',
+        },
+      },
+    ],
+  },
+);
+
+export const getGameRewardsPoolHistoryContract = defineContract({
+  operationId: 'getGameRewardsPoolHistory',
+  method: 'GET',
+  path: '/rewards/game-rewards-pool/{gameId}/history',
+  tags: TAGS,
+  summary: "A game's rewards pool day by day",
+  description:
+    "The pool's books per UTC day, newest first: what purchases paid in, settlements allocated and payouts paid " +
+    "(and their fees) that day, and the pool's books at the end of the day. Only the days on which the books " +
+    "moved have a row (a day without one ended with the previous row's books). Movements are booked on the day " +
+    'they happen: a day settles after it ends, so its allocation and payouts are on a later row. Each page costs ' +
+    'the same whatever the pool’s age: pass `meta.nextCursor` as `cursor` for the older days (null after the ' +
+    'oldest). For the game’s creator or owner (HMAC or bearer, the same rules either way); 400 VALIDATION_ERROR ' +
+    'for a cursor that is not from this game’s history.',
+  auth: ['hmac', 'bearer'],
+  params: z.object({ gameId }),
+  query: z.object({
+    limit: described(z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 30), 'Days per page'),
+    cursor: described(
+      z.optional(z.string().check(z.maxLength(1024))),
+      'Opaque cursor from the previous page (`meta.nextCursor`)',
+    ),
+  }),
+  response: z.object({
+    data: z.array(poolDay),
+    meta: z.object({ limit: z.int(), nextCursor: z.nullable(z.string()) }),
+  }),
+  errors: ['VALIDATION_ERROR', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME }, query: { limit: '30' } },
+});

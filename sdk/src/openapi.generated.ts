@@ -696,6 +696,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/rewards/game-rewards-pool/{gameId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's rewards pool day by day
+         * @description The pool's books per UTC day, newest first: what purchases paid in, settlements allocated and payouts paid (and their fees) that day, and the pool's books at the end of the day. Only the days on which the books moved have a row (a day without one ended with the previous row's books). Movements are booked on the day they happen: a day settles after it ends, so its allocation and payouts are on a later row. Each page costs the same whatever the pool’s age: pass `meta.nextCursor` as `cursor` for the older days (null after the oldest). For the game’s creator or owner (HMAC or bearer, the same rules either way); 400 VALIDATION_ERROR for a cursor that is not from this game’s history.
+         */
+        get: operations["getGameRewardsPoolHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rewards/me": {
         parameters: {
             query?: never;
@@ -1811,6 +1831,56 @@ export type components = {
                 status: "pending" | "confirmed" | "carried";
                 signature: string | null;
             }[];
+        };
+        /**
+         * @example {
+         *       "day": "2026-11-21",
+         *       "inflowLamports": "24000000",
+         *       "purchases": 3,
+         *       "allocatedLamports": "1460000",
+         *       "paidLamports": "1380000",
+         *       "feesLamports": "15000",
+         *       "payouts": 3,
+         *       "endOfDay": {
+         *         "totalInflowLamports": "68000000",
+         *         "totalAllocatedLamports": "4380000",
+         *         "totalPaidLamports": "4140000",
+         *         "totalFeesLamports": "45000",
+         *         "undistributedLamports": "63620000",
+         *         "balanceLamports": "63815000"
+         *       }
+         *     }
+         */
+        PoolDay: {
+            /** @description The UTC day (YYYY-MM-DD) */
+            day: string;
+            /** @description Paid in by the multiplier purchases confirmed that day */
+            inflowLamports: string;
+            /** @description Multiplier purchases confirmed that day */
+            purchases: number;
+            /** @description Allocated by the settlements frozen that day (a UTC day settles after it ends: its allocation is on a later row), daily and tournament prizes alike */
+            allocatedLamports: string;
+            /** @description Received by recipients of the payouts confirmed that day */
+            paidLamports: string;
+            /** @description Transaction fees the vault paid for them */
+            feesLamports: string;
+            /** @description Payouts confirmed that day */
+            payouts: number;
+            /** @description The pool's books at the end of that day (UTC); for today, now */
+            endOfDay: {
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalInflowLamports: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalAllocatedLamports: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalPaidLamports: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalFeesLamports: string;
+                /** @description Paid in, not yet allocated */
+                undistributedLamports: string;
+                /** @description Paid in less paid out and fees: the vault’s balance by the books (lamports anyone else sent to the public vault are not in them) */
+                balanceLamports: string;
+            };
         };
         /**
          * @example {
@@ -7854,6 +7924,144 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGameRewardsPoolHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days per page
+                 * @example 30
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page (`meta.nextCursor`)
+                 * @example string
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "day": "2026-11-21",
+                     *           "inflowLamports": "24000000",
+                     *           "purchases": 3,
+                     *           "allocatedLamports": "1460000",
+                     *           "paidLamports": "1380000",
+                     *           "feesLamports": "15000",
+                     *           "payouts": 3,
+                     *           "endOfDay": {
+                     *             "totalInflowLamports": "68000000",
+                     *             "totalAllocatedLamports": "4380000",
+                     *             "totalPaidLamports": "4140000",
+                     *             "totalFeesLamports": "45000",
+                     *             "undistributedLamports": "63620000",
+                     *             "balanceLamports": "63815000"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PoolDay"][];
+                        meta: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
