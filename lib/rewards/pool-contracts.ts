@@ -72,7 +72,7 @@ export const getGameRewardsPoolContract = defineContract({
     "A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first " +
     'multiplier purchase creates it), the balance read on chain now (lamports and USD at the SOL price now, ' +
     'null without one), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily ' +
-    'settlements (newest first), and the listing figures of the game, refreshed by every purchase and ' +
+    'settlements (newest first; the books day by day are in `GET …/history`), and the listing figures of the game, refreshed by every purchase and ' +
     "settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, " +
     "estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), " +
     `totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. ${DISTRIBUTION_RULE}\n\n` +
