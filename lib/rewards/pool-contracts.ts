@@ -205,7 +205,14 @@ export const getGameRewardsPoolHistoryContract = defineContract({
   }),
   response: z.object({
     data: z.array(poolDay),
-    meta: z.object({ limit: z.int(), nextCursor: z.nullable(z.string()) }),
+    meta: withMeta(z.object({ limit: z.int(), nextCursor: z.nullable(z.string()) }), {
+      examples: [
+        {
+          limit: 30,
+          nextCursor: 'WyI2ZjFkM2MxZS0yYTRiLTRjNWQtOGU5Zi0wYTFiMmMzZDRlNWYiLCIyMDI2LTEwLTIzIl0.c2lnbmF0dXJl',
+        },
+      ],
+    }),
   }),
   errors: ['VALIDATION_ERROR', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'FORBIDDEN', 'NOT_FOUND'],
   example: { params: { gameId: EXAMPLE_GAME }, query: { limit: '30' } },

@@ -8026,13 +8026,19 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "limit": 0,
-                     *         "nextCursor": "string"
+                     *         "limit": 30,
+                     *         "nextCursor": "WyI2ZjFkM2MxZS0yYTRiLTRjNWQtOGU5Zi0wYTFiMmMzZDRlNWYiLCIyMDI2LTEwLTIzIl0.c2lnbmF0dXJl"
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["PoolDay"][];
+                        /**
+                         * @example {
+                         *       "limit": 30,
+                         *       "nextCursor": "WyI2ZjFkM2MxZS0yYTRiLTRjNWQtOGU5Zi0wYTFiMmMzZDRlNWYiLCIyMDI2LTEwLTIzIl0.c2lnbmF0dXJl"
+                         *     }
+                         */
                         meta: {
                             limit: number;
                             nextCursor: string | null;
