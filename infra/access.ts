@@ -175,6 +175,13 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/rewards/deposit-repository.ts': {
     grants: dynamo('RewardsTable', ['GetItem', 'PutItem', 'UpdateItem']),
   },
+  // The day's books, an Update in the transactions that move the pool's totals.
+  'lib/rewards/pool-days.ts': { grants: dynamo('RewardsTable', ['UpdateItem']) },
+  // The history's pages (a Query; TransactGetItems needs GetItem), and its signed cursor's key.
+  'lib/rewards/pool-history.ts': {
+    grants: dynamo('RewardsTable', ['Query', 'GetItem']),
+    environment: secretsEncryptionKey,
+  },
 
   // --- settlement (SettlementTable, its queue, the payout DLQ) ---
   'lib/rewards/settlement/keys.ts': none,

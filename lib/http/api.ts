@@ -34,6 +34,7 @@ import {
 import {
   getCurrentMultiplierContract,
   getGameRewardsPoolContract,
+  getGameRewardsPoolHistoryContract,
   getMultiplierCostContract,
   getMultiplierCostForPlacementContract,
   getMyRewardsContract,
@@ -133,6 +134,7 @@ export const contracts: readonly Contract[] = [
   getMultiplierCostForPlacementContract,
   purchaseMultiplierContract,
   getGameRewardsPoolContract,
+  getGameRewardsPoolHistoryContract,
   getMyRewardsContract,
   setPurchaseAllowanceContract,
   revokePurchaseAllowanceContract,

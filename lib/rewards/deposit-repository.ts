@@ -1,6 +1,6 @@
 // Studios' deposits into tournament periods and the periods' prize funds, in the RewardsTable (keys.ts): a deposit
 // is written before anything is sent; when its transfer lands it completes in one transaction with the period's
-// fund and the pool's books (inflow and earmark), unless the period's prize run froze the fund first: then it is
+// fund and the pool's books (inflow and earmark, on its totals and its day), unless the period's prize run froze the fund first: then it is
 // the pool's (inflow only). The prize run freezes the fund in its own intent's transaction (fundFreezeWrite).
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../adapters/dynamodb.js';
 import type { Inbound } from './inbound.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
+import { poolDayWrite } from './pool-days.js';
 
 /** A deposit as stored (lamports as decimal strings: they are money). */
 export interface Deposit extends Inbound {
@@ -154,6 +155,10 @@ export const completeDeposit = async (
         },
       },
       inflowWrite(d, true, now),
+      poolDayWrite(d.gameId, now, {
+        inflowLamports: BigInt(d.lamports),
+        earmarkedLamports: BigInt(d.lamports),
+      }),
     ]);
     return 'period';
   } catch (error) {
@@ -162,7 +167,11 @@ export const completeDeposit = async (
     if (deposit === 'ConditionalCheckFailed' || fund !== 'ConditionalCheckFailed') return undefined;
   }
   try {
-    await transact([completeWrite(d, signature, 'pool', now), inflowWrite(d, false, now)]);
+    await transact([
+      completeWrite(d, signature, 'pool', now),
+      inflowWrite(d, false, now),
+      poolDayWrite(d.gameId, now, { inflowLamports: BigInt(d.lamports) }),
+    ]);
     return 'pool';
   } catch (error) {
     if (isConditionFailure(error)) return undefined;

@@ -27,7 +27,8 @@ export { DISTRIBUTION as distributionRule } from './model.js';
 export { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from './multiplier.js';
 export type { PoolDeps } from './pool.js';
 export { gameRewardsPool } from './pool.js';
-export { getGameRewardsPoolContract } from './pool-contracts.js';
+export { getGameRewardsPoolContract, getGameRewardsPoolHistoryContract } from './pool-contracts.js';
+export { poolHistory } from './pool-history.js';
 export {
   feedsPrice,
   fixedPrice,

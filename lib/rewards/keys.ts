@@ -13,6 +13,11 @@ import { settings } from '../core/config.js';
  *     vault address, sealed vault key, running inflow totals (ADDed in the activation transaction).
  * - a pool's inflows, newest first:        pk=POOL#<gameId>                  sk=INFLOW#<completedAt>#<purchaseId>
  *     Query pk = POOL#<gameId> AND begins_with(sk, 'INFLOW#'), descending, Limit 20.
+ * - a pool's books per UTC day:            pk=POOL#<gameId>                  sk=DAY#<yyyy-mm-dd>
+ *     what moved the pool's books that day (inflow and purchases, allocation, paid, fees and payouts), ADDed in
+ *     the same transactions that move the pool item's totals, so the pool item is always the sum of its days
+ *     (and of what came before the days were kept). Query pk = POOL#<gameId> AND sk BETWEEN 'DAY#' AND
+ *     'DAY#<day>', descending: the history's pages.
  * - a player's purchase allowance to a game: pk=ALLOWANCE#<arcId>           sk=GAME#<gameId>
  *     lamports per UTC day the game may spend with the player's session token; deleted on revocation.
  *     Query pk = ALLOWANCE#<arcId> AND begins_with(sk, 'GAME#') lists a player's allowances.
@@ -40,6 +45,8 @@ export const rewardsKeys = {
     sk: `INFLOW#${completedAt}#${purchaseId}`,
   }),
   INFLOW_PREFIX: 'INFLOW#',
+  poolDay: (gameId: string, day: string) => ({ pk: `POOL#${gameId}`, sk: `DAY#${day}` }),
+  POOL_DAY_PREFIX: 'DAY#',
   allowance: (arcId: string, gameId: string) => ({ pk: `ALLOWANCE#${arcId}`, sk: `GAME#${gameId}` }),
   allowanceSpend: (arcId: string, gameId: string, day: string) => ({
     pk: `ALLOWANCE#${arcId}`,

@@ -6,6 +6,7 @@ import type { TransactItem } from '../adapters/dynamodb.js';
 import { openCustodialKey } from '../adapters/vault-keys.js';
 import { address, type KeyPairSigner, memoInstruction, type TransactionPlan } from '../chain/index.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
+import { poolDayWrite } from './pool-days.js';
 import { getPool } from './pool-repository.js';
 
 /**
@@ -55,27 +56,33 @@ export const poolAllocationWrite = (
   },
 });
 
-/** A confirmed payout on the pool's books: lamports received, the fee the vault paid, USD at payout (cents). */
-export const poolPayoutWrite = (
+/**
+ * A confirmed payout on the pool's books: lamports received, the fee the vault paid, USD at payout (cents), on the
+ * pool's totals and on the day's books.
+ */
+export const poolPayoutWrites = (
   gameId: string,
   paid: { lamports: bigint; fee: bigint; usdCents: number },
   now: string,
-): TransactItem => ({
-  Update: {
-    TableName: rewardsTable(),
-    Key: rewardsKeys.pool(gameId),
-    UpdateExpression:
-      'ADD totalPaidLamports :l, totalFeesLamports :f, totalPaidUsdCents :c, payouts :one SET updatedAt = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: {
-      ':l': Number(paid.lamports),
-      ':f': Number(paid.fee),
-      ':c': paid.usdCents,
-      ':one': 1,
-      ':now': now,
+): TransactItem[] => [
+  {
+    Update: {
+      TableName: rewardsTable(),
+      Key: rewardsKeys.pool(gameId),
+      UpdateExpression:
+        'ADD totalPaidLamports :l, totalFeesLamports :f, totalPaidUsdCents :c, payouts :one SET updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: {
+        ':l': Number(paid.lamports),
+        ':f': Number(paid.fee),
+        ':c': paid.usdCents,
+        ':one': 1,
+        ':now': now,
+      },
     },
   },
-});
+  poolDayWrite(gameId, now, { paidLamports: paid.lamports, feesLamports: paid.fee, payouts: 1 }),
+];
 
 /**
  * The game's custodial vault as a signer, to pay out of it: its sealed key opened for the pool's vault address,

@@ -72,7 +72,7 @@ export const getGameRewardsPoolContract = defineContract({
     "A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first " +
     'multiplier purchase creates it), the balance read on chain now (lamports and USD at the SOL price now, ' +
     'null without one), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily ' +
-    'settlements (newest first), and the listing figures of the game, refreshed by every purchase and ' +
+    'settlements (newest first; the books day by day are in `GET …/history`), and the listing figures of the game, refreshed by every purchase and ' +
     "settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, " +
     "estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), " +
     `totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. ${DISTRIBUTION_RULE}\n\n` +
@@ -132,4 +132,108 @@ export const getGameRewardsPoolContract = defineContract({
   ),
   errors: ['NOT_FOUND'],
   example: { params: { gameId: EXAMPLE_GAME } },
+});
+
+const poolDay = withMeta(
+  z.object({
+    day: described(z.string(), 'The UTC day (YYYY-MM-DD)'),
+    inflowLamports: described(
+      lamports,
+      'Paid in by the multiplier purchases and the studio’s tournament deposits confirmed that day',
+    ),
+    purchases: described(z.int(), 'Multiplier purchases confirmed that day'),
+    allocatedLamports: described(
+      lamports,
+      'Allocated by the settlements frozen that day (a UTC day settles after it ends: its allocation is on a ' +
+        'later row), daily and tournament prizes alike',
+    ),
+    paidLamports: described(lamports, 'Received by recipients of the payouts confirmed that day'),
+    feesLamports: described(lamports, 'Transaction fees the vault paid for them'),
+    payouts: described(z.int(), 'Payouts confirmed that day'),
+    earmarkedLamports: described(
+      z.string().check(z.regex(/^-?\d+$/)),
+      'The change that day in deposits held for tournament periods: + deposits landed, − funds of periods closed',
+    ),
+    endOfDay: described(
+      z.object({
+        totalInflowLamports: lamports,
+        totalAllocatedLamports: lamports,
+        totalPaidLamports: lamports,
+        totalFeesLamports: lamports,
+        totalEarmarkedLamports: described(lamports, 'Deposits held for tournament periods not closed yet'),
+        undistributedLamports: described(
+          lamports,
+          'Paid in, not yet allocated nor held for tournament periods',
+        ),
+        balanceLamports: described(
+          lamports,
+          'Paid in less paid out and fees: the vault’s balance by the books (lamports anyone else sent to the ' +
+            'public vault are not in them)',
+        ),
+      }),
+      "The pool's books at the end of that day (UTC); for today, now",
+    ),
+  }),
+  {
+    id: 'PoolDay',
+    examples: [
+      {
+        day: '2026-11-21',
+        inflowLamports: '24000000',
+        purchases: 3,
+        allocatedLamports: '1460000',
+        paidLamports: '1380000',
+        feesLamports: '15000',
+        payouts: 3,
+        earmarkedLamports: '0',
+        endOfDay: {
+          totalInflowLamports: '68000000',
+          totalAllocatedLamports: '4380000',
+          totalPaidLamports: '4140000',
+          totalFeesLamports: '45000',
+          totalEarmarkedLamports: '0',
+          undistributedLamports: '63620000',
+          balanceLamports: '63815000',
+        },
+      },
+    ],
+  },
+);
+
+export const getGameRewardsPoolHistoryContract = defineContract({
+  operationId: 'getGameRewardsPoolHistory',
+  method: 'GET',
+  path: '/rewards/game-rewards-pool/{gameId}/history',
+  tags: TAGS,
+  summary: "A game's rewards pool day by day",
+  description:
+    "The pool's books per UTC day, newest first: what purchases paid in, settlements allocated and payouts paid " +
+    "(and their fees) that day, and the pool's books at the end of the day. Only the days on which the books " +
+    "moved have a row (a day without one ended with the previous row's books). Movements are booked on the day " +
+    'they happen: a day settles after it ends, so its allocation and payouts are on a later row. Each page costs ' +
+    'the same whatever the pool’s age: pass `meta.nextCursor` as `cursor` for the older days (null after the ' +
+    'oldest). For the game’s creator or owner (HMAC or bearer, the same rules either way); 400 VALIDATION_ERROR ' +
+    'for a cursor that is not from this game’s history.',
+  auth: ['hmac', 'bearer'],
+  params: z.object({ gameId }),
+  query: z.object({
+    limit: described(z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 30), 'Days per page'),
+    cursor: described(
+      z.optional(z.string().check(z.maxLength(1024))),
+      'Opaque cursor from the previous page (`meta.nextCursor`)',
+    ),
+  }),
+  response: z.object({
+    data: z.array(poolDay),
+    meta: withMeta(z.object({ limit: z.int(), nextCursor: z.nullable(z.string()) }), {
+      examples: [
+        {
+          limit: 30,
+          nextCursor: 'WyI2ZjFkM2MxZS0yYTRiLTRjNWQtOGU5Zi0wYTFiMmMzZDRlNWYiLCIyMDI2LTEwLTIzIl0.c2lnbmF0dXJl',
+        },
+      ],
+    }),
+  }),
+  errors: ['VALIDATION_ERROR', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'FORBIDDEN', 'NOT_FOUND'],
+  example: { params: { gameId: EXAMPLE_GAME }, query: { limit: '30' } },
 });

@@ -15,6 +15,7 @@ import { outboxItem } from '../outbox/index.js';
 import { type AllowanceHold, allowanceHoldWrites, allowanceReleaseWrite } from './allowance-repository.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Purchase, Slot } from './model.js';
+import { poolDayWrite } from './pool-days.js';
 
 export type Item = Record<string, NativeAttributeValue>;
 
@@ -209,7 +210,7 @@ export const markFailed = async (
 
 /**
  * Activate a confirmed purchase, in one transaction: the purchase completes, its reserved slot becomes the
- * active multiplier, the pool's totals grow and an inflow is recorded. False when another request activated it.
+ * active multiplier, the pool's totals and the day's books grow and an inflow is recorded. False when another request activated it.
  */
 export const activate = async (
   purchase: Purchase,
@@ -267,6 +268,7 @@ export const activate = async (
           ExpressionAttributeValues: { ':l': Number(purchase.lamports), ':one': 1, ':now': now },
         },
       },
+      poolDayWrite(purchase.gameId, now, { inflowLamports: BigInt(purchase.lamports), purchases: 1 }),
       {
         Put: {
           TableName,

@@ -683,11 +683,31 @@ export type paths = {
         };
         /**
          * Game rewards pool information
-         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the SOL price now, null without one), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily settlements (newest first), and the listing figures of the game, refreshed by every purchase and settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the owner, or to the creator while nobody has proved the domain, until ownership of the current origin is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part.
+         * @description A game's rewards pool: its **custodial** vault (a keypair the platform holds; null until the first multiplier purchase creates it), the balance read on chain now (lamports and USD at the SOL price now, null without one), what purchases paid in and settlements paid out, the last 20 inflows and the last 10 daily settlements (newest first; the books day by day are in `GET …/history`), and the listing figures of the game, refreshed by every purchase and settlement: totalRewardsPoolValueUsd = the vault's balance at the SOL price of that moment, estimatedDailyRewardsUsd = the next settlement's pool payout (`nextDailyPayoutLamports`), totalRewardsAllocatedUsd = what settlements paid, in USD at payout time. Distribution rule: each UTC day 1/30 of the undistributed pool is paid out — 20 % to the game's creators, split per the game's effective orgRewardsSplit (all to the owner, or to the creator while nobody has proved the domain, until ownership of the current origin is verified), and 80 % to the top 10 players of that day's leaderboard, by rank: 25 %, 18 %, 13 %, 10 %, 8 %, 7 %, 6 %, 5 %, 4.5 %, 3.5 % of the player part.
          *
          *     **Daily settlement.** Each UTC day settles once per game, a few hours after it ends (`SETTLEMENT_DELAY_HOURS`, default 6: developers invalidate fraudulent sessions meanwhile; invalidated points are not counted). The board, the wallets and the pool are frozen and the allocation persisted before anything is sent; each transfer is recorded before it is sent, so a settlement pays exactly once. The vault keeps its rent-exempt minimum (890 880 lamports), never distributed. Each share is rounded down (the remainder stays in the pool); the vault pays each transfer's fee (5 000 lamports) out of the recipient's amount. An amount that cannot land — the recipient has no wallet, it does not cover the fee, or it is below the rent-exempt minimum for an account that does not exist yet — carries over to the recipient's next payout from this game: nothing is lost (inflow = paid + fees + carried + undistributed). Public.
          */
         get: operations["getGameRewardsPool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rewards/game-rewards-pool/{gameId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's rewards pool day by day
+         * @description The pool's books per UTC day, newest first: what purchases paid in, settlements allocated and payouts paid (and their fees) that day, and the pool's books at the end of the day. Only the days on which the books moved have a row (a day without one ended with the previous row's books). Movements are booked on the day they happen: a day settles after it ends, so its allocation and payouts are on a later row. Each page costs the same whatever the pool’s age: pass `meta.nextCursor` as `cursor` for the older days (null after the oldest). For the game’s creator or owner (HMAC or bearer, the same rules either way); 400 VALIDATION_ERROR for a cursor that is not from this game’s history.
+         */
+        get: operations["getGameRewardsPoolHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1831,6 +1851,62 @@ export type components = {
                 status: "pending" | "confirmed" | "carried";
                 signature: string | null;
             }[];
+        };
+        /**
+         * @example {
+         *       "day": "2026-11-21",
+         *       "inflowLamports": "24000000",
+         *       "purchases": 3,
+         *       "allocatedLamports": "1460000",
+         *       "paidLamports": "1380000",
+         *       "feesLamports": "15000",
+         *       "payouts": 3,
+         *       "earmarkedLamports": "0",
+         *       "endOfDay": {
+         *         "totalInflowLamports": "68000000",
+         *         "totalAllocatedLamports": "4380000",
+         *         "totalPaidLamports": "4140000",
+         *         "totalFeesLamports": "45000",
+         *         "totalEarmarkedLamports": "0",
+         *         "undistributedLamports": "63620000",
+         *         "balanceLamports": "63815000"
+         *       }
+         *     }
+         */
+        PoolDay: {
+            /** @description The UTC day (YYYY-MM-DD) */
+            day: string;
+            /** @description Paid in by the multiplier purchases and the studio’s tournament deposits confirmed that day */
+            inflowLamports: string;
+            /** @description Multiplier purchases confirmed that day */
+            purchases: number;
+            /** @description Allocated by the settlements frozen that day (a UTC day settles after it ends: its allocation is on a later row), daily and tournament prizes alike */
+            allocatedLamports: string;
+            /** @description Received by recipients of the payouts confirmed that day */
+            paidLamports: string;
+            /** @description Transaction fees the vault paid for them */
+            feesLamports: string;
+            /** @description Payouts confirmed that day */
+            payouts: number;
+            /** @description The change that day in deposits held for tournament periods: + deposits landed, − funds of periods closed */
+            earmarkedLamports: string;
+            /** @description The pool's books at the end of that day (UTC); for today, now */
+            endOfDay: {
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalInflowLamports: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalAllocatedLamports: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalPaidLamports: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                totalFeesLamports: string;
+                /** @description Deposits held for tournament periods not closed yet */
+                totalEarmarkedLamports: string;
+                /** @description Paid in, not yet allocated nor held for tournament periods */
+                undistributedLamports: string;
+                /** @description Paid in less paid out and fees: the vault’s balance by the books (lamports anyone else sent to the public vault are not in them) */
+                balanceLamports: string;
+            };
         };
         /**
          * @example {
@@ -7937,6 +8013,152 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGameRewardsPoolHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days per page
+                 * @example 30
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page (`meta.nextCursor`)
+                 * @example string
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "day": "2026-11-21",
+                     *           "inflowLamports": "24000000",
+                     *           "purchases": 3,
+                     *           "allocatedLamports": "1460000",
+                     *           "paidLamports": "1380000",
+                     *           "feesLamports": "15000",
+                     *           "payouts": 3,
+                     *           "earmarkedLamports": "0",
+                     *           "endOfDay": {
+                     *             "totalInflowLamports": "68000000",
+                     *             "totalAllocatedLamports": "4380000",
+                     *             "totalPaidLamports": "4140000",
+                     *             "totalFeesLamports": "45000",
+                     *             "totalEarmarkedLamports": "0",
+                     *             "undistributedLamports": "63620000",
+                     *             "balanceLamports": "63815000"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 30,
+                     *         "nextCursor": "WyI2ZjFkM2MxZS0yYTRiLTRjNWQtOGU5Zi0wYTFiMmMzZDRlNWYiLCIyMDI2LTEwLTIzIl0.c2lnbmF0dXJl"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PoolDay"][];
+                        /**
+                         * @example {
+                         *       "limit": 30,
+                         *       "nextCursor": "WyI2ZjFkM2MxZS0yYTRiLTRjNWQtOGU5Zi0wYTFiMmMzZDRlNWYiLCIyMDI2LTEwLTIzIl0.c2lnbmF0dXJl"
+                         *     }
+                         */
+                        meta: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

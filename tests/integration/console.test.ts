@@ -174,14 +174,29 @@ describe('the studio console', () => {
       ),
     );
 
+    const historyPath = `/rewards/game-rewards-pool/${gameId}/history`;
+    const historyAnswer = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === historyPath && r.request().method() === 'GET',
+    );
     await open(page, `economy?game=${gameId}`, 'Economy');
+    const history = (await (await historyAnswer).json()) as {
+      data: Array<{ day: string; inflowLamports: string; endOfDay: { balanceLamports: string } }>;
+    };
+    const today = new Date().toISOString().slice(0, 10);
+    expect(history.data.map((d) => [d.day, d.inflowLamports, d.endOfDay.balanceLamports])).toEqual([
+      [today, bought.lamports, bought.lamports],
+    ]);
     const chart = page.locator('figure.chart', { hasText: 'Rewards pool (SOL)' });
     await chart.waitFor({ timeout: 30_000 });
     // uPlot arrives with the first chart.
     await chart.locator('canvas').waitFor();
-    // The chart's data table (its text alternative) ends at the pool's balance: the purchase.
+    // The chart's data table (its text alternative) has the history's one day: the purchase paid in, nothing
+    // paid out, the books' balance.
     const paid = `${(Number(bought.lamports) / 1e9).toLocaleString('en-US', { maximumFractionDigits: 4 })} SOL`;
-    expect(await chart.locator('tbody tr').last().textContent()).toContain(paid);
+    const rows = chart.locator('table.visually-hidden tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator('td').allTextContents()).toEqual([today, paid, '0 SOL', paid]);
+    expect(await page.getByText(/^The last 180 days \(UTC\)/).count()).toBe(1);
     const sale = page.locator('#sales tbody tr').first();
     expect(await sale.textContent()).toContain('×2 for 1 h');
     expect(await sale.locator('.amount').getAttribute('title')).toBe(
@@ -190,6 +205,32 @@ describe('the studio console', () => {
     expect(await sale.locator('a').last().getAttribute('href')).toContain(
       `https://explorer.solana.com/tx/${bought.signature}?cluster=custom`,
     );
+
+    // The history failing: its error state (the API's message and request id) where the chart was, the rest of
+    // the page still shown.
+    const failing = (url: URL) => url.pathname === historyPath;
+    await page.route(failing, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        headers: { 'access-control-allow-origin': '*', 'x-request-id': 'req-history-500' },
+        body: JSON.stringify({
+          error: {
+            code: 'INTERNAL_ERROR',
+            message: 'Injected history fault',
+            details: [],
+            requestId: 'req-history-500',
+          },
+        }),
+      }),
+    );
+    await page.reload();
+    const box = page.locator('.error', { hasText: 'Injected history fault' });
+    await box.waitFor({ timeout: 30_000 });
+    expect(await box.locator('.request-id code').textContent()).toBe('req-history-500');
+    expect(await page.locator('figure.chart', { hasText: 'Rewards pool (SOL)' }).count()).toBe(0);
+    await page.locator('#sales tbody tr').first().waitFor();
+    await page.unroute(failing);
   }, 90_000);
 
   it('launches a coin and the progress bar reaches 100 %', async () => {

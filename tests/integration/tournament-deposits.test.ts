@@ -12,6 +12,7 @@ import {
 } from '../../functions/tournaments/deposit-tournament-funds.js';
 import { address, ChainError, memoInstruction, newKeypair } from '../../lib/chain/index.js';
 import { poolBooks } from '../../lib/rewards/payout.js';
+import { poolHistory } from '../../lib/rewards/pool-history.js';
 import { payoutRecords } from '../../lib/rewards/settlement/repository.js';
 import { depositMemo } from '../../lib/rewards/vault.js';
 import {
@@ -73,6 +74,31 @@ const books = async (gameId: string) => {
   const b = await poolBooks(gameId);
   if (!b) throw new Error('no pool');
   return b;
+};
+
+/**
+ * The pool's history agrees with its books: the newest day ends at the totals (undistributed net of the deposits
+ * held), and working back through every day's moves, deposits and fund releases included, reaches zero.
+ */
+const historyAgrees = async (f: Fixture) => {
+  const b = await books(f.seeded.gameId);
+  const rows: Awaited<ReturnType<typeof poolHistory>>['data'] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await poolHistory(f.devAuth, f.seeded.gameId, { limit: 100, ...(cursor ? { cursor } : {}) });
+    rows.push(...page.data);
+    cursor = page.meta.nextCursor ?? undefined;
+  } while (cursor);
+  const newest = rows[0];
+  expect(newest?.endOfDay).toMatchObject({
+    totalInflowLamports: b.inflow.toString(),
+    totalEarmarkedLamports: b.earmarked.toString(),
+    undistributedLamports: b.undistributed.toString(),
+  });
+  const sum = (pick: (r: (typeof rows)[number]) => string) => rows.reduce((t, r) => t + BigInt(pick(r)), 0n);
+  expect(sum((r) => r.inflowLamports)).toBe(b.inflow);
+  expect(sum((r) => r.earmarkedLamports)).toBe(b.earmarked);
+  expect(sum((r) => r.allocatedLamports)).toBe(b.allocated);
 };
 
 const results = (f: Fixture) =>
@@ -166,9 +192,10 @@ describe('tournament deposits', () => {
       frozenAt: expect.any(String),
     });
 
-    // Replayed close: nothing moves.
+    // Replayed close: nothing moves; the pool's history agrees with its books.
     expect(await close(f)).toBe('closed');
     expect(await books(gameId)).toEqual(closed);
+    await historyAgrees(f);
   }, 180_000);
 
   it('a deposit that lands after the close goes to the rewards pool, never into a second pot', async () => {
@@ -207,6 +234,7 @@ describe('tournament deposits', () => {
     expect(after.earmarked).toBe(before.earmarked);
     expect(after.undistributed - closed.undistributed).toBe(DEPOSIT);
     expect((await results(f)).fund.depositedLamports).toBe('0');
+    await historyAgrees(f);
   }, 180_000);
 
   it('a period nobody entered still closes, and a cancelled tournament’s fund goes back to the pool whole', async () => {
@@ -256,6 +284,7 @@ describe('tournament deposits', () => {
     expect(after.earmarked).toBe(before.earmarked);
     expect(after.allocated).toBe(afterEmpty.allocated);
     expect(after.undistributed - afterEmpty.undistributed).toBe(DEPOSIT);
+    await historyAgrees(f);
   }, 180_000);
 
   it('refuses strangers, bad amounts, unfundable tournaments and ended or cancelled periods', async () => {

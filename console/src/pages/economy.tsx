@@ -1,6 +1,6 @@
-// Economy: a game's rewards pool over time (balance, inflows, payouts), its settlements with recipients, amounts
-// and chain signatures, and its multiplier sales. The pool endpoint answers the last 20 inflows and the last 10
-// settlements: the chart covers that window, no longer history (no endpoint gives it).
+// Economy: a game's rewards pool over time (balance, inflows, payouts: a chart of its books day by day, from the
+// pool's history), its settlements with recipients, amounts and chain signatures, and its multiplier sales. The pool
+// endpoint answers the last 20 inflows and the last 10 settlements: those lists are paged here.
 
 import type { components, paths } from '@arcadia/sdk';
 import { useMemo } from 'preact/hooks';
@@ -8,44 +8,95 @@ import { addressUrl, api, data, txUrl } from '../api.js';
 import { LineChart } from '../chart.js';
 import { Short, Sol, sol, Time } from '../format.js';
 import { go } from '../router.js';
-import { Empty, GamePicker, Show, TableWrap, useAsync, usePage } from '../ui.js';
+import { Empty, ErrorBox, GamePicker, Loading, Show, TableWrap, useAsync, usePage } from '../ui.js';
 
 type PoolView =
   paths['/rewards/game-rewards-pool/{gameId}']['get']['responses'][200]['content']['application/json']['data'];
+type PoolDay = components['schemas']['PoolDay'];
 
-/** Cumulative inflows and payouts at each event of the window, ending at today's totals. */
-const timeline = (pool: PoolView) => {
-  const events = [
-    ...pool.recentInflows.map((i) => ({ at: Date.parse(i.at), inflow: Number(i.lamports), paid: 0 })),
-    ...pool.recentSettlements
-      .filter((s) => s.settledAt)
-      .map((s) => ({
-        at: Date.parse(s.settledAt ?? ''),
-        inflow: 0,
-        paid: s.recipients.reduce((sum, r) => sum + Number(r.sentLamports) + Number(r.feeLamports), 0),
-      })),
-  ].sort((a, b) => a.at - b.at);
-  // Work back from the totals, so the window's first point carries what came before it.
-  let inflow = Number(pool.totalInflowLamports) - events.reduce((s, e) => s + e.inflow, 0);
-  let paid =
-    Number(pool.totalPaidLamports) + Number(pool.totalFeesLamports) - events.reduce((s, e) => s + e.paid, 0);
-  const x: number[] = [];
-  const inflows: number[] = [];
-  const payouts: number[] = [];
-  const balance: number[] = [];
-  for (const e of events) {
-    inflow += e.inflow;
-    paid += e.paid;
-    x.push(Math.floor(e.at / 1000));
-    inflows.push(sol(inflow));
-    payouts.push(sol(paid));
-    balance.push(sol(inflow - paid));
+/** How far back the chart goes, and the pages (of 100 days each) it may read to get there. */
+const HISTORY_DAYS = 180;
+const HISTORY_PAGES = 3;
+const DAY_SECONDS = 86_400;
+
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00.000Z`) / 1000;
+const utcToday = () => new Date().toISOString().slice(0, 10);
+
+/** The pool's days within the window (newest first), and the books at the window's start if older days exist. */
+const loadHistory = async (gameId: string) => {
+  const from = dayStart(utcToday()) - (HISTORY_DAYS - 1) * DAY_SECONDS;
+  const days: PoolDay[] = [];
+  let before: PoolDay | undefined;
+  let cursor: string | undefined;
+  for (let page = 0; page < HISTORY_PAGES && !before; page++) {
+    const answer = await api().GET('/rewards/game-rewards-pool/{gameId}/history', {
+      params: { path: { gameId }, query: { limit: 100, ...(cursor ? { cursor } : {}) } },
+    });
+    if (!answer.data) throw new Error('The API answered without a body');
+    for (const d of answer.data.data) {
+      if (dayStart(d.day) >= from) days.push(d);
+      else before ??= d;
+    }
+    cursor = answer.data.meta.nextCursor ?? undefined;
+    if (!cursor) break;
   }
-  x.push(Math.floor(Date.now() / 1000));
-  inflows.push(sol(inflow));
-  payouts.push(sol(paid));
-  balance.push(sol(pool.balanceLamports));
-  return { x, inflows, payouts, balance };
+  return { from, days, before };
+};
+
+type History = Awaited<ReturnType<typeof loadHistory>>;
+
+/**
+ * One point per day on which the books moved (at the day's start, with the books at its end), a first point at the
+ * window's start when older days carry books into it, and a last one today so the line reaches now.
+ */
+const timeline = ({ from, days, before }: History) => {
+  const points = [...days].reverse().map((d) => ({ at: dayStart(d.day), books: d.endOfDay }));
+  if (before) points.unshift({ at: from, books: before.endOfDay });
+  const last = points.at(-1);
+  const today = dayStart(utcToday());
+  if (last && last.at < today) points.push({ at: today, books: last.books });
+  return {
+    x: points.map((p) => p.at),
+    inflows: points.map((p) => sol(p.books.totalInflowLamports)),
+    payouts: points.map((p) => sol(p.books.totalPaidLamports) + sol(p.books.totalFeesLamports)),
+    balance: points.map((p) => sol(p.books.balanceLamports)),
+  };
+};
+
+const PoolChart = ({ gameId }: { gameId: string }) => {
+  const [history, reload] = useAsync(() => loadHistory(gameId), [gameId]);
+  const value = history.state === 'ok' ? history.value : undefined;
+  const line = useMemo(() => (value ? timeline(value) : undefined), [value]);
+  const series = useMemo(
+    () =>
+      line
+        ? [
+            { label: 'Inflows (cumulative)', values: line.inflows, color: '#1d6f42' },
+            { label: 'Payouts and fees (cumulative)', values: line.payouts, color: '#a13b00' },
+            { label: 'Balance (by the books)', values: line.balance, color: '#1f4e9c' },
+          ]
+        : [],
+    [line],
+  );
+  if (history.state === 'loading') return <Loading what="the pool's history" />;
+  if (history.state === 'error') return <ErrorBox error={history.error} retry={reload} />;
+  if (!line || line.x.length === 0)
+    return <Empty>No multiplier sold yet: the pool's books have not moved.</Empty>;
+  return (
+    <>
+      <LineChart
+        title="Rewards pool (SOL)"
+        x={line.x}
+        series={series}
+        xLabel={(t) => new Date(t * 1000).toISOString().slice(0, 10)}
+        format={(v) => `${v.toLocaleString(undefined, { maximumFractionDigits: 4 })} SOL`}
+      />
+      <p class="hint">
+        The last {HISTORY_DAYS} days (UTC): a point per day on which the pool's books moved, with the books at
+        the end of that day{value?.before ? '; the first point carries the books of the days before' : ''}.
+      </p>
+    </>
+  );
 };
 
 const Settlement = ({
@@ -122,15 +173,6 @@ const Settlement = ({
 };
 
 const PoolView = ({ pool }: { pool: PoolView }) => {
-  const line = useMemo(() => timeline(pool), [pool]);
-  const series = useMemo(
-    () => [
-      { label: 'Inflows (cumulative)', values: line.inflows, color: '#1d6f42' },
-      { label: 'Payouts and fees (cumulative)', values: line.payouts, color: '#a13b00' },
-      { label: 'Balance', values: line.balance, color: '#1f4e9c' },
-    ],
-    [line],
-  );
   const sales = usePage(pool.recentInflows, 10);
   const settlements = usePage(pool.recentSettlements, 5);
   const solUsd = pool.solUsdPrice;
@@ -164,17 +206,7 @@ const PoolView = ({ pool }: { pool: PoolView }) => {
           )}
         </dd>
       </dl>
-      {pool.purchases === 0 && pool.recentSettlements.length === 0 ? (
-        <Empty>No multiplier sold yet: the pool is empty.</Empty>
-      ) : (
-        <LineChart
-          title="Rewards pool (SOL)"
-          x={line.x}
-          series={series}
-          xLabel={(t) => new Date(t * 1000).toLocaleString()}
-          format={(v) => `${v.toLocaleString(undefined, { maximumFractionDigits: 4 })} SOL`}
-        />
-      )}
+      <PoolChart gameId={pool.gameId} />
       <section aria-labelledby="settlements-title">
         <h2 id="settlements-title">Settlements</h2>
         {pool.recentSettlements.length === 0 ? (

@@ -77,7 +77,7 @@ export const recordPayoutSignature = async (
 /**
  * Complete a line, in one transaction: the record leaves `pending` (confirmed with its signature, or carried),
  * the recipient's carry becomes what is still owed (conditional on the carry the allocation consumed), and the
- * pool's books record a confirmed payout (`poolWrite`). False when a concurrent run completed it.
+ * pool's books and the day's record a confirmed payout (`poolWrites`). False when a concurrent run completed it.
  */
 export const completePayout = async (
   record: PayoutRecord,
@@ -85,7 +85,7 @@ export const completePayout = async (
     | { status: 'confirmed'; signature: string; usd: number; solUsdPrice: number }
     | { status: 'carried'; reason: string },
   carryAfter: bigint,
-  poolWrite: TransactItem | undefined,
+  poolWrites: TransactItem[],
   now: string,
 ): Promise<boolean> => {
   const TableName = settlementTable();
@@ -125,7 +125,7 @@ export const completePayout = async (
           ExpressionAttributeValues: { ':c': carriedIn },
         },
       },
-      ...(poolWrite ? [poolWrite] : []),
+      ...poolWrites,
       outcome.status === 'confirmed'
         ? outboxItem('payout.sent', record.gameId, {
             day: record.day,

@@ -5,7 +5,7 @@
 import { type Chain, ChainError, signatureFate } from '../../chain/index.js';
 import { logger } from '../../core/logger.js';
 import { countMetric } from '../../core/metrics.js';
-import { buildPayoutTransfer, poolPayoutWrite, vaultSigner } from '../payout.js';
+import { buildPayoutTransfer, poolPayoutWrites, vaultSigner } from '../payout.js';
 import type { PriceSource } from '../price.js';
 import { usdOf } from '../pricing.js';
 import type { PrizeRef } from './keys.js';
@@ -55,7 +55,7 @@ const confirmed = async (record: PayoutRecord, signature: string, deps: PayoutDe
     record,
     { status: 'confirmed', signature, usd, solUsdPrice },
     0n,
-    poolPayoutWrite(
+    poolPayoutWrites(
       record.gameId,
       { lamports, fee: BigInt(record.fee), usdCents: Math.round(usd * 100) },
       now,
@@ -70,7 +70,7 @@ const carried = async (record: PayoutRecord, reason: string, deps: PayoutDeps) =
     record,
     { status: 'carried', reason },
     BigInt(record.due),
-    undefined,
+    [],
     deps.now().toISOString(),
   );
   countMetric('LamportsCarried', Number(record.due));

@@ -12,6 +12,7 @@ import {
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure, type TransactItem, transact } from '../../adapters/dynamodb.js';
 import { outboxItem } from '../../outbox/index.js';
+import { poolDayWrite } from '../pool-days.js';
 import { type PrizeRef, settlementKeys, settlementTable } from './keys.js';
 import type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
 
@@ -199,6 +200,19 @@ export const persistIntent = async (settlement: Settlement, extra: TransactItem[
         },
       },
       ...extra,
+      // The caller's allocation write on the pool item (in `extra` whenever the run allocates anything: there is
+      // nothing to allocate without a pool) is booked on the day's books here, for daily and prize runs alike.
+      ...(BigInt(settlement.allocated) > 0n || BigInt(settlement.prize?.fundLamports ?? 0) > 0n
+        ? [
+            poolDayWrite(settlement.gameId, settlement.frozenAt, {
+              allocatedLamports: BigInt(settlement.allocated),
+              // A prize run ends its period fund's earmark (prizes.ts: the pool's allocation write).
+              ...(BigInt(settlement.prize?.fundLamports ?? 0) > 0n
+                ? { earmarkedLamports: -BigInt(settlement.prize?.fundLamports ?? 0) }
+                : {}),
+            }),
+          ]
+        : []),
     ]);
     return true;
   } catch (error) {
