@@ -133,28 +133,38 @@ export const useCursorPages = (reset: unknown[]) => {
   };
 };
 
+/** Previous / Next over a cursor list's pages (`useCursorPages`), Next while the API gives a cursor. */
 export const CursorPager = ({
-  page,
+  pages,
   nextCursor,
-  onNext,
-  onPrevious,
   label,
 }: {
-  page: number;
+  pages: Pick<ReturnType<typeof useCursorPages>, 'page' | 'next' | 'previous'>;
   nextCursor: string | null;
-  onNext: (cursor: string) => void;
-  onPrevious: () => void;
   label: string;
 }) => (
   <nav class="pager" aria-label={`${label} pages`}>
-    <button type="button" disabled={page === 1} onClick={onPrevious}>
+    <button type="button" disabled={pages.page === 1} onClick={pages.previous}>
       Previous
     </button>
-    <span>Page {page}</span>
-    <button type="button" disabled={!nextCursor} onClick={() => nextCursor && onNext(nextCursor)}>
+    <span>Page {pages.page}</span>
+    <button type="button" disabled={!nextCursor} onClick={() => nextCursor && pages.next(nextCursor)}>
       Next
     </button>
   </nav>
+);
+
+/** A table's header row: one column header per name. */
+export const Head = ({ columns }: { columns: string[] }) => (
+  <thead>
+    <tr>
+      {columns.map((name) => (
+        <th scope="col" key={name}>
+          {name}
+        </th>
+      ))}
+    </tr>
+  </thead>
 );
 
 /** Client-side pages of a list the API answers whole (a short, bounded list). */

@@ -7,7 +7,7 @@ import { addressUrl, api, data, type ShownError, shownError, txUrl } from '../ap
 import { LineChart, type Series } from '../chart.js';
 import { Short, Time } from '../format.js';
 import { go } from '../router.js';
-import { Empty, ErrorBox, GamePicker, OffsetPager, ProgressBar, Show, useAsync } from '../ui.js';
+import { Empty, ErrorBox, GamePicker, Head, OffsetPager, ProgressBar, Show, useAsync } from '../ui.js';
 
 type Job = components['schemas']['LaunchJob'];
 
@@ -262,13 +262,7 @@ const Snapshot = ({ mint }: { mint: string }) => {
                 {(h) => (
                   <>
                     <table>
-                      <thead>
-                        <tr>
-                          <th scope="col">Leaf</th>
-                          <th scope="col">Wallet</th>
-                          <th scope="col">Allocation (base units)</th>
-                        </tr>
-                      </thead>
+                      <Head columns={['Leaf', 'Wallet', 'Allocation (base units)']} />
                       <tbody>
                         {h.data.map((row) => (
                           <tr key={row.index}>

@@ -8,7 +8,7 @@ import { addressUrl, api, data, txUrl } from '../api.js';
 import { LineChart } from '../chart.js';
 import { Short, Sol, sol, Time } from '../format.js';
 import { go } from '../router.js';
-import { Empty, ErrorBox, GamePicker, Loading, Show, TableWrap, useAsync, usePage } from '../ui.js';
+import { Empty, ErrorBox, GamePicker, Head, Loading, Show, TableWrap, useAsync, usePage } from '../ui.js';
 
 type PoolView =
   paths['/rewards/game-rewards-pool/{gameId}']['get']['responses'][200]['content']['application/json']['data'];
@@ -116,17 +116,7 @@ const Settlement = ({
       <TableWrap label="Recipients">
         <table>
           <caption>Recipients of {s.day}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Wallet</th>
-              <th scope="col">Role</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Fee</th>
-              <th scope="col">Carried out</th>
-              <th scope="col">Status</th>
-              <th scope="col">Transaction</th>
-            </tr>
-          </thead>
+          <Head columns={['Wallet', 'Role', 'Sent', 'Fee', 'Carried out', 'Status', 'Transaction']} />
           <tbody>
             {rows.map((r, i) => (
               <tr key={`${r.wallet}-${i}`}>
@@ -228,15 +218,7 @@ const PoolView = ({ pool }: { pool: PoolView }) => {
           <>
             <TableWrap label="Multiplier sales">
               <table id="sales">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Multiplier</th>
-                    <th scope="col">Paid</th>
-                    <th scope="col">Buyer</th>
-                    <th scope="col">Transaction</th>
-                  </tr>
-                </thead>
+                <Head columns={['When', 'Multiplier', 'Paid', 'Buyer', 'Transaction']} />
                 <tbody>
                   {sales.rows.map((i) => (
                     <tr key={i.purchaseId}>

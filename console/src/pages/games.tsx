@@ -4,7 +4,7 @@ import { api, data, type ShownError, shownError } from '../api.js';
 import { Time } from '../format.js';
 import { href } from '../router.js';
 import { SecretOnce } from '../secret.js';
-import { Empty, ErrorBox, OffsetPager, Show, TableWrap, useAsync } from '../ui.js';
+import { Empty, ErrorBox, Head, OffsetPager, Show, TableWrap, useAsync } from '../ui.js';
 
 const LIMIT = 20;
 
@@ -84,15 +84,7 @@ export const GamesPage = () => {
               <TableWrap label="Your games">
                 <table>
                   <caption>Games you created or own</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Game</th>
-                      <th scope="col">Visibility</th>
-                      <th scope="col">Domain</th>
-                      <th scope="col">Coin</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
+                  <Head columns={['Game', 'Visibility', 'Domain', 'Coin', 'Created']} />
                   <tbody>
                     {list.map((game) => (
                       <tr key={game.id}>

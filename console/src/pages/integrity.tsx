@@ -9,6 +9,7 @@ import {
   Empty,
   ErrorBox,
   GamePicker,
+  Head,
   Show,
   TableWrap,
   useAsync,
@@ -78,18 +79,18 @@ const Risky = ({ gameId }: { gameId: string }) => {
               <TableWrap label="Flagged sessions">
                 <table>
                   <caption>Flagged sessions, highest risk first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Session</th>
-                      <th scope="col">Player</th>
-                      <th scope="col">Score</th>
-                      <th scope="col">Reasons</th>
-                      <th scope="col">Points</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Last save</th>
-                      <th scope="col">Action</th>
-                    </tr>
-                  </thead>
+                  <Head
+                    columns={[
+                      'Session',
+                      'Player',
+                      'Score',
+                      'Reasons',
+                      'Points',
+                      'Status',
+                      'Last save',
+                      'Action',
+                    ]}
+                  />
                   <tbody>
                     {s.data.map((row) => (
                       <tr key={row.sessionId}>
@@ -144,13 +145,7 @@ const Risky = ({ gameId }: { gameId: string }) => {
                   </tbody>
                 </table>
               </TableWrap>
-              <CursorPager
-                page={pages.page}
-                nextCursor={s.meta.nextCursor}
-                onNext={pages.next}
-                onPrevious={pages.previous}
-                label="Risky sessions"
-              />
+              <CursorPager pages={pages} nextCursor={s.meta.nextCursor} label="Risky sessions" />
             </>
           )
         }

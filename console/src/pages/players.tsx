@@ -8,6 +8,7 @@ import {
   CursorPager,
   Empty,
   GamePicker,
+  Head,
   OffsetPager,
   Show,
   TableWrap,
@@ -41,13 +42,7 @@ const Board = ({ gameId, period }: { gameId: string; period: Period }) => {
             <>
               <table>
                 <caption class="visually-hidden">{title} leaderboard</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Rank</th>
-                    <th scope="col">Player (Arc ID)</th>
-                    <th scope="col">Points</th>
-                  </tr>
-                </thead>
+                <Head columns={['Rank', 'Player (Arc ID)', 'Points']} />
                 <tbody>
                   {b.entries.map((e) => (
                     <tr key={e.arcId}>
@@ -142,16 +137,7 @@ const Sessions = ({ gameId, player }: { gameId: string; player: string }) => {
             <>
               <TableWrap label="Sessions">
                 <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Session</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Day</th>
-                      <th scope="col">Points</th>
-                      <th scope="col">Risk</th>
-                      <th scope="col">Started</th>
-                    </tr>
-                  </thead>
+                  <Head columns={['Session', 'Status', 'Day', 'Points', 'Risk', 'Started']} />
                   <tbody>
                     {s.data.map((row) => (
                       <tr key={row.sessionId}>
@@ -170,13 +156,7 @@ const Sessions = ({ gameId, player }: { gameId: string; player: string }) => {
                   </tbody>
                 </table>
               </TableWrap>
-              <CursorPager
-                page={pages.page}
-                nextCursor={s.meta.nextCursor}
-                onNext={pages.next}
-                onPrevious={pages.previous}
-                label="Sessions"
-              />
+              <CursorPager pages={pages} nextCursor={s.meta.nextCursor} label="Sessions" />
             </>
           )
         }

@@ -13,6 +13,7 @@ import {
   Empty,
   ErrorBox,
   GamePicker,
+  Head,
   Loading,
   OffsetPager,
   Show,
@@ -172,15 +173,7 @@ const TournamentList = ({
               <TableWrap label="Tournaments table">
                 <table class="tournaments">
                   <caption>Tournaments of this game (at most 10 live at a time)</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Title</th>
-                      <th scope="col">Schedule</th>
-                      <th scope="col">Scoring</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Now</th>
-                    </tr>
-                  </thead>
+                  <Head columns={['Title', 'Schedule', 'Scoring', 'Status', 'Now']} />
                   <tbody>
                     {page.data.map((t) => (
                       <tr
@@ -203,13 +196,7 @@ const TournamentList = ({
                   </tbody>
                 </table>
               </TableWrap>
-              <CursorPager
-                page={pages.page}
-                nextCursor={page.meta.nextCursor}
-                onNext={pages.next}
-                onPrevious={pages.previous}
-                label="Tournaments"
-              />
+              <CursorPager pages={pages} nextCursor={page.meta.nextCursor} label="Tournaments" />
             </>
           )
         }
@@ -437,15 +424,7 @@ const Periods = ({ t, selected }: { t: Tournament; selected: string | undefined 
         <TableWrap label="Periods table">
           <table>
             <caption>Periods of {t.title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Period</th>
-                <th scope="col">Ends</th>
-                <th scope="col">Status</th>
-                <th scope="col">Entrants</th>
-                <th scope="col">Board</th>
-              </tr>
-            </thead>
+            <Head columns={['Period', 'Ends', 'Status', 'Entrants', 'Board']} />
             <tbody>
               {list.rows.map((p) => (
                 <tr key={p.id} aria-current={p.id === selected ? 'true' : undefined}>
@@ -572,13 +551,7 @@ const Board = ({ t, periodId, arcId }: { t: Tournament; periodId: string; arcId:
                 <TableWrap label="Standings table">
                   <table>
                     <caption>Standings (equal points rank by who reached them first)</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Rank</th>
-                        <th scope="col">Player</th>
-                        <th scope="col">Points</th>
-                      </tr>
-                    </thead>
+                    <Head columns={['Rank', 'Player', 'Points']} />
                     <tbody>
                       {b.entries.map((e) => (
                         <tr key={e.arcId} aria-current={e.arcId === arcId ? 'true' : undefined}>
@@ -655,15 +628,7 @@ const Results = ({ t, periodId }: { t: Tournament; periodId: string }) => {
                 <TableWrap label="Prizes table">
                   <table>
                     <caption>Frozen results and prizes</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Rank</th>
-                        <th scope="col">Player</th>
-                        <th scope="col">Points</th>
-                        <th scope="col">Prize</th>
-                        <th scope="col">Transfer</th>
-                      </tr>
-                    </thead>
+                    <Head columns={['Rank', 'Player', 'Points', 'Prize', 'Transfer']} />
                     <tbody>
                       {r.results.map((e) => (
                         <tr key={e.arcId}>

@@ -11,6 +11,7 @@ import {
   Empty,
   ErrorBox,
   GamePicker,
+  Head,
   Show,
   TableWrap,
   useAsync,
@@ -294,16 +295,7 @@ const Endpoints = ({ gameId, selected }: { gameId: string; selected: string | un
               <TableWrap label="Webhook endpoints">
                 <table>
                   <caption>Endpoints of this game (at most 10)</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">URL</th>
-                      <th scope="col">Events</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Failures in a row</th>
-                      <th scope="col">Registered</th>
-                      <th scope="col">Actions</th>
-                    </tr>
-                  </thead>
+                  <Head columns={['URL', 'Events', 'Status', 'Failures in a row', 'Registered', 'Actions']} />
                   <tbody>
                     {list.map((endpoint) => (
                       <tr key={endpoint.id} aria-current={endpoint.id === selected ? 'true' : undefined}>
@@ -404,17 +396,7 @@ const DeliveryLog = ({ gameId, endpointId, tick }: { gameId: string; endpointId:
               <TableWrap label="Delivery attempts">
                 <table>
                   <caption>Delivery attempts</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Time</th>
-                      <th scope="col">Event</th>
-                      <th scope="col">Attempt</th>
-                      <th scope="col">Result</th>
-                      <th scope="col">Latency</th>
-                      <th scope="col">Next retry</th>
-                      <th scope="col">Action</th>
-                    </tr>
-                  </thead>
+                  <Head columns={['Time', 'Event', 'Attempt', 'Result', 'Latency', 'Next retry', 'Action']} />
                   <tbody>
                     {page.data.map((a, i) => (
                       <tr key={`${a.eventId}-${a.attempt}`}>
@@ -446,13 +428,7 @@ const DeliveryLog = ({ gameId, endpointId, tick }: { gameId: string; endpointId:
                   </tbody>
                 </table>
               </TableWrap>
-              <CursorPager
-                page={pages.page}
-                nextCursor={page.meta.nextCursor}
-                onNext={pages.next}
-                onPrevious={pages.previous}
-                label="Delivery log"
-              />
+              <CursorPager pages={pages} nextCursor={page.meta.nextCursor} label="Delivery log" />
             </>
           )
         }
