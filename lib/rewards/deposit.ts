@@ -94,9 +94,11 @@ export const depositToPeriod = async (
   input: DepositInput,
   beforeCreate: () => Promise<void>,
   deps: InboundDeps,
+  /** The key's deposit as the caller read it (`knownDeposit`); read here when not given. */
+  known?: Deposit | undefined | null,
 ): Promise<{ created: boolean; deposit: DepositView }> => {
   const key = rewardsKeys.deposit(input.gameId, input.tournamentId, arcId, input.idempotencyKey);
-  const existing = await getDeposit(key);
+  const existing = known === null ? undefined : (known ?? (await getDeposit(key)));
   if (existing) return { created: false, deposit: await resume(existing, input, deps) };
   await beforeCreate();
   // Fresh from the identity provider: no embedded wallet is 400, delegation off 403, before anything is sent.
@@ -128,12 +130,9 @@ export const depositToPeriod = async (
   return { created: true, deposit: await sendInbound(deposit, undefined, depositOps(deps), deps, false) };
 };
 
-/** The period a known key's deposit funds (a retry without `periodId` resumes it, even after that period). */
-export const depositedPeriod = async (
-  ref: Omit<FundRef, 'periodId'>,
-  arcId: string,
-  idempotencyKey: string,
-) => (await getDeposit(rewardsKeys.deposit(ref.gameId, ref.tournamentId, arcId, idempotencyKey)))?.periodId;
+/** A caller's deposit by key, if any: read once by the caller, which passes it on to `depositToPeriod`. */
+export const knownDeposit = (ref: Omit<FundRef, 'periodId'>, arcId: string, idempotencyKey: string) =>
+  getDeposit(rewardsKeys.deposit(ref.gameId, ref.tournamentId, arcId, idempotencyKey));
 
 /** A retry with a known key: the same deposit (else 409), replayed, refused if it failed, or resumed. */
 const resume = async (existing: Deposit, input: DepositInput, deps: InboundDeps): Promise<DepositView> => {

@@ -13,8 +13,8 @@ export {
 } from './contracts.js';
 export {
   type DepositView,
-  depositedPeriod,
   depositToPeriod,
+  knownDeposit,
   MAX_DEPOSIT_LAMPORTS,
   MIN_DEPOSIT_LAMPORTS,
   periodFundView,

@@ -5,9 +5,9 @@ import { AppError, errors } from '../core/errors.js';
 import { requireOwnedGame } from '../games/index.js';
 import { periodRecordItem, transact } from '../play/index.js';
 import {
-  depositedPeriod,
   depositToPeriod,
   type InboundDeps,
+  knownDeposit,
   MAX_DEPOSIT_LAMPORTS,
   MIN_DEPOSIT_LAMPORTS,
 } from '../rewards/index.js';
@@ -44,16 +44,20 @@ export const depositToTournament = async (
   const t = await requireTournament(game.id, params.tournamentId);
   if (t.prizes.length === 0)
     throw errors.validation('This tournament has no prize table: there is nothing to fund', [
-      { path: 'prizes', message: 'set a prize table (PATCH before the start) to fund its periods' },
+      {
+        path: 'prizes',
+        message: 'set a prize table (update the tournament before it starts) to fund its periods',
+      },
     ]);
   const now = deps.now();
-  const periodId =
-    body.periodId ??
-    (await depositedPeriod(
+  // The key's deposit, read once: a retry without `periodId` resumes it, even after its period ended.
+  const known =
+    (await knownDeposit(
       { gameId: game.id, tournamentId: t.tournamentId },
       auth.userId,
       body.idempotencyKey,
-    ));
+    )) ?? null;
+  const periodId = body.periodId ?? known?.periodId;
   const p = periodId ? periodNamed(t, periodId) : (periodAt(t, now) ?? nextPeriod(t, now));
   if (!p) {
     if (periodId) throw errors.notFound('Period');
@@ -77,5 +81,6 @@ export const depositToTournament = async (
       await transact([periodRecordItem(game.id, runOf(t, p))]);
     },
     deps,
+    known,
   );
 };

@@ -309,9 +309,14 @@ describe('tournament deposits', () => {
     expect(badKey.status).toBe(400);
     expect((await post(f, { ...body, periodId: '2020-01-01T00:00:00Z' })).status).toBe(404);
 
-    // After the period's end (controlled clock): 409, and nothing was sent.
+    // A wallet holding less than the deposit and its fee reserve: 400, nothing sent.
     const wallet = await devWallet(f);
     const balance = await chain.getBalance(wallet);
+    expect(balance).toBeLessThan(DEPOSIT);
+    const poor = await post(f, { ...body, idempotencyKey: randomUUID() });
+    expect(poor.status).toBe(400);
+    expect(poor.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    // After the period's end (controlled clock): 409, and nothing was sent.
     await expect(
       depositToTournament(
         f.devAuth,
