@@ -6,8 +6,13 @@ import { type ArcadiaClient, ArcadiaError, createArcadiaClient } from '@arcadia/
 export interface ConsoleConfig {
   /** The API's base URL. */
   apiUrl: string;
-  /** Local only: where the console server hands out local identity-provider tokens. */
-  localSignInUrl?: string;
+  /**
+   * The identity provider's app, whose official client signs the user in (email and a one-time code). `apiUrl`:
+   * the provider's client API when it is not the provider's own (the local identity provider).
+   */
+  identityProvider: { appId: string; apiUrl?: string };
+  /** Local only: where the console server reads the local provider's inbox (the one-time code it "sent"). */
+  localInboxUrl?: string;
   /** Local only: a same-origin relay to the local object store, which answers no CORS preflight. */
   uploadRelayUrl?: string;
   /** A transaction's page: `{signature}` is replaced (an explorer, or the local chain through one). */
@@ -41,11 +46,36 @@ export const setToken = (token: string | null) => {
   client = undefined;
 };
 
+/** Whether a token's `exp` is less than a minute away (a token that can't be read is left to the API to judge). */
+const expiresSoon = (token: string): boolean => {
+  try {
+    const payload = (token.split('.')[1] ?? '').replaceAll('-', '+').replaceAll('_', '/');
+    const { exp } = JSON.parse(atob(payload)) as { exp?: unknown };
+    return typeof exp === 'number' && exp * 1000 - Date.now() < 60_000;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The token of the next request: the stored one, or, when it is about to expire, a fresh one from the provider's
+ * session (its client loaded only then).
+ */
+const bearerToken = async (): Promise<string> => {
+  const token = currentToken();
+  const provider = config?.identityProvider;
+  if (!token || !provider || !expiresSoon(token)) return token ?? '';
+  const { freshToken } = await import('./privy.js');
+  const fresh = await freshToken(provider).catch(() => null);
+  if (fresh) sessionStorage.setItem(TOKEN_KEY, fresh);
+  return fresh ?? token;
+};
+
 /** The typed client of the whole API, as the signed-in user. */
 export const api = (): ArcadiaClient => {
   client ??= createArcadiaClient({
     baseUrl: consoleConfig().apiUrl,
-    bearerToken: () => currentToken() ?? '',
+    bearerToken,
     maxRetries: 1,
   });
   return client;

@@ -130,6 +130,11 @@ export const App = () => {
       onSignOut={() => {
         setToken(null);
         setSignedIn(false);
+        // The provider's session ends too, when this tab has one (its client is loaded for that only).
+        if (Object.keys(sessionStorage).some((key) => key.startsWith('privy.')))
+          void import('./privy.js')
+            .then(({ signOut }) => signOut(config.value.identityProvider))
+            .catch(() => {});
       }}
     />
   );

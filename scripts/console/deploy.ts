@@ -1,6 +1,7 @@
 // `npm run deploy:console -- --stage <stage> --api-url <https://…> [--cluster devnet]`: builds the studio console
 // (console/) and uploads it to the stage's console bucket (serverless.yml ConsoleBucket, served by
-// ConsoleDistribution), with the config.json that points it at the stage's API and explorer. Run it after
+// ConsoleDistribution), with the config.json that points it at the stage's API, explorer and identity-provider app
+// (IDP_APP_ID, as for the deploy; the console's origin must be among the app's allowed domains). Run it after
 // `serverless deploy`, with the deployer's AWS credentials and ARCADIA_BUCKET_SUFFIX as for the deploy.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -17,6 +18,9 @@ const { values } = parseArgs({
 });
 const apiUrl = values['api-url'];
 if (!apiUrl) throw new Error('--api-url is required (the stage API, e.g. https://abc.execute-api.…/)');
+
+const idpAppId = process.env.IDP_APP_ID;
+if (!idpAppId) throw new Error('IDP_APP_ID is required: the identity-provider app the console signs in with');
 
 const consoleDir = fileURLToPath(new URL('../../console/', import.meta.url));
 const dist = join(consoleDir, 'dist');
@@ -48,6 +52,7 @@ const store = new S3Objects({
 });
 const config = {
   apiUrl: apiUrl.replace(/\/+$/, ''),
+  identityProvider: { appId: idpAppId },
   txUrlTemplate: `https://explorer.solana.com/tx/{signature}${cluster}`,
   addressUrlTemplate: `https://explorer.solana.com/address/{address}${cluster}`,
 };

@@ -1,13 +1,14 @@
 // The studio console's local web server (`npm run dev` starts it; its URL is printed): serves the console at
 // /console, built from console/ with Vite on the first visit (in memory: nothing is written, no network), and the
-// two things a deployment does elsewhere: sign-in with the local identity provider, and a same-origin relay for
+// two things only a local stack needs: the local identity provider's inbox (the one-time sign-in code it "sent";
+// the sign-in itself goes from the browser to the provider, as in production), and a same-origin relay for
 // presigned image uploads (the local object store answers no CORS preflight; the deployed bucket's CORS rule
 // allows the browser's PUT).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fetchLocalToken } from '../token.js';
+import { LOCAL_APP_ID } from '../idp/wallets.js';
 
 const consoleDir = fileURLToPath(new URL('../../console/', import.meta.url));
 /** The largest image an upload URL admits (5 MB), plus room for nothing else: the relay forwards one image. */
@@ -59,12 +60,15 @@ export const buildConsole = async (): Promise<Files> => {
   return files;
 };
 
-/** What the console reads at start (config.json): the API, the local sign-in and relay, the chain's links. */
-export const localConsoleConfig = (options: Pick<ConsoleServerOptions, 'apiUrl' | 'solanaUrl'>) => {
+/** What the console reads at start (config.json): the API, the local provider and relay, the chain's links. */
+export const localConsoleConfig = (
+  options: Pick<ConsoleServerOptions, 'apiUrl' | 'solanaUrl' | 'idpUrl'>,
+) => {
   const cluster = `cluster=custom&customUrl=${encodeURIComponent(options.solanaUrl)}`;
   return {
     apiUrl: options.apiUrl,
-    localSignInUrl: 'sign-in',
+    identityProvider: { appId: LOCAL_APP_ID, apiUrl: options.idpUrl },
+    localInboxUrl: 'inbox',
     uploadRelayUrl: 'upload',
     txUrlTemplate: `https://explorer.solana.com/tx/{signature}?${cluster}`,
     addressUrlTemplate: `https://explorer.solana.com/address/{address}?${cluster}`,
@@ -115,12 +119,15 @@ export const startConsoleServer = async (options: ConsoleServerOptions): Promise
   };
   const config = JSON.stringify(localConsoleConfig(options));
 
-  const signIn = async (req: IncomingMessage, res: ServerResponse) => {
-    const { name } = JSON.parse((await readBody(req, 4096)).toString('utf8') || '{}') as { name?: unknown };
-    if (typeof name !== 'string' || !/^[a-z0-9_-]{1,64}$/.test(name))
-      return json(res, 400, { error: { message: 'name: 1 to 64 of a-z, 0-9, _ and -' } });
-    const { token, subject } = await fetchLocalToken(name, options.idpUrl);
-    return json(res, 200, { token, subject });
+  /** The local provider's inbox: the code last sent to `?email=` (404 when none). */
+  const inbox = async (res: ServerResponse, url: URL) => {
+    const email = url.searchParams.get('email') ?? '';
+    if (email.length === 0 || email.length > 254 || !email.includes('@'))
+      return json(res, 400, { error: { message: 'email: an email address' } });
+    const answer = await fetch(new URL(`/local/passwordless/${encodeURIComponent(email)}`, options.idpUrl), {
+      signal: AbortSignal.timeout(5000),
+    });
+    return send(res, answer.status, Buffer.from(await answer.arrayBuffer()), 'application/json');
   };
 
   const relay = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -145,7 +152,7 @@ export const startConsoleServer = async (options: ConsoleServerOptions): Promise
     }
     if (req.method === 'GET' && path === '/console/config.json')
       return send(res, 200, config, 'application/json');
-    if (req.method === 'POST' && path === '/console/sign-in') return signIn(req, res);
+    if (req.method === 'GET' && path === '/console/inbox') return inbox(res, url);
     if (req.method === 'PUT' && path === '/console/upload') return relay(req, res, url);
     if (req.method !== 'GET') return json(res, 405, { error: { message: `${req.method} ${path}` } });
     const all = await files();

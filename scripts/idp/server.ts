@@ -15,11 +15,15 @@
 // is rate-limited per app (240 a minute unless configured; 429 with Retry-After). Errors are
 // `{"error": "<message>", "code": "<code>"}`.
 //
+// and its client API for email sign-in (client-auth.ts: `/api/v1/passwordless/…`, `/api/v1/sessions`), which the
+// console reaches through the provider's official browser client.
+//
 // Local-only endpoints a developer or a test uses in place of the provider's dashboard and client SDK:
 //   GET  /local/users/{did}                 → {"subject", "walletAddress", "walletId", "delegated"}
 //   PUT  /local/users/{did}/delegation      {"delegated": false} removes the app's signer, true adds it
 //   GET  /local/wallets/{address}           → {"id", "address", "subject", "delegated", "signRequests", "signed"}
 //   GET  /local/wallets                     → {"addresses": [...]} every embedded wallet it holds
+//   GET  /local/passwordless/{email}        → {"email", "code", "expiresAt"}: the inbox of the email sign-in
 //   PUT  /local/limits/user-creation        {"count", "windowMs"}: the creation rate limit from now on
 //   PUT  /local/faults                      {"mode": "down" | "hang" | null}: the provider API refuses every
 //                                           connection, or never answers, until set back to null
@@ -45,6 +49,7 @@ import { signaturePayload } from '../../lib/adapters/privy-api.js';
 import { isDid } from '../../lib/user/index.js';
 import { closeServer, listen } from '../stack/http-server.js';
 import { runStandIn } from '../stack/process.js';
+import { createClientAuth } from './client-auth.js';
 import {
   BatchCreateUsersRequest,
   CreateUserRequest,
@@ -390,6 +395,8 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     return signers;
   };
 
+  const clientAuth = createClientAuth({ appId, wallets, signToken: (subject) => signToken(subject) });
+
   type Handler = (req: IncomingMessage, res: ServerResponse, id: string, path: string) => unknown;
   const userView = (id: string) => {
     const user = wallets.find(id);
@@ -465,6 +472,14 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       handle: async (req, res, id) => {
         const body = await readJson(req, res, z.object({ delegated: z.boolean() }), 'delegation');
         return body && sendJson(res, 200, wallets.setDelegation(id, body.delegated));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/local\/passwordless\/([^/]+)$/,
+      handle: (_req, res, email) => {
+        const sent = clientAuth.inbox(email);
+        return sent ? sendJson(res, 200, sent) : sendError(res, 404, 'NOT_FOUND', `No code for ${email}`);
       },
     },
     {
@@ -568,6 +583,10 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path.startsWith('/v1/') && fault === 'down') return void req.socket.destroy();
     if (path.startsWith('/v1/') && fault === 'hang') return void hanging.add(res);
+    if (path.startsWith('/api/v1/')) {
+      Promise.resolve(clientAuth.handle(req, res, path)).catch(failed(res));
+      return;
+    }
     if (path.startsWith('/v1/') || path.startsWith('/local/')) {
       Promise.resolve(handleProvider(req, res, path)).catch(failed(res));
       return;

@@ -26,10 +26,17 @@ export interface SignedIn {
   secretKey?: string;
 }
 
-/** Sign in as a local user through the sign-in page; for a new user, answers the key pair it shows once. */
+/**
+ * Sign in as a local user through the sign-in page, as a person would: the address `<name>@local` (the local
+ * provider's `did:local:<name>`), then the one-time code the page shows from the local provider's inbox. For a
+ * new user, answers the key pair it shows once.
+ */
 export const signIn = async (page: Page, name: string): Promise<SignedIn> => {
   await page.goto(consoleUrl());
-  await page.getByLabel('User name (local identity provider)').fill(name);
+  await page.getByLabel('Email').fill(`${name}@local`);
+  await page.getByRole('button', { name: 'Send a sign-in code' }).click();
+  const code = (await page.locator('#local-code code').textContent({ timeout: 30_000 })) ?? '';
+  await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
   const secret = page.locator('#secret-value');
   const games = page.getByRole('heading', { level: 1, name: 'Games' });

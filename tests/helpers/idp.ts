@@ -1,7 +1,7 @@
 import { LOCAL_APP_ID, LOCAL_APP_SECRET } from '../../scripts/idp/wallets.js';
 import { fetchLocalToken } from '../../scripts/token.js';
 
-const idpUrl = () => {
+export const idpUrl = (): string => {
   const url = process.env.IDP_URL;
   if (!url) throw new Error('IDP_URL is not set: the test stack did not start the local identity provider');
   return url;

@@ -144,7 +144,7 @@ describe('the studio console pages', () => {
     });
   }, 60_000);
 
-  it('signs in from a page that passes axe, at 375 and 1280 px', async () => {
+  it('signs in from pages (email, then code) that pass axe, at 375 and 1280 px', async () => {
     for (const width of [375, 1280]) {
       const page = await (
         await browser.newContext({ ...USER_CONTEXT, viewport: { width, height: 900 } })
@@ -153,6 +153,12 @@ describe('the studio console pages', () => {
       await page.getByRole('heading', { level: 1, name: 'Sign in to the Arcadia console' }).waitFor();
       expect(await seriousAxeFindings(page)).toEqual([]);
       await screenshot(page, 'sign-in');
+      // The second step: the code the provider sent (shown from the local provider's inbox).
+      await page.getByLabel('Email').fill(`axe-${width}@local`);
+      await page.getByRole('button', { name: 'Send a sign-in code' }).click();
+      await page.locator('#local-code').waitFor();
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await screenshot(page, 'sign-in-code');
     }
   }, 60_000);
 

@@ -9,12 +9,13 @@ import { makeChain } from '../../lib/chain/index.js';
 import { coinEmissionDeps, settleCoinEmission } from '../../lib/snapshots/index.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { loadWallet } from '../../lib/user/wallet.js';
+import { fetchLocalToken } from '../../scripts/token.js';
 import { createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { paddedPng } from '../fixtures/images/build.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { open, screenshot, signIn, USER_CONTEXT } from '../helpers/console.js';
+import { consoleUrl, open, screenshot, signIn, TOKEN_KEY, USER_CONTEXT } from '../helpers/console.js';
 import { apiBaseUrl } from '../helpers/http.js';
-import { idpToken } from '../helpers/idp.js';
+import { idpToken, idpUrl } from '../helpers/idp.js';
 import {
   type Receiver,
   startDeliveryWorker,
@@ -47,7 +48,18 @@ afterAll(async () => {
 });
 
 describe('the studio console', () => {
-  it('signs a new user in and shows their first secret once', async () => {
+  it('refuses a wrong sign-in code with the provider’s message, then signs a new user in and shows their first secret once', async () => {
+    await page.goto(consoleUrl());
+    await page.getByLabel('Email').fill(`${name}@local`);
+    await page.getByRole('button', { name: 'Send a sign-in code' }).click();
+    const sent = (await page.locator('#local-code code').textContent()) ?? '';
+    await page.getByLabel('Code').fill(sent === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Invalid email and code combination');
+    expect(await page.evaluate(`sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)})`)).toBeNull();
+
     const shown = await signIn(page, name);
     keys = { apiKey: shown.apiKey ?? '', secretKey: shown.secretKey ?? '' };
     expect(keys.apiKey).toMatch(/^[0-9a-f-]{36}$/);
@@ -55,6 +67,18 @@ describe('the studio console', () => {
     // The console keeps the sign-in token for the tab, never the secret.
     const stored = String(await page.evaluate('JSON.stringify({ ...sessionStorage, ...localStorage })'));
     expect(stored).not.toContain(keys.secretKey);
+  }, 60_000);
+
+  it('swaps a token about to expire for the provider session’s before calling the API', async () => {
+    const key = JSON.stringify(TOKEN_KEY);
+    const fromSignIn = String(await page.evaluate(`sessionStorage.getItem(${key})`));
+    // A token of the same user with 30 s left, as the tab would hold it an hour after signing in.
+    const expiring = (await fetchLocalToken(name, idpUrl(), 30)).token;
+    await page.evaluate(`sessionStorage.setItem(${key}, ${JSON.stringify(expiring)})`);
+    await open(page, 'webhooks', 'Webhooks');
+    // The page's first call asked the provider's client, which answered its session's token (an hour left).
+    await expect.poll(() => page.evaluate(`sessionStorage.getItem(${key})`)).toBe(fromSignIn);
+    await open(page, 'games', 'Games');
   }, 60_000);
 
   it('registers a game with an image uploaded through the upload URL, with a progress bar', async () => {

@@ -1,15 +1,18 @@
 // The console's local server: the upload relay forwards a PUT to the local object store only (never to another
-// host or port: it must not become an open proxy), sign-in names are checked, and the console is served under
-// /console/ with its config.
+// host or port: it must not become an open proxy), the local identity provider's inbox is read for an address only,
+// and the console is served under /console/ with its config.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole, type ConsoleServer, startConsoleServer } from '../../scripts/console/server.js';
+import { type LocalIdp, startLocalIdp } from '../../scripts/idp/server.js';
+import { LOCAL_APP_ID } from '../../scripts/idp/wallets.js';
 
 let store: Server;
 let other: Server;
 let server: ConsoleServer;
+let idp: LocalIdp;
 const received: Array<{ url: string; type: string; length: number }> = [];
 
 const listen = async (handler: Parameters<typeof createServer>[1]) => {
@@ -36,16 +39,18 @@ beforeAll(async () => {
     received.push({ url: 'OTHER', type: '', length: 0 });
     res.end();
   });
+  idp = await startLocalIdp({ port: 0 });
   server = await startConsoleServer({
     port: 0,
     apiUrl: 'http://127.0.0.1:9',
-    idpUrl: 'http://127.0.0.1:9',
+    idpUrl: idp.url,
     s3Url: `http://127.0.0.1:${portOf(store)}`,
     solanaUrl: 'http://127.0.0.1:8899',
   });
 });
 afterAll(async () => {
   await server.stop();
+  await idp.stop();
   store.close();
   other.close();
 });
@@ -82,22 +87,33 @@ describe('the console server', () => {
     expect(received.length).toBe(before);
   });
 
-  it('checks sign-in names before asking the identity provider', async () => {
-    const res = await fetch(`${server.url}/console/sign-in`, {
+  it('reads the local provider’s inbox for an address only', async () => {
+    for (const email of ['', 'no-at-sign', `${'a'.repeat(250)}@local`])
+      expect((await fetch(`${server.url}/console/inbox?email=${encodeURIComponent(email)}`)).status).toBe(
+        400,
+      );
+    const inbox = (email: string) => fetch(`${server.url}/console/inbox?email=${encodeURIComponent(email)}`);
+    expect((await inbox('nobody@local')).status).toBe(404);
+    const sent = await fetch(`${idp.url}/api/v1/passwordless/init`, {
       method: 'POST',
-      body: JSON.stringify({ name: '../admin' }),
+      headers: { 'content-type': 'application/json', 'privy-app-id': LOCAL_APP_ID },
+      body: JSON.stringify({ email: 'ann@local' }),
     });
-    expect(res.status).toBe(400);
+    expect(sent.status).toBe(200);
+    const answer = await inbox('ann@local');
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { code: string }).code).toMatch(/^[0-9]{6}$/);
   });
 
   it('serves its config and redirects /console to /console/', async () => {
     const config = (await (await fetch(`${server.url}/console/config.json`)).json()) as Record<
       string,
-      string
+      unknown
     >;
     expect(config).toMatchObject({
       apiUrl: 'http://127.0.0.1:9',
-      localSignInUrl: 'sign-in',
+      identityProvider: { appId: LOCAL_APP_ID, apiUrl: idp.url },
+      localInboxUrl: 'inbox',
       uploadRelayUrl: 'upload',
     });
     expect(config.txUrlTemplate).toBe(

@@ -1,44 +1,76 @@
-// Sign-in with the identity provider: locally the stack's own provider (a name is enough), elsewhere a token
-// from the provider pasted in. The first call with the token creates the user and its API key.
+// Sign-in with the identity provider through its official client: an email, then the one-time code it sends (the
+// local provider's inbox shows it under `npm run dev`). The first call with the provider's token creates the user
+// and its API key.
 import { useState } from 'preact/hooks';
 import { api, consoleConfig, data, type ShownError, setToken, shownError } from '../api.js';
 import { SecretOnce } from '../secret.js';
 import { ErrorBox } from '../ui.js';
 
-const localToken = async (url: string, name: string): Promise<string> => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  const body = (await response.json().catch(() => ({}))) as { token?: string; error?: { message?: string } };
-  if (!response.ok || !body.token)
-    throw new Error(body.error?.message ?? `Sign-in answered HTTP ${response.status}`);
-  return body.token;
+/** The code the local provider "sent", read from its inbox through the console server (local only). */
+const localCode = async (url: string, email: string): Promise<string | null> => {
+  const response = await fetch(`${new URL(url, document.baseURI).href}?email=${encodeURIComponent(email)}`);
+  if (!response.ok) return null;
+  const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+  return typeof body.code === 'string' ? body.code : null;
+};
+
+/** The provider's refusal (`{error, code, status}` on its client's errors) as an error box shows it. */
+const providerRefusal = (error: unknown): ShownError | undefined => {
+  if (!error || typeof error !== 'object' || !('error' in error) || typeof error.error !== 'string')
+    return undefined;
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  const status = 'status' in error && typeof error.status === 'number' ? error.status : undefined;
+  return { message: error.error, ...(code ? { code } : {}), ...(status ? { status } : {}) };
 };
 
 export const SignInPage = ({ onSignedIn }: { onSignedIn: () => void }) => {
-  const local = consoleConfig().localSignInUrl;
-  const [value, setValue] = useState('');
+  const { identityProvider: provider, localInboxUrl } = consoleConfig();
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [inbox, setInbox] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   const [firstKey, setFirstKey] = useState<{ apiKey: string; secretKey: string } | null>(null);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const attempt = async (step: () => Promise<void>) => {
     setBusy(true);
     setError(null);
     try {
-      setToken(local ? await localToken(new URL(local, document.baseURI).href, value.trim()) : value.trim());
-      const me = data(await api().GET('/user/me'));
-      if (me.secretKey && me.apiKey) setFirstKey({ apiKey: me.apiKey, secretKey: me.secretKey });
-      else onSignedIn();
+      await step();
     } catch (caught) {
-      setToken(null);
-      setError(shownError(caught));
+      setError(providerRefusal(caught) ?? shownError(caught));
     } finally {
       setBusy(false);
     }
+  };
+
+  const send = (event: Event) => {
+    event.preventDefault();
+    void attempt(async () => {
+      const address = email.trim();
+      const { sendCode } = await import('../privy.js');
+      await sendCode(provider, address);
+      setSentTo(address);
+      setCode('');
+      setInbox(localInboxUrl ? await localCode(localInboxUrl, address) : null);
+    });
+  };
+
+  const verify = (event: Event) => {
+    event.preventDefault();
+    void attempt(async () => {
+      const { signInWithCode } = await import('../privy.js');
+      setToken(await signInWithCode(provider, sentTo ?? '', code.trim()));
+      try {
+        const me = data(await api().GET('/user/me'));
+        if (me.secretKey && me.apiKey) setFirstKey({ apiKey: me.apiKey, secretKey: me.secretKey });
+        else onSignedIn();
+      } catch (caught) {
+        setToken(null);
+        throw caught;
+      }
+    });
   };
 
   if (firstKey)
@@ -50,35 +82,55 @@ export const SignInPage = ({ onSignedIn }: { onSignedIn: () => void }) => {
   return (
     <main id="main" class="narrow">
       <h1>Sign in to the Arcadia console</h1>
-      <form onSubmit={(e) => void submit(e)}>
-        {local ? (
+      {sentTo === null ? (
+        <form onSubmit={send}>
           <label>
-            User name (local identity provider)
+            Email
             <input
-              name="name"
+              type="email"
+              name="email"
               required
-              pattern="[a-z0-9_\-]{1,64}"
-              autoComplete="username"
-              value={value}
-              onInput={(e) => setValue(e.currentTarget.value)}
+              maxLength={254}
+              autoComplete="email"
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
             />
           </label>
-        ) : (
+          <button type="submit" disabled={busy}>
+            {busy ? 'Sending…' : 'Send a sign-in code'}
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={verify}>
+          <p>
+            A code was sent to <strong>{sentTo}</strong>.
+          </p>
+          {inbox ? (
+            <p class="note" id="local-code">
+              Local identity provider: the code is <code>{inbox}</code>
+            </p>
+          ) : null}
           <label>
-            Identity-provider token
-            <textarea
-              name="token"
+            Code
+            <input
+              name="code"
               required
-              rows={4}
-              value={value}
-              onInput={(e) => setValue(e.currentTarget.value)}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              value={code}
+              onInput={(e) => setCode(e.currentTarget.value)}
             />
           </label>
-        )}
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+          <button type="button" class="link" onClick={() => setSentTo(null)}>
+            Use another email
+          </button>
+        </form>
+      )}
       {error ? <ErrorBox error={error} /> : null}
     </main>
   );
