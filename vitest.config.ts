@@ -1,11 +1,17 @@
-// Two projects. `unit`: pure tests (tests/unit), no services, seconds (`npm run test:unit`). `stack`: everything
-// else, against one local stack started by tests/global-setup.ts on free ports. `npm test` runs both.
+// Three projects, run side by side, each one file at a time (the machine of record has 2 cores, and two stack files
+// at once raced on shared queues: docs/changelog.md). `unit`: pure tests (tests/unit), no services, seconds
+// (`npm run test:unit`). `package`: `serverless package` and the stack it yields, no services: mostly a bundler in a
+// child process, so it runs beside the stack's files instead of before them. `stack`: everything else, against one
+// local stack started by tests/global-setup.ts on free ports. `npm test` runs all three.
 import { defineConfig } from 'vitest/config';
+
+const PACKAGE_TEST = 'tests/contract/package.test.ts';
 
 export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
+    maxWorkers: 1,
     projects: [
       {
         extends: true,
@@ -23,9 +29,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'package',
+          include: [PACKAGE_TEST],
+          maxWorkers: 1,
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'stack',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/unit/**'],
+          exclude: ['tests/unit/**', PACKAGE_TEST],
           globalSetup: ['tests/global-setup.ts'],
           setupFiles: ['tests/setup-env.ts'],
           testTimeout: 30_000,

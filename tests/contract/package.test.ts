@@ -8,6 +8,7 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessOf, statementsOf as declaredStatements, type ModuleAccess } from '../../infra/access.js';
 import { contracts } from '../../lib/http/api.js';
+import { VALID_SETTINGS } from '../fixtures/settings.js';
 
 interface Resource {
   Type: string;
@@ -204,12 +205,26 @@ describe('serverless package', () => {
               .split('/')
               .pop() ?? '',
           handler: String(r.Properties.Handler),
+          // The function's environment as Lambda gives it: the template's variables (a name CloudFormation
+          // resolves at deploy, a Ref or GetAtt, as a placeholder), and the settings a deployer gives at deploy
+          // time (empty in a package made without them) as the pure tests' valid settings.
+          environment: {
+            ...VALID_SETTINGS,
+            ...Object.fromEntries(
+              Object.entries(
+                (r.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
+                  ?.Variables ?? {},
+              )
+                .filter(([, v]) => v !== '')
+                .map(([k, v]) => [k, typeof v === 'string' ? v : `https://resolved-at-deploy.invalid/${k}`]),
+            ),
+          },
         }));
       const failures: string[] = [];
       // Two at a time: each import is a fresh process, as a Lambda cold start is.
       for (let i = 0; i < handlers.length; i += 2) {
         await Promise.all(
-          handlers.slice(i, i + 2).map(async ({ zip, handler }) => {
+          handlers.slice(i, i + 2).map(async ({ zip, handler, environment }) => {
             const archive = await JSZip.loadAsync(readFileSync(join(dir, zip)));
             const path = `${handler.replace(/\.[^.]+$/, '')}.mjs`;
             const file = join(work, zip, path);
@@ -217,14 +232,15 @@ describe('serverless package', () => {
             writeFileSync(file, (await archive.file(path)?.async('nodebuffer')) ?? '');
             const script = `const m=await import(${JSON.stringify(pathToFileURL(file).href)});if(typeof m.handler!=='function')throw new Error('no handler export');`;
             await run(process.execPath, ['--input-type=module', '-e', script], {
-              env: { ...process.env, AWS_REGION: process.env.AWS_REGION ?? 'us-east-1' },
+              env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', ...environment },
               timeout: 60_000,
             }).catch((error: { stderr?: string }) => {
               failures.push(
                 `${zip}: ${String(error.stderr ?? error)
                   .trim()
                   .split('\n')
-                  .slice(-3)
+                  .filter((line) => /^\s*(\w*Error|Error \[)/.test(line))
+                  .slice(0, 2)
                   .join(' / ')}`,
               );
             });
