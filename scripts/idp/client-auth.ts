@@ -19,6 +19,7 @@
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/mini';
+import { sendJson } from './http.js';
 import { ProviderError, type WalletStore } from './wallets.js';
 
 /** How long a code may be used, and how many wrong codes burn it (the provider's own limits are not published). */
@@ -26,7 +27,6 @@ export const CODE_TTL_MS = 10 * 60_000;
 export const CODE_ATTEMPTS = 5;
 /** Codes sent to one address in a minute. */
 export const CODES_PER_MINUTE = 5;
-const MAX_BODY_BYTES = 8 * 1024;
 /** The headers the official client sends on every request (a preflight asks for them). */
 const CLIENT_HEADERS = [
   'accept',
@@ -68,6 +68,8 @@ export interface ClientAuthOptions {
   wallets: WalletStore;
   /** A signed access token for the subject, with its expiry (seconds since the epoch). */
   signToken(subject: string): Promise<{ token: string; exp: number }>;
+  /** A request's JSON body parsed with `schema`; refused as the provider refuses it (400 invalid_data, 413). */
+  readJson<T extends z.core.$ZodType>(req: IncomingMessage, schema: T): Promise<z.output<T>>;
   /** The origins the app allows; default loopback pages only. */
   allowsOrigin?: (origin: string) => boolean;
 }
@@ -78,44 +80,11 @@ interface PendingCode {
   wrong: number;
 }
 
-const sendJson = (
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) => {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
-  res.end(JSON.stringify(body));
-};
-
-const readJson = async <T extends z.core.$ZodType>(req: IncomingMessage, schema: T): Promise<z.output<T>> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new ProviderError(413, 'payload_too_large', 'Request body is too large');
-    chunks.push(chunk as Buffer);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-  } catch {
-    throw new ProviderError(400, 'invalid_data', 'Request body must be JSON');
-  }
-  const parsed = z.safeParse(schema, json);
-  if (!parsed.success)
-    throw new ProviderError(
-      400,
-      'invalid_data',
-      parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; '),
-    );
-  return parsed.data;
-};
-
 const sameCode = (given: string, expected: string) =>
   given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 
 export const createClientAuth = (options: ClientAuthOptions) => {
+  const { readJson } = options;
   const allowsOrigin = options.allowsOrigin ?? isLoopbackOrigin;
   const codes = new Map<string, PendingCode>();
   const sent = new Map<string, number[]>();

@@ -50,6 +50,7 @@ import { isDid } from '../../lib/user/index.js';
 import { closeServer, listen } from '../stack/http-server.js';
 import { runStandIn } from '../stack/process.js';
 import { createClientAuth } from './client-auth.js';
+import { sendJson } from './http.js';
 import {
   BatchCreateUsersRequest,
   CreateUserRequest,
@@ -183,22 +184,6 @@ const loadSigningKey = async (dataDir?: string): Promise<SigningKey> => {
   const privateKey = await importJWK(stored, 'ES256');
   if (privateKey instanceof Uint8Array) throw new Error('expected an asymmetric key');
   return { privateKey, kid: stored.kid, publicJwk: { ...publicPart, use: 'sig' } };
-};
-
-const sendJson = (
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) => {
-  // No keep-alive: a client's pooled connection would otherwise outlive a restart of this server and fail once.
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'cache-control': 'no-store',
-    connection: 'close',
-    ...headers,
-  });
-  res.end(JSON.stringify(body));
 };
 
 const sendError = (
@@ -395,7 +380,12 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     return signers;
   };
 
-  const clientAuth = createClientAuth({ appId, wallets, signToken: (subject) => signToken(subject) });
+  const clientAuth = createClientAuth({
+    appId,
+    wallets,
+    signToken: (subject) => signToken(subject),
+    readJson: providerJson,
+  });
 
   type Handler = (req: IncomingMessage, res: ServerResponse, id: string, path: string) => unknown;
   const userView = (id: string) => {
