@@ -143,3 +143,55 @@ describe.skipIf(!configured)('identity provider contract (staging app)', () => {
 });
 
 const signerOptions = () => ({ apiUrl: env.apiUrl, appId: env.appId, appSecret: env.appSecret });
+
+// The console's sign-in against the same staging app, through the provider's official browser client, as the local
+// provider's client API is driven in tests/unit/local-idp-client-auth.test.ts. Needs a test account of the app
+// (the provider's dashboard gives one an email and a fixed one-time code):
+//   IDP_CONTRACT_APP_ID, IDP_CONTRACT_TEST_EMAIL, IDP_CONTRACT_TEST_CODE
+//   IDP_CONTRACT_JWKS_URL (optional, default https://auth.privy.io/api/v1/apps/<app id>/jwks.json)
+//   IDP_CONTRACT_ISSUER (optional, default privy.io)
+const client = {
+  appId: process.env.IDP_CONTRACT_APP_ID ?? '',
+  email: process.env.IDP_CONTRACT_TEST_EMAIL ?? '',
+  code: process.env.IDP_CONTRACT_TEST_CODE ?? '',
+};
+const jwksUrl =
+  process.env.IDP_CONTRACT_JWKS_URL ??
+  `https://auth.privy.io/api/v1/apps/${encodeURIComponent(client.appId)}/jwks.json`;
+
+describe.skipIf(!(client.appId && client.email && client.code))(
+  'identity provider contract: email sign-in',
+  () => {
+    const privy = async () => {
+      const { default: Privy, InMemoryCache } = await import('@privy-io/js-sdk-core');
+      return new Privy({ appId: client.appId, storage: new InMemoryCache() });
+    };
+
+    it('refuses a wrong code as the local provider does (invalid_credentials)', async () => {
+      const wrong = client.code === '000000' ? '000001' : '000000';
+      const refusal = await (await privy()).auth.email.loginWithCode(client.email, wrong).then(
+        () => undefined,
+        (error: unknown) => error as { code?: string },
+      );
+      expect(refusal?.code).toBe('invalid_credentials');
+    });
+
+    it('signs the test account in with a token the API can verify (ES256, the app as audience)', async () => {
+      const { createRemoteJWKSet, jwtVerify } = await import('jose');
+      const session = await (await privy()).auth.email.loginWithCode(client.email, client.code);
+      expect(session.token).toEqual(expect.any(String));
+      const { payload, protectedHeader } = await jwtVerify(
+        String(session.token),
+        createRemoteJWKSet(new URL(jwksUrl)),
+        { issuer: process.env.IDP_CONTRACT_ISSUER ?? 'privy.io', audience: client.appId },
+      );
+      expect(protectedHeader.alg).toBe('ES256');
+      expect(payload.sub).toBe(session.user.id);
+      expect(session.user.linked_accounts).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ type: 'email', address: client.email.toLowerCase() }),
+        ]),
+      );
+    });
+  },
+);
