@@ -1,8 +1,8 @@
-// Three projects, run side by side, each one file at a time (the machine of record has 2 cores, and two stack files
-// at once raced on shared queues: docs/changelog.md). `unit`: pure tests (tests/unit), no services, seconds
-// (`npm run test:unit`). `package`: `serverless package` and the stack it yields, no services: mostly a bundler in a
-// child process, so it runs beside the stack's files instead of before them. `stack`: everything else, against one
-// local stack started by tests/global-setup.ts on free ports. `npm test` runs all three.
+// Three projects, one file at a time in all (the machine of record has 2 cores: two stack files at once raced on
+// shared queues, and the package build beside the stack's files made the run longer and a chain test time out:
+// docs/changelog.md). `unit`: pure tests (tests/unit), no services, seconds (`npm run test:unit`). `package`:
+// `serverless package` and the stack it yields, no services. `stack`: everything else, against one local stack
+// started by tests/global-setup.ts on free ports. `npm test` runs all three.
 import { defineConfig } from 'vitest/config';
 
 const PACKAGE_TEST = 'tests/contract/package.test.ts';
@@ -31,7 +31,6 @@ export default defineConfig({
         test: {
           name: 'package',
           include: [PACKAGE_TEST],
-          maxWorkers: 1,
           testTimeout: 30_000,
         },
       },
