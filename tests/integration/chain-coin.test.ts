@@ -12,11 +12,12 @@ import {
   TOKEN_2022_PROGRAM_ID,
   unpackMint,
 } from '@solana/spl-token';
-import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import { type Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { getTransferSolInstruction } from '@solana-program/system';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMint } from '../helpers/spl-fixtures.js';
+import { localConnection } from '../helpers/web3-connection.js';
 
 process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 
@@ -120,7 +121,7 @@ const expectSameAsSplToken = async (mint: string) => {
 beforeAll(async () => {
   local = await startLocalChain({ port: 0 });
   chain = makeChain({ rpcUrl: local.url, pollMs: 50 });
-  connection = new Connection(local.url, 'confirmed');
+  connection = localConnection(local.url);
 });
 
 afterAll(async () => {

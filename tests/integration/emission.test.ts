@@ -7,7 +7,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Base64EncodedWireTransaction } from '@solana/kit';
 import { address } from '@solana/kit';
 import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
-import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
+import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
@@ -51,12 +51,13 @@ import { keypairWalletSigner } from '../helpers/keypair-signer.js';
 import { recordCompletedLaunch } from '../helpers/snapshot-coin.js';
 import { createMint } from '../helpers/spl-fixtures.js';
 import { createDeveloper } from '../helpers/users.js';
+import { localConnection } from '../helpers/web3-connection.js';
 
 const SOL = 1_000_000_000n;
 const TOKEN = 1_000_000n;
 const AIRDROP_POOL = 100_000_000n * TOKEN;
 const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
-const client = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed');
+const client = localConnection();
 const deps = coinEmissionDeps();
 const allocationDeps = coinAllocationDeps();
 

@@ -23,7 +23,7 @@ import {
   transfer as splTransfer,
   TOKEN_2022_PROGRAM_ID,
 } from '@solana/spl-token';
-import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
+import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import {
   getCreateAccountWithSeedInstruction,
   getTransferSolInstruction,
@@ -89,6 +89,7 @@ import { metricTotal, stdoutRecords } from '../helpers/metrics.js';
 import { recordCompletedLaunch } from '../helpers/snapshot-coin.js';
 import { createMint, createTokenAccount } from '../helpers/spl-fixtures.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
+import { localConnection } from '../helpers/web3-connection.js';
 import {
   type Receiver,
   startDeliveryWorker,
@@ -105,7 +106,7 @@ const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 }
 type Body<T> = { data: T; error?: { code: string; message: string } };
 
 /** A player's wallet talks to the RPC node itself (web3.js), not through the API's chain adapter. */
-const client = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed');
+const client = localConnection();
 
 const send = (plan: TransactionPlan) => chain.sendAndConfirm(plan);
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
-import { Connection, PublicKey } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { handler as getJobHandler } from '../../functions/launcher/get-launch-job.js';
 import { handler as launchHandler } from '../../functions/launcher/launch-game-coin.js';
@@ -26,6 +26,7 @@ import { invoke } from '../helpers/http.js';
 import { providerUser, providerWallet, providerWalletAddresses, setDelegation } from '../helpers/idp.js';
 import { PLATFORM_KEY_ATTRIBUTES, scanTablesForKeys } from '../helpers/secret-scan.js';
 import { createDeveloper } from '../helpers/users.js';
+import { localConnection } from '../helpers/web3-connection.js';
 
 // The launch function's own setting (serverless.yml gives it to that function only).
 process.env.LAUNCH_STATE_MACHINE_ARN =
@@ -35,7 +36,7 @@ process.env.PUBLIC_API_URL ??= process.env.API_BASE_URL;
 const SOL = 1_000_000_000n;
 const chain = makeChain({ rpcUrl: process.env.SOLANA_RPC_URL ?? '', pollMs: 50 });
 /** An independent reader of the chain (web3.js), for what was signed by whom. */
-const connection = new Connection(process.env.SOLANA_RPC_URL ?? '', 'confirmed');
+const connection = localConnection();
 
 type ErrorBody = { error: { code: string; message: string } };
 type Me = { data: { arcId: string; walletAddress: string | null; walletDelegated: boolean } };
