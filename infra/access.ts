@@ -154,7 +154,8 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/play/sdk-session.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/player-names.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/merge.ts': { grants: dynamo('PlayTable', ['Scan', 'UpdateItem', 'DeleteItem']) },
-  'lib/play/session-token.ts': { environment: secretsEncryptionKey },
+  // Its signing key comes from lib/adapters/secrets.ts (derivedKey), which declares the key.
+  'lib/play/session-token.ts': none,
   'lib/play/tournament-entries.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
   'lib/tournaments/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'Query', 'PutItem']) },
   // Periods due to close: a Query of the byPeriodClose index, and the record's close marks.
@@ -177,11 +178,8 @@ export const ACCESS: Record<string, ModuleAccess> = {
   },
   // The day's books, an Update in the transactions that move the pool's totals.
   'lib/rewards/pool-days.ts': { grants: dynamo('RewardsTable', ['UpdateItem']) },
-  // The history's pages (a Query; TransactGetItems needs GetItem), and its signed cursor's key.
-  'lib/rewards/pool-history.ts': {
-    grants: dynamo('RewardsTable', ['Query', 'GetItem']),
-    environment: secretsEncryptionKey,
-  },
+  // The history's pages (a Query; TransactGetItems needs GetItem); its cursor's key comes from lib/adapters/secrets.ts.
+  'lib/rewards/pool-history.ts': { grants: dynamo('RewardsTable', ['Query', 'GetItem']) },
 
   // --- settlement (SettlementTable, its queue, the payout DLQ) ---
   'lib/rewards/settlement/keys.ts': none,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { requireSetting } from '../core/config.js';
 
 // Only the functions that open API secrets or session tokens are given this key (serverless.yml); custodial keys
@@ -7,6 +7,20 @@ let cached: Buffer | undefined;
 const key = () => {
   cached ??= Buffer.from(requireSetting('SECRETS_ENCRYPTION_KEY'), 'base64');
   return cached;
+};
+
+const derived = new Map<string, Buffer>();
+/**
+ * A 32-byte key for one purpose (`info`, e.g. 'arcadia play session token v1'), derived from this key by HKDF-SHA256,
+ * so that a deployment configures one secret, not one per purpose.
+ */
+export const derivedKey = (info: string): Buffer => {
+  let found = derived.get(info);
+  if (!found) {
+    found = Buffer.from(hkdfSync('sha256', key(), Buffer.alloc(0), info, 32));
+    derived.set(info, found);
+  }
+  return found;
 };
 
 /** Encrypt a secret for storage at rest: AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` in base64url. */

@@ -1,26 +1,13 @@
-import { hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { requireSetting } from '../core/config.js';
+import { derivedKey } from '../adapters/secrets.js';
 import { AppError } from '../core/errors.js';
 
 const ISSUER = 'arcadia';
 const AUDIENCE = 'arcadia-play';
 
-// The signing key is derived from the secrets key (HKDF), so deployments configure one secret, not two.
-let key: Uint8Array | undefined;
-const signingKey = () => {
-  key ??= new Uint8Array(
-    hkdfSync(
-      'sha256',
-      Buffer.from(requireSetting('SECRETS_ENCRYPTION_KEY'), 'base64'),
-      Buffer.alloc(0),
-      'arcadia play session token v1',
-      32,
-    ),
-  );
-  return key;
-};
+// The signing key is derived from the secrets key, so deployments configure one secret, not two.
+const signingKey = () => new Uint8Array(derivedKey('arcadia play session token v1'));
 
 export interface SessionClaims {
   arcId: string;

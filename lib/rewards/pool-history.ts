@@ -4,11 +4,11 @@
 // totals now, and each older day ends where the next one started. A page costs one Query of its days (and, for the
 // first page, one TransactGetItems of the pool item and the days that can still move); the cursor carries the
 // books where the page stopped, signed, so the next page costs the same whatever the pool's age.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../adapters/dynamodb.js';
+import { derivedKey } from '../adapters/secrets.js';
 import type { AuthContext } from '../core/auth.js';
-import { requireSetting } from '../core/config.js';
 import { errors } from '../core/errors.js';
 import { requireOwnedGame } from '../games/index.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
@@ -57,20 +57,8 @@ const shiftDay = (day: string, days: number) =>
 
 // --- the cursor: where the page stopped (its last day) and the books at the start of that day, signed ---
 
-let cursorKey: Buffer | undefined;
-/** Derived from the secrets key (HKDF), like the session-token key: one secret to configure. */
-const signingKey = () => {
-  cursorKey ??= Buffer.from(
-    hkdfSync(
-      'sha256',
-      Buffer.from(requireSetting('SECRETS_ENCRYPTION_KEY'), 'base64'),
-      Buffer.alloc(0),
-      'arcadia pool history cursor v1',
-      32,
-    ),
-  );
-  return cursorKey;
-};
+/** Derived from the secrets key, like the session-token key: one secret to configure. */
+const signingKey = () => derivedKey('arcadia pool history cursor v1');
 const mac = (body: string) => createHmac('sha256', signingKey()).update(body).digest();
 
 interface Cursor {
