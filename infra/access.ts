@@ -147,6 +147,8 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/play/budget.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/invalidate.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/rank-writes.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  // A rank read records a large tie group it found on its board's meta item (a hint for later reads).
+  'lib/play/rank-around.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/save-writes.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem', 'ConditionCheckItem']) },
   'lib/play/sdk-commit.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/sdk-flush.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },

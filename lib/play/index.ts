@@ -29,6 +29,7 @@ export {
 export { myRank, playerLeaderboard, setMyName, setPlayerName } from './player-boards.js';
 export { labelEntries } from './player-names.js';
 export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';
+export { around, playerRank } from './rank-around.js';
 export * as rankIndex from './rank-index.js';
 export * as rankReads from './rank-reads.js';
 export {

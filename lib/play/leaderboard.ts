@@ -6,8 +6,9 @@ import { requireOwnedGame } from '../games/index.js';
 import { resolveKnownIdentifiers } from '../user/index.js';
 import { utcDay } from './keys.js';
 import { labelEntries } from './player-names.js';
+import { playerRank } from './rank-around.js';
 import type { BoardRef } from './rank-index.js';
-import { pageOf, playerRank } from './rank-reads.js';
+import { pageOf } from './rank-reads.js';
 
 /** GET /play/dev/leaderboard/{gameId}. */
 export const devLeaderboard = async (

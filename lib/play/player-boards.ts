@@ -9,8 +9,9 @@ import { resolveKnownIdentifiers } from '../user/index.js';
 import { moderateDisplayName } from './display-name.js';
 import { utcDay } from './keys.js';
 import { labelEntries, type RankedEntry, setDisplayName } from './player-names.js';
+import { playerRank } from './rank-around.js';
 import type { BoardRef } from './rank-index.js';
-import { pageOf, playerRank } from './rank-reads.js';
+import { pageOf } from './rank-reads.js';
 
 export type Period = 'daily' | 'alltime';
 

@@ -182,9 +182,10 @@ export const topLevel = (points: number) => {
  * levels up to it only (4 levels × the width for scores under 16.7M, not 9). Stored as the set of top levels
  * scores have reached (`levels`, a number set): a write ADDs its level, which never fails, never lowers the height
  * and merges with another player's write in the same transaction (the union). `widths` is the set of widths the
- * board had (the current one is the largest), `players` an estimate of the players who entered it (§1), and on
- * an all-time board `dayWidths` the widths its day boards reached, from which a new day board starts. Its sort
- * key is not COUNTER_SK: it is no counter.
+ * board had (the current one is the largest), `players` an estimate of the players who entered it (§1), on
+ * an all-time board `dayWidths` the widths its day boards reached, from which a new day board starts, and `ties`
+ * the scores rank reads found large tie groups at (a hint for later reads). Its sort key is not COUNTER_SK: it
+ * is no counter.
  */
 export const metaKey = (board: BoardRef) => ({ pk: `RANK#${boardId(board)}#HEIGHT`, sk: 'HEIGHT' });
 
@@ -200,6 +201,11 @@ export interface BoardMeta {
   players: number;
   /** On an all-time board: the widest width any of its day boards reached (1 when none). */
   dayWidth: number;
+  /**
+   * Scores at which a rank read found a large tie group (more than a page of them ahead of a player in a shard):
+   * a rank read at one of them reads a longer page before the player (rank-reads.ts `around`). Written by reads.
+   */
+  ties: ReadonlySet<number>;
 }
 
 const numbers = (value: unknown): number[] => (value instanceof Set ? [...value].map(Number) : []);
@@ -221,6 +227,7 @@ export const metaOf = (
     recorded,
     players: Number(item?.players ?? 0),
     dayWidth,
+    ties: new Set(numbers(item?.ties)),
   };
 };
 

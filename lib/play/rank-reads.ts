@@ -1,9 +1,8 @@
 // Reading a board through its rank index (docs/leaderboards.md §1): the board's meta item (height and width),
 // the board's size and a score's rank from the score tree's counters (one batched read), the entries from the
 // board's index partitions (one query each, in parallel), and the score at any rank by walking down the tree.
-// No read grows with the board; a rank in a large tie group counts the ties ahead of it in its shards.
+// No read grows with the board. A player's rank and neighbours are rank-around.ts's.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { playKeys } from './keys.js';
 import {
   type BoardMeta,
   type BoardRef,
@@ -25,7 +24,6 @@ import {
   tieStart,
 } from './rank-index.js';
 import { getItem, getItems, itemKey, queryRankRange } from './repository.js';
-import { tournamentPlayKeys } from './tournament-entries.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -40,7 +38,7 @@ const REQUEST_KEYS = 22;
  * one after another but requests in parallel (88 keys: 26–28 ms in one request, 19–22 ms in four;
  * bench/leaderboard.ts, docs/leaderboards.md §4).
  */
-const readCounters = async (board: BoardRef, nodes: TreeNode[], width: number) => {
+export const readCounters = async (board: BoardRef, nodes: TreeNode[], width: number) => {
   const unique = [...new Map(nodes.map((n) => [nodeId(n), n])).values()];
   const keys = unique.flatMap((n) => Array.from({ length: width }, (_, c) => counterKey(board, n, c)));
   const requests = Math.max(1, Math.floor(keys.length / REQUEST_KEYS));
@@ -68,7 +66,8 @@ const readCounters = async (board: BoardRef, nodes: TreeNode[], width: number) =
 /** A board's meta item (its height and the widest width it had: how many shards a read covers). */
 export const readMeta = async (board: BoardRef): Promise<BoardMeta> => metaOf(await getItem(metaKey(board)));
 
-const lookup = (counters: Map<string, Counters>) => (n: TreeNode) => counters.get(nodeId(n)) ?? new Map();
+export const lookup = (counters: Map<string, Counters>) => (n: TreeNode) =>
+  counters.get(nodeId(n)) ?? new Map();
 
 /** Standings with more than `points` on a board (1 + this is the best rank a score of `points` can have). */
 export const countAboveOn = async (board: BoardRef, points: number): Promise<number> => {
@@ -81,13 +80,13 @@ export const countAboveOn = async (board: BoardRef, points: number): Promise<num
 /** Players on a board (with points > 0). */
 export const boardSize = (board: BoardRef): Promise<number> => countAboveOn(board, 0);
 
-const standing = (item: Item): Standing => ({
+export const standing = (item: Item): Standing => ({
   arcId: String(item.arcId),
   points: Number(item.points ?? 0),
   reachedAt: String(item.reachedAt ?? ''),
 });
 
-type Range = Parameters<typeof queryRankRange>[0]['range'];
+export type Range = Parameters<typeof queryRankRange>[0]['range'];
 
 /** Every index partition of a board (`width` of them) queried at once over the same range, merged in leaderboard order. */
 const acrossShards = async (
@@ -107,7 +106,7 @@ const acrossShards = async (
 };
 
 /** How many entries of one index partition of a board lie in a range (COUNT queries, paged). */
-const countShard = async (board: BoardRef, value: string, range: Range): Promise<number> => {
+export const countShard = async (board: BoardRef, value: string, range: Range): Promise<number> => {
   const { index, attribute } = boardIndex(board);
   let total = 0;
   let start: Item | undefined;
@@ -182,105 +181,4 @@ export const pageOf = async (board: BoardRef, offset: number, limit: number): Pr
   const skip = offset - at.above;
   const from = await acrossShards(board, meta.recorded, { from: tieStart(at.points) }, true, skip + limit);
   return from.slice(skip, skip + limit);
-};
-
-/** The greatest rank key below `key` of the same length (rank keys have one width: points, instant, UUID). */
-const justBelow = (key: string) =>
-  `${key.slice(0, -1)}${String.fromCharCode(key.charCodeAt(key.length - 1) - 1)}`;
-
-/**
- * Entries read before a standing in each shard: its two neighbours that side, and the players tied with it there
- * ahead of it, counted from the page as long as the page leaves the tie group.
- */
-const SIDE_PAGE = 10;
-
-/** Neighbours shown on each side of a standing. */
-const NEIGHBOURS = 2;
-
-/** How many of a page's entries are in a group, when the page shows them all (it left the group, or ended). */
-const groupIn = (page: { items: Item[]; next?: Item | undefined }, member: (item: Item) => boolean) => {
-  const n = page.items.filter(member).length;
-  return n < page.items.length || !page.next ? n : undefined;
-};
-
-/**
- * A standing's rank (1-based) and up to two neighbours each side, after its total and its board's meta were read:
- * in one wave, the counters on its score's path up to the height (the players of higher scores) and per index
- * shard the entries just before it and just after it. The players tied with it who reached the score first are
- * counted per shard from the page before it, which leaves the tie group unless more than SIDE_PAGE of them are in
- * the shard: only such a shard is counted in a second wave, by a COUNT over its part of the tie group before the
- * standing (bounded by the tie group, not the board).
- */
-export const around = async (board: BoardRef, me: Standing, meta: BoardMeta) => {
-  const key = rankKey(me);
-  const { index, attribute } = boardIndex(board);
-  const shards = Array.from({ length: meta.recorded }, (_, shard) => boardPartition(board, shard));
-  const side = (range: Range, forward: boolean, limit: number) =>
-    Promise.all(
-      shards.map((value) => queryRankRange({ index, key: attribute, value, range, forward, limit })),
-    );
-  const height = meta.height ?? undefined;
-  const [counters, befores, afters] = await Promise.all([
-    readCounters(board, countNodes(me.points, height), counterCopies(meta)),
-    side({ before: key }, false, SIDE_PAGE),
-    // After it only its neighbours: nothing behind it is counted.
-    side({ after: key }, true, NEIGHBOURS),
-  ]);
-  const above = countAbove(me.points, lookup(counters), height);
-  const tied = (item: Item) => Number(item.points) === me.points;
-  const tieCounts = await Promise.all(
-    befores.map(async (page, shard) => {
-      const ahead = groupIn(page, tied);
-      if (ahead !== undefined) return ahead;
-      const last = page.items[page.items.length - 1];
-      const rest = await countShard(board, shards[shard] as string, {
-        from: tieStart(me.points),
-        to: justBelow(String(last?.rankKey)),
-      });
-      return page.items.length + rest;
-    }),
-  );
-  const rank = above + tieCounts.reduce((a, b) => a + b, 0) + 1;
-  const closest = befores
-    .flatMap((p) => p.items.map(standing))
-    .sort(byRank)
-    .slice(-NEIGHBOURS);
-  const after = afters
-    .flatMap((p) => p.items.map(standing))
-    .sort(byRank)
-    .slice(0, NEIGHBOURS);
-  const entry = (s: Standing, r: number) => ({ rank: r, arcId: s.arcId, points: s.points });
-  return {
-    rank,
-    neighbours: [
-      ...closest.map((s, i) => entry(s, rank - closest.length + i)),
-      ...after.map((s, i) => entry(s, rank + 1 + i)),
-    ],
-  };
-};
-
-/** The key of a player's total on a board. */
-const totalKey = (board: BoardRef, arcId: string) => {
-  switch (board.kind) {
-    case 'day':
-      return playKeys.day(board.gameId, arcId, board.day);
-    case 'all':
-      return playKeys.allTime(board.gameId, arcId);
-    case 'tournament':
-      return tournamentPlayKeys.entry(board.gameId, arcId, board.tournamentId, board.period);
-  }
-};
-
-/**
- * A player's points, rank and neighbours on a board (undefined when off it): its total and the board's meta item
- * in one read, then `around`.
- */
-export const playerRank = async (board: BoardRef, arcId: string) => {
-  const key = totalKey(board, arcId);
-  const read = await getItems([key, metaKey(board)]);
-  const item = read.get(itemKey(key));
-  const points = Number(item?.points ?? 0);
-  if (points <= 0) return undefined;
-  const me = { arcId, points, reachedAt: String(item?.reachedAt ?? item?.updatedAt ?? '') };
-  return { points, ...(await around(board, me, metaOf(read.get(itemKey(metaKey(board)))))) };
 };

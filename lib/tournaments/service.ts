@@ -10,6 +10,7 @@ import {
   joinItems,
   labelEntries,
   periodBoard,
+  playerRank,
   type RunningPeriod,
   rankReads,
   tournamentPlayKeys,
@@ -340,7 +341,7 @@ export const tournamentBoard = async (
   const who = query.me === 'true' ? auth.userId : studio ? query.arcId : undefined;
   const [page, ranked, records] = await Promise.all([
     rankReads.pageOf(board, query.offset, query.limit),
-    who ? rankReads.playerRank(board, who) : undefined,
+    who ? playerRank(board, who) : undefined,
     recordsOf(game.id, [{ tournamentId: t.tournamentId, period: p }]),
   ]);
   // With the identifier the studio knows each player by and their display name (one wave of batched reads).

@@ -9,8 +9,9 @@ import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { dayBoard, gamesActiveOn, invalidateSessions, playKeys, utcDay } from '../../lib/play/index.js';
 import { devLeaderboard } from '../../lib/play/leaderboard.js';
+import { around, playerRank } from '../../lib/play/rank-around.js';
 import { type BoardRef, byRank, metaKey, type Standing } from '../../lib/play/rank-index.js';
-import { around, boardSize, pageOf, playerRank, readMeta, scoreAt } from '../../lib/play/rank-reads.js';
+import { boardSize, pageOf, readMeta, scoreAt } from '../../lib/play/rank-reads.js';
 import { getItems, itemKey, playTable } from '../../lib/play/repository.js';
 import { batchSavePoints, type SaveEntry } from '../../lib/play/save-points.js';
 import { localDirectory } from '../../lib/user/directory.js';
@@ -253,16 +254,27 @@ describe('ties reached over many minutes', () => {
         })
         .sort(byRank);
       expect(expected.filter((s) => s.points === 7)).toHaveLength(ids.length - 13);
-      const { result, counts } = await countQueries(() =>
-        Promise.all(expected.map((s) => playerRank(board, s.arcId))),
-      );
-      // A board of 270 is one shard wide: a player with more than 10 tied ahead of it counts them with one
-      // COUNT over the tie group; the others from the page before it.
+      // A board of 270 is one shard wide. The first read of a player with 10 or more tied ahead of it (the
+      // last of each group: 12 and 256) counts them with one COUNT over the tie group, and records the score.
       expect((await readMeta(board)).recorded).toBe(1);
       const groups = [...new Set(expected.map((s) => s.points))].map(
         (p) => expected.filter((s) => s.points === p).length,
       );
-      expect(counts).toBe(groups.reduce((sum, n) => sum + Math.max(0, n - 10), 0));
+      expect(groups).toEqual([13, 257]);
+      expect((await readMeta(board)).ties.size).toBe(0);
+      for (const points of [10, 7]) {
+        const last = expected.filter((s) => s.points === points).at(-1) as Standing;
+        const first = await countQueries(() => playerRank(board, last.arcId));
+        expect(first.counts).toBe(1);
+        expect(first.result?.rank).toBe(expected.indexOf(last) + 1);
+      }
+      expect([...(await readMeta(board)).ties].sort((a, b) => a - b)).toEqual([7, 10]);
+      // Every later read at those scores counts the ties ahead of it with one COUNT per shard in its first wave,
+      // and reads only its two neighbours before it.
+      const { result, counts } = await countQueries(() =>
+        Promise.all(expected.map((s) => playerRank(board, s.arcId))),
+      );
+      expect(counts).toBe(expected.length);
       result.forEach((answer, i) => {
         expect(answer?.rank).toBe(i + 1);
         expect(answer?.neighbours.map((x) => x.arcId)).toEqual(
@@ -271,6 +283,43 @@ describe('ties reached over many minutes', () => {
       });
     }
   }, 120_000);
+});
+
+describe('the large tie groups a board records', () => {
+  it('stops at 64 scores: a read past a page of a group then counts it every time, exactly', async () => {
+    const g = await registerGame(dev);
+    const board: BoardRef = { kind: 'day', gameId: g.id, day: utcDay(new Date()) };
+    const part = Array.from({ length: 14 }, () => `sol:${bs58.encode(randomBytes(32))}`);
+    const res = await batchSavePoints(
+      auth(),
+      { gameId: g.id, entries: part.map((playerId, j) => ({ playerId, points: 5, sessionId: `f${j}` })) },
+      deps,
+    );
+    const full = new Set(Array.from({ length: 64 }, (_, i) => 1_000 + i));
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: playTable(),
+        Key: metaKey(board),
+        UpdateExpression: 'ADD ties :t',
+        ExpressionAttributeValues: { ':t': full },
+      }),
+    );
+    const ranks = [];
+    for (let i = 0; i < 2; i++) {
+      const ranked = await Promise.all(part.map((w) => playerRank(board, res.playerIdToArcId[w] as string)));
+      ranks.push(ranked.map((r) => r?.rank).sort((a, b) => Number(a) - Number(b)));
+    }
+    // 14 tied in one shard: the players with 10 or more ahead (4 of them) count them, both times.
+    expect(ranks).toEqual([
+      Array.from({ length: 14 }, (_, i) => i + 1),
+      Array.from({ length: 14 }, (_, i) => i + 1),
+    ]);
+    expect((await readMeta(board)).ties).toEqual(full);
+    const { counts } = await countQueries(() =>
+      Promise.all(part.map((w) => playerRank(board, res.playerIdToArcId[w] as string))),
+    );
+    expect(counts).toBe(4);
+  });
 });
 
 describe('a tie group of 2,000 at one score, saved while the board widens', () => {

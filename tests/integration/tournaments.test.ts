@@ -18,6 +18,7 @@ import {
   getItems,
   invalidateSessions,
   periodBoard,
+  playerRank,
   rankReads,
   tournamentPlayKeys,
 } from '../../lib/play/index.js';
@@ -465,7 +466,7 @@ describe('a recurring tournament under a controlled clock', () => {
     expect(expected).toHaveLength(40);
     const pb = periodBoard(game.id, { tournamentId: id, period: iso(start) });
     expect(await rankReads.pageOf(pb, 0, 100)).toEqual(expected.map(({ shard: _, ...s }) => s));
-    const ranks = await Promise.all(expected.map((s) => rankReads.playerRank(pb, s.arcId)));
+    const ranks = await Promise.all(expected.map((s) => playerRank(pb, s.arcId)));
     expect(ranks.map((r) => r?.rank)).toEqual(expected.map((_, i) => i + 1));
   });
 });
