@@ -95,7 +95,9 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
   const sized = units.map((unit) => ({
     unit,
     keys: unit.items.filter((i) => !mergeable(i)).map(writeKey),
-    counters: unit.items.filter(mergeable).map(writeKey),
+    // A counter ADD by its node, whatever copy the player's move named: the transaction writes all of its counter
+    // ADDs to one copy of its own (`groupTransaction`'s `counterCopy`), so players of different copies share it.
+    counters: unit.items.filter(mergeable).map((i) => writeKey(counterInCopy(i, 0))),
     bytes: JSON.stringify(unit.items).length,
   }));
   // Units writing the same counter items (players counting in the same copies) one after another, the items

@@ -171,6 +171,17 @@ describe('groupTransaction', () => {
     );
   });
 
+  it('packs by counter node, whatever copy each player named: the transaction writes one copy of its own', () => {
+    // 49 players of 2 items, each +1 on node 0 in copy i % 8: 98 items and one counter item in one copy.
+    const units = Array.from({ length: 49 }, (_, i) => counting(`p${i}`, i % 8, 10));
+    const groups = packTransactions(units);
+    expect(groups).toHaveLength(1);
+    const tx = groupTransaction(groups[0] as typeof units, 5);
+    expect(tx.items).toHaveLength(MAX_TRANSACTION_ITEMS - 1);
+    const counters = tx.items.filter((i) => i.Update?.Key?.sk === 'RANK');
+    expect(counters).toEqual([counterItem(counterKey(board, node, 5), new Map([[10, 49]]))]);
+  });
+
   it('merges the counter ADDs of players who count in one item, and packs them together', () => {
     const units = [counting('a', 3, 10), counting('b', 3, 10, 5), counting('c', 4, 10)];
     expect(packTransactions(units)).toHaveLength(1);
@@ -186,7 +197,7 @@ describe('groupTransaction', () => {
     expect(failedUnits(tx, reasons).map((u) => u.name)).toEqual(['a', 'b']);
   });
 
-  it('packs 100 players with their counter ADDs into 4 transactions, players of one copy together', () => {
+  it('packs 100 players with their counter ADDs into 4 transactions, each writing one copy of its own', () => {
     const all = { kind: 'all' as const, gameId: 'g' };
     // Like a batch of 100 players at one score: 3 own writes (day and all-time totals, session) and one counter
     // ADD per board each, over 22 copies: 300 + 44 items, 5 per player before merging.
@@ -197,7 +208,12 @@ describe('groupTransaction', () => {
     });
     const groups = packTransactions(units);
     expect(groups).toHaveLength(4);
-    for (const group of groups) expect(groupTransaction(group).items.length).toBeLessThanOrEqual(100);
+    // As the save commits them: each transaction's counter ADDs in a copy of its own, one item per board.
+    groups.forEach((group, copy) => {
+      const items = groupTransaction(group, copy).items;
+      expect(items.length).toBeLessThanOrEqual(100);
+      expect(items.filter((i) => i.Update?.Key?.sk === 'RANK')).toHaveLength(2);
+    });
     expect(groups.flat()).toHaveLength(100);
   });
 
@@ -221,11 +237,13 @@ describe('groupTransaction', () => {
         ]),
       ],
     }));
-    // 300 own + ~46 shared items: 4 transactions at the least; a transaction holds the counter items of its
-    // players' copies, so players who share copies must go together.
+    // 300 own + a few shared items: 4 transactions at the least; each writes its counter ADDs to one copy of
+    // its own, so a transaction holds one item per node its players touch.
     const groups = packTransactions(units);
     expect(groups.length).toBeLessThanOrEqual(5);
-    for (const group of groups) expect(groupTransaction(group).items.length).toBeLessThanOrEqual(100);
+    groups.forEach((group, copy) => {
+      expect(groupTransaction(group, copy).items.length).toBeLessThanOrEqual(100);
+    });
     expect(new Set(groups.flat())).toEqual(new Set(units));
   });
 
