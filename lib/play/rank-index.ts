@@ -203,7 +203,7 @@ export interface BoardMeta {
   dayWidth: number;
   /**
    * Scores at which a rank read found a large tie group (more than a page of them ahead of a player in a shard):
-   * a rank read at one of them reads a longer page before the player (rank-reads.ts `around`). Written by reads.
+   * a rank read at one of them counts its ties ahead in its first wave (rank-around.ts `around`). Written by reads.
    */
   ties: ReadonlySet<number>;
 }
