@@ -1,5 +1,6 @@
 // A standing's rank and neighbours on a board (docs/leaderboards.md §1, §4): its score's counters and the index
-// entries on both sides of it in every shard in one wave, a COUNT over a large tie group in a second. Apart from
+// entries on both sides of it in every shard in one wave, a COUNT over a large tie group in a second (in the
+// first, once the board has recorded the group's score). Apart from
 // rank-reads.ts because it writes: the first read that counts a large tie group records its score on the board's
 // meta item, and only the functions that rank a player carry that grant.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -43,8 +44,8 @@ const MAX_TIES = 64;
 
 /**
  * Records that a board has a large tie group at `points` (ADD to the meta item's `ties`, while it holds fewer than
- * MAX_TIES and the board exists), so that later rank reads at that score count their ties ahead in their first wave. Best effort: a hint
- * that fails to be written costs the next read its COUNT wave, nothing else.
+ * MAX_TIES and the board exists), so that later rank reads at that score count their ties ahead in their first
+ * wave. Best effort: a hint that fails to be written costs the next read its COUNT wave, nothing else.
  */
 const recordTieGroup = async (board: BoardRef, points: number) => {
   try {
