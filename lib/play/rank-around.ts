@@ -1,8 +1,8 @@
 // A standing's rank and neighbours on a board (docs/leaderboards.md §1, §4): its score's counters and the index
 // entries on both sides of it in every shard in one wave, a COUNT over a large tie group in a second (in the
-// first, once the board has recorded the group's score). Apart from
-// rank-reads.ts because it writes: the first read that counts a large tie group records its score on the board's
-// meta item, and only the functions that rank a player carry that grant.
+// first, once the board has recorded the group's score). Apart from rank-reads.ts because it writes: the first
+// read that counts a large tie group records its score on the board's meta item, and only the functions that rank
+// a player carry that grant.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
