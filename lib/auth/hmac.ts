@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { openSecret } from '../adapters/secrets.js';
 import type { AuthContext, Authenticator, RawRequest } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
-import { sha256Hex, signRequest } from '../core/hmac-signing.js';
+import { sha256Hex, signedPath, signRequest } from '../core/hmac-signing.js';
 import { useOnce } from '../ratelimit/index.js';
 import { getApiKeyRecord } from '../user/index.js';
 
@@ -66,7 +66,12 @@ const signedForm = (
   header: ParsedHmacHeader,
   bound: string | undefined,
 ): 'strict' | 'spec' | undefined => {
-  const base = { secretKey, method: request.method, path: request.path, timestamp: header.timestamp };
+  const base = {
+    secretKey,
+    method: request.method,
+    path: signedPath(request.path),
+    timestamp: header.timestamp,
+  };
   if (
     bound &&
     equalHex(signRequest({ ...base, bodySha256: bound, query: request.rawQuery }), header.signature)

@@ -4,7 +4,7 @@ import { createHash, createHmac } from 'node:crypto';
 export interface SigningInput {
   secretKey: string;
   method: string;
-  /** Request path relative to the base URL, without the query string. */
+  /** Request path relative to the base URL, without the query string, percent-decoded (`signedPath`). */
   path: string;
   /** Unix time in milliseconds. */
   timestamp: number;
@@ -16,6 +16,22 @@ export interface SigningInput {
    */
   query?: string;
 }
+
+/**
+ * The path a signature covers: the request path percent-decoded, each run of `%XX` read as UTF-8 (a run that is no
+ * valid UTF-8 stays as it is). API Gateway hands a function the path decoded, so `/periods/2026-12-02T00:44:00Z`
+ * is signed the same whether the client sent `:` or `%3A`; serverless offline decodes only the characters RFC 3986
+ * leaves unreserved, and decoding what is still encoded gives the same path there. On API Gateway the second pass
+ * changes nothing unless a path parameter's own value holds `%` and two hex digits, which no route's ids do.
+ */
+export const signedPath = (path: string): string =>
+  path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 
 /** RFC 3986 percent-encoding: unreserved characters (A-Z a-z 0-9 - . _ ~) kept, every other UTF-8 byte %XX. */
 export const rfc3986 = (value: string): string =>
@@ -41,8 +57,9 @@ export const canonicalQuery = (query: string): string =>
     .join('&');
 
 /**
- * The exact string that is signed: lower(method) LF lower(path) LF timestamp, then LF bodySha256 when the body is
- * bound, then LF canonicalQuery(query) in the strict form (which always binds the body).
+ * The exact string that is signed: lower(method) LF lower(path) LF timestamp (`path` already decoded by
+ * `signedPath`), then LF bodySha256 when the body is bound, then LF canonicalQuery(query) in the strict form (which
+ * always binds the body).
  */
 export const canonicalString = ({
   method,

@@ -8,7 +8,9 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'
 export const SIGNING_RULES =
   'The signature is lowercase hex HMAC-SHA256, keyed with the secret key, of a string of lines joined by "\\n":\n\n' +
   '- **Basic form**: `lower(method)`, `lower(path)`, `timestamp` (Unix milliseconds; path relative to the base ' +
-  'URL, without the query string). Accepted for keys that are not strict. It covers neither the body nor the ' +
+  'URL, without the query string, percent-decoded: every run of `%XX` read as UTF-8, so a path ending ' +
+  '`/periods/2026-12-02T00%3A44%3A00Z/board` is signed ending `/periods/2026-12-02T00:44:00Z/board`, the path ' +
+  'API Gateway hands the API). Accepted for keys that are not strict. It covers neither the body nor the ' +
   'query: for non-GET requests it is accepted once per body.\n' +
   '- **Body-bound form**: the same three lines plus `bodySha256`, sent as `x-content-sha256: <bodySha256>` (lowercase ' +
   'hex sha256 of the exact body bytes); the server checks the body against it. Accepted for keys that are not ' +
@@ -59,7 +61,7 @@ export const createHmacSignatureContract = defineContract({
           z.maxLength(2048),
           z.regex(/^\/[^?#\s]*$/, 'must start with "/" and contain no query string, fragment or whitespace'),
         ),
-      'Path of the request to sign, e.g. /games/me',
+      'Path of the request to sign, e.g. /games/me, as sent (percent-encoded or not): it is signed decoded',
     ),
     apiKey: described(z.uuid(), 'Your API key'),
     timestamp: described(

@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.js';
-import { canonicalString, formatAuthorization, signRequest } from '../core/hmac-signing.js';
+import { canonicalString, formatAuthorization, signedPath, signRequest } from '../core/hmac-signing.js';
 
 export interface HmacHelperInput {
   secretKey: string;
@@ -11,7 +11,10 @@ export interface HmacHelperInput {
   query?: string | undefined;
 }
 
-/** The Authorization header value for a request, as the signing helper endpoint returns it; strict given `query`. */
+/**
+ * The Authorization header value for a request, as the signing helper endpoint returns it; strict given `query`.
+ * `path` may be given as the URL carries it: it is signed decoded, as the server verifies it.
+ */
 export const createHmacSignature = (input: HmacHelperInput, now: () => number = Date.now) => {
   if (input.query !== undefined && input.bodySha256 === undefined) {
     throw new AppError('VALIDATION_ERROR', 'The strict form (query given) signs the body hash too', [
@@ -25,7 +28,7 @@ export const createHmacSignature = (input: HmacHelperInput, now: () => number = 
   const timestamp = input.timestamp ?? now();
   const signed = {
     method: input.method,
-    path: input.path,
+    path: signedPath(input.path),
     timestamp,
     ...(input.bodySha256 !== undefined ? { bodySha256: input.bodySha256 } : {}),
     ...(input.query !== undefined ? { query: input.query } : {}),

@@ -16,7 +16,7 @@ export interface SignInput {
   apiKey: string;
   secretKey: string;
   method: string;
-  /** Request path relative to the API's base URL, without the query string. */
+  /** Request path relative to the API's base URL, without the query string, percent-decoded (`signedPath`). */
   path: string;
   /** Unix milliseconds; the server accepts 5 minutes of skew either way. */
   timestamp: number;
@@ -31,6 +31,20 @@ export interface SignInput {
 
 /** The sha256 of an empty body, what the strict form signs for a request without one. */
 export const EMPTY_BODY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/**
+ * The path a signature covers: a URL's path percent-decoded, each run of `%XX` read as UTF-8 (a run that is no
+ * valid UTF-8 stays as it is), as the API receives it: `/periods/2026-12-02T00%3A44%3A00Z/board` is signed as
+ * `/periods/2026-12-02T00:44:00Z/board`.
+ */
+export const signedPath = (path: string): string =>
+  path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 
 /** RFC 3986 percent-encoding: A-Z a-z 0-9 - . _ ~ kept, every other UTF-8 byte as %XX (uppercase hex). */
 const rfc3986 = (value: string): string =>
@@ -51,7 +65,7 @@ export const canonicalQuery = (query: string): string =>
 
 /**
  * The signed string: lower(method) LF lower(path) LF timestamp [LF bodySha256] [LF canonicalQuery(query)] (the
- * strict form has both).
+ * strict form has both), `path` already decoded by `signedPath`.
  */
 export const canonicalString = (input: Omit<SignInput, 'apiKey' | 'secretKey'>): string => {
   if (input.query !== undefined && !input.bodySha256)

@@ -8,6 +8,7 @@ export {
   EMPTY_BODY_SHA256,
   type SignInput,
   sha256Hex,
+  signedPath,
   signRequest,
 } from './hmac.js';
 export type { components, operations, paths } from './openapi.generated.js';

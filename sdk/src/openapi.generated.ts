@@ -1183,7 +1183,7 @@ export type paths = {
          * Generate an HMAC Authorization header value
          * @description Helper that signs a request for you. The signature is lowercase hex HMAC-SHA256, keyed with the secret key, of a string of lines joined by "\n":
          *
-         *     - **Basic form**: `lower(method)`, `lower(path)`, `timestamp` (Unix milliseconds; path relative to the base URL, without the query string). Accepted for keys that are not strict. It covers neither the body nor the query: for non-GET requests it is accepted once per body.
+         *     - **Basic form**: `lower(method)`, `lower(path)`, `timestamp` (Unix milliseconds; path relative to the base URL, without the query string, percent-decoded: every run of `%XX` read as UTF-8, so a path ending `/periods/2026-12-02T00%3A44%3A00Z/board` is signed ending `/periods/2026-12-02T00:44:00Z/board`, the path API Gateway hands the API). Accepted for keys that are not strict. It covers neither the body nor the query: for non-GET requests it is accepted once per body.
          *     - **Body-bound form**: the same three lines plus `bodySha256`, sent as `x-content-sha256: <bodySha256>` (lowercase hex sha256 of the exact body bytes); the server checks the body against it. Accepted for keys that are not strict.
          *     - **Strict form**: the three lines, `bodySha256` (always: the sha256 of the empty string, `e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855`, for a request without a body; `x-content-sha256` is always sent), and `canonicalQuery`. Accepted for every key; the only form a key with `strictSigning` accepts (set with `PATCH /user/me` and your identity-provider token; `GET /user/me` shows it). A request of such a key signed in another form is 401 `STRICT_SIGNING_REQUIRED`; one whose body or query differs from what was signed is 401 `INVALID_SIGNATURE`.
          *
@@ -11521,7 +11521,7 @@ export interface operations {
                     secretKey: string;
                     /** @description HTTP method of the request to sign (case-insensitive) */
                     method: string;
-                    /** @description Path of the request to sign, e.g. /games/me */
+                    /** @description Path of the request to sign, e.g. /games/me, as sent (percent-encoded or not): it is signed decoded */
                     path: string;
                     /**
                      * Format: uuid

@@ -2,7 +2,7 @@
 // idempotency keys where the operation takes them, and bounded retries (429 after Retry-After; network errors
 // and 502/503/504 only when a retry cannot apply the request twice). Error answers become ArcadiaError.
 import { ArcadiaError, errorOf, networkError } from './errors.js';
-import { EMPTY_BODY_SHA256, sha256Hex, signRequest } from './hmac.js';
+import { EMPTY_BODY_SHA256, sha256Hex, signedPath, signRequest } from './hmac.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
 
@@ -31,7 +31,7 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const newKey = () => crypto.randomUUID();
 
-/** The path relative to the base URL, as the server signs it. */
+/** The path relative to the base URL, as the URL carries it (signed decoded: `signedPath`). */
 export const relativePath = (url: URL, baseUrl: string): string => {
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   return basePath && url.pathname.startsWith(`${basePath}/`)
@@ -94,7 +94,8 @@ const authHeaders = async (
   prepared: Prepared,
 ): Promise<Record<string, string>> => {
   if (options.hmac) {
-    const signed = { ...options.hmac, method, path: relativePath(prepared.url, options.baseUrl) };
+    const path = signedPath(relativePath(prepared.url, options.baseUrl));
+    const signed = { ...options.hmac, method, path };
     if (options.bindBody === false) return signRequest({ ...signed, timestamp: Date.now() });
     const bodySha256 = prepared.body === undefined ? EMPTY_BODY_SHA256 : await sha256Hex(prepared.body);
     return signRequest({ ...signed, timestamp: Date.now(), bodySha256, query: prepared.url.search });

@@ -1,6 +1,7 @@
 // The reference page signs "Try it out" requests in the browser: an API key and secret typed into the page, HMAC
 // with WebCrypto in the strict form (the body hash in x-content-sha256 and the canonical query signed), so a key
 // that requires strict signing works there. Chromium drives the page against serverless offline.
+import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
@@ -55,6 +56,37 @@ describe('the reference page', () => {
       expect(call?.body).toBe(body);
       // The secret never leaves the page.
       for (const request of sent) expect(JSON.stringify(request)).not.toContain(dev.secretKey);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+
+  it('signs a path whose parameters the page percent-encodes (a period named by its start instant)', async () => {
+    const dev = await createDeveloper();
+    const game = await registerGame(dev);
+    const browser: Browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const sent: string[] = [];
+      page.on('request', (r) => sent.push(r.url()));
+      await page.goto(`${base()}/api-reference`);
+      await page.fill('#hmac-api-key', dev.apiKey);
+      await page.fill('#hmac-secret', dev.secretKey);
+
+      const path = '/tournaments/{gameId}/{tournamentId}/periods/{periodId}/board';
+      const operation = page.locator(`.opblock:has([data-path="${path}"])`);
+      await operation.locator('.opblock-summary').click();
+      const tournamentId = randomUUID();
+      const params = { gameId: game.id, tournamentId, periodId: '2026-12-02T00:44:00Z' };
+      for (const [name, value] of Object.entries(params))
+        await operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
+      await operation.locator('button.execute').click();
+      // Signed over the decoded path, the request reaches the tournament lookup: this one does not exist.
+      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('404');
+      expect(sent.find((url) => url.includes('/board'))).toContain(
+        `${base()}/tournaments/${game.id}/${tournamentId}/periods/2026-12-02T00%3A44%3A00Z/board`,
+      );
     } finally {
       await browser.close();
     }

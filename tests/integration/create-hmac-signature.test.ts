@@ -33,6 +33,20 @@ describe('POST /user/hmac-signature', () => {
     expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
   });
 
+  it('signs the path decoded, whether it is given percent-encoded or not', async () => {
+    const path = (period: string) => `/tournaments/g/t/periods/${period}/board`;
+    const sign = async (given: string) =>
+      (
+        (await call({ secretKey: 'sk', method: 'GET', path: given, apiKey: API_KEY, timestamp: 1 })).body as {
+          data: { signature: string; stringToSign: string };
+        }
+      ).data;
+    const encoded = await sign(path('2026-12-02T00%3A44%3A00Z'));
+    expect(encoded.stringToSign).toBe(`get\n${path('2026-12-02t00:44:00z')}\n1`);
+    expect(await sign(path('2026-12-02T00:44:00Z'))).toEqual(encoded);
+    expect((await sign('/x/caf%C3%A9%20bar')).stringToSign).toBe('get\n/x/café bar\n1');
+  });
+
   it('signs with the current time in milliseconds by default', async () => {
     const before = Date.now();
     const res = await call({ secretKey: 'sk', method: 'GET', path: '/games/me', apiKey: API_KEY });

@@ -91,6 +91,47 @@ describe('the server client', () => {
     });
   });
 
+  it('signs a path its URL percent-encodes: the board of a period named by its start instant', async () => {
+    const urls: string[] = [];
+    const client = createArcadiaClient({
+      baseUrl: baseUrl(),
+      hmac: { apiKey: dev.apiKey, secretKey: dev.secretKey },
+      fetch: (request) => {
+        urls.push(request.url);
+        return fetch(request);
+      },
+    });
+    const { game } = unwrap(await client.POST('/games', { body: gameBody() as never }));
+    const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const created = unwrap(
+      await client.POST('/tournaments/{gameId}', {
+        params: { path: { gameId: game.id } },
+        body: { title: 'Encoded path', startsAt: iso(now), endsAt: iso(now + 3_600_000) },
+      }),
+    );
+    const periodId = created.current?.id ?? '';
+    expect(periodId).toBe(iso(now));
+    unwrap(
+      await client.POST('/play/dev/batch-save-points', {
+        body: { gameId: game.id, entries: [{ playerId: 'x:encoded', points: 12, sessionId: 'e' }] },
+      }),
+    );
+    const board = (period: string) =>
+      client.GET('/tournaments/{gameId}/{tournamentId}/periods/{periodId}/board', {
+        params: { path: { gameId: game.id, tournamentId: created.tournamentId, periodId: period } },
+      });
+    // The URL carries the colons as %3A; the signature covers the path decoded, as the API receives it.
+    expect(unwrap(await board(periodId)).entries).toEqual([
+      expect.objectContaining({ rank: 1, points: 12, playerId: 'x:encoded' }),
+    ]);
+    expect(urls.at(-1)).toContain(`/periods/${periodId.replaceAll(':', '%3A')}/board`);
+    // Characters the local stack leaves encoded in the path it hands the API (a space, é) are decoded there too:
+    // the signature holds and the period id is refused as what it is, not as a bad signature.
+    await expect(board('début 1')).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(urls.at(-1)).toContain('/periods/d%C3%A9but%201/board');
+  });
+
   it('retries a registration whose answer was lost with the same idempotency key: one game', async () => {
     const owner = await createDeveloper();
     let lost = 0;

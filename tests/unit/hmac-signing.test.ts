@@ -4,11 +4,13 @@ import {
   canonicalString,
   formatAuthorization,
   sha256Hex,
+  signedPath,
   signRequest,
 } from '../../lib/core/hmac-signing.js';
 import {
   canonicalQuery as sdkCanonicalQuery,
   canonicalString as sdkCanonicalString,
+  signedPath as sdkSignedPath,
   signRequest as sdkSignRequest,
 } from '../../sdk/src/hmac.js';
 
@@ -95,6 +97,25 @@ describe('hmac signing', () => {
       'HMAC-SHA256 apiKey=k signature=4e8aa4998a1fde57d1931dc88cef43c7d21a96dbd416e61776c1b963386bf9d0 timestamp=1700000000000',
     );
     expect(headers['x-content-sha256']).toBe(STRICT.bodySha256);
+  });
+
+  it('signs the path decoded, in the SDK as on the server: one string whatever the client encoded', () => {
+    const period = '/tournaments/g/t/periods/2026-12-02T00:44:00Z/board';
+    const cases: Array<[string, string]> = [
+      ['/tournaments/g/t/periods/2026-12-02T00%3A44%3A00Z/board', period],
+      ['/tournaments/g/t/periods/2026-12-02T00%3a44%3a00Z/board', period],
+      [period, period],
+      ['/games/me', '/games/me'],
+      ['/x/caf%C3%A9%20bar', '/x/café bar'],
+      ['/x/a%2Fb', '/x/a/b'],
+      // A literal % and runs that are no UTF-8 stay as sent.
+      ['/x/100%', '/x/100%'],
+      ['/x/%E2%82/%zz', '/x/%E2%82/%zz'],
+    ];
+    for (const [sent, signed] of cases) {
+      expect(signedPath(sent)).toBe(signed);
+      expect(sdkSignedPath(sent)).toBe(signed);
+    }
   });
 
   it('formats the header value the way SPEC §4.2 shows it', () => {

@@ -25,7 +25,7 @@ const inlineScript = (source: string) => source.replaceAll('</script', '<\\/scri
  * query are signed, so the page works with keys that require strict signing too. The credentials stay in the two
  * inputs: never stored, never sent. A request that already carries an Authorization header (a bearer token entered in
  * Swagger UI's Authorize dialog) is left as it is; the document itself (`loadSpec`) is fetched unsigned.
- * `canonicalQuery` is lib/core/hmac-signing.ts's, in the page's JavaScript.
+ * `canonicalQuery` and `signedPath` (the path signed decoded) are lib/core/hmac-signing.ts's, in the page's JavaScript.
  */
 export const PAGE_SIGNER = String.raw`
 const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -37,6 +37,7 @@ const canonicalQuery = (search) => Array.from(new URLSearchParams(search), ([n, 
   .sort((a, b) => byCodeUnit(a[0], b[0]) || byCodeUnit(a[1], b[1]))
   .map(([n, v]) => n + '=' + v)
   .join('&');
+const signedPath = (path) => path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => { try { return decodeURIComponent(run); } catch { return run; } });
 const signHmac = async (request) => {
   const apiKey = typed('hmac-api-key');
   const secret = typed('hmac-secret');
@@ -49,7 +50,7 @@ const signHmac = async (request) => {
   const body = typeof request.body === 'string' ? request.body : '';
   const bodySha256 = hex(await crypto.subtle.digest('SHA-256', utf8(body)));
   headers['x-content-sha256'] = bodySha256;
-  const parts = [request.method.toLowerCase(), url.pathname.toLowerCase(), String(timestamp), bodySha256, canonicalQuery(url.search)];
+  const parts = [request.method.toLowerCase(), signedPath(url.pathname).toLowerCase(), String(timestamp), bodySha256, canonicalQuery(url.search)];
   const key = await crypto.subtle.importKey('raw', utf8(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const signature = hex(await crypto.subtle.sign('HMAC', key, utf8(parts.join('\n'))));
   headers.Authorization = 'HMAC-SHA256 apiKey=' + apiKey + ' signature=' + signature + ' timestamp=' + timestamp;
