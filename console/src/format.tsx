@@ -44,3 +44,43 @@ export const Short = ({ value }: { value: string | null | undefined }) =>
   ) : (
     <span>–</span>
   );
+
+/**
+ * A player as the studio knows them: the display name, else the studio's identifier (`playerId`), both when both
+ * are set; the Arc ID one click away (a disclosure), and shown alone only when the API gives nothing else.
+ * `href` links the name (the player's page).
+ */
+export const PlayerName = ({
+  arcId,
+  playerId,
+  displayName,
+  href,
+}: {
+  arcId: string;
+  playerId: string | null;
+  displayName: string | null;
+  href?: string;
+}) => {
+  const known = displayName ?? playerId;
+  const name = known ?? arcId;
+  return (
+    <span class="player-name">
+      {href ? (
+        <a href={href} class={known ? undefined : 'mono'}>
+          {name}
+        </a>
+      ) : (
+        <span class={known ? undefined : 'mono'}>{name}</span>
+      )}
+      {displayName && playerId ? <span class="hint"> ({playerId})</span> : null}
+      {known ? (
+        <details class="arc-id">
+          <summary>
+            Arc ID<span class="visually-hidden"> of {name}</span>
+          </summary>
+          <code>{arcId}</code>
+        </details>
+      ) : null}
+    </span>
+  );
+};

@@ -9,7 +9,8 @@
 //   POST /api/v1/sessions/logout              {"refresh_token"} → the session ends
 //
 // Every call needs the `privy-app-id` header of the app (401 `missing_or_invalid_privy_app_id`); a browser's
-// Origin must be one the app allows (403 `allowlist_rejected`; preflights answered for allowed origins only).
+// Origin must be one the app allows (403 `allowlist_rejected`; preflights answered for allowed origins only), and
+// an allowed origin's calls are answered for a credentialed request (its origin echoed, credentials allowed).
 // Errors are the provider's `{"error": "<message>", "code": "<code>"}`.
 //
 // Local-only: GET /local/passwordless/{email} → {"email", "code", "expiresAt"}: the inbox a developer or a test
@@ -223,9 +224,16 @@ export const createClientAuth = (options: ClientAuthOptions) => {
       const origin = req.headers.origin;
       if (origin !== undefined && !allowsOrigin(origin))
         throw new ProviderError(403, 'allowlist_rejected', `Origin ${origin} is not allowed for this app`);
+      // As the provider answers an allowed origin: that origin (never `*`) and credentials allowed, since its
+      // client sends every call with `credentials: 'include'` (a browser refuses the answer, and a preflight,
+      // without Access-Control-Allow-Credentials: true); the answer varies with the Origin either way.
       const cors: Record<string, string> = origin
-        ? { 'access-control-allow-origin': origin, vary: 'Origin' }
-        : {};
+        ? {
+            'access-control-allow-origin': origin,
+            'access-control-allow-credentials': 'true',
+            vary: 'Origin',
+          }
+        : { vary: 'Origin' };
       if (req.method === 'OPTIONS') {
         res.writeHead(204, {
           ...cors,

@@ -1,6 +1,8 @@
 // The Chromium every browser test launches: Debian's when it is installed, else the one npm installed with
 // @sparticuz/chromium (its binary and libraries ship brotli-compressed in the package: nothing is downloaded),
 // so `npm install && npm test` needs no system browser. ARCADIA_BROWSER=npm forces the npm one.
+// Both keep the web's security rules on (CORS, mixed content), as a user's browser does: a page that works here
+// works for a person.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,13 @@ const SYSTEM_ARGS = [
   '--disable-component-update',
   '--no-first-run',
 ];
+
+/**
+ * @sparticuz/chromium's flags turn off the same-origin policy (it is made for scraping in Lambda): with them, a
+ * cross-origin call that a user's browser blocks (a credentialed request without Access-Control-Allow-Credentials)
+ * passes, and a test would never see it.
+ */
+const WEAKENING_FLAGS = new Set(['--disable-web-security', '--allow-running-insecure-content']);
 
 // The package's root: its entry is build/index.js, its compressed binaries are in bin/.
 const packageDir = dirname(dirname(fileURLToPath(import.meta.resolve('@sparticuz/chromium'))));
@@ -61,7 +70,7 @@ export const launchNpmChromium = async (): Promise<Browser> => {
   const dir = unpackNpmChromium();
   return chromium.launch({
     executablePath: join(dir, 'chromium'),
-    args: sparticuz.args,
+    args: sparticuz.args.filter((arg) => !WEAKENING_FLAGS.has(arg)),
     env: {
       ...process.env,
       LD_LIBRARY_PATH: [join(dir, 'lib'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Screenshots of the console tests: written by every run, never committed (.gitignore). */
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../.artifacts/console/', import.meta.url));
@@ -27,15 +27,20 @@ export interface SignedIn {
 }
 
 /**
- * Sign in as a local user through the sign-in page, as a person would: the address `<name>@local` (the local
+ * Sign in as a local user through the sign-in page at `url` (default the stack's console), as a person would: the address `<name>@local` (the local
  * provider's `did:local:<name>`), then the one-time code the page shows from the local provider's inbox. For a
  * new user, answers the key pair it shows once.
  */
-export const signIn = async (page: Page, name: string): Promise<SignedIn> => {
-  await page.goto(consoleUrl());
+export const signIn = async (page: Page, name: string, url = consoleUrl()): Promise<SignedIn> => {
+  await page.goto(url);
   await page.getByLabel('Email').fill(`${name}@local`);
   await page.getByRole('button', { name: 'Send a sign-in code' }).click();
-  const code = (await page.locator('#local-code code').textContent({ timeout: 30_000 })) ?? '';
+  const shown = page.locator('#local-code code');
+  // A refusal (the provider's, or the browser's "Failed to fetch") fails here with its message, not by a timeout.
+  const alert = page.getByRole('alert');
+  await shown.or(alert).first().waitFor({ timeout: 30_000 });
+  if (await alert.isVisible()) throw new Error(`sending the code failed: ${await alert.textContent()}`);
+  const code = (await shown.textContent()) ?? '';
   await page.getByLabel('Code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
   const secret = page.locator('#secret-value');
@@ -71,4 +76,28 @@ export const screenshot = async (page: Page, name: string) => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+};
+
+/**
+ * A table row's cells as they read with every Arc ID disclosure closed: a player's cell by the name shown (display
+ * name, else the studio's identifier, else the Arc ID), the other cells by their text.
+ */
+export const rowCells = async (row: Locator): Promise<string[]> => {
+  const cells = await row.locator('td').all();
+  return Promise.all(
+    cells.map(async (cell) => {
+      const name = cell.locator('.player-name > :first-child');
+      return ((await name.count()) > 0 ? await name.textContent() : await cell.textContent()) ?? '';
+    }),
+  );
+};
+
+/** Opens the Arc ID disclosure beside a player's name in `scope`, and answers the Arc ID it shows. */
+export const revealArcId = async (scope: Locator): Promise<string> => {
+  const disclosure = scope.locator('details.arc-id');
+  const code = disclosure.locator('code');
+  if (await code.isVisible()) throw new Error('the Arc ID shows before its disclosure is opened');
+  await disclosure.locator('summary').click();
+  await code.waitFor();
+  return (await code.textContent()) ?? '';
 };

@@ -6,7 +6,7 @@
 // or critical issue at 375 and 1280 px; screenshots go to tests/.artifacts/console.
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { loadWallet } from '../../lib/user/wallet.js';
@@ -16,6 +16,8 @@ import { launchBrowser } from '../helpers/browser.js';
 import {
   consoleUrl,
   open,
+  revealArcId,
+  rowCells,
   screenshot,
   seriousAxeFindings,
   signIn,
@@ -365,22 +367,30 @@ describe('the console tournaments page', () => {
     await periods.getByRole('link', { name: `Board of the period from ${running.periodId}` }).click();
     const board = page.locator('section[aria-labelledby="board-title"]');
     await board.locator('tbody tr').first().waitFor({ timeout: 30_000 });
-    expect(await board.locator('tbody tr').allTextContents()).toEqual([
-      '1x:alice30',
-      '2x:bob20',
-      '3x:carol10',
+    // Players by the studio's identifiers, each Arc ID one click away.
+    const rows = await board.locator('tbody tr').all();
+    expect(await Promise.all(rows.map(rowCells))).toEqual([
+      ['1', 'x:alice', '30'],
+      ['2', 'x:bob', '20'],
+      ['3', 'x:carol', '10'],
     ]);
+    expect(await revealArcId(board.locator('tbody tr', { hasText: 'x:bob' }))).toBe(bob?.arcId);
     await page.getByLabel("Find a player's rank by Arc ID").fill(bob?.arcId ?? '');
     await page.getByRole('button', { name: 'Find rank' }).click();
     const found = page.locator('.player-rank');
     await found.waitFor({ timeout: 30_000 });
-    expect(await found.locator('p').textContent()).toBe('x:bob: rank 2 with 20 points.');
+    const names = (scope: Locator) => scope.locator('.player-name > :first-child').allTextContents();
+    expect(await names(found.locator('.para'))).toEqual(['x:bob']);
+    expect(await found.locator('.para').textContent()).toMatch(/: rank 2 with 20 points\.$/);
+    expect(await names(found.locator('li'))).toEqual(['x:alice', 'x:bob', 'x:carol']);
     expect(await found.locator('li').allTextContents()).toEqual([
-      'x:alice — 30',
-      'x:bob — 20',
-      'x:carol — 10',
+      expect.stringMatching(/— 30$/),
+      expect.stringMatching(/— 20$/),
+      expect.stringMatching(/— 10$/),
     ]);
-    expect(await found.locator('li[aria-current="true"]').textContent()).toBe('x:bob — 20');
+    const me = found.locator('li[aria-current="true"]');
+    expect(await names(me)).toEqual(['x:bob']);
+    expect(await revealArcId(me)).toBe(bob?.arcId);
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       expect(await seriousAxeFindings(page), `board at ${width}`).toEqual([]);

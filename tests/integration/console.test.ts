@@ -1,7 +1,8 @@
 // The studio console used end to end in Chromium against the local stack, as a new studio would: sign in,
-// register a game with an image, save points from the SDK, find the player on the leaderboard, invalidate a
-// risky session and see its points leave, see a purchase in the pool chart, launch a coin to 100 %, and run a
-// webhook endpoint: register a local receiver, send the test event, see it in the delivery log, redeliver it.
+// register a game with an image, save points from the SDK, find the player on the leaderboard (by the name the
+// studio gave them, the Arc ID one click away), invalidate a risky session and see its points leave, see a
+// purchase in the pool chart, launch a coin to 100 %, and run a webhook endpoint: register a local receiver, send
+// the test event, see it in the delivery log, redeliver it.
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,16 @@ import { fetchLocalToken } from '../../scripts/token.js';
 import { createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { paddedPng } from '../fixtures/images/build.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { consoleUrl, open, screenshot, signIn, TOKEN_KEY, USER_CONTEXT } from '../helpers/console.js';
+import {
+  consoleUrl,
+  open,
+  revealArcId,
+  rowCells,
+  screenshot,
+  signIn,
+  TOKEN_KEY,
+  USER_CONTEXT,
+} from '../helpers/console.js';
 import { apiBaseUrl } from '../helpers/http.js';
 import { idpToken, idpUrl } from '../helpers/idp.js';
 import {
@@ -34,6 +44,8 @@ let keys: { apiKey: string; secretKey: string };
 let gameId: string;
 let cheaterArcId: string;
 const cheater = `x:cheat${randomUUID().slice(0, 6)}`;
+const cheaterName = 'Sneaky Pete';
+const neighbour = `x:calm${randomUUID().slice(0, 6)}`;
 const errors: string[] = [];
 
 beforeAll(async () => {
@@ -134,21 +146,44 @@ describe('the studio console', () => {
             { playerId: cheater, points: 8, sessionId: 'calm' },
             { playerId: cheater, points: 50, sessionId: 'greedy' },
             { playerId: cheater, points: 50, sessionId: 'greedy' },
+            { playerId: neighbour, points: 5, sessionId: 'steady' },
           ],
         },
       }),
     );
     cheaterArcId = saved.playerIdToArcId[cheater] ?? '';
+    unwrap(
+      await server.PUT('/play/dev/players/{gameId}/name', {
+        params: { path: { gameId } },
+        body: { playerId: cheater, displayName: cheaterName },
+      }),
+    );
     await open(page, `players?game=${gameId}`, 'Players');
+    // Listed as the studio knows the player: the display name, with the identifier it saved under; the Arc ID one
+    // click away.
     const board = page.getByRole('region', { name: 'Today (UTC)' });
-    await board.getByRole('link', { name: cheaterArcId }).waitFor({ timeout: 30_000 });
-    expect(await board.locator('tbody tr').first().textContent()).toBe(`1${cheaterArcId}18`);
+    const row = board.locator('tbody tr').first();
+    await row.getByRole('link', { name: cheaterName }).waitFor({ timeout: 30_000 });
+    expect(await rowCells(row)).toEqual(['1', cheaterName, '18']);
+    expect(await row.locator('.hint').textContent()).toBe(` (${cheater})`);
+    expect(await revealArcId(row)).toBe(cheaterArcId);
 
     await page.getByLabel(/^Find a player/).fill(cheater);
     await page.getByRole('button', { name: 'Find' }).click();
     const player = page.locator('.player');
     await player.getByText('points today').waitFor();
     expect(await player.locator('p').first().textContent()).toContain('18 points today');
+    // Its neighbour below, by the identifier the studio saved it under (it has no display name).
+    const below = player.getByRole('list', { name: 'Neighbours today (utc)' }).locator('li');
+    await below.first().waitFor();
+    expect(await below.locator('.player-name > :first-child').allTextContents()).toEqual([neighbour]);
+    expect(await revealArcId(below)).toBe(saved.playerIdToArcId[neighbour]);
+
+    // The name links to the player's page, found by the studio's identifier.
+    await open(page, `players?game=${gameId}`, 'Players');
+    await board.getByRole('link', { name: cheaterName }).click();
+    await player.getByText('points today').waitFor();
+    expect(await player.locator('h2').textContent()).toBe(`Player ${cheater}`);
   }, 60_000);
 
   it('invalidates a risky session after confirmation, says what it removed, and the points leave', async () => {
@@ -180,7 +215,7 @@ describe('the studio console', () => {
     expect(await page.locator('.player p').first().textContent()).toContain('8 points today');
     const board = page.getByRole('region', { name: 'Today (UTC)' });
     await board.locator('tbody tr').first().waitFor();
-    expect(await board.locator('tbody tr').first().textContent()).toBe(`1${cheaterArcId}8`);
+    expect(await rowCells(board.locator('tbody tr').first())).toEqual(['1', cheaterName, '8']);
   }, 60_000);
 
   it('shows a purchase seeded by a player in the pool chart and the multiplier sales', async () => {

@@ -164,16 +164,34 @@ describe('the client API’s contract', () => {
         'access-control-request-headers': 'content-type,privy-app-id,privy-client,privy-ca-id',
       },
     });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    // The client sends every call with credentials: a browser needs the origin itself (not `*`) and
+    // Access-Control-Allow-Credentials: true on the preflight and on the answer, refusals included.
+    const credentialed = (response: Response) => ({
+      status: response.status,
+      origin: response.headers.get('access-control-allow-origin'),
+      credentials: response.headers.get('access-control-allow-credentials'),
+      vary: response.headers.get('vary'),
+    });
+    const allowedOrigin = { origin: 'http://localhost:3000', credentials: 'true', vary: 'Origin' };
+    expect(credentialed(preflight)).toEqual({ status: 204, ...allowedOrigin });
     expect(preflight.headers.get('access-control-allow-headers')).toContain('privy-app-id');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     const allowed = await post(
       '/api/v1/passwordless/init',
       { email: 'eve@local' },
       { origin: 'http://localhost:3000' },
     );
-    expect(allowed.status).toBe(200);
-    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect(credentialed(allowed)).toEqual({ status: 200, ...allowedOrigin });
+    const config = await fetch(`${idp.url}/api/v1/apps/${LOCAL_APP_ID}`, {
+      headers: { 'privy-app-id': LOCAL_APP_ID, origin: 'http://127.0.0.1:8093' },
+    });
+    expect(credentialed(config)).toEqual({ status: 200, ...allowedOrigin, origin: 'http://127.0.0.1:8093' });
+    const wrong = await post(
+      '/api/v1/passwordless/authenticate',
+      { email: 'eve@local', code: '-' },
+      { origin: 'http://localhost:3000' },
+    );
+    expect(credentialed(wrong)).toEqual({ status: 401, ...allowedOrigin });
   });
 
   it('refuses a malformed address and too many codes to one address (429 with Retry-After)', async () => {

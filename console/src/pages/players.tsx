@@ -1,9 +1,10 @@
 // Players: the leaderboards of a game, and one player found by any identifier: points, rank and neighbours on
-// each board, sessions.
+// each board, sessions. Players are shown as the studio knows them (display name, its identifier), the Arc ID one
+// click away.
 import { useState } from 'preact/hooks';
 import { api, data } from '../api.js';
-import { Short, Time } from '../format.js';
-import { go } from '../router.js';
+import { PlayerName, Short, Time } from '../format.js';
+import { go, href } from '../router.js';
 import {
   CursorPager,
   Empty,
@@ -42,15 +43,16 @@ const Board = ({ gameId, period }: { gameId: string; period: Period }) => {
             <>
               <table>
                 <caption class="visually-hidden">{title} leaderboard</caption>
-                <Head columns={['Rank', 'Player (Arc ID)', 'Points']} />
+                <Head columns={['Rank', 'Player', 'Points']} />
                 <tbody>
                   {b.entries.map((e) => (
                     <tr key={e.arcId}>
                       <td>{e.rank}</td>
                       <td>
-                        <a href={`#/players?game=${gameId}&player=${e.arcId}`} class="mono">
-                          {e.arcId}
-                        </a>
+                        <PlayerName
+                          {...e}
+                          href={href('players', { game: gameId, player: e.playerId ?? e.arcId })}
+                        />
                       </td>
                       <td>{e.points.toLocaleString()}</td>
                     </tr>
@@ -100,7 +102,7 @@ const PlayerRank = ({ gameId, player, period }: { gameId: string; player: string
                     value={n.rank}
                     aria-current={n.arcId === b.player?.arcId ? 'true' : undefined}
                   >
-                    <Short value={n.arcId} /> — {n.points.toLocaleString()}
+                    <PlayerName {...n} /> — {n.points.toLocaleString()}
                   </li>
                 ))}
               </ol>

@@ -5,7 +5,7 @@
 import type { components } from '@arcadia/sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, data, type ShownError, shownError, txUrl } from '../api.js';
-import { Short, Sol, Time } from '../format.js';
+import { PlayerName, Short, Sol, Time } from '../format.js';
 import { go, href } from '../router.js';
 import {
   type Async,
@@ -469,12 +469,9 @@ type Standing = {
   displayName: string | null;
 };
 
-/** The name the API gives a player (display name, else the studio's identifier), the Arc ID on hover. */
+/** The name the API gives a player (display name, else the studio's identifier), the Arc ID one click away. */
 const Player = ({ s }: { s: Standing }) => (
-  <span title={`Arc ID ${s.arcId}`}>
-    {s.displayName ?? s.playerId ?? <Short value={s.arcId} />}
-    {s.displayName && s.playerId ? <span class="hint"> ({s.playerId})</span> : null}
-  </span>
+  <PlayerName arcId={s.arcId} playerId={s.playerId} displayName={s.displayName} />
 );
 
 const BOARD_LIMIT = 20;
@@ -671,16 +668,17 @@ const around = (player: Standing & { neighbours: Standing[] }) =>
 
 const PlayerRank = ({ player }: { player: Standing & { neighbours: Standing[] } }) => (
   <div class="player-rank" aria-live="polite">
+    {/* Paragraph-like divs: the player's name carries a disclosure (<details>), which a <p> may not hold. */}
     {player.rank === null ? (
-      <p>
+      <div class="para">
         <Player s={player} /> is not on this board.
-      </p>
+      </div>
     ) : (
       <>
-        <p>
+        <div class="para">
           <Player s={player} />: rank <strong>{player.rank}</strong> with {player.points.toLocaleString()}{' '}
           points.
-        </p>
+        </div>
         <ol class="neighbours" aria-label="Neighbours on the board">
           {around(player).map((n) => (
             <li
