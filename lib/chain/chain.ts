@@ -8,6 +8,7 @@ import {
   type Base64EncodedWireTransaction,
   type Blockhash,
   createTransactionMessage,
+  getBase58Decoder,
   getBase64EncodedWireTransaction,
   getPublicKeyFromAddress,
   getSignatureFromTransaction,
@@ -148,6 +149,12 @@ export const wireTransaction = (tx: Transaction): string => getBase64EncodedWire
 /** A transaction back from its base64 wire form. */
 export const decodeWireTransaction = (wire: string): Transaction =>
   getTransactionDecoder().decode(Buffer.from(wire, 'base64'));
+
+/** The signatures a wire transaction already carries, base58 (its empty slots left out). */
+export const presentSignatures = (wire: string): string[] =>
+  Object.values(decodeWireTransaction(wire).signatures).flatMap((signature) =>
+    signature ? [getBase58Decoder().decode(signature)] : [],
+  );
 
 /**
  * Whether `signed` is `unsigned` with every signature present and valid: the same message (a co-signer may not

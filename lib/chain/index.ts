@@ -13,6 +13,7 @@ export {
   type Chain,
   decodeWireTransaction,
   makeChain,
+  presentSignatures,
   type SendingTransaction,
   type SendOptions,
   type SentTransaction,

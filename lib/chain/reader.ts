@@ -49,6 +49,8 @@ export type SignatureState =
 /** What the platform checks of a landed transaction it did not send itself. */
 export interface LandedTransaction {
   signers: string[];
+  /** Its signatures, base58, in its signers' order (the first is the transaction's own). */
+  signatures: string[];
   /** Token balance changes per (owner, mint), post − pre, in base units. */
   tokenChanges: Array<{ owner: string; mint: string; delta: bigint }>;
   blockTime: number | null;
@@ -259,6 +261,7 @@ export const makeChainReader = (options: ChainOptions, rpc: SolanaRpc = solanaRp
       add(tx.meta.postTokenBalances, 1n);
       return {
         signers: accountKeys.slice(0, header.numRequiredSignatures).map(String),
+        signatures: tx.transaction.signatures.map(String),
         tokenChanges: [...changes.values()],
         blockTime: tx.blockTime === null ? null : Number(tx.blockTime),
       };

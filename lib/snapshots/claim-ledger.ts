@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createAddressWithSeed } from '@solana/kit';
 import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
-import { address, type ChainReader, fateOf, receiptUsed } from '../chain/index.js';
+import { address, type ChainReader, fateOf, presentSignatures, receiptUsed } from '../chain/index.js';
 import { countMetric } from '../core/metrics.js';
 import { decodeAddress } from './allocation.js';
 import { getWalletEmission } from './emission-repository.js';
@@ -33,7 +33,7 @@ export const claimReceiptAddress = (vault: string, coinMint: string, wallet: str
   });
 
 export interface LedgerDeps {
-  chain: Pick<ChainReader, 'getAccountInfo' | 'getBlockHeight'>;
+  chain: Pick<ChainReader, 'getAccountInfo' | 'getBlockHeight' | 'findSignatures' | 'getLandedTransaction'>;
   listClaimRecords(coinMint: string, wallet: string): Promise<ClaimRecord[]>;
   settleClaim(
     claim: ClaimRecord,
@@ -55,8 +55,30 @@ export interface Ledger {
   replaces: ClaimRecord | undefined;
 }
 
+/** How many of a receipt's newest transactions are searched for the claim that used it. */
+const RECEIPT_SIGNATURES = 100;
+
 /**
- * Settle a pending claim against the chain: `landed` when its receipt is used; `expired` when the chain had
+ * The signature of a landed claim's transaction, which the participant may have sent itself: among the receipt's
+ * successful transactions with the claim memo, the one carrying the vault's signature of the recorded message (no
+ * other transaction can: a stranger can write the memo and fund the receipt, not sign as the vault). Null when it
+ * is not among the receipt's newest transactions.
+ */
+const landedSignature = async (claim: ClaimRecord, chain: LedgerDeps['chain']): Promise<string | null> => {
+  let vaultSigned: string[] | undefined;
+  for (const entry of await chain.findSignatures(claim.receiptAddress, RECEIPT_SIGNATURES)) {
+    if (entry.err !== null || !entry.memo?.includes(CLAIM_MEMO)) continue;
+    vaultSigned ??= presentSignatures(claim.transaction);
+    const tx = await chain.getLandedTransaction(entry.signature);
+    if (tx && vaultSigned.length > 0 && vaultSigned.every((s) => tx.signatures.includes(s)))
+      return entry.signature;
+  }
+  return null;
+};
+
+/**
+ * Settle a pending claim against the chain: `landed` when its receipt is used (with its transaction's signature,
+ * also when the participant sent it); `expired` when the chain had
  * passed its lifetime before the receipt was read unused (`fateOf`: a claim that lands between the reads is seen
  * landed); else still pending.
  */
@@ -69,7 +91,8 @@ export const resolveClaim = async (claim: ClaimRecord, deps: LedgerDeps): Promis
   );
   const at = deps.now().toISOString();
   if (fate.kind === 'landed') {
-    const landed = await deps.settleClaim(claim, { status: 'landed', at });
+    const signature = claim.signature ?? (await landedSignature(claim, deps.chain));
+    const landed = await deps.settleClaim(claim, { status: 'landed', at, signature });
     countMetric('ClaimsLanded');
     return landed;
   }

@@ -54,6 +54,8 @@ const ledger = (
         reads.push('receipt');
         return state.receipt;
       },
+      findSignatures: async () => [],
+      getLandedTransaction: async () => null,
     },
     listClaimRecords: async () => records,
     settleClaim: async (c, change) => ({ ...c, status: change.status, claimedAt: change.at }),
