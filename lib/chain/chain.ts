@@ -150,12 +150,6 @@ export const wireTransaction = (tx: Transaction): string => getBase64EncodedWire
 export const decodeWireTransaction = (wire: string): Transaction =>
   getTransactionDecoder().decode(Buffer.from(wire, 'base64'));
 
-/** The signatures a wire transaction already carries, base58 (its empty slots left out). */
-export const presentSignatures = (wire: string): string[] =>
-  Object.values(decodeWireTransaction(wire).signatures).flatMap((signature) =>
-    signature ? [getBase58Decoder().decode(signature)] : [],
-  );
-
 /**
  * Whether `signed` is `unsigned` with every signature present and valid: the same message (a co-signer may not
  * change it), the same signer slots (none dropped or added), each signature verified against the message.

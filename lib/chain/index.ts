@@ -13,7 +13,6 @@ export {
   type Chain,
   decodeWireTransaction,
   makeChain,
-  presentSignatures,
   type SendingTransaction,
   type SendOptions,
   type SentTransaction,
@@ -69,3 +68,4 @@ export {
   useReceiptInstructions,
   vaultTokenAccount,
 } from './spl.js';
+export { presentSignatures } from './wire-signatures.js';
