@@ -4,6 +4,14 @@ import { rotateSecret, rotateWebhookSecretContract } from '../../lib/webhooks/in
 
 export const handler = route(
   rotateWebhookSecretContract,
-  async ({ auth, params }) => ({ data: await rotateSecret(auth, params.gameId, params.endpointId, {}) }),
+  async ({ auth, params, query }) => ({
+    data: await rotateSecret(
+      auth,
+      params.gameId,
+      params.endpointId,
+      { expireOldNow: query.expireOldNow },
+      {},
+    ),
+  }),
   bearerOrHmac,
 );

@@ -22,6 +22,11 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
   /** Default 3. */
   maxRedirects?: number;
+  /**
+   * Follow a redirect only to the origin (scheme, host, port) of the URL asked for; one to another origin is
+   * refused (CrossOriginRedirectError). For answers that must come from that origin (the ownership proof).
+   */
+  sameOriginRedirects?: boolean;
   /** Permit 127.0.0.0/8 and ::1 on any port. Local development only, set from config. Default false. */
   allowLoopback?: boolean;
   accept?: string;
@@ -51,6 +56,13 @@ export class UnsafeUrlError extends Error {
 
   constructor(readonly reason: string) {
     super(`Refused to fetch URL: ${reason}`);
+  }
+}
+
+/** A redirect to another origin, refused under `sameOriginRedirects`. */
+export class CrossOriginRedirectError extends UnsafeUrlError {
+  constructor(readonly location: string) {
+    super(`redirect to another origin (${new URL(location).origin})`);
   }
 }
 
@@ -243,7 +255,10 @@ const fetchHops = async (url: string, settings: Settings, signal: AbortSignal): 
       throw new UnsafeUrlError(`too many redirects (max ${settings.maxRedirects})`);
     }
     if (!URL.canParse(location, target.href)) throw new UnsafeUrlError('invalid redirect location');
-    current = new URL(location, target).href;
+    const next = new URL(location, target);
+    if (settings.sameOriginRedirects && next.origin !== new URL(url).origin)
+      throw new CrossOriginRedirectError(next.href);
+    current = next.href;
   }
 };
 
@@ -252,6 +267,7 @@ const settingsOf = (options: SafeFetchOptions): Settings => ({
   maxBytes: options.maxBytes ?? 1024 * 1024,
   timeoutMs: options.timeoutMs ?? 5000,
   maxRedirects: options.maxRedirects ?? 3,
+  sameOriginRedirects: options.sameOriginRedirects ?? false,
   allowLoopback: options.allowLoopback ?? false,
   accept: options.accept ?? '*/*',
   lookup: options.lookup ?? defaultLookup,
@@ -296,8 +312,11 @@ export const checkFetchableUrl = async (url: string, options: SafeFetchOptions =
   }
 };
 
-/** A fetcher of HTML pages at untrusted URLs (the ownership claim), loopback only where configured. */
+/**
+ * A fetcher of HTML pages at untrusted URLs (the ownership claim), loopback only where configured. Redirects stay on
+ * the page's origin: what the page proves is control of that origin, not of wherever it sends the fetch.
+ */
 export const htmlPageFetcher =
   (allowLoopback: boolean) =>
   (url: string): Promise<SafeFetchResult> =>
-    safeFetch(url, { allowLoopback, accept: 'text/html,application/xhtml+xml' });
+    safeFetch(url, { allowLoopback, sameOriginRedirects: true, accept: 'text/html,application/xhtml+xml' });

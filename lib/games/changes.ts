@@ -4,7 +4,7 @@ import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import type { GameRecord } from './model.js';
-import { requireOwnedGame, toView } from './read.js';
+import { requireListedGame, toView } from './read.js';
 import * as repo from './repository.js';
 
 /** Save `next` over `previous` (conditional on its version): 409 when the game changed concurrently. */
@@ -25,7 +25,7 @@ export const bump = (game: GameRecord, now?: () => Date) => ({
 
 /** Flip a game between visible and hidden; listings follow at once (sparse index attribute + counter). */
 export const toggleVisibility = async (auth: AuthContext, id: string, now?: () => Date) => {
-  const game = await requireOwnedGame(auth, id);
+  const game = await requireListedGame(auth, id);
   const next = { ...game, hidden: !game.hidden, ...bump(game, now) };
   await saveChange(next, game);
   return toView(next);

@@ -19,7 +19,7 @@ export {
 export { emittingGameIds, listAirdropCoins, listGameIds } from './listings.js';
 export { moveSplitShares } from './merge.js';
 export { type CoinSummary, controllerOf, effectiveSplit, type GameRecord } from './model.js';
-export type { OwnershipDeps } from './ownership.js';
+export type { ControlChange, OwnershipDeps } from './ownership.js';
 export { claimOwnership } from './ownership.js';
 export {
   gamesByAirdropMint,

@@ -1,7 +1,7 @@
 // Proving ownership of a game's domain: the verification meta tag fetched from the game page (SSRF-safe). Its own
 // module, so that only claimGameOwnership bundles the URL fetching and HTML parsing.
-import { isConditionFailure } from '../adapters/dynamodb.js';
-import { type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
+import { isConditionFailure, type TransactItem } from '../adapters/dynamodb.js';
+import { CrossOriginRedirectError, type SafeFetchResult, UnsafeUrlError } from '../adapters/safe-fetch.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { outboxItem } from '../outbox/index.js';
@@ -12,10 +12,27 @@ import { requireGame, toView } from './read.js';
 import * as repo from './repository.js';
 import { hasVerificationTag } from './verification-tag.js';
 
+/** What a change of control does beyond the game (the webhooks domain's part): writes for the same transaction. */
+export interface ControlChange {
+  writes: TransactItem[];
+  /** The endpoints those writes disable (the previous controller's), named in the event. */
+  disabledEndpointIds: string[];
+}
+
 export interface OwnershipDeps {
+  /** GETs the page; redirects must stay on its origin (htmlPageFetcher). */
   fetchPage: (url: string) => Promise<SafeFetchResult>;
+  /** The writes that take the game's webhook endpoints from a previous controller (lib/webhooks). */
+  controlChange?: (gameId: string, newControllerId: string, at: Date) => Promise<ControlChange>;
   now?: () => Date;
 }
+
+/** A proof served by another origin than the game's (a redirect away from it) proves nothing about the game. */
+const otherOrigin = (proved: string, servedBy: string) =>
+  errors.forbidden(
+    `The page at ${proved} redirected to another origin (${new URL(servedBy).origin}): the verification tag ` +
+      "must be served by the game's own origin",
+  );
 
 const fetchFailure = (reason: string) =>
   new AppError('VALIDATION_ERROR', `gameUrl could not be fetched for verification: ${reason}`, [
@@ -39,9 +56,12 @@ const provedBy = (game: GameRecord, arcId: string, now?: () => Date): GameRecord
 });
 
 /**
- * Verify the caller's meta tag on the game page; on success the caller becomes the verified owner, whoever
- * created the game or owned it before (the last valid proof wins). The write is conditional on the version read
- * and is retried on the game as it is now, as long as its gameUrl is still on the origin the page proved.
+ * Verify the caller's meta tag on the game page, served by the game's own origin (a redirect to another origin
+ * proves nothing: 403); on success the caller becomes the verified owner, whoever created the game or owned it
+ * before (the last valid proof wins, so a change of control is undone by the previous controller's proof). A change
+ * of control is an `ownership.verified` event naming the previous owner and controller, and disables the previous
+ * controller's webhook endpoints. The write is conditional on the version read and is retried on the game as it is
+ * now, as long as its gameUrl is still on the origin the page proved.
  */
 export const claimOwnership = async (auth: AuthContext, id: string, deps: OwnershipDeps) => {
   // A bearer caller proves it with the API key of its user, as an HMAC caller does with the key it signs with.
@@ -54,8 +74,11 @@ export const claimOwnership = async (auth: AuthContext, id: string, deps: Owners
   try {
     page = await deps.fetchPage(proved);
   } catch (error) {
+    if (error instanceof CrossOriginRedirectError) throw otherOrigin(proved, error.location);
     throw fetchFailure(error instanceof UnsafeUrlError ? error.reason : 'the page did not answer');
   }
+  // The fetcher keeps redirects on the origin; checked again here, whatever fetcher was given.
+  if (!sameOrigin(page.finalUrl, proved)) throw otherOrigin(proved, page.finalUrl);
   if (page.status >= 400) throw fetchFailure(`the page answered HTTP ${page.status}`);
   if (!hasVerificationTag(page.body.toString('utf8'), apiKey)) {
     throw errors.forbidden(
@@ -69,9 +92,22 @@ export const claimOwnership = async (auth: AuthContext, id: string, deps: Owners
         'The game moved to another origin while its page was verified; claim again',
       );
     const next = provedBy(game, auth.userId, deps.now);
+    const previousControllerId = controllerOf(game);
+    // A change of control takes the game's webhook endpoints from the previous controller, in the same transaction.
+    const change =
+      previousControllerId !== auth.userId && deps.controlChange
+        ? await deps.controlChange(game.id, auth.userId, new Date(next.updatedAt))
+        : { writes: [], disabledEndpointIds: [] };
     try {
       await repo.saveGame(next, game, [
-        outboxItem('ownership.verified', game.id, { ownerId: auth.userId, gameUrl: next.gameUrl }),
+        ...change.writes,
+        outboxItem('ownership.verified', game.id, {
+          ownerId: auth.userId,
+          gameUrl: next.gameUrl,
+          previousOwnerId: game.ownerId,
+          previousControllerId,
+          disabledEndpointIds: change.disabledEndpointIds,
+        }),
       ]);
       return toView(next);
     } catch (error) {

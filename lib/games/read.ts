@@ -55,7 +55,7 @@ export const requireGame = async (id: string): Promise<GameRecord> => {
   return game;
 };
 
-/** Whether a user is the game's creator or owner: who may manage it (update, visibility, /play/dev). */
+/** Whether a user is the game's creator or owner: who may edit its listing (details, caps, visibility). */
 export const isCreatorOrOwner = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>, arcId: string) =>
   game.creatorId === arcId || game.ownerId === arcId;
 
@@ -66,8 +66,28 @@ export const isCreatorOrOwner = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>
 export const isController = (game: Pick<GameRecord, 'creatorId' | 'ownerId'>, arcId: string) =>
   controllerOf(game) === arcId;
 
-/** The game, if the caller is its creator or owner (404 / 403 otherwise): the ownership guard. */
+/**
+ * The game, if the caller is its controller (404 / 403 otherwise): the guard of everything that runs the game
+ * (/play/dev, webhooks, tournaments, connect clients, pool history). Once someone proved the domain, the creator
+ * is no longer its controller: the points saved decide what players are paid, and the events tell the game's
+ * business, so they follow the domain as the money does.
+ */
 export const requireOwnedGame = async (auth: AuthContext, id: string): Promise<GameRecord> => {
+  const game = await requireGame(id);
+  if (!isController(game, auth.userId))
+    throw errors.forbidden(
+      game.creatorId === auth.userId
+        ? "Only the game's verified owner may do this: the owner proved the game's domain"
+        : 'Only the game creator or owner may do this',
+    );
+  return game;
+};
+
+/**
+ * The game, if the caller is its creator or owner (404 / 403 otherwise): the guard of the listing's edits (details,
+ * images, caps, visibility), which a creator keeps after someone else proved the domain.
+ */
+export const requireListedGame = async (auth: AuthContext, id: string): Promise<GameRecord> => {
   const game = await requireGame(id);
   if (!isCreatorOrOwner(game, auth.userId))
     throw errors.forbidden('Only the game creator or owner may do this');

@@ -10,7 +10,7 @@ import { bump, saveChange } from './changes.js';
 import type { CreateGameInput, UpdateGameInput } from './contracts.js';
 import { type CheckedImage, requireOneImage } from './images.js';
 import { type GameRecord, sameOrigin } from './model.js';
-import { isController, requireOwnedGame, toView } from './read.js';
+import { isController, requireListedGame, toView } from './read.js';
 import * as repo from './repository.js';
 import { discardClaimedUploads, pickImages, type UploadClaims } from './uploads.js';
 
@@ -267,7 +267,7 @@ export const updateGame = async (
   input: UpdateGameInput,
   deps: GamesDeps,
 ) => {
-  const game = await requireOwnedGame(auth, gameId);
+  const game = await requireListedGame(auth, gameId);
   assertControllerChanges(auth, game, input);
   assertAirdropTokenMayChange(game, input);
   await checkJwksUrl(input.jwksUrl, deps);

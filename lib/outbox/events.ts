@@ -85,7 +85,23 @@ export const EVENT_DATA = {
     lamports,
     signature,
   }),
-  'ownership.verified': z.object({ ownerId: z.string(), gameUrl: z.string() }),
+  'ownership.verified': z.object({
+    ownerId: z.string(),
+    gameUrl: z.string(),
+    previousOwnerId: described(
+      z.optional(z.nullable(z.string())),
+      'The verified owner before this proof (null: nobody had proved the domain)',
+    ),
+    previousControllerId: described(
+      z.optional(z.string()),
+      'Who held the game before: its previous owner, or its creator. Another user than `ownerId` means control ' +
+        'changed hands; that user takes it back by proving the domain again',
+    ),
+    disabledEndpointIds: described(
+      z.optional(z.array(z.string())),
+      "The previous controller's webhook endpoints, disabled by this change of control (`disabledReason: control_changed`)",
+    ),
+  }),
   'webhook.test': z.object({ endpointId: z.string(), message: z.string() }),
 } as const;
 
@@ -113,7 +129,8 @@ const SUMMARIES: Record<WebhookEventType, string> = {
   'launch.completed': "The game's coin launch finished: the coin is live.",
   'launch.failed': "The game's coin launch failed; nothing was minted for good.",
   'multiplier.purchased': 'A player bought a points multiplier for the game; the transfer is confirmed.',
-  'ownership.verified': "Someone proved the game's domain and is now its verified owner.",
+  'ownership.verified':
+    "Someone proved the game's domain and is now its verified owner; when control changed hands, who held it before and which of their webhook endpoints were disabled.",
   'webhook.test': 'Sent on request (POST …/test) to one endpoint, to check the receiver.',
 };
 

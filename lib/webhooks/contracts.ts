@@ -1,11 +1,11 @@
-// The webhook endpoints of a game (docs/webhooks.md): for the game's creator or owner only, by HMAC or bearer token.
+// The webhook endpoints of a game (docs/webhooks.md): for the game's controller only, by HMAC or bearer token.
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
-import { dataEnvelope, described, withMeta } from '../core/schemas.js';
+import { dataEnvelope, described, queryBoolean, withMeta } from '../core/schemas.js';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../outbox/index.js';
 import { DISABLE_AFTER_FAILURES, MAX_ENDPOINTS_PER_GAME, SECRET_GRACE_HOURS } from './model.js';
 
-/** Developer operations: the game's owner or creator, by HMAC (servers) or bearer token (the console). */
+/** Developer operations: the game's controller, by HMAC (servers) or bearer token (the console). */
 const DEVELOPER = ['hmac', 'bearer'] as const;
 const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
 const TAGS = ['Webhooks'];
@@ -33,8 +33,9 @@ const endpointSchema = withMeta(
     eventTypes: z.array(z.string()),
     enabled: z.boolean(),
     disabledReason: described(
-      z.nullable(z.enum(['manual', 'failing'])),
-      `Why it is disabled: by its studio, or after ${DISABLE_AFTER_FAILURES} failed attempts in a row`,
+      z.nullable(z.enum(['manual', 'failing', 'control_changed'])),
+      `Why it is disabled: by its studio, after ${DISABLE_AFTER_FAILURES} failed attempts in a row, or because ` +
+        'the user who registered it lost control of the game (another user proved its domain)',
     ),
     consecutiveFailures: z.int(),
     previousSecretExpiresAt: described(
@@ -59,7 +60,8 @@ const eventParams = z.object({
   eventId: z.string().check(z.regex(/^evt_[0-9a-z]{9}[0-9a-f]{16}$/)),
 });
 
-const OWNER_ONLY = 'Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).';
+const OWNER_ONLY =
+  'Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).';
 
 export const createWebhookEndpointContract = defineContract({
   operationId: 'createWebhookEndpoint',
@@ -147,9 +149,16 @@ export const rotateWebhookSecretContract = defineContract({
     `A new secret, shown once in the answer. For ${SECRET_GRACE_HOURS} hours deliveries carry two signatures, ` +
     'one per secret (`webhook-signature: v1,<new> v1,<old>`), so a receiver still holding the old secret keeps ' +
     'verifying while it switches; a second rotation within that time drops the oldest secret at once. ' +
+    'With `?expireOldNow=true` the old secret stops signing at once (a leaked secret): only the new one signs. ' +
     OWNER_ONLY,
   auth: DEVELOPER,
   params: endpointParams,
+  query: z.object({
+    expireOldNow: described(
+      z._default(queryBoolean, false),
+      `End the old secret now instead of after ${SECRET_GRACE_HOURS} hours (a leaked secret)`,
+    ),
+  }),
   response: dataEnvelope(withSecret),
   errors: [...AUTH_ERRORS, 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'],
   example: { params: { gameId: EXAMPLE_GAME, endpointId: EXAMPLE_ENDPOINT } },

@@ -9,6 +9,7 @@ export {
   sendWebhookTestContract,
   updateWebhookEndpointContract,
 } from './contracts.js';
+export { controlChangeWrites } from './control.js';
 export {
   type DeliverDeps,
   deliverOnce,

@@ -11,7 +11,8 @@ export const SECRET_GRACE_HOURS = 24;
 /** Bytes of an endpoint's response that are read (and kept, 200 at most, in the log); the rest is dropped. */
 export const RESPONSE_CAP_BYTES = 4096;
 
-export type DisabledReason = 'manual' | 'failing';
+/** manual: by its studio; failing: after a run of failures; control_changed: its creator lost control of the game. */
+export type DisabledReason = 'manual' | 'failing' | 'control_changed';
 
 export interface EndpointRecord {
   gameId: string;

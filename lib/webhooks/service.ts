@@ -146,22 +146,34 @@ export const deleteEndpoint = async (auth: AuthContext, gameId: string, endpoint
   return { id: endpointId, deleted: true as const };
 };
 
+/**
+ * A new signing secret; the old one keeps signing for SECRET_GRACE_HOURS, or, with `expireOldNow` (a leaked
+ * secret), stops at once: the endpoint is written without it, so the next attempt carries the new signature only.
+ */
 export const rotateSecret = async (
   auth: AuthContext,
   gameId: string,
   endpointId: string,
+  options: { expireOldNow?: boolean | undefined },
   deps: Pick<WebhookDeps, 'now'>,
 ) => {
   await requireOwnedGame(auth, gameId);
   const now = deps.now?.() ?? new Date();
   const secret = newSigningSecret();
-  const next = await change(gameId, endpointId, (endpoint) => ({
-    ...endpoint,
-    secret: sealSecret(secret),
-    previousSecret: endpoint.secret,
-    previousSecretExpiresAt: new Date(now.getTime() + SECRET_GRACE_HOURS * 3_600_000).toISOString(),
-    updatedAt: now.toISOString(),
-  }));
+  const next = await change(gameId, endpointId, (endpoint) => {
+    const { previousSecret: _secret, previousSecretExpiresAt: _expires, ...rest } = endpoint;
+    return {
+      ...rest,
+      secret: sealSecret(secret),
+      ...(options.expireOldNow
+        ? {}
+        : {
+            previousSecret: endpoint.secret,
+            previousSecretExpiresAt: new Date(now.getTime() + SECRET_GRACE_HOURS * 3_600_000).toISOString(),
+          }),
+      updatedAt: now.toISOString(),
+    };
+  });
   return { ...endpointView(next), secret };
 };
 

@@ -298,8 +298,15 @@ describe('POST /games/claim-ownership/{gameId}', () => {
   let server: Server;
   let base: string;
   const pages = new Map<string, string>();
+  /** Paths that answer 302 to another URL (an open redirect on the site). */
+  const redirects = new Map<string, string>();
   beforeAll(async () => {
     server = createServer((req, res) => {
+      const location = redirects.get(req.url ?? '');
+      if (location) {
+        res.writeHead(302, { location }).end();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(pages.get(req.url ?? '') ?? '<html><head></head><body></body></html>');
     });
@@ -390,17 +397,21 @@ describe('POST /games/claim-ownership/{gameId}', () => {
       });
     });
 
-    it('then the owner manages the game and alone holds the money rights; the creator keeps managing it', async () => {
+    it('then the owner runs the game and alone holds the money rights; the creator keeps editing the listing', async () => {
       const { game, path } = await squatted(bob);
       expect((await claim(bob, game.id)).status).toBe(200);
-      // Both manage it: fields, visibility, /play/dev, /games/me.
+      // Both edit the listing: fields, visibility, /games/me.
       for (const dev of [bob, alice]) {
         const renamed = await update(dev, game.id, { name: `By ${dev.arcId.slice(0, 8)}` });
         expect(renamed.status, dev.arcId).toBe(200);
         expect((await toggle(dev, game.id)).status, dev.arcId).toBe(200);
-        expect((await points(dev, game.id)).status, dev.arcId).toBe(200);
         expect(await mine(dev), dev.arcId).toContain(game.id);
       }
+      // /play/dev follows the domain: the points saved decide what players are paid.
+      expect((await points(bob, game.id)).status).toBe(200);
+      const ousted = await points(alice, game.id);
+      expect(ousted.status).toBe(403);
+      expect((ousted.body as { error: { code: string } }).error.code).toBe('FORBIDDEN');
       // The split, the airdrop token and the origin are the owner's: the creator is refused and changes nothing.
       const before = await loadGame(game.id);
       for (const body of [
@@ -447,9 +458,43 @@ describe('POST /games/claim-ownership/{gameId}', () => {
       expect((await update(bob, game.id, { name: 'Mine again' })).status).toBe(403);
       expect(await mine(bob)).not.toContain(game.id);
       expect(await mine(carol)).toContain(game.id);
+      // A new proof undoes a change of control: bob proving again takes it back.
+      expect((await claim(bob, game.id)).body.data).toMatchObject({ ownerId: bob.arcId });
+      expect((await update(bob, game.id, { name: 'Mine again' })).status).toBe(200);
       // The creator proving it takes it back too.
       pages.set(new URL(game.gameUrl).pathname, tagged(alice));
       expect((await claim(alice, game.id)).body.data).toMatchObject({ ownerId: alice.arcId });
+    });
+
+    it("an open redirect on the owner's origin hands nothing over: the tag must come from the game's origin (403), the owner keeps control", async () => {
+      const { game, path } = await squatted(bob);
+      expect((await claim(bob, game.id)).status).toBe(200);
+      // Alice, the creator, serves her tag on her own origin (the same server named 127.0.0.1) and points gameUrl at
+      // an open redirect on bob's origin that sends the fetch there (a same-origin gameUrl is hers to change).
+      const hers = base.replace('localhost', '127.0.0.1');
+      const herPage = `/${randomUUID()}`;
+      pages.set(herPage, tagged(alice));
+      const hop = `/${randomUUID()}`;
+      redirects.set(hop, `${hers}${herPage}`);
+      expect((await update(alice, game.id, { gameUrl: `${base}${hop}` })).status).toBe(200);
+      const refused = await claim(alice, game.id);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/another origin/),
+      });
+      expect(await loadGame(game.id)).toMatchObject({ ownerId: bob.arcId, ownershipVerified: true });
+      // So she cannot move the game to her origin; bob keeps every right.
+      expect((await update(alice, game.id, { gameUrl: `${hers}${herPage}` })).status).toBe(403);
+      expect((await points(bob, game.id)).status).toBe(200);
+      // A redirect within the game's origin is followed: bob proves through one.
+      const inside = `/${randomUUID()}`;
+      redirects.set(inside, path);
+      expect((await update(bob, game.id, { gameUrl: `${base}${inside}` })).status).toBe(200);
+      expect((await claim(bob, game.id)).body.data).toMatchObject({
+        ownerId: bob.arcId,
+        ownershipVerified: true,
+      });
     });
 
     it('concurrent claims both land, one after the other: the game ends with one of them as owner', async () => {

@@ -5,12 +5,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import bs58 from 'bs58';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as claimOwnership } from '../../functions/games/claim-game-ownership.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
 import { handler as createEndpointHandler } from '../../functions/webhooks/create-webhook-endpoint.js';
+import { handler as listEndpointsHandler } from '../../functions/webhooks/list-webhook-endpoints.js';
+import { handler as updateEndpointHandler } from '../../functions/webhooks/update-webhook-endpoint.js';
+import { dynamo } from '../../lib/adapters/dynamodb.js';
+import { settings } from '../../lib/core/config.js';
 import { failTask } from '../../lib/launcher/index.js';
 import { createJob } from '../../lib/launcher/lock-repository.js';
 import { newJob } from '../../lib/launcher/service.js';
@@ -225,8 +230,124 @@ describe('webhook events', () => {
       await settle(1_000);
       const payloads = deliveredPayloads(r, secret);
       expect(payloads.map((p) => [p.type, p.data])).toEqual([
-        ['ownership.verified', { ownerId: dev.arcId, gameUrl }],
+        [
+          'ownership.verified',
+          {
+            ownerId: dev.arcId,
+            gameUrl,
+            previousOwnerId: null,
+            previousControllerId: dev.arcId,
+            disabledEndpointIds: [],
+          },
+        ],
       ]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("a change of control disables the previous controller's endpoints, says so in the event, and a new proof takes it back", async () => {
+    const pages = new Map<string, string>();
+    const server: Server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(pages.get(req.url ?? '') ?? '<html></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const claim = (dev: Developer, gameId: string) => {
+      const path = `/games/claim-ownership/${gameId}`;
+      return invoke<{ data: { ownerId: string } }>(claimOwnership, {
+        method: 'POST',
+        path,
+        pathParameters: { gameId },
+        headers: hmacHeaders(dev, 'POST', path),
+      });
+    };
+    const endpoints = async (dev: Developer, gameId: string) => {
+      const path = `/webhooks/${gameId}/endpoints`;
+      return invoke<{ data: Array<{ id: string; enabled: boolean; disabledReason: string | null }> }>(
+        listEndpointsHandler,
+        { method: 'GET', path, pathParameters: { gameId }, headers: hmacHeaders(dev, 'GET', path) },
+      );
+    };
+    const enable = (dev: Developer, gameId: string, endpointId: string) => {
+      const path = `/webhooks/${gameId}/endpoints/${endpointId}`;
+      return invoke(updateEndpointHandler, {
+        method: 'PATCH',
+        path,
+        pathParameters: { gameId, endpointId },
+        headers: hmacHeaders(dev, 'PATCH', path),
+        body: { enabled: true },
+      });
+    };
+    /** The game's ownership.verified events as recorded (the outbox items), oldest first. */
+    const ownershipEvents = async (gameId: string) => {
+      const found: Payload[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await dynamo().send(
+          new ScanCommand({
+            TableName: settings().WEBHOOKS_TABLE,
+            FilterExpression: 'gameId = :g AND #t = :t',
+            ExpressionAttributeNames: { '#t': 'type' },
+            ExpressionAttributeValues: { ':g': gameId, ':t': 'ownership.verified' },
+            ExclusiveStartKey: start,
+          }),
+        );
+        found.push(...(page.Items ?? []).map((item) => JSON.parse(String(item.payload)) as Payload));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return found.sort((a, b) => a.id.localeCompare(b.id));
+    };
+    try {
+      const [alice, bob] = await Promise.all([createDeveloper(), createDeveloper()]);
+      const page = `/${randomUUID()}`;
+      pages.set(
+        page,
+        `<html><head><meta name="arcadia-verification" content="${alice.apiKey}"><meta name="arcadia-verification" content="${bob.apiKey}"></head></html>`,
+      );
+      const game = await registerGame(alice, {
+        gameUrl: `http://localhost:${(server.address() as AddressInfo).port}${page}`,
+      });
+      const a = await subscribe(alice, game.id);
+      const aliceEndpoint = (await endpoints(alice, game.id)).body.data[0]?.id ?? '';
+      // Bob proves the domain: alice's endpoint is disabled in the same transaction, and she cannot enable it.
+      expect((await claim(bob, game.id)).status).toBe(200);
+      expect((await endpoints(bob, game.id)).body.data).toEqual([
+        expect.objectContaining({ id: aliceEndpoint, enabled: false, disabledReason: 'control_changed' }),
+      ]);
+      expect((await enable(alice, game.id, aliceEndpoint)).status).toBe(403);
+      await relay();
+      await settle(1_000);
+      const b = await subscribe(bob, game.id);
+      const bobEndpoint =
+        (await endpoints(bob, game.id)).body.data.find((e) => e.id !== aliceEndpoint)?.id ?? '';
+      // Alice proves it again and takes it back: now bob's endpoint is the one disabled, and it hears nothing more.
+      expect((await claim(alice, game.id)).body.data.ownerId).toBe(alice.arcId);
+      await relay();
+      await settle(2_000);
+      expect(deliveredPayloads(b.r, b.secret)).toEqual([]);
+      expect(deliveredPayloads(a.r, a.secret)).toEqual([]);
+      expect((await endpoints(alice, game.id)).body.data).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ id: bobEndpoint, enabled: false, disabledReason: 'control_changed' }),
+        ]),
+      );
+      expect((await ownershipEvents(game.id)).map((e) => e.data)).toEqual([
+        expect.objectContaining({
+          ownerId: bob.arcId,
+          previousOwnerId: null,
+          previousControllerId: alice.arcId,
+          disabledEndpointIds: [aliceEndpoint],
+        }),
+        expect.objectContaining({
+          ownerId: alice.arcId,
+          previousOwnerId: bob.arcId,
+          previousControllerId: bob.arcId,
+          disabledEndpointIds: [bobEndpoint],
+        }),
+      ]);
+      // The controller again, alice may enable her endpoint; bob no longer reaches the game's endpoints.
+      expect((await enable(alice, game.id, aliceEndpoint)).status).toBe(200);
+      expect((await enable(bob, game.id, bobEndpoint)).status).toBe(403);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -444,6 +444,44 @@ describe('webhook delivery', () => {
     expect(verified(again.body.data.secret, second).type).toBe('session.flagged');
   });
 
+  it('ends the old secret at once with expireOldNow: the next delivery carries the new signature only', async () => {
+    const game = (await registerGame(alice)).id;
+    const r = await receiver();
+    const { id, secret: leaked } = await endpointAt(r, ['session.flagged'], game);
+    const path = `${base(game)}/${id}/rotate-secret`;
+    const rotated = await call(
+      rotateHandler,
+      alice,
+      'POST',
+      path,
+      { gameId: game, endpointId: id },
+      undefined,
+      { expireOldNow: 'true' },
+    );
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.data.previousSecretExpiresAt).toBeNull();
+    await emit(game);
+    await waitFor(() => r.received.length === 1, 10_000, 'the delivery');
+    const [delivery] = r.received;
+    if (!delivery) throw new Error('no delivery');
+    expect(String(delivery.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(() => verified(leaked, delivery)).toThrow();
+    expect(verified(rotated.body.data.secret, delivery).type).toBe('session.flagged');
+    // Another developer cannot end the secret of someone else's endpoint.
+    const stranger = await call(
+      rotateHandler,
+      bob,
+      'POST',
+      path,
+      { gameId: game, endpointId: id },
+      undefined,
+      {
+        expireOldNow: 'true',
+      },
+    );
+    expect(stranger.status).toBe(403);
+  });
+
   it('loses nothing when the process dies after the commit, before its immediate send, and the relay dies too', async () => {
     const game = (await registerGame(alice)).id;
     const r = await receiver();

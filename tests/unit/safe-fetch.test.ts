@@ -8,6 +8,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CrossOriginRedirectError,
   isPublicAddress,
   type SafeFetchOptions,
   safeFetch,
@@ -175,6 +176,33 @@ describe('safeFetch against a loopback server (allowLoopback)', () => {
     );
     expect(error.reason).toMatch(/too many redirects/);
     expect(seen).toHaveLength(4);
+  });
+
+  it('with sameOriginRedirects follows a redirect within the origin and refuses one to another origin, before asking it', async () => {
+    const dns = fakeDns({ 'game.example': ['127.0.0.1'], 'other.example': ['127.0.0.1'] });
+    const options = { allowLoopback: true, sameOriginRedirects: true, lookup: dns.lookup };
+    const within = await safeFetch(`http://game.example:${port}/chain/2`, options);
+    expect(within.finalUrl).toBe(`http://game.example:${port}/chain/0`);
+    for (const to of [
+      `http://other.example:${port}/ok`,
+      `http://game.example:${port + 1}/ok`,
+      `https://game.example:${port}/ok`,
+    ]) {
+      seen = [];
+      const error = await refusal(
+        safeFetch(`http://game.example:${port}/redirect?to=${encodeURIComponent(to)}`, options),
+      );
+      expect(error).toBeInstanceOf(CrossOriginRedirectError);
+      expect(error.reason).toBe(`redirect to another origin (${new URL(to).origin})`);
+      expect(seen.map((s) => s.url)).toEqual([`/redirect?to=${encodeURIComponent(to)}`]);
+    }
+    expect(dns.calls).not.toContain('other.example');
+    // Without the option the same redirect is followed (webhook POSTs use maxRedirects 0 instead).
+    const followed = await safeFetch(
+      `http://game.example:${port}/redirect?to=${encodeURIComponent(`http://other.example:${port}/ok`)}`,
+      { allowLoopback: true, lookup: dns.lookup },
+    );
+    expect(followed.finalUrl).toBe(`http://other.example:${port}/ok`);
   });
 
   it('honours a smaller maxRedirects, including 0', async () => {
