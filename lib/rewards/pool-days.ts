@@ -15,13 +15,23 @@ export interface PoolDayMoves {
   payouts?: number;
   /** Deposits held for tournament periods: + when one lands, − when a period's prize run ends its fund. */
   earmarkedLamports?: bigint;
+  /** What tournament prize runs took from the pool that day (their allocation less the periods' own funds). */
+  prizePoolLamports?: bigint;
 }
 
 /** The UTC day of an ISO instant. */
 export const utcDay = (iso: string) => iso.slice(0, 10);
 
-/** ADD the moves to the pool's item for the UTC day of `at` (created by the first movement of the day). */
-export const poolDayWrite = (gameId: string, at: string, moves: PoolDayMoves): TransactItem => {
+/**
+ * ADD the moves to the pool's item for the UTC day of `at` (created by the first movement of the day).
+ * `prizesAtMost`: conditional on what prize runs took that day before this ADD (the daily bound less this take).
+ */
+export const poolDayWrite = (
+  gameId: string,
+  at: string,
+  moves: PoolDayMoves,
+  prizesAtMost?: bigint,
+): TransactItem => {
   const day = utcDay(at);
   const entries = Object.entries(moves).filter(([, v]) => v !== undefined);
   if (entries.length === 0) throw new Error('poolDayWrite: nothing moves');
@@ -33,7 +43,19 @@ export const poolDayWrite = (gameId: string, at: string, moves: PoolDayMoves): T
       Key: rewardsKeys.poolDay(gameId, day),
       UpdateExpression: `ADD ${entries.map((_, i) => `#m${i} :m${i}`).join(', ')} SET gameId = :g, #day = :d, updatedAt = :at`,
       ExpressionAttributeNames: { ...names, '#day': 'day' },
-      ExpressionAttributeValues: { ...values, ':g': gameId, ':d': day, ':at': at },
+      ExpressionAttributeValues: {
+        ...values,
+        ':g': gameId,
+        ':d': day,
+        ':at': at,
+        ...(prizesAtMost === undefined ? {} : { ':prizesAtMost': Number(prizesAtMost) }),
+      },
+      ...(prizesAtMost === undefined
+        ? {}
+        : {
+            ConditionExpression:
+              'attribute_not_exists(prizePoolLamports) OR prizePoolLamports <= :prizesAtMost',
+          }),
     },
   };
 };

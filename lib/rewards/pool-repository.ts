@@ -76,6 +76,10 @@ export const createPool = async (init: NewPool): Promise<Pool> => {
 export const ensurePool = async (gameId: string, now: string) =>
   (await getPool(gameId)) ?? createPool({ gameId, ...(await newVault()), createdAt: now });
 
+/** What tournament prize runs already took from a game's pool on a UTC day (lamports; its books of the day). */
+export const prizesTakenOn = async (gameId: string, day: string): Promise<bigint> =>
+  BigInt((await getItem(rewardsKeys.poolDay(gameId, day)))?.prizePoolLamports ?? 0);
+
 /** The pool's most recent inflows, newest first (one Query). */
 export const recentInflows = async (gameId: string, limit: number): Promise<Item[]> => {
   const { Items = [] } = await dynamo().send(

@@ -7,7 +7,8 @@ import { ChainError, type ChainReader, HoldersLimitError, type TokenHolders } fr
 import { logger } from '../core/logger.js';
 import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
 import { addRound, airdropDue, releaseWindow } from './airdrop-release.js';
-import { airdropPoolSize, allocateHolders, minBalanceRaw } from './allocation.js';
+import { allocateHolders, minBalanceRaw } from './allocation.js';
+import { AIRDROP_POOL } from './emission-math.js';
 import { snapshotKeys } from './keys.js';
 import { type GetObject, HOLDERS_OBJECT, type StoredObject, serializeSnapshot } from './layout.js';
 import { buildDistributionFromSorted } from './merkle.js';
@@ -80,7 +81,8 @@ export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promis
   ]);
   if (!coinInfo) return { status: 'skipped', reason: 'game coin mint not found on chain' };
   if (!airdropInfo) return unusable(coinMint, airdropMint, 'not a token mint on chain');
-  const pool = airdropPoolSize(coinInfo.supply);
+  // The fixed allocation, not the mint's supply now: burnt tokens must not shrink the pool below what was released.
+  const pool = AIRDROP_POOL;
   const released = current ? BigInt(current.totalAllocation) : 0n;
   const due = airdropDue(pool, releaseWindow(coin.emissionStartAt, coin.emissionDays), deps.now().getTime());
   const round = due - released;

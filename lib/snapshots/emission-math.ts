@@ -8,13 +8,16 @@ import { INITIAL_CURVE } from '../launcher/index.js';
 import { AIRDROP_SHARE_BPS, airdropPoolSize } from './allocation.js';
 
 /**
+ * The airdrop pool of a standard coin: 10 % of its fixed allocation (the supply minted once at launch), never of
+ * the supply on chain now, which burning lowers below what earlier rounds already released.
+ */
+export const AIRDROP_POOL = airdropPoolSize(INITIAL_CURVE.tokenTotalSupply, AIRDROP_SHARE_BPS);
+
+/**
  * The emission pool of a standard coin: the supply the curve does not sell (206 900 000 tokens stay in the
  * vault) less the airdrop pool (10 % of the supply) = 106 900 000 tokens, 1.069 × 10^14 base units.
  */
-export const EMISSION_POOL =
-  INITIAL_CURVE.tokenTotalSupply -
-  INITIAL_CURVE.realTokenReserves -
-  airdropPoolSize(INITIAL_CURVE.tokenTotalSupply, AIRDROP_SHARE_BPS);
+export const EMISSION_POOL = INITIAL_CURVE.tokenTotalSupply - INITIAL_CURVE.realTokenReserves - AIRDROP_POOL;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -19,7 +19,7 @@ import {
 import { MAX_PERIOD_SECONDS, MIN_PERIOD_SECONDS } from './schedule.js';
 
 const DEVELOPER = ['hmac', 'bearer'] as const;
-const PLAYER = ['session', 'bearer'] as const;
+const PLAYER = ['session', 'bearer', 'grant'] as const;
 const AUTH_ERRORS = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE'] as const;
 const TAGS = ['Tournaments'];
 const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
@@ -104,7 +104,9 @@ const editable = {
             z.int().check(z.gte(0), z.lte(MAX_PRIZE_POOL_BPS)),
             'Basis points of the game’s distributable rewards pool (its undistributed lamports above the ' +
               'vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when ' +
-              'only deposits fund the prizes (POST …/deposits)',
+              'only deposits fund the prizes (POST …/deposits). Above 0 only the game’s controller (its verified ' +
+              'owner, else its creator) may set it (403). Prize runs take at most half of the distributable pool per ' +
+              'UTC day across the game’s tournaments: a period past that bound pays less, the rest stays in the pool',
           ),
         }),
         'How each period’s prize pool is funded besides the studio’s deposits into it; required with `prizes`',
@@ -269,7 +271,8 @@ export const listTournamentsContract = defineContract({
   description:
     'Every tournament of the game with its current and next period; players (session or identity-provider ' +
     'token) see the scheduled ones, the studio every one. Cursor pagination (`meta.nextCursor`).',
-  auth: [...DEVELOPER, 'session'],
+  auth: [...DEVELOPER, 'session', 'grant'],
+  scope: 'read',
   params: gameParams,
   query: z.object(page),
   response: z.object({ data: z.array(tournamentSchema), meta: cursorMeta }),
@@ -284,7 +287,8 @@ export const getTournamentContract = defineContract({
   path: '/tournaments/{gameId}/{tournamentId}',
   tags: TAGS,
   summary: 'A tournament, with its current and next period',
-  auth: [...DEVELOPER, 'session'],
+  auth: [...DEVELOPER, 'session', 'grant'],
+  scope: 'read',
   params: tournamentParams,
   response: dataEnvelope(tournamentSchema),
   rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
@@ -301,7 +305,8 @@ export const listTournamentPeriodsContract = defineContract({
   description:
     'Periods are kept from their first entrant until `retentionDays` after they end. Cursor pagination ' +
     '(`meta.nextCursor`).',
-  auth: [...DEVELOPER, 'session'],
+  auth: [...DEVELOPER, 'session', 'grant'],
+  scope: 'read',
   params: tournamentParams,
   query: z.object(page),
   response: z.object({ data: z.array(periodSchema), meta: cursorMeta }),
@@ -327,7 +332,8 @@ export const getTournamentBoardContract = defineContract({
   description:
     'Running or ended (within the retention). Ranks are exact: equal points rank by who reached them first. ' +
     '`me=true` (players) or `arcId` (the studio) adds that player’s rank and neighbours.',
-  auth: [...DEVELOPER, 'session'],
+  auth: [...DEVELOPER, 'session', 'grant'],
+  scope: 'read',
   params: periodParams,
   query: z.object({
     limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 10),
@@ -464,7 +470,8 @@ export const getTournamentPeriodResultsContract = defineContract({
     'game’s vault (`confirmed`, with its signature), or `carried` to the player’s next payout of the game when ' +
     'their wallet cannot receive yet. `status`: `open` (not closed yet, or not started: `results` is empty), ' +
     '`paying`, `paid`. `fund` is what the studio deposited for the period (POST …/deposits).',
-  auth: [...DEVELOPER, 'session'],
+  auth: [...DEVELOPER, 'session', 'grant'],
+  scope: 'read',
   params: periodParams,
   response: dataEnvelope(periodResultsSchema),
   rateLimit: { limit: 30, windowSeconds: 10, key: 'user' },
@@ -494,6 +501,7 @@ export const joinTournamentContract = defineContract({
     'now, or the next one when none runs. Joining again answers the same entry (200). A full period answers 409 ' +
     '`TOURNAMENT_FULL`; a cancelled or finished tournament 409 `TOURNAMENT_NOT_RUNNING`.',
   auth: PLAYER,
+  scope: 'tournaments:join',
   params: tournamentParams,
   response: dataEnvelope(entrySchema),
   successStatus: 201,
@@ -510,6 +518,7 @@ export const listMyTournamentEntriesContract = defineContract({
   tags: TAGS,
   summary: 'The caller’s entries in the game’s tournaments, newest period first',
   auth: PLAYER,
+  scope: 'read',
   params: gameParams,
   query: z.object(page),
   response: z.object({ data: z.array(entrySchema), meta: cursorMeta }),

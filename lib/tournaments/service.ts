@@ -4,7 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { cancellationReasons, isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, type ErrorDetail, errors } from '../core/errors.js';
-import { type GameRecord, isCreatorOrOwner, requireGame, requireOwnedGame } from '../games/index.js';
+import {
+  type GameRecord,
+  isController,
+  isCreatorOrOwner,
+  requireGame,
+  requireOwnedGame,
+} from '../games/index.js';
 import {
   getItems,
   joinItems,
@@ -112,6 +118,17 @@ const definitionOf = (input: TournamentInput, now: Date): Omit<Tournament, NotIn
   return t;
 };
 
+/**
+ * A prize table drawing on the game's rewards pool routes the pool's money: only the game's controller (its owner
+ * once someone proved the domain, else its creator) may schedule or change one (403), whoever else the route admits.
+ */
+const assertMayDrawOnPool = (auth: AuthContext, game: GameRecord, t: Pick<Tournament, 'prizePool'>) => {
+  if ((t.prizePool?.rewardsPoolBps ?? 0) > 0 && !isController(game, auth.userId))
+    throw errors.forbidden(
+      "Only the game's controller (its verified owner, else its creator) may draw prizes from its rewards pool",
+    );
+};
+
 /** Whether a tournament can still run a period at or after `now`. */
 const isLive = (t: Tournament, now: Date) => {
   if (t.status !== 'scheduled') return false;
@@ -185,6 +202,7 @@ export const createTournament = async (
 ) => {
   const game = await requireOwnedGame(auth, gameId);
   const definition = definitionOf(input, now);
+  assertMayDrawOnPool(auth, game, definition);
   const index = await readLive(game.id);
   const live = pruned(index.live, now);
   if (live.size >= MAX_LIVE_TOURNAMENTS_PER_GAME)
@@ -236,6 +254,7 @@ export const updateTournament = async (
       'The tournament has started or was cancelled: it can no longer change',
     );
   const definition = definitionOf(input, now);
+  assertMayDrawOnPool(auth, game, definition);
   const index = await readLive(game.id);
   const t: Tournament = { ...was, ...definition, updatedAt: now.toISOString() };
   const live = pruned(index.live, now);
@@ -269,8 +288,7 @@ const readableGame = async (
   auth: AuthContext,
   gameId: string,
 ): Promise<{ game: GameRecord; studio: boolean }> => {
-  if (auth.scheme === 'session' && auth.gameId !== gameId)
-    throw errors.forbidden('This session token belongs to another game');
+  // A game-scoped token of another game never gets here (lib/http/handler.ts authorizeGame).
   if (auth.scheme === 'hmac') return { game: await requireOwnedGame(auth, gameId), studio: true };
   const game = await requireGame(gameId);
   return { game, studio: auth.scheme === 'bearer' && isCreatorOrOwner(game, auth.userId) };
@@ -397,10 +415,8 @@ const entryView = (item: Record<string, unknown>) => ({
   joinedAt: String(item.joinedAt ?? item.updatedAt ?? ''),
 });
 
-/** The player caller of a game: a session token of this game, or a bearer token. */
-const playerOf = (auth: AuthContext, gameId: string) => {
-  if (auth.scheme === 'session' && auth.gameId !== gameId)
-    throw errors.forbidden('This session token belongs to another game');
+/** The player caller of a game: a game-scoped token of this game (checked by the handler), or a bearer token. */
+const playerOf = (auth: AuthContext, _gameId: string) => {
   return auth.userId;
 };
 

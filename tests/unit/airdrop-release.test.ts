@@ -38,11 +38,13 @@ const world = () => {
   const objects = new Map<string, Uint8Array>();
   let summary: SnapshotSummary | undefined;
   let now = START;
+  /** The coin's supply on chain now: burning tokens lowers it. */
+  let supply = SUPPLY;
   const deps: BuilderDeps = {
     chain: {
       listTokenHolders: async () => holdersFromEntries(balances),
       getMint: async (mint) =>
-        ({ address: String(mint), decimals: 6, supply: SUPPLY }) as Awaited<
+        ({ address: String(mint), decimals: 6, supply }) as Awaited<
           ReturnType<BuilderDeps['chain']['getMint']>
         >,
       getSlot: async () => Math.floor((now - START) / 400),
@@ -75,6 +77,9 @@ const world = () => {
     deps,
     advance: (ms: number) => {
       now += ms;
+    },
+    burn: (amount: bigint) => {
+      supply -= amount;
     },
     summary: () => summary,
     /** A wallet's cumulative allocation in the current snapshot (its proof's amount), 0 when absent. */
@@ -248,6 +253,23 @@ describe('airdrop over 24 hourly snapshots with tokens moving between every pair
     // Nothing is left to release: a later build changes nothing.
     w.advance(HOUR);
     expect((await buildSnapshot(COIN, w.deps)).status).toBe('unchanged');
+  });
+
+  it('keeps releasing the fixed allocation when holders burn the coin: the pool never shrinks below what was released', async () => {
+    const w = world();
+    const [holder, other] = [walletOf(1), walletOf(2)];
+    w.balances.set(holder, 100n * TOKEN);
+    w.balances.set(other, 100n * TOKEN);
+    w.advance(12 * HOUR);
+    await buildSnapshot(COIN, w.deps);
+    expect(w.summary()?.totalAllocation).toBe((POOL / 2n).toString());
+    // The attacker burns 60 % of the coin: a pool read from the supply now (4 % of it) is below what was released.
+    w.burn((SUPPLY * 6n) / 10n);
+    w.advance(12 * HOUR);
+    expect((await buildSnapshot(COIN, w.deps)).status).toBe('created');
+    expect(w.summary()?.totalAllocation).toBe(POOL.toString());
+    expect(await w.allocated(holder)).toBe(POOL / 2n);
+    expect(await w.allocated(other)).toBe(POOL / 2n);
   });
 
   it('keeps what is due for the next round when no holder is eligible, and reports an oversized mint', async () => {

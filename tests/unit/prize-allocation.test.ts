@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allocatePrizes } from '../../lib/rewards/index.js';
+import { MAX_PRIZE_POOL_BPS_PER_DAY, prizeDayBudget } from '../../lib/rewards/settlement/allocation.js';
 
 const RENT = 890_880n;
 const FEE = 5_000n;
@@ -51,7 +52,9 @@ describe('prize allocation', () => {
           }),
           { maxLength: 12 },
         ),
-        (undistributed, poolBps, fund, others, widths, players) => {
+        // What prize runs may still take from the pool today (the daily bound less what they took).
+        fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        (undistributed, poolBps, fund, others, widths, players, poolRoom) => {
           // Consecutive ranges 1…, each paying at most 2,000 bps in all: the table pays at most 10,000 bps.
           let from = 1;
           const table = widths.map((bps, i) => {
@@ -70,6 +73,7 @@ describe('prize allocation', () => {
             undistributed,
             vaultReserve: RENT,
             poolBps,
+            poolRoom,
             fund,
             earmarked: fund + others,
             table,
@@ -80,7 +84,9 @@ describe('prize allocation', () => {
             fee: FEE,
           });
           const distributable = undistributed > RENT ? undistributed - RENT : 0n;
-          const poolPart = (distributable * BigInt(poolBps)) / 10_000n;
+          const share = (distributable * BigInt(poolBps)) / 10_000n;
+          // The period's share, at most what the day's bound leaves: the rest stays in the pool.
+          const poolPart = share < poolRoom ? share : poolRoom;
           expect(out.poolPart).toBe(poolPart);
           // The whole fund is in the pot unless the vault would end below its reserve: then exactly what keeps it.
           const room = undistributed + fund + others - RENT - poolPart;
@@ -94,10 +100,35 @@ describe('prize allocation', () => {
           // The fund pays first; the rest of it goes back to the pool; nothing is created or lost.
           expect(out.fundUsed).toBe(out.allocated < out.fundPart ? out.allocated : out.fundPart);
           expect(out.fundUsed + out.fundReleased).toBe(fund);
+          // What the run takes from the pool itself never exceeds the day's room.
+          expect(out.poolTaken).toBe(out.allocated - out.fundUsed);
+          expect(out.poolTaken).toBeLessThanOrEqual(poolRoom);
           checkLines(out, table, carried, wallets);
           // Ranks past the table are never paid.
           const lastPaid = Math.max(...table.map((r) => r.toRank));
           expect(out.lines.every((l) => (l.rank ?? 0) <= lastPaid)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes at most half of what the pool could distribute in a day, however many periods close that day', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 60 }),
+        (start, periods) => {
+          let distributable = start;
+          let taken = 0n;
+          for (const poolBps of periods) {
+            const { room } = prizeDayBudget(distributable, taken);
+            const share = (distributable * BigInt(poolBps)) / 10_000n;
+            const take = share < room ? share : room;
+            distributable -= take;
+            taken += take;
+          }
+          expect(taken).toBeLessThanOrEqual((start * BigInt(MAX_PRIZE_POOL_BPS_PER_DAY)) / 10_000n);
         },
       ),
       { numRuns: 300 },

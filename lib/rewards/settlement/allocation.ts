@@ -102,6 +102,8 @@ export interface PrizeAllocationInput extends Landing {
   vaultReserve: bigint;
   /** The tournament's share of the distributable pool for one period (basis points). */
   poolBps: number;
+  /** What prize runs may still take from the pool this UTC day (the daily bound less what they took). */
+  poolRoom: bigint;
   /** What the studio deposited for this period (its fund), and every period's deposits held in the vault. */
   fund: bigint;
   earmarked: bigint;
@@ -114,7 +116,26 @@ export interface PrizeAllocationInput extends Landing {
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /**
- * A tournament period's prizes: the pot is poolBps of the distributable pool (undistributed − reserve) plus the
+ * The most tournament prize runs may take from a game's pool per UTC day, in basis points of the distributable
+ * pool: half. One period may take that much alone (a period's own bound is the same 5,000 bps), so a daily
+ * tournament pays as configured; but ten tournaments of one-minute periods share the same half, so the daily
+ * settlement always keeps at least half of what the pool could distribute that day.
+ */
+export const MAX_PRIZE_POOL_BPS_PER_DAY = 5_000;
+
+/**
+ * What prize runs may take from the pool on a UTC day: MAX_PRIZE_POOL_BPS_PER_DAY of what the pool could distribute
+ * before that day's prize runs (the distributable lamports now plus what they took: their takes lowered it by as
+ * much), less what they took. A day's inflows raise it; the daily settlement's allocation lowers it.
+ */
+export const prizeDayBudget = (distributable: bigint, takenToday: bigint) => {
+  const budget = ((distributable + takenToday) * BigInt(MAX_PRIZE_POOL_BPS_PER_DAY)) / BPS;
+  return { budget, room: budget > takenToday ? budget - takenToday : 0n };
+};
+
+/**
+ * A tournament period's prizes: the pot is poolBps of the distributable pool (undistributed − reserve), at most the
+ * day's room (what the period cannot take stays in the pool: it pays less, nothing is owed later), plus the
  * period's fund, less what the vault must keep for its reserve when the pool alone holds less; each paid rank gets
  * its basis points of the pot, rounded down. What is allocated is taken from the fund first; what the fund does not
  * pay (ranks nobody reached, remainders) goes back to the pool, as does the pool share's rest.
@@ -122,7 +143,8 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 export const allocatePrizes = (input: PrizeAllocationInput) => {
   const distributable =
     input.undistributed > input.vaultReserve ? input.undistributed - input.vaultReserve : 0n;
-  const poolPart = (distributable * BigInt(input.poolBps)) / BPS;
+  const share = (distributable * BigInt(input.poolBps)) / BPS;
+  const poolPart = min(share, input.poolRoom > 0n ? input.poolRoom : 0n);
   // After this run the vault still holds the other lamports it owes (undistributed + other funds) ≥ its reserve.
   const room = input.undistributed + input.earmarked - input.vaultReserve - poolPart;
   const fundPart = min(input.fund, room > 0n ? room : 0n);
@@ -136,7 +158,18 @@ export const allocatePrizes = (input: PrizeAllocationInput) => {
   });
   const { allocated, lines } = linesOf(shares, input);
   const fundUsed = min(fundPart, allocated);
-  return { pot, poolPart, fundPart, fundUsed, fundReleased: input.fund - fundUsed, allocated, lines };
+  // What the run takes from the pool itself: its allocation less what the period's fund paid.
+  const poolTaken = allocated - fundUsed;
+  return {
+    pot,
+    poolPart,
+    fundPart,
+    fundUsed,
+    fundReleased: input.fund - fundUsed,
+    poolTaken,
+    allocated,
+    lines,
+  };
 };
 
 /** Leaderboard order: points desc, then who reached the score first, then Arc ID (as the play domain ranks). */

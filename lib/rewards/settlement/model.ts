@@ -69,6 +69,12 @@ export interface PrizeRun extends PrizeRef {
    * back to the pool). Absent on runs recorded before deposits existed. */
   fundLamports?: string;
   fundUsedLamports?: string;
+  /** What the run took from the pool itself (its allocation less the fund's part), booked on the pool's day within
+   * the day's room for prizes as read at freeze, and what prize runs had taken that day before. Absent on runs
+   * recorded before the daily bound existed. */
+  poolTakenLamports?: string;
+  dayRoomLamports?: string;
+  dayTakenBeforeLamports?: string;
   /** The board frozen at close, down to the last paid rank (rank order). */
   results: Array<{ rank: number; arcId: string; points: number }>;
   /** Why nothing was paid, when nothing was (`cancelled`: the tournament was cancelled before the period ended). */

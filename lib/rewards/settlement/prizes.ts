@@ -9,7 +9,9 @@ import { outboxItem } from '../../outbox/index.js';
 import { walletAddresses } from '../../user/index.js';
 import { fundFreezeWrite, periodFund } from '../deposit-repository.js';
 import { poolAllocationWrite, poolBooks } from '../payout.js';
-import { allocatePrizes } from './allocation.js';
+import { utcDay } from '../pool-days.js';
+import { prizesTakenOn } from '../pool-repository.js';
+import { allocatePrizes, prizeDayBudget } from './allocation.js';
 import { TRANSFER_FEE } from './freeze.js';
 import type { PrizeRef } from './keys.js';
 import type { PrizeRun, Settlement } from './model.js';
@@ -56,7 +58,12 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
   const prize = { tournamentId: input.tournamentId, periodId: input.periodId };
   const last = lastPaidRank(input);
   const ranked = last > 0 ? await deps.periodStandings(gameId, prize, last) : [];
-  const [books, fund] = await Promise.all([poolBooks(gameId), periodFund({ gameId, ...prize })]);
+  const now = deps.now().toISOString();
+  const [books, fund, takenToday] = await Promise.all([
+    poolBooks(gameId),
+    periodFund({ gameId, ...prize }),
+    prizesTakenOn(gameId, utcDay(now)),
+  ]);
   const wallets = await walletAddresses(ranked.map((s) => s.arcId));
   const [carried, rentExemptMinimum, balances] = await Promise.all([
     carriedOf(
@@ -70,10 +77,16 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
       ),
     ),
   ]);
+  const undistributed = books?.undistributed ?? 0n;
+  const day = prizeDayBudget(
+    undistributed > rentExemptMinimum ? undistributed - rentExemptMinimum : 0n,
+    takenToday,
+  );
   const allocation = allocatePrizes({
-    undistributed: books?.undistributed ?? 0n,
+    undistributed,
     vaultReserve: rentExemptMinimum,
     poolBps: input.voided || !books ? 0 : input.poolBps,
+    poolRoom: day.room,
     // A voided period pays nothing: its fund goes back to the pool.
     fund: input.voided || !books ? 0n : fund.depositedLamports,
     earmarked: books?.earmarked ?? 0n,
@@ -84,7 +97,6 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     rentExemptMinimum,
     fee: TRANSFER_FEE,
   });
-  const now = deps.now().toISOString();
   const prizeOf = new Map(allocation.lines.map((l) => [l.arcId, l.share]));
   const run: PrizeRun = {
     ...prize,
@@ -93,6 +105,10 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     potLamports: allocation.pot.toString(),
     fundLamports: fund.depositedLamports.toString(),
     fundUsedLamports: allocation.fundUsed.toString(),
+    poolTakenLamports: allocation.poolTaken.toString(),
+    // The take is booked on the pool's day conditional on this room (persistIntent): never past the day's bound.
+    dayRoomLamports: day.room.toString(),
+    dayTakenBeforeLamports: takenToday.toString(),
     results: ranked.map((s, i) => ({ rank: i + 1, arcId: s.arcId, points: s.points })),
     ...(input.voided ? { voided: input.voided } : {}),
   };

@@ -165,6 +165,20 @@ export const readPlayers = async (
   });
 };
 
+/** What a prize run takes from the pool itself (0 for a daily run). */
+const prizeTake = (settlement: Settlement) => BigInt(settlement.prize?.poolTakenLamports ?? 0);
+
+/**
+ * A prize run taking from the pool books its take on the pool's day only while what prize runs took that day
+ * stays within the day's bound: taken before ≤ the day's room (as read at freeze) + taken before − this take.
+ */
+const prizesAtMost = (settlement: Settlement) => {
+  const take = prizeTake(settlement);
+  const { dayRoomLamports, dayTakenBeforeLamports } = settlement.prize ?? {};
+  if (take === 0n || dayRoomLamports === undefined || dayTakenBeforeLamports === undefined) return undefined;
+  return BigInt(dayTakenBeforeLamports) + BigInt(dayRoomLamports) - take;
+};
+
 /**
  * Persist the intent, open it as the game's one open settlement, and commit the pool's allocation (the rewards
  * domain's item) and any event in one transaction. False when another run persisted it first or another is open.
@@ -204,13 +218,19 @@ export const persistIntent = async (settlement: Settlement, extra: TransactItem[
       // nothing to allocate without a pool) is booked on the day's books here, for daily and prize runs alike.
       ...(BigInt(settlement.allocated) > 0n || BigInt(settlement.prize?.fundLamports ?? 0) > 0n
         ? [
-            poolDayWrite(settlement.gameId, settlement.frozenAt, {
-              allocatedLamports: BigInt(settlement.allocated),
-              // A prize run ends its period fund's earmark (prizes.ts: the pool's allocation write).
-              ...(BigInt(settlement.prize?.fundLamports ?? 0) > 0n
-                ? { earmarkedLamports: -BigInt(settlement.prize?.fundLamports ?? 0) }
-                : {}),
-            }),
+            poolDayWrite(
+              settlement.gameId,
+              settlement.frozenAt,
+              {
+                allocatedLamports: BigInt(settlement.allocated),
+                // A prize run ends its period fund's earmark (prizes.ts: the pool's allocation write).
+                ...(BigInt(settlement.prize?.fundLamports ?? 0) > 0n
+                  ? { earmarkedLamports: -BigInt(settlement.prize?.fundLamports ?? 0) }
+                  : {}),
+                ...(prizeTake(settlement) > 0n ? { prizePoolLamports: prizeTake(settlement) } : {}),
+              },
+              prizesAtMost(settlement),
+            ),
           ]
         : []),
     ]);
@@ -345,12 +365,16 @@ export const payoutRecords = async (
 export const payoutsOfRecipient = async (
   arcId: string,
   wanted: number,
+  gameId?: string,
 ): Promise<{ records: PayoutRecord[]; total: number }> => {
+  // One game's payouts only (a game-scoped token's view): filtered after the index read, so pages read on.
   const base = {
     TableName: settlementTable(),
     IndexName: 'byRecipient',
     KeyConditionExpression: 'recipient = :r',
-    ExpressionAttributeValues: { ':r': arcId },
+    ...(gameId
+      ? { FilterExpression: 'gameId = :g', ExpressionAttributeValues: { ':r': arcId, ':g': gameId } }
+      : { ExpressionAttributeValues: { ':r': arcId } }),
   };
   const records: PayoutRecord[] = [];
   let total = 0;
