@@ -125,6 +125,15 @@ export const ACCESS: Record<string, ModuleAccess> = {
     environment: { USER_IMPORT_QUEUE_URL: { Ref: 'UserImportQueue' } },
   },
 
+  // --- connect (UsersTable, codes in the EphemeralTable) ---
+  'lib/connect/keys.ts': none,
+  'lib/connect/grant-reads.ts': { grants: dynamo('UsersTable', ['GetItem']) },
+  'lib/connect/repository.ts': {
+    grants: dynamo('UsersTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']),
+  },
+  // Authorization codes: only the consent (writes them) and the token endpoint (reads and spends them).
+  'lib/connect/codes.ts': { grants: dynamo('EphemeralTable', ['GetItem', 'PutItem', 'UpdateItem']) },
+
   // --- games (GamesTable) ---
   'lib/games/repository.ts': {
     grants: dynamo('GamesTable', [
@@ -273,6 +282,8 @@ export const ACCESS: Record<string, ModuleAccess> = {
     ),
   },
   'lib/webhooks/service.ts': { grants: dynamo('WebhooksTable', ['PutItem']) },
+  // A change of control: the previous controller's endpoints disabled in the claim's transaction.
+  'lib/webhooks/control.ts': { grants: dynamo('WebhooksTable', ['UpdateItem', 'ConditionCheckItem']) },
   'lib/webhooks/queue.ts': {
     grants: [{ resource: 'WebhookQueue', actions: ['sqs:SendMessage', 'sqs:GetQueueUrl'] }],
     environment: { WEBHOOK_QUEUE_URL: { Ref: 'WebhookQueue' } },

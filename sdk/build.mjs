@@ -1,4 +1,4 @@
-// Builds dist/: ESM modules for bundlers and Node (openapi-fetch stays a dependency), a self-contained browser
+// Builds dist/: ESM modules for bundlers and Node (openapi-fetch and oauth4webapi stay dependencies), a self-contained browser
 // module of the play client (dist/arcadia-play.js, for a plain <script type="module">), and the .d.ts files.
 // The `types: []` of tsconfig.json keeps Node's globals out, so a Node-only API in src/ fails the build.
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ await build({
   ...common,
   entryPoints: { index: join(here, 'src/index.ts'), browser: join(here, 'src/browser.ts') },
   outdir: dist,
-  external: ['openapi-fetch'],
+  external: ['openapi-fetch', 'oauth4webapi'],
 });
 // The same options as the demo game's server (scripts/demo/server.ts), which builds it in memory.
 await build({

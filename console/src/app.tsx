@@ -1,4 +1,5 @@
 // The console's shell: configuration, sign-in, navigation and the pages.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ConsoleConfig, currentToken, loadConfig, setToken } from './api.js';
 import { CoinPage } from './pages/coin.js';
@@ -35,6 +36,48 @@ const TournamentsRoute = ({ route }: { route: Route }) => {
   );
 };
 
+// The connect page (a game asks the player to connect) is a focused page of its own, before any sign-in and
+// without the console's navigation; loaded on its own too, so the console's first load does not carry it.
+const loadConnect = () => import('./pages/connect.js');
+const ConnectRoute = ({ route }: { route: Route }) => {
+  const [module, retry] = useAsync(loadConnect, []);
+  useEffect(() => {
+    document.title = 'Connect with Arcadia';
+  }, []);
+  if (module.state === 'ok') return <module.value.ConnectPage route={route} />;
+  return (
+    <main id="main" class="narrow">
+      <h1 tabIndex={-1}>Connect a game to your Arcadia account</h1>
+      {module.state === 'loading' ? <Loading what="the connect page" /> : null}
+      {module.state === 'error' ? <ErrorBox error={module.error} retry={retry} /> : null}
+    </main>
+  );
+};
+
+// The Game clients and Connected games pages are loaded on their first visit too: the first load's budget (the
+// unit test's 30 kB gzip) has no room left for them.
+const loadClients = () => import('./pages/clients.js');
+const loadConnections = () => import('./pages/connections.js');
+const LazyPage = <M,>({
+  heading,
+  load,
+  children,
+}: {
+  heading: string;
+  load: () => Promise<M>;
+  children: (module: M) => ComponentChildren;
+}) => {
+  const [module, retry] = useAsync(load, []);
+  return (
+    <>
+      <h1 tabIndex={-1}>{heading}</h1>
+      {module.state === 'loading' ? <Loading what={`the ${heading} page`} /> : null}
+      {module.state === 'error' ? <ErrorBox error={module.error} retry={retry} /> : null}
+      {module.state === 'ok' ? children(module.value) : null}
+    </>
+  );
+};
+
 const NAV = [
   ['games', 'Games'],
   ['players', 'Players'],
@@ -43,6 +86,8 @@ const NAV = [
   ['coin', 'Coin'],
   ['webhooks', 'Webhooks'],
   ['tournaments', 'Tournaments'],
+  ['clients', 'Game clients'],
+  ['connections', 'Connected games'],
 ] as const;
 
 const Page = ({ route }: { route: Route }) => {
@@ -61,6 +106,18 @@ const Page = ({ route }: { route: Route }) => {
       return <WebhooksPage gameId={game} endpointId={route.query.get('endpoint') ?? undefined} />;
     case 'tournaments':
       return <TournamentsRoute route={route} />;
+    case 'clients':
+      return (
+        <LazyPage key="clients" heading="Game clients" load={loadClients}>
+          {({ ClientsPage }) => <ClientsPage gameId={game} />}
+        </LazyPage>
+      );
+    case 'connections':
+      return (
+        <LazyPage key="connections" heading="Connected games" load={loadConnections}>
+          {({ ConnectionsPage }) => <ConnectionsPage />}
+        </LazyPage>
+      );
     case 'games':
       return id ? <GameFormPage gameId={id === 'new' ? undefined : id} /> : <GamesPage />;
     default:
@@ -117,6 +174,7 @@ const Shell = ({ onSignOut }: { onSignOut: () => void }) => {
 export const App = () => {
   const [config] = useAsync<ConsoleConfig>(loadConfig, []);
   const [signedIn, setSignedIn] = useState(() => currentToken() !== null);
+  const route = useRoute();
   if (config.state === 'loading') return <Loading what="the console" />;
   if (config.state === 'error')
     return (
@@ -124,6 +182,7 @@ export const App = () => {
         <ErrorBox error={config.error} />
       </main>
     );
+  if (route.parts[0] === 'connect') return <ConnectRoute route={route} />;
   if (!signedIn) return <SignInPage onSignedIn={() => setSignedIn(true)} />;
   return (
     <Shell

@@ -7,8 +7,14 @@ export interface Route {
 }
 
 const parse = (): Route => {
-  const [path = '', search = ''] = location.hash.replace(/^#\/?/, '').split('?');
-  return { parts: path.split('/').filter(Boolean), query: new URLSearchParams(search) };
+  // Split at the first `?` only: a parameter's value may hold one (a redirect URI written unencoded).
+  const hash = location.hash.replace(/^#\/?/, '');
+  const at = hash.indexOf('?');
+  const path = at < 0 ? hash : hash.slice(0, at);
+  return {
+    parts: path.split('/').filter(Boolean),
+    query: new URLSearchParams(at < 0 ? '' : hash.slice(at + 1)),
+  };
 };
 
 export const useRoute = (): Route => {

@@ -1,4 +1,4 @@
-import { playerAuthenticator } from '../../lib/auth/index.js';
+import { grantAuthenticator, playerAuthenticator } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
 import { getSessionTokenContract, openSession } from '../../lib/play/index.js';
 
@@ -7,5 +7,5 @@ export const handler = route(
   async ({ auth, query }) => ({
     data: await openSession(auth, query.gameId, new Date(), query.idempotencyKey),
   }),
-  { bearer: playerAuthenticator },
+  { bearer: playerAuthenticator, grant: grantAuthenticator },
 );

@@ -1,4 +1,4 @@
-import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { playerOrGame } from '../../lib/auth/index.js';
 import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
 import { currentMultiplier, getCurrentMultiplierContract } from '../../lib/rewards/index.js';
@@ -6,5 +6,5 @@ import { currentMultiplier, getCurrentMultiplierContract } from '../../lib/rewar
 export const handler = route(
   getCurrentMultiplierContract,
   async ({ auth, query }) => ({ data: await currentMultiplier(auth, query.gameId, { now }) }),
-  { bearer: bearerAuthenticator, session: sessionAuthenticator },
+  playerOrGame,
 );

@@ -1,4 +1,4 @@
-import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { playerOrGame } from '../../lib/auth/index.js';
 import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
 import { dayBoard } from '../../lib/play/index.js';
@@ -14,5 +14,5 @@ export const sideEffects: QuoteDeps = { price: priceFromConfig(), board: dayBoar
 export const handler = route(
   getMultiplierCostForPlacementContract,
   async ({ auth, query }) => ({ data: await costForPlacement(auth, query, sideEffects) }),
-  { bearer: bearerAuthenticator, session: sessionAuthenticator },
+  playerOrGame,
 );

@@ -1,4 +1,4 @@
-import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { playerOrGame } from '../../lib/auth/index.js';
 import { now } from '../../lib/core/time.js';
 import { route } from '../../lib/http/route.js';
 import { getMyRewardsContract, type MyRewardsDeps, myRewards } from '../../lib/rewards/index.js';
@@ -16,5 +16,5 @@ export const sideEffects: MyRewardsDeps = {
 export const handler = route(
   getMyRewardsContract,
   ({ auth, query }) => myRewards(auth, { limit: query.limit, offset: query.offset }, sideEffects),
-  { bearer: bearerAuthenticator, session: sessionAuthenticator },
+  playerOrGame,
 );

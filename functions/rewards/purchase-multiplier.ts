@@ -1,5 +1,5 @@
 import { walletSignerFromConfig } from '../../lib/adapters/wallet-signer.js';
-import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { playerOrGame } from '../../lib/auth/index.js';
 import { chainFromConfig } from '../../lib/chain/index.js';
 import { now } from '../../lib/core/time.js';
 import { HttpResponse } from '../../lib/http/response.js';
@@ -29,5 +29,5 @@ export const handler = route(
     // Not confirmed within the request: 202, and a retry with the same idempotencyKey gives the outcome.
     return purchase.status === 'pending' ? new HttpResponse(202, { data: purchase }) : { data: purchase };
   },
-  { bearer: bearerAuthenticator, session: sessionAuthenticator },
+  playerOrGame,
 );

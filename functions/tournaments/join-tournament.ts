@@ -1,4 +1,4 @@
-import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { playerOrGame } from '../../lib/auth/index.js';
 import { HttpResponse } from '../../lib/http/response.js';
 import { route } from '../../lib/http/route.js';
 import { joinTournament, joinTournamentContract } from '../../lib/tournaments/index.js';
@@ -10,5 +10,5 @@ export const handler = route(
     // Joining again answers the same entry with 200.
     return created ? { data: entry } : new HttpResponse(200, { data: entry });
   },
-  { session: sessionAuthenticator, bearer: bearerAuthenticator },
+  playerOrGame,
 );

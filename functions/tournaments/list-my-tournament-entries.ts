@@ -1,9 +1,9 @@
-import { bearerAuthenticator, sessionAuthenticator } from '../../lib/auth/index.js';
+import { playerOrGame } from '../../lib/auth/index.js';
 import { route } from '../../lib/http/route.js';
 import { listMyTournamentEntriesContract, myEntries } from '../../lib/tournaments/index.js';
 
 export const handler = route(
   listMyTournamentEntriesContract,
   async ({ auth, params, query }) => myEntries(auth, params.gameId, query),
-  { session: sessionAuthenticator, bearer: bearerAuthenticator },
+  playerOrGame,
 );

@@ -12,7 +12,14 @@ import { bearerTokenOf, idpConfigFromEnv, verifyIdpToken } from './idp-token.js'
 /** Session-token callers (the client SDK after GET /play/session-token). */
 export const sessionAuthenticator: Authenticator = async (request) => {
   const claims = await verifySessionToken(bearerTokenOf(request.headers));
-  return { scheme: 'session', userId: claims.arcId, sessionId: claims.sessionId, gameId: claims.gameId };
+  return {
+    scheme: 'session',
+    userId: claims.arcId,
+    sessionId: claims.sessionId,
+    gameId: claims.gameId,
+    scopes: claims.scopes,
+    ...(claims.grantId ? { grantId: claims.grantId } : {}),
+  };
 };
 
 const JWKS_TTL_MS = 10 * 60 * 1000;

@@ -1,9 +1,10 @@
 // Who is calling, as every domain sees it: the HTTP layer establishes it, use cases receive it.
 import type { RateLimitSpec } from './contract.js';
+import type { Scope } from './scopes.js';
 
 /** Who made the request, as established by one of the contract's auth schemes. */
 export interface AuthContext {
-  scheme: 'hmac' | 'bearer' | 'session';
+  scheme: 'hmac' | 'bearer' | 'session' | 'grant';
   /** Arc ID of the caller. */
   userId: string;
   apiKey?: string;
@@ -11,7 +12,12 @@ export interface AuthContext {
   subject?: string;
   /** Play session for session-token callers. */
   sessionId?: string;
+  /** The one game a session token, a grant's access token or a game's own JWT speaks for. */
   gameId?: string;
+  /** What a game-scoped token (session or grant) may do; absent for the player's and developer's own credentials. */
+  scopes?: readonly Scope[];
+  /** The player's grant behind a grant access token or a session opened with one. */
+  grantId?: string;
 }
 
 /** What an authenticator and a rate limiter see of the request. */
@@ -34,3 +40,7 @@ export type RateLimiter = (
   spec: RateLimitSpec & { name: string },
   key: string,
 ) => Promise<{ limit: number; remaining: number; resetSeconds: number }>;
+
+/** Whether the caller is a game acting for a player (a session token or a grant's access token), not the player. */
+export const isGameScoped = (auth: Pick<AuthContext, 'scheme'> | undefined): boolean =>
+  auth?.scheme === 'session' || auth?.scheme === 'grant';

@@ -155,6 +155,10 @@ export const settingsSpec = {
   PUBLIC_API_URL: httpUrl(),
   IMAGES_BASE_URL: optional((raw) => raw ?? ''),
   SAFE_FETCH_ALLOW_LOOPBACK: flag('false'),
+  // Connect with Arcadia (docs/connect.md): the platform's connect page (beside the console), and whether games
+  // may register plain-http loopback redirect URIs (the local stack only).
+  CONNECT_PAGE_URL: optional(httpUrl()),
+  CONNECT_LOOPBACK_REDIRECTS: flag('false'),
   // AWS (the runtime sets AWS_REGION; endpoints only locally).
   AWS_REGION: withDefault(name(), 'us-east-1'),
   AWS_ENDPOINT_URL: optional((raw) => raw ?? ''),

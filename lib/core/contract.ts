@@ -1,10 +1,14 @@
 import type * as z from 'zod/mini';
 import type { ErrorCode } from './errors.js';
+import type { Scope } from './scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** How a caller proves who they are: an HMAC-signed request or an identity-provider token. */
-export type AuthScheme = 'hmac' | 'bearer' | 'session';
+/**
+ * How a caller proves who they are: an HMAC-signed request, the player's identity-provider token, a play session
+ * token, or a game-scoped access token of a player's grant (POST /oauth/token, docs/connect.md).
+ */
+export type AuthScheme = 'hmac' | 'bearer' | 'session' | 'grant';
 
 /** A per-route rate limit (docs/decisions.md, "Rate limits"). `key` says whose budget a request spends. */
 export interface RateLimitSpec {
@@ -33,15 +37,24 @@ export interface Contract<
   description?: string;
   /** Accepted schemes, any one suffices; empty means public. */
   auth: TAuth;
+  /**
+   * What a game-scoped token (a grant's access token, or a session token) needs to call this route: naming it
+   * admits grant access tokens that carry it, and session tokens where `auth` lists `session`. Without it, a
+   * game-scoped token is refused with 403 INSUFFICIENT_SCOPE.
+   */
+  scope?: Scope;
   params?: TParams;
   query?: TQuery;
   body?: TBody;
   /** Media types the body may come in. Defaults to JSON only. */
-  bodyMediaTypes?: Array<'application/json' | 'multipart/form-data'>;
+  bodyMediaTypes?: Array<'application/json' | 'multipart/form-data' | 'application/x-www-form-urlencoded'>;
   response: TResponse;
-  successStatus?: 200 | 201 | 202;
-  /** Other success statuses the operation answers with the same body (documented in OpenAPI). */
-  alsoAnswers?: Array<{ status: 200 | 201 | 202; description: string }>;
+  successStatus?: 200 | 201 | 202 | 302;
+  /**
+   * Other statuses the operation answers with the same media type (documented in OpenAPI): more successes, or an
+   * answer in a format its clients expect instead of the standard error (an OAuth error, an HTML page).
+   */
+  alsoAnswers?: Array<{ status: 200 | 201 | 202 | 400; description: string }>;
   /** Response media type when not JSON (the interactive reference page). */
   responseMediaType?: string;
   /** Error codes this operation documents, beyond the ones every operation can answer. */

@@ -1,3 +1,14 @@
+import {
+  approveConnectContract,
+  createOAuthClientContract,
+  deleteOAuthClientContract,
+  getConnectRequestContract,
+  listConnectionsContract,
+  listOAuthClientsContract,
+  oauthAuthorizeContract,
+  oauthTokenContract,
+  revokeConnectionContract,
+} from '../connect/index.js';
 import type { Contract } from '../core/contract.js';
 import {
   batchGamesByIdsContract,
@@ -157,4 +168,13 @@ export const contracts: readonly Contract[] = [
   getTournamentPeriodResultsContract,
   joinTournamentContract,
   listMyTournamentEntriesContract,
+  listOAuthClientsContract,
+  createOAuthClientContract,
+  deleteOAuthClientContract,
+  oauthAuthorizeContract,
+  getConnectRequestContract,
+  approveConnectContract,
+  oauthTokenContract,
+  listConnectionsContract,
+  revokeConnectionContract,
 ];

@@ -20,6 +20,7 @@ import type {
   ResponseOf,
 } from '../core/contract.js';
 import { AppError, errors } from '../core/errors.js';
+import { bearerKind } from '../core/game-tokens.js';
 import { logger } from '../core/logger.js';
 import { metrics } from '../core/metrics.js';
 import { zodDetails } from '../core/validation.js';
@@ -72,6 +73,26 @@ const parsePart = <T extends z.core.$ZodType | undefined>(schema: T, value: unkn
 const contentTypeOf = (headers: Record<string, string | undefined>) =>
   (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
+/**
+ * A form-encoded body's fields (the OAuth token endpoint's), by the platform's URLSearchParams. A field sent twice
+ * becomes a list, which a contract of strings refuses (RFC 6749 §3.2: parameters must not repeat).
+ */
+const formFields = (raw: Buffer): Record<string, string | string[]> => {
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) {
+    const seen = fields[name];
+    fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return fields;
+};
+
+/** The body as its contract reads it: parsed JSON, form fields, or the multipart parser's result. */
+const bodyOf = (event: HttpEvent, raw: RawRequest): unknown => {
+  if (event.body === undefined || event.body === '') return undefined;
+  if (contentTypeOf(raw.headers) === 'application/x-www-form-urlencoded') return formFields(raw.rawBody);
+  return event.body;
+};
+
 /** Captures the raw body (for signatures and multipart) and enforces the size limit before any parsing. */
 const rawBody = (maxBytes: number): middy.MiddlewareObj<HttpEvent, HttpResult> => ({
   before: (request) => {
@@ -107,13 +128,62 @@ const toRawRequest = (event: HttpEvent, context: Context): RawRequest => ({
   rawQuery: event.rawQueryString ?? '',
 });
 
-/** The schemes whose credentials the request carries, in the contract's order. */
-const presentedSchemes = (contract: Contract, raw: RawRequest) => {
+/** The schemes a route admits (the contract's `auth`). */
+const acceptedSchemes = (contract: Contract): readonly AuthScheme[] => contract.auth;
+
+const bearerTokenIn = (authorization: string) => /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+
+const insufficientScope = (message: string) => new AppError('INSUFFICIENT_SCOPE', message);
+
+/**
+ * The schemes whose credentials the request carries, in the contract's order. A bearer token Arcadia gave a game
+ * (a session token, a grant's access or refresh token) is only ever tried as what it is: on a route that doesn't
+ * admit it the answer is 403 INSUFFICIENT_SCOPE, never an attempt as the player's identity token.
+ */
+const presentedSchemes = (contract: Contract, raw: RawRequest): AuthScheme[] => {
   const authorization = raw.headers.authorization ?? '';
   const hmac =
     /^HMAC-SHA256 /i.test(authorization) || (raw.headers['x-auth-provider'] ?? '').toLowerCase() === 'hmac';
+  const token = bearerTokenIn(authorization);
+  const kind = token && !hmac ? bearerKind(token) : 'other';
+  if (kind === 'refresh')
+    throw insufficientScope('A refresh token is good at POST /oauth/token only: send its access token');
+  const accepted = acceptedSchemes(contract);
+  if (kind === 'session' || kind === 'grant') {
+    if (accepted.includes(kind)) return [kind];
+    throw insufficientScope(
+      `A ${kind === 'session' ? 'play session token' : "grant's access token"} can't call ` +
+        `${contract.method} ${contract.path}: it needs the player's or developer's own credentials`,
+    );
+  }
   const bearer = /^Bearer /i.test(authorization);
-  return contract.auth.filter((scheme) => (scheme === 'hmac' ? hmac : bearer));
+  return accepted.filter((scheme) => (scheme === 'hmac' ? hmac : scheme === 'bearer' && bearer));
+};
+
+/** A game-scoped token may call a route only with the scope the route names (docs/connect.md). */
+const authorizeScope = (contract: Contract, auth: AuthContext | undefined) => {
+  if (!auth?.scopes) return;
+  if (!contract.scope || !auth.scopes.includes(contract.scope))
+    throw insufficientScope(
+      `This token's scopes (${auth.scopes.join(' ') || 'none'}) don't include ${contract.scope ?? 'this route'}`,
+    );
+};
+
+/** The game a request names (path, query or body `gameId`), for tokens that speak for one game only. */
+const requestedGame = (request: { params: unknown; query: unknown; body: unknown }): unknown => {
+  for (const part of [request.params, request.query, request.body])
+    if (part && typeof part === 'object' && 'gameId' in part) return (part as { gameId: unknown }).gameId;
+  return undefined;
+};
+
+/** A token bound to a game (session, grant, a game's own JWT) speaks for that game only: one check, one status. */
+const authorizeGame = (
+  auth: AuthContext | undefined,
+  request: { params: unknown; query: unknown; body: unknown },
+) => {
+  const named = requestedGame(request);
+  if (auth?.gameId && named !== undefined && named !== auth.gameId)
+    throw insufficientScope('This token speaks for another game');
 };
 
 /** How each scheme's credentials are sent, for the 401 that asks for them. */
@@ -121,6 +191,7 @@ const SCHEME_CREDENTIALS: Record<AuthScheme, string> = {
   hmac: 'an HMAC signature (Authorization: HMAC-SHA256 apiKey=…, signature=…, timestamp=…)',
   bearer: 'an identity-provider token (Authorization: Bearer <token>)',
   session: 'a play session token from GET /play/session-token (Authorization: Bearer <sessionToken>)',
+  grant: "a grant's access token from POST /oauth/token (Authorization: Bearer <accessToken>)",
 };
 
 /** What the request's Authorization header carries, in words (never its value). */
@@ -136,7 +207,9 @@ const sentCredentials = (raw: RawRequest): string => {
 /** A 401 that says which credentials the endpoint takes and what the request sent instead. */
 const explainUnauthorized = (contract: Contract, raw: RawRequest, error: unknown): unknown => {
   if (!(error instanceof AppError) || error.code !== 'UNAUTHORIZED') return error;
-  const accepted = contract.auth.map((scheme) => SCHEME_CREDENTIALS[scheme]).join(', or ');
+  const accepted = acceptedSchemes(contract)
+    .map((scheme) => SCHEME_CREDENTIALS[scheme])
+    .join(', or ');
   return new AppError(
     'UNAUTHORIZED',
     `${error.message}: this endpoint accepts ${accepted}; the request sent ${sentCredentials(raw)}`,
@@ -258,7 +331,9 @@ export const httpHandler = <C extends Contract>(
   useCase: (request: RequestOf<C>) => Promise<ResponseOf<C> | HttpResponse<ResponseOf<C>>>,
   deps: HttpDeps = {},
 ): LambdaHttpHandler => {
-  for (const scheme of contract.auth) {
+  if (!contract.scope && contract.auth.some((scheme) => scheme === 'session' || scheme === 'grant'))
+    throw new Error(`${contract.operationId}: a route that admits game-scoped tokens names their scope`);
+  for (const scheme of acceptedSchemes(contract)) {
     if (!deps.authenticators?.[scheme]) {
       throw new Error(`${contract.operationId}: no authenticator wired for scheme ${scheme}`);
     }
@@ -269,21 +344,19 @@ export const httpHandler = <C extends Contract>(
     const auth = await authenticate(contract, deps, raw).catch((error: unknown) =>
       spendFailedAuth(deps, raw, error),
     );
+    authorizeScope(contract, auth);
     const limitHeaders = await spendBudgets(contract, deps, raw, auth);
     const request = {
       params: parsePart(contract.params, event.pathParameters ?? {}, 'path parameters'),
       query: parsePart(contract.query, event.queryStringParameters ?? {}, 'query parameters'),
-      body: parsePart(
-        contract.body,
-        event.body === undefined || event.body === '' ? undefined : event.body,
-        'body',
-      ),
+      body: parsePart(contract.body, bodyOf(event, raw), 'body'),
       auth,
       requestId: raw.requestId,
       sourceIp: raw.sourceIp,
       headers: event.headers,
       rawBody: raw.rawBody,
     } as RequestOf<C>;
+    authorizeGame(auth, request);
     const result = await useCase(request);
     if (result instanceof HttpResponse) event.headerOverrides = result.headers;
     const response =

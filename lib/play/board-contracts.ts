@@ -7,7 +7,7 @@ import { DISPLAY_NAME_MAX } from './display-name.js';
 
 const GAME_ID = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
 // A session token or the player's identity-provider token: the same rules either way.
-const PLAYER = ['session', 'bearer'] as const;
+const PLAYER = ['session', 'bearer', 'grant'] as const;
 const PLAYER_ERRORS = ['FORBIDDEN', 'NOT_FOUND'] as const;
 const WHO =
   'With a play session token (GET /play/session-token) for this game — a token of another game is refused ' +
@@ -68,6 +68,7 @@ export const getLeaderboardContract = defineContract({
     "the player's studio identifier and display name, read in one more wave of two batched reads whatever the " +
     'board size. 10 per 10 seconds per player.',
   auth: PLAYER,
+  scope: 'read',
   params: z.object({ gameId: z.uuid() }),
   query: z.object({
     ...periodQuery,
@@ -98,6 +99,7 @@ export const getMyRankContract = defineContract({
     'to two neighbours on each side; `rank` is null and `neighbours` empty when the player has no points there. ' +
     '10 per 10 seconds per player.',
   auth: PLAYER,
+  scope: 'read',
   params: z.object({ gameId: z.uuid() }),
   query: z.object(periodQuery),
   response: dataEnvelope(
@@ -130,6 +132,7 @@ export const setMyDisplayNameContract = defineContract({
     'Moderated by length and charset (400 INVALID_DISPLAY_NAME naming the reason); 403 DISPLAY_NAME_LOCKED ' +
     'when the studio set the name and locked it. 5 per minute per player.',
   auth: PLAYER,
+  scope: 'play',
   params: z.object({ gameId: z.uuid() }),
   body: z.object({ displayName: displayNameField }),
   response: dataEnvelope(nameResult),

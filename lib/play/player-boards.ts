@@ -2,7 +2,7 @@
 // PUT /play/players/{gameId}/me/name (the player) and PUT /play/dev/players/{gameId}/name (the studio). The
 // reads are the developer leaderboard's (rank-reads.ts), over the board a `BoardRef` names, with the entries
 // labelled (player-names.ts): one more wave of two batched reads, whatever the board's size.
-import type { AuthContext } from '../core/auth.js';
+import { type AuthContext, isGameScoped } from '../core/auth.js';
 import { errors } from '../core/errors.js';
 import { requireGame, requireOwnedGame } from '../games/index.js';
 import { resolveKnownIdentifiers } from '../user/index.js';
@@ -28,10 +28,8 @@ export const boardFor = (gameId: string, period: Period, day: string | undefined
  * The game read of an identity-token caller runs beside `work`, so it costs no round trip.
  */
 const asPlayerOf = async <T>(auth: AuthContext, gameId: string, work: () => Promise<T>): Promise<T> => {
-  if (auth.scheme === 'session') {
-    if (auth.gameId !== gameId) throw errors.forbidden('This session token is for another game');
-    return work();
-  }
+  // A game-scoped token (session or grant) is for its own game, checked before (lib/http/handler.ts).
+  if (isGameScoped(auth)) return work();
   if (auth.scheme !== 'bearer') throw errors.forbidden('A player token is required');
   const [, result] = await Promise.all([requireGame(gameId), work()]);
   return result;

@@ -28,7 +28,8 @@ export const getSessionTokenContract = defineContract({
     'valid 2 h) to send as `Authorization: Bearer` on the other /play endpoints, and the chain seed h0. The ' +
     "session keeps the game's caps as of its opening (a change applies to sessions opened after it). " +
     PROTOCOL,
-  auth: ['bearer'],
+  auth: ['bearer', 'grant'],
+  scope: 'play',
   query: z.object({
     gameId: z.uuid(),
     idempotencyKey: described(
@@ -66,6 +67,7 @@ export const flushContract = defineContract({
     "budget read, so two sessions never spend the same points; 409 CONFLICT when the player's other sessions kept " +
     'drawing on it (nothing was counted: send the same flush again). Points stay pending until commit. 1 per second.',
   auth: ['session'],
+  scope: 'play',
   body: z.object({
     seq: z.int().check(z.gte(1)),
     delta: z.int().check(z.gte(0), z.lte(1_000_000_000)),
@@ -106,6 +108,7 @@ export const commitContract = defineContract({
     'when it applied). Retrying the same commit (same seq, head and total) after a lost ' +
     'answer returns the first result again and counts nothing twice. 1 per 5 seconds.',
   auth: ['session'],
+  scope: 'play',
   body: z.object({ seq: z.int().check(z.gte(0)), head: hex64, total: z.int().check(z.gte(0)) }),
   response: dataEnvelope(
     z.object({ status: z.literal('committed'), committedPoints: z.int(), clipped: z.boolean() }),
@@ -123,6 +126,7 @@ export const sessionStateContract = defineContract({
   description:
     'After a crash or a lost response, continue from `seq` and `head`. Resyncs are a (mild) risk signal.',
   auth: ['session'],
+  scope: 'play',
   response: dataEnvelope(
     z.object({
       sessionId: z.uuid(),
@@ -147,6 +151,7 @@ export const getPlayerPointsContract = defineContract({
   summary: "Player's current points",
   description: "The session player's committed points in the session's game: today (UTC) and all time.",
   auth: ['session'],
+  scope: 'read',
   response: dataEnvelope(
     z.object({
       gameId: z.uuid(),

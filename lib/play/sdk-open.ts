@@ -2,8 +2,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isConditionFailure } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
-import { AppError, errors } from '../core/errors.js';
+import { AppError } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
+import { GAME_JWT_SESSION_SCOPES, PLATFORM_SESSION_SCOPES } from '../core/scopes.js';
 import { requireGame } from '../games/index.js';
 import { playIndexes, playKeys, utcDay } from './keys.js';
 import { cancellationReasons, getItem, playTable, transact, updateExpression } from './repository.js';
@@ -13,6 +14,22 @@ import { issueSessionToken } from './session-token.js';
 /** How long a play session (and its token) lives. */
 export const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
 
+/**
+ * What the session's token may do: a grant's scopes (the game's page connected with the player's consent); a
+ * game's own JWT plays but never spends; the player's own identity token (the platform's pages) everything.
+ */
+const sessionScopes = (auth: AuthContext) =>
+  auth.scopes ?? (auth.gameId ? GAME_JWT_SESSION_SCOPES : PLATFORM_SESSION_SCOPES);
+
+/** The session token's claims for a session of this caller. */
+const claimsOf = (auth: AuthContext, sessionId: string, gameId: string) => ({
+  arcId: auth.userId,
+  sessionId,
+  gameId,
+  scopes: sessionScopes(auth),
+  ...(auth.grantId ? { grantId: auth.grantId } : {}),
+});
+
 /** A session opened earlier with the same idempotency key: its token again, while it is still open. */
 const reopen = async (auth: AuthContext, gameId: string, sessionId: string, now: Date) => {
   const session = await getItem(playKeys.session(gameId, sessionId));
@@ -20,7 +37,7 @@ const reopen = async (auth: AuthContext, gameId: string, sessionId: string, now:
     throw closed('The session opened with this idempotency key has ended');
   const open = requireActive(session, now);
   const expiresAt = new Date(String(open.expiresAt));
-  const sessionToken = await issueSessionToken({ arcId: auth.userId, sessionId, gameId }, expiresAt);
+  const sessionToken = await issueSessionToken(claimsOf(auth, sessionId, gameId), expiresAt);
   return { sessionToken, sessionId, expiresAt: expiresAt.toISOString(), chainSeed: String(open.chainSeed) };
 };
 
@@ -35,8 +52,6 @@ export const openSession = async (
   now = new Date(),
   idempotencyKey?: string,
 ) => {
-  if (auth.gameId && auth.gameId !== gameId)
-    throw errors.unauthorized('This player token belongs to another game');
   const game = await requireGame(gameId);
   const sessionId = idempotencyKey
     ? derivedUuid('arcadia', 'session', game.id, auth.userId, idempotencyKey)
@@ -118,6 +133,6 @@ export const openSession = async (
     }
     throw error;
   }
-  const sessionToken = await issueSessionToken({ arcId: auth.userId, sessionId, gameId: game.id }, expiresAt);
+  const sessionToken = await issueSessionToken(claimsOf(auth, sessionId, game.id), expiresAt);
   return { sessionToken, sessionId, expiresAt: expiresAt.toISOString(), chainSeed };
 };

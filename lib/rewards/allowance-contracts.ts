@@ -10,8 +10,9 @@ export const ALLOWANCE_RULE =
   "**Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a " +
   'session token buys a multiplier only within an **allowance** the player granted to that game: an amount in ' +
   'lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE ' +
-  "/rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or " +
-  "an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its " +
+  "/rewards/allowances/{gameId}`, both with the player's own identity-provider token only (an HMAC signature is " +
+  '401; a session or grant token 403 `INSUFFICIENT_SCOPE`). A game connected with Connect with Arcadia gets its ' +
+  "allowance from the spending limit the player chose on the connect page (docs/connect.md). Each session purchase reserves its price against the day's allowance when its " +
   'intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a ' +
   'purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 ' +
   '`PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message ' +

@@ -170,3 +170,25 @@ export const allowanceReleaseWrite = (
     ExpressionAttributeValues: { ':minus': -lamports, ':price': lamports, ':now': now },
   },
 });
+
+/**
+ * The transaction item that sets a player's allowance to a game (a connect grant's spending limit, chosen on the
+ * connect page), or removes it when the limit is none: written with the grant, so the two never disagree.
+ */
+export const allowanceSetWrite = (
+  arcId: string,
+  gameId: string,
+  lamportsPerDay: number | null,
+  now: string,
+): TransactItem =>
+  lamportsPerDay === null
+    ? { Delete: { TableName: rewardsTable(), Key: rewardsKeys.allowance(arcId, gameId) } }
+    : {
+        Update: {
+          TableName: rewardsTable(),
+          Key: rewardsKeys.allowance(arcId, gameId),
+          UpdateExpression:
+            'SET arcId = :a, gameId = :g, lamportsPerDay = :l, grantedAt = if_not_exists(grantedAt, :now), updatedAt = :now',
+          ExpressionAttributeValues: { ':a': arcId, ':g': gameId, ':l': lamportsPerDay, ':now': now },
+        },
+      };

@@ -7,7 +7,7 @@ import { TIER_NAMES } from './model.js';
 import { BASE_LAMPORTS_PER_HOUR } from './pricing.js';
 
 export const TAGS = ['Rewards'];
-export const PLAYER = ['bearer', 'session'] as const;
+export const PLAYER = ['bearer', 'session', 'grant'] as const;
 export const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
 
 export const lamports = described(
@@ -111,6 +111,7 @@ export const getCurrentMultiplierContract = defineContract({
     'Authenticate with an identity-provider token or a player session token (a session token only for its own ' +
     'game).',
   auth: PLAYER,
+  scope: 'read',
   query: z.object({ gameId }),
   response: dataEnvelope(
     z.object({
@@ -145,6 +146,7 @@ export const getMultiplierCostForPlacementContract = defineContract({
     'there today). `currentRank` is null when the caller has no points today or ranks below `targetRank + 1`. ' +
     'Prices as in `GET /multiplier/cost`.',
   auth: PLAYER,
+  scope: 'read',
   query: z.object({
     gameId,
     targetRank: described(

@@ -6,6 +6,7 @@ export {
   setPurchaseAllowance,
 } from './allowance.js';
 export { revokePurchaseAllowanceContract, setPurchaseAllowanceContract } from './allowance-contracts.js';
+export { allowanceSetWrite, getAllowance } from './allowance-repository.js';
 export {
   getCurrentMultiplierContract,
   getMultiplierCostContract,
@@ -23,7 +24,7 @@ export { type FiguresDeps, nextDailyPayout, syncGameFigures } from './figures.js
 export type { InboundDeps } from './inbound.js';
 export { type ClaimableCoinAllocations, type CoinAllocation, type MyRewardsDeps, myRewards } from './me.js';
 export { getMyRewardsContract } from './me-contracts.js';
-export { DISTRIBUTION as distributionRule } from './model.js';
+export { DISTRIBUTION as distributionRule, MAX_ALLOWANCE_LAMPORTS } from './model.js';
 export { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from './multiplier.js';
 export type { PoolDeps } from './pool.js';
 export { gameRewardsPool } from './pool.js';

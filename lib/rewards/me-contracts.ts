@@ -97,6 +97,7 @@ export const getMyRewardsContract = defineContract({
     'wallet, below the fee or the rent-exempt minimum of a new account) is `carried` and added to the next one. ' +
     'Authenticate with an identity-provider token or a player session token.',
   auth: PLAYER,
+  scope: 'read',
   query: z.object({
     limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 20),
     offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000)), 0),

@@ -1,7 +1,7 @@
 // GET /rewards/me: what the caller earned across games — settlement payouts of rewards pools (SOL) and claimable
 // game-coin allocations (the emission's, through a port the function file wires, so that rewards does not import
 // snapshots).
-import type { AuthContext } from '../core/auth.js';
+import { type AuthContext, isGameScoped } from '../core/auth.js';
 import { allowancesOf } from './allowance.js';
 import { payoutsOf } from './settlement/queries.js';
 
@@ -36,12 +36,18 @@ export const myRewards = async (
   page: { limit: number; offset: number },
   deps: MyRewardsDeps,
 ) => {
+  // A game-scoped token (session or grant) reads the player's rewards in its own game only.
+  const only = isGameScoped(auth) ? auth.gameId : undefined;
+  const inGame = <T extends { gameId: string }>(list: T[]) =>
+    only ? list.filter((x) => x.gameId === only) : list;
   const [history, wallet, allowances] = await Promise.all([
-    payoutsOf(auth.userId, page),
+    payoutsOf(auth.userId, page, only),
     deps.walletOf(auth.userId),
-    allowancesOf(auth.userId, deps.now()),
+    allowancesOf(auth.userId, deps.now()).then(inGame),
   ]);
-  const coins = wallet && deps.claimableCoinAllocations ? await deps.claimableCoinAllocations(wallet) : [];
+  const coins = inGame(
+    wallet && deps.claimableCoinAllocations ? await deps.claimableCoinAllocations(wallet) : [],
+  );
   const confirmed = history.payouts.filter((p) => p.status === 'confirmed');
   return {
     data: {

@@ -65,6 +65,7 @@ export const purchaseMultiplierContract = defineContract({
   summary: 'Purchase a multiplier',
   description: PURCHASE_RULES,
   auth: PLAYER,
+  scope: 'multipliers:buy',
   alsoAnswers: [
     {
       status: 202,

@@ -2,7 +2,7 @@
 // (purchase-transfer.ts); a known idempotency key or a slot still held is settled first (purchase-recovery.ts).
 // With a session token, the price is reserved against the player's daily allowance to the game (allowance.ts).
 import { randomUUID } from 'node:crypto';
-import type { AuthContext } from '../core/auth.js';
+import { type AuthContext, isGameScoped } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { requireDelegated } from '../user/index.js';
 import { allowanceHold, allowanceRefusal } from './allowance.js';
@@ -53,9 +53,9 @@ export const purchaseMultiplier = async (
       { path: 'maxLamports', message: `price ${q.lamports} > ${input.maxLamports}` },
     ]);
   }
-  // The session token is the game's as much as the player's: it spends only what the player allowed the game.
-  const hold =
-    auth.scheme === 'session' ? await allowanceHold(auth.userId, game.id, q.lamports, q.at) : undefined;
+  // A game-scoped token (a grant's, or a session token) is the game's as much as the player's: it spends only
+  // what the player allowed the game (the grant's spending limit).
+  const hold = isGameScoped(auth) ? await allowanceHold(auth.userId, game.id, q.lamports, q.at) : undefined;
   const slot = await repo.getSlot(game.id, auth.userId);
   if (slot?.state === 'active' && Date.parse(String(slot.endsAt)) > q.at.getTime())
     throw activeConflict(slot);

@@ -75,6 +75,12 @@ export const localConsoleConfig = (
   };
 };
 
+/**
+ * No page may frame the console: its connect page asks a player to approve a game, and a framing page could trick
+ * that click (clickjacking). The deployed console's distribution sends the same (serverless.yml).
+ */
+export const NO_FRAMING = { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' };
+
 const send = (res: ServerResponse, status: number, body: string | Buffer, type: string) => {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
   res.end(body);
@@ -162,6 +168,7 @@ export const startConsoleServer = async (options: ConsoleServerOptions): Promise
   };
 
   const server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(NO_FRAMING)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent)
         json(res, 502, { error: { message: error instanceof Error ? error.message : String(error) } });

@@ -1,6 +1,7 @@
 // Star Catcher: the demo game of `npm run dev` (/demo). It uses only the SDK's browser module and the demo
-// server's sign-in and config endpoints (the studio backend's part): the boards are read with the session token,
-// no developer key in the page.
+// server's config (the studio backend's part: the game and its OAuth client). The player connects with Arcadia in a
+// popup (signing in on Arcadia's page, never here), and the page plays, reads the boards and buys multipliers with
+// the grant the player gave: no developer key and no identity token in the page.
 import { PlayClient } from '/demo/arcadia-play.js';
 
 const $ = (id) => document.getElementById(id);
@@ -19,10 +20,10 @@ const config = await getJson('/demo/config').catch((error) => {
   log(`The demo is not ready: ${error.message}`);
   throw error;
 });
-// Signing in needs the game's config (above): until then the form would submit as a plain page reload.
-$('sign-in-button').disabled = false;
-let player;
-let client;
+// What the demo asks: play, read, join tournaments, and buy multipliers within the limit the player sets.
+const SCOPES = ['play', 'read', 'tournaments:join', 'multipliers:buy'];
+const client = new PlayClient({ baseUrl: config.apiUrl, clientId: config.clientId });
+$('connect').disabled = false;
 let score = 0;
 let timer;
 
@@ -32,32 +33,32 @@ const moveStar = () => {
   star.style.top = `${Math.floor(Math.random() * 80)}%`;
 };
 
-$('sign-in').addEventListener('submit', async (event) => {
-  event.preventDefault();
+// The popup opens in this click (a popup opened later is blocked); its redirect URI is the page's registered one.
+$('connect').addEventListener('click', async () => {
+  $('connect').disabled = true;
+  log('Connecting in the Arcadia window…');
   try {
-    player = await getJson('/demo/sign-in', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: $('name').value }),
-    });
-    $('subject').textContent = player.subject;
+    const connection = await client.connect({ scopes: SCOPES, redirectUri: `${location.origin}/demo` });
+    $('scopes').textContent = connection.scopes.join(', ');
+    $('connect').hidden = true;
     $('game').hidden = false;
-    log('Signed in. Start a run!');
+    void showMultiplier();
+    log('Connected. Start a run!');
   } catch (error) {
-    log(`Sign-in failed: ${error.message}`);
+    $('connect').disabled = false;
+    log(`Could not connect: ${error.code ?? ''} ${error.message}`);
   }
 });
 
 $('start').addEventListener('click', async () => {
   $('start').disabled = true;
-  client = new PlayClient({ baseUrl: config.apiUrl });
   try {
-    await client.start(config.gameId, player.token);
+    await client.start(config.gameId);
   } catch (error) {
     $('start').disabled = false;
     return log(`Could not open a session: ${error.code ?? ''} ${error.message}`);
   }
-  // The player's sign-in name as its display name on the boards (moderated by the API; a refusal is only logged).
+  // The name the player typed as its display name on the boards (moderated by the API; a refusal is only logged).
   await client.setDisplayName($('name').value.slice(0, 32)).catch((error) => log(`name: ${error.message}`));
   score = 0;
   $('score').textContent = '0';
@@ -151,6 +152,42 @@ $('join').addEventListener('click', async () => {
     $('join').disabled = false;
     log(`Could not join: ${error.code ?? ''} ${error.message}`);
   }
+});
+
+// The player's multiplier in this game, if one is active.
+async function showMultiplier() {
+  try {
+    const current = await client.currentMultiplier();
+    $('active').textContent = current.active
+      ? `${current.multiplier.tier} until ${new Date(current.multiplier.expiresAt).toLocaleTimeString()}`
+      : 'none';
+  } catch (error) {
+    log(`multiplier: ${error.code ?? ''} ${error.message}`);
+  }
+}
+
+// Paid from the player's wallet, within the daily limit the player chose when connecting: above it the API refuses
+// (and nothing is charged), and the page says so.
+$('buy').addEventListener('click', async () => {
+  $('buy').disabled = true;
+  const tier = $('tier').value;
+  log(`Buying a ${tier} multiplier…`);
+  try {
+    const purchase = await client.buyMultiplier({ tier, durationSeconds: Number($('duration').value) });
+    log(
+      purchase.status === 'completed'
+        ? `Bought: ${purchase.tier} for ${purchase.lamports} lamports.`
+        : 'Purchase sent, not confirmed yet.',
+    );
+    void showMultiplier();
+  } catch (error) {
+    log(
+      error.code === 'PURCHASE_ALLOWANCE_EXCEEDED' || error.code === 'PURCHASE_ALLOWANCE_REQUIRED'
+        ? `Above your spending limit for this game: ${error.message}`
+        : `Could not buy: ${error.code ?? ''} ${error.message}`,
+    );
+  }
+  $('buy').disabled = false;
 });
 
 $('star').addEventListener('click', () => {

@@ -1,14 +1,15 @@
 // The demo game's web server (`npm run dev` starts it; the demo URL is printed): serves /demo, a small HTML5
 // game that plays through the SDK's browser play client (sdk/dist/arcadia-play.js), and stands in for the
-// game studio's backend: it signs players in with the local identity provider and registers the demo game once
-// with the studio's API key (never sent to the page). The page reads the boards itself, with its session token.
+// game studio's backend: it registers the demo game and its OAuth client once with the studio's API key (never
+// sent to the page). The page never sees a player's identity token: "Connect with Arcadia" gets it a grant for the
+// demo game (the player signs in on the platform's connect page), and it plays and reads the boards with that.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { ArcadiaError, createArcadiaClient, unwrap } from '../../sdk/src/index.js';
+import { ArcadiaError, type components, createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { fetchLocalToken } from '../token.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -18,6 +19,8 @@ const STUDIO = 'demo-studio';
 const GAME_KEY = 'arcadia-demo-game-v1';
 /** The demo's recurring tournament, created once per data directory (found again by its title). */
 const TOURNAMENT_TITLE = 'Hourly Star Cup';
+/** The name of the demo's OAuth clients (one per address the demo server listens on). */
+const CLIENT_NAME = 'Star Catcher demo page';
 
 export interface DemoServer {
   url: string;
@@ -38,6 +41,40 @@ interface Studio {
   gameId: string;
   studio: ReturnType<typeof createArcadiaClient>;
 }
+
+type OAuthClient = components['schemas']['OAuthClient'];
+
+/** The page's addresses: it may be opened at 127.0.0.1 or at localhost, each an origin of its own. */
+const pageAddresses = (port: number) => {
+  const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  return { origins, redirectUris: origins.map((origin) => `${origin}/demo`) };
+};
+
+/**
+ * The demo game's OAuth client for this port: found again when registered before (the data directory outlives the
+ * server), else registered; when the game has its maximum of clients, the oldest demo client gives way.
+ */
+const ensureClient = async ({ studio, gameId }: Studio, port: number): Promise<OAuthClient> => {
+  const wanted = pageAddresses(port);
+  const path = { params: { path: { gameId } } };
+  const clients = unwrap(await studio.GET('/games/oauth-clients/{gameId}', path));
+  const found = clients.find((c) => wanted.redirectUris.every((uri) => c.redirectUris.includes(uri)));
+  if (found) return found;
+  const create = () =>
+    studio.POST('/games/oauth-clients/{gameId}', { ...path, body: { name: CLIENT_NAME, ...wanted } });
+  try {
+    return unwrap(await create());
+  } catch (error) {
+    const oldest = clients
+      .filter((c) => c.name === CLIENT_NAME)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+    if (!(error instanceof ArcadiaError && error.code === 'CONFLICT' && oldest)) throw error;
+    await studio.DELETE('/games/oauth-clients/{gameId}/{clientId}', {
+      params: { path: { gameId, clientId: oldest.clientId } },
+    });
+    return unwrap(await create());
+  }
+};
 
 /** The studio's client and its demo game: its user and key are created on first use, its secret renewed here. */
 const setUpStudio = async (apiUrl: string, idpUrl: string): Promise<Studio> => {
@@ -96,16 +133,6 @@ const send = (res: ServerResponse, status: number, body: string | Buffer, type: 
 const json = (res: ServerResponse, status: number, body: unknown) =>
   send(res, status, JSON.stringify(body), 'application/json');
 
-const readJson = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
-  let text = '';
-  for await (const chunk of req) {
-    text += String(chunk);
-    if (text.length > 4096) throw new ArcadiaError(413, 'PAYLOAD_TOO_LARGE', 'body too large');
-  }
-  const value: unknown = JSON.parse(text || '{}');
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-};
-
 export const startDemoServer = async (options: DemoServerOptions): Promise<DemoServer> => {
   // The page loads the SDK as built for browsers: one self-contained module, built in memory as sdk/build.mjs
   // builds dist/arcadia-play.js, so that packing the SDK (which rebuilds sdk/dist) never pulls it from under us.
@@ -127,24 +154,22 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
       'text/javascript; charset=utf-8',
     ],
   };
-  let studio: Promise<Studio> | undefined;
+  let port = 0;
+  let setUp: Promise<{ gameId: string; clientId: string }> | undefined;
   const ready = () => {
-    studio ??= setUpStudio(options.apiUrl, options.idpUrl).catch((error: unknown) => {
-      studio = undefined;
+    setUp ??= (async () => {
+      const studio = await setUpStudio(options.apiUrl, options.idpUrl);
+      return { gameId: studio.gameId, clientId: (await ensureClient(studio, port)).clientId };
+    })().catch((error: unknown) => {
+      setUp = undefined;
       throw error;
     });
-    return studio;
+    return setUp;
   };
 
+  // What the page needs to connect and play: public values only (an OAuth client id is no secret).
   const routes: Record<string, (req: IncomingMessage, url: URL) => Promise<unknown>> = {
-    'GET /demo/config': async () => ({ apiUrl: options.apiUrl, gameId: (await ready()).gameId }),
-    'POST /demo/sign-in': async (req) => {
-      const { name } = await readJson(req);
-      if (typeof name !== 'string' || !/^[a-z0-9_-]{1,64}$/.test(name))
-        throw new ArcadiaError(400, 'VALIDATION_ERROR', 'name: 1 to 64 of a-z, 0-9, _ and -');
-      const { token, subject } = await fetchLocalToken(name, options.idpUrl);
-      return { token, subject };
-    },
+    'GET /demo/config': async () => ({ apiUrl: options.apiUrl, ...(await ready()) }),
   };
 
   const server = createServer((req, res) => {
@@ -166,7 +191,7 @@ export const startDemoServer = async (options: DemoServerOptions): Promise<DemoS
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  ({ port } = server.address() as AddressInfo);
   return {
     url: `http://127.0.0.1:${port}`,
     stop: () => new Promise((resolve) => server.close(() => resolve())),

@@ -85,6 +85,8 @@ export const appSettingsService: StackService = {
   env: () => ({
     SECRETS_ENCRYPTION_KEY: createHash('sha256').update('arcadia-local-development-only').digest('base64'),
     SAFE_FETCH_ALLOW_LOOPBACK: 'true',
+    // Games on a developer's machine redirect to http://localhost (docs/connect.md).
+    CONNECT_LOOPBACK_REDIRECTS: 'true',
     // Webhook retries after 1 s each instead of minutes to hours, and a 2 s deadline per POST (docs/webhooks.md,
     // "Local"), so that the retry schedule and the timeout play out in seconds.
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1',
@@ -153,7 +155,10 @@ export const demoService: StackService = {
  */
 export const consoleService: StackService = {
   name: 'console',
-  env: (ports) => ({ CONSOLE_URL: `${local(ports.console)}/console/` }),
+  env: (ports) => ({
+    CONSOLE_URL: `${local(ports.console)}/console/`,
+    CONNECT_PAGE_URL: `${local(ports.console)}/console/#/connect`,
+  }),
   async start(ctx) {
     const server = await startConsoleServer({
       port: ctx.ports.console,

@@ -1,6 +1,14 @@
 // @arcadia/sdk: the server client (typed from openapi.yaml) and the browser play client. WebCrypto and fetch
 // only: every export runs in browsers, Node 20+, Deno and workers.
+
 export { type ArcadiaClient, type ArcadiaClientOptions, createArcadiaClient, unwrap } from './client.js';
+export {
+  CONNECT_STORAGE_KEY,
+  type Connection,
+  type ConnectOptions,
+  type ConnectScope,
+  DEFAULT_CONNECT_SCOPES,
+} from './connect.js';
 export { ArcadiaError, retryAfterSeconds } from './errors.js';
 export {
   canonicalQuery,

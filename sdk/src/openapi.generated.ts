@@ -195,6 +195,50 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/games/oauth-clients/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's OAuth clients
+         * @description A game's OAuth clients are **public** (no secret: a game's page is a browser app, docs/connect.md). Each has up to 10 exact redirect URIs (https; `http://localhost` only where the deployment allows it, the local stack) and up to 10 origins that may receive the popup's result. At most 10 clients a game; the game's creator or owner manages them.
+         */
+        get: operations["listGameClients"];
+        put?: never;
+        /**
+         * Register an OAuth client for a game
+         * @description A game's OAuth clients are **public** (no secret: a game's page is a browser app, docs/connect.md). Each has up to 10 exact redirect URIs (https; `http://localhost` only where the deployment allows it, the local stack) and up to 10 origins that may receive the popup's result. At most 10 clients a game; the game's creator or owner manages them. 409 CONFLICT past the limit.
+         */
+        post: operations["createGameClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/oauth-clients/{gameId}/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an OAuth client
+         * @description No new authorization or refresh goes through it from now on; access tokens it already has end within 10 minutes. Players' grants to the game stay (they list and revoke them).
+         */
+        delete: operations["deleteGameClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/toggle-visibility/{id}": {
         parameters: {
             query?: never;
@@ -335,11 +379,91 @@ export type paths = {
          *
          *     **Price** (lamports) = ⌈ 2000000 × tierFactor × hours^0.8 × (1 + log2(1 + players) / 4) ⌉, with tierFactor 1 (1.5x), 2.5 (2x), 6 (3x), hours = duration / 3600 (1 h → 1, 6 h → 4.19, 24 h → 12.71) and players = the number of players with points on the game's leaderboard today (UTC). So a 1.5x hour in a game nobody has played today costs 0.002 SOL; prices rise with tier, duration and competition. USD figures use the SOL price from public feeds (Coinbase, then CoinGecko unless configured otherwise; `priceSource` names the one that answered), or a fixed price the deployer set; they are null when no price is at hand (every feed down for more than 15 minutes), the lamports always stand.
          *
-         *     **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
+         *     **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (an HMAC signature is 401; a session or grant token 403 `INSUFFICIENT_SCOPE`). A game connected with Connect with Arcadia gets its allowance from the spending limit the player chose on the connect page (docs/connect.md). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
          *
          *     **Purchase, in order**: (1) the game must exist (404); (2) a retry with an `idempotencyKey` the caller used before replays that purchase at its first price (never charges twice: a stored transfer signature is looked up on chain first, and a new transfer is sent only when the first provably cannot land); the same key with a different game, tier or duration is 409 CONFLICT; (3) the price is quoted again and must not exceed `maxLamports` (400 VALIDATION_ERROR), and a SOL price must be at hand for its USD record (503 PRICE_UNAVAILABLE with Retry-After when every price feed has failed for a while; nothing is charged); (4) consent: with the identity-provider token nothing more; with a session token the price must fit in what is left today of the player's allowance to this game (403 PURCHASE_ALLOWANCE_REQUIRED without one, 403 PURCHASE_ALLOWANCE_EXCEEDED above it); (5) one multiplier per player and game: while one is active, or another purchase for the same game is in flight, 409 CONFLICT (an abandoned purchase stops blocking once it provably cannot land: no transfer sent within 60 s, or its blockhash expired); (6) the embedded wallet is the one the identity provider holds for the player (none: 400 NO_EMBEDDED_WALLET) with delegated signing enabled for the app (else 403 WALLET_DELEGATION_REQUIRED, before anything is sent), and must hold the price plus a fee reserve of 1000000 lamports (0.001 SOL: the network fee, and the wallet stays rent-exempt), else 400 INSUFFICIENT_BALANCE; (7) the purchase intent is stored, the slot reserved and, for a session token, the price reserved against the day's allowance, in one transaction, **before** anything is sent; (8) a System transfer from the player's wallet (fee payer, signed through the embedded-wallet signer) to the game's pool vault, with memo `arcadia:multiplier:<purchaseId>`, is sent and confirmed by polling; (9) the multiplier is activated from the confirmation for `durationSeconds`, and the game's `totalRewardsPoolValueUsd` and `estimatedDailyRewardsUsd` are updated (so `GET /games` sorting follows). When confirmation takes longer than the request allows, the answer is **202** with `status: pending`: retry with the same idempotencyKey for the outcome.
          */
         post: operations["purchaseMultiplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start connecting a game (authorization endpoint)
+         * @description The authorization code flow with PKCE only (RFC 6749 §4.1, RFC 7636): `response_type=code`, `code_challenge_method=S256`. A known client at one of its registered redirect URIs goes on (302) to the platform's connect page, where the player signs in and approves; other errors go back to the redirect URI as `error` and `state`. An unknown client or a redirect URI it did not register is refused on an HTML page (400) that redirects nowhere. Neither answer can be framed.
+         */
+        get: operations["oauthAuthorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a connect request (the connect page, with the player’s identity token)
+         * @description The player's approval, on the platform's connect page only (the player's identity-provider token; any game-scoped token is 403). Creates the player's grant to the client's game with the asked scopes (replacing an earlier grant to the game, whose tokens stop working) and its spending limit (the daily allowance of the game's purchases; none by default), and a single-use code, redeemable for 60 s by the same client, at the same redirect URI, with the verifier of the challenge. `redirectTo` is the redirect URI with `code` and `state`.
+         */
+        post: operations["approveConnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a connect request asks (the connect page reads it)
+         * @description The game, its client and the asked scopes in plain words, for the connect page to show before the player approves. 400 for an unknown client, a redirect URI it did not register, or an unknown scope.
+         */
+        get: operations["getConnectRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a code or a refresh token (token endpoint)
+         * @description RFC 6749 §4.1.3 and §6, form-encoded, public clients (`client_id`, no secret). `authorization_code`: the code, `redirect_uri`, `client_id` and `code_verifier` (PKCE S256). `refresh_token`: the refresh token and `client_id`. Answers an access token for 600 s (a JWT naming the player, the game, the scopes and the grant) and a new refresh token (the old one is spent). A code used twice, or a refresh token used after its successor was issued, revokes the grant. Errors are OAuth errors (`{error, error_description}`, 400), as OAuth clients expect; a malformed form is the usual 400.
+         */
+        post: operations["oauthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -656,7 +780,7 @@ export type paths = {
         get?: never;
         /**
          * Allow a game to buy multipliers for me
-         * @description **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
+         * @description **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (an HMAC signature is 401; a session or grant token 403 `INSUFFICIENT_SCOPE`). A game connected with Connect with Arcadia gets its allowance from the spending limit the player chose on the connect page (docs/connect.md). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
          *
          *     Grants the game an allowance, or changes it (what was spent today stays spent). At most 1000000000000 lamports (1 000 SOL) per day. 404 when the game does not exist.
          */
@@ -664,7 +788,7 @@ export type paths = {
         post?: never;
         /**
          * Stop a game buying multipliers for me
-         * @description **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (a session token or an HMAC signature is 401). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
+         * @description **Consent to purchases.** A game holds its players' session tokens (its own code runs with them), so a session token buys a multiplier only within an **allowance** the player granted to that game: an amount in lamports per UTC day, set with `PUT /rewards/allowances/{gameId}` and revoked with `DELETE /rewards/allowances/{gameId}`, both with the player's own identity-provider token only (an HMAC signature is 401; a session or grant token 403 `INSUFFICIENT_SCOPE`). A game connected with Connect with Arcadia gets its allowance from the spending limit the player chose on the connect page (docs/connect.md). Each session purchase reserves its price against the day's allowance when its intent is stored, in the same transaction, so concurrent purchases cannot spend more than allowed; a purchase that fails without charging gives its price back. Without an allowance a session purchase is 403 `PURCHASE_ALLOWANCE_REQUIRED`, above what is left of it today 403 `PURCHASE_ALLOWANCE_EXCEEDED` (the message names what remains); nothing is charged. A purchase with the identity-provider token needs no allowance and spends none. Changing or revoking an allowance applies to the next purchase; `GET /rewards/me` shows every allowance with what was spent of it today.
          *
          *     Revokes the game's allowance: its session-token purchases are refused from now on (a purchase already reserved completes). Idempotent: `revoked` says whether there was one.
          */
@@ -1170,6 +1294,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/user/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Games I connected
+         * @description The player's active grants (the player's own identity token only): each game, what it may do, and its daily spending limit.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/connections/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a game
+         * @description Revokes the grant (and its spending limit): its refresh token stops working at once, and so do its access tokens (every use reads the grant). Play sessions it already opened may keep saving points until they end (at most 2 h) but can buy nothing. 404 when the game is not connected.
+         */
+        delete: operations["revokeConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/hmac-signature": {
         parameters: {
             query?: never;
@@ -1273,13 +1437,13 @@ export type paths = {
         };
         /**
          * List the webhook endpoints of a game
-         * @description Oldest first; secrets are never shown again. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description Oldest first; secrets are never shown again. Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Events of the game of the types listed are POSTed to `url`, signed per Standard Webhooks (docs/webhooks.md). The answer holds the signing secret, once. The URL must be https on a public address (private, loopback and link-local targets are refused, 400), and at most 10 endpoints per game (409 beyond). Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description Events of the game of the types listed are POSTed to `url`, signed per Standard Webhooks (docs/webhooks.md). The answer holds the signing secret, once. The URL must be https on a public address (private, loopback and link-local targets are refused, 400), and at most 10 endpoints per game (409 beyond). Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1300,14 +1464,14 @@ export type paths = {
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Attempts still queued for it are given up. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description Attempts still queued for it are given up. Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
          * Change, disable or enable a webhook endpoint
-         * @description `enabled: false` stops deliveries (attempts due meanwhile are given up, and can be redelivered); `enabled: true` enables it again, also after it was disabled for failing, and resets its run of failures. Events that happen while it is disabled are not queued for it. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description `enabled: false` stops deliveries (attempts due meanwhile are given up, and can be redelivered); `enabled: true` enables it again, also after it was disabled for failing, and resets its run of failures. Events that happen while it is disabled are not queued for it. Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1321,7 +1485,7 @@ export type paths = {
         };
         /**
          * The delivery log of a webhook endpoint
-         * @description Its delivery attempts, newest event first (an event’s attempts last first), kept 30 days; cursor pagination (`meta.nextCursor`). Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description Its delivery attempts, newest event first (an event’s attempts last first), kept 30 days; cursor pagination (`meta.nextCursor`). Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         get: operations["listWebhookAttempts"];
         put?: never;
@@ -1343,7 +1507,7 @@ export type paths = {
         put?: never;
         /**
          * Deliver one event to a webhook endpoint again
-         * @description One more attempt of an event of the game (kept 30 days), with the same `webhook-id`; also an event the endpoint never got (it was disabled, or not subscribed then). It is attempt n + 1 of the delivery, retried on what is left of the schedule (none once 8 attempts were made). 409 while an attempt of it is due or running, or the endpoint is disabled. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description One more attempt of an event of the game (kept 30 days), with the same `webhook-id`; also an event the endpoint never got (it was disabled, or not subscribed then). It is attempt n + 1 of the delivery, retried on what is left of the schedule (none once 8 attempts were made). 409 while an attempt of it is due or running, or the endpoint is disabled. Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
@@ -1363,7 +1527,7 @@ export type paths = {
         put?: never;
         /**
          * Rotate the signing secret of a webhook endpoint
-         * @description A new secret, shown once in the answer. For 24 hours deliveries carry two signatures, one per secret (`webhook-signature: v1,<new> v1,<old>`), so a receiver still holding the old secret keeps verifying while it switches; a second rotation within that time drops the oldest secret at once. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description A new secret, shown once in the answer. For 24 hours deliveries carry two signatures, one per secret (`webhook-signature: v1,<new> v1,<old>`), so a receiver still holding the old secret keeps verifying while it switches; a second rotation within that time drops the oldest secret at once. With `?expireOldNow=true` the old secret stops signing at once (a leaked secret): only the new one signs. Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1383,7 +1547,7 @@ export type paths = {
         put?: never;
         /**
          * Send a test event to a webhook endpoint
-         * @description Queues a `webhook.test` event to this endpoint only, delivered and retried like any event (see its attempts in the delivery log). 409 when the endpoint is disabled. Only the game’s creator or owner (403 otherwise; 404 for an unknown game or endpoint).
+         * @description Queues a `webhook.test` event to this endpoint only, delivered and retried like any event (see its attempts in the delivery log). 409 when the endpoint is disabled. Only the game’s controller: its verified owner, or its creator while nobody has proved the domain (403 otherwise; 404 for an unknown game or endpoint).
          */
         post: operations["sendWebhookTest"];
         delete?: never;
@@ -1625,7 +1789,7 @@ export type webhooks = {
         put?: never;
         /**
          * ownership.verified
-         * @description Someone proved the game's domain and is now its verified owner. Answer 2xx within the deadline; anything else is retried.
+         * @description Someone proved the game's domain and is now its verified owner; when control changed hands, who held it before and which of their webhook endpoints were disabled. Answer 2xx within the deadline; anything else is retried.
          */
         post: operations["webhook_ownership_verified"];
         delete?: never;
@@ -1660,7 +1824,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "INVALID_DISPLAY_NAME" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "DISPLAY_NAME_LOCKED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "TOURNAMENT_STARTED" | "TOURNAMENT_FULL" | "TOURNAMENT_NOT_RUNNING" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_IDENTIFIER" | "INVALID_DISPLAY_NAME" | "MISSING_IMAGE" | "INVALID_IMAGE_FORMAT" | "UNSUPPORTED_IMAGE_FORMAT" | "IMAGE_TOO_LARGE" | "INVALID_REWARDS_SPLIT" | "ACTIVE_GAME_COIN" | "INSUFFICIENT_BALANCE" | "NO_EMBEDDED_WALLET" | "UNAUTHORIZED" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_RANGE" | "STRICT_SIGNING_REQUIRED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "GRACE_PERIOD_RESTRICTED" | "WALLET_DELEGATION_REQUIRED" | "PURCHASE_ALLOWANCE_REQUIRED" | "PURCHASE_ALLOWANCE_EXCEEDED" | "DISPLAY_NAME_LOCKED" | "NOT_FOUND" | "CONFLICT" | "FLUSH_OUT_OF_ORDER" | "CHAIN_BROKEN" | "SESSION_CLOSED" | "CLAIM_MIGRATION_PENDING" | "AIRDROP_TOKEN_FROZEN" | "TOURNAMENT_STARTED" | "TOURNAMENT_FULL" | "TOURNAMENT_NOT_RUNNING" | "SESSION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PRICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE";
                 message: string;
                 details: {
                     path: string;
@@ -1730,6 +1894,33 @@ export type components = {
                 emissionEndAt: string | null;
             } | null;
             airdropTokenAddress: string | null;
+        };
+        /**
+         * @example {
+         *       "clientId": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
+         *       "gameId": "0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70",
+         *       "name": "Web game",
+         *       "redirectUris": [
+         *         "https://quest.example/connected"
+         *       ],
+         *       "origins": [
+         *         "https://quest.example"
+         *       ],
+         *       "createdBy": "6a1f3c2e-9b8d-4e7f-a1b2-c3d4e5f6a7b8",
+         *       "createdAt": "2026-12-02T10:00:00.000Z"
+         *     }
+         */
+        OAuthClient: {
+            /** @description The client id (public: a game page holds it) */
+            clientId: string;
+            /** Format: uuid */
+            gameId: string;
+            name: string;
+            redirectUris: string[];
+            origins: string[];
+            /** Format: uuid */
+            createdBy: string;
+            createdAt: string;
         };
         ActiveMultiplier: {
             /** Format: uuid */
@@ -2430,6 +2621,39 @@ export type components = {
                 } | null;
             }[];
         };
+        /**
+         * @example {
+         *       "gameId": "0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70",
+         *       "gameName": "Quickstart Quest",
+         *       "imageUrl": "https://images.example/games/quest.png",
+         *       "clientId": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
+         *       "grantId": "9d2f7a1c-3b4e-4c5d-8e6f-7a8b9c0d1e2f",
+         *       "scopes": [
+         *         {
+         *           "scope": "play",
+         *           "description": "Play: open sessions and save your points in this game"
+         *         }
+         *       ],
+         *       "spendingLimitLamportsPerDay": "20000000",
+         *       "connectedAt": "2026-12-02T10:00:00.000Z"
+         *     }
+         */
+        Connection: {
+            /** Format: uuid */
+            gameId: string;
+            gameName: string | null;
+            imageUrl: string | null;
+            clientId: string;
+            /** Format: uuid */
+            grantId: string;
+            scopes: {
+                /** @enum {string} */
+                scope: "play" | "read" | "tournaments:join" | "multipliers:buy";
+                description: string;
+            }[];
+            spendingLimitLamportsPerDay: string | null;
+            connectedAt: string;
+        };
         UserProfile: {
             /**
              * Format: uuid
@@ -2464,8 +2688,8 @@ export type components = {
             description: string | null;
             eventTypes: string[];
             enabled: boolean;
-            /** @description Why it is disabled: by its studio, or after 20 failed attempts in a row */
-            disabledReason: ("manual" | "failing") | null;
+            /** @description Why it is disabled: by its studio, after 20 failed attempts in a row, or because the user who registered it lost control of the game (another user proved its domain) */
+            disabledReason: ("manual" | "failing" | "control_changed") | null;
             consecutiveFailures: number;
             /** @description Until when the secret before the last rotation still signs (alongside the new one) */
             previousSecretExpiresAt: string | null;
@@ -2759,7 +2983,7 @@ export type components = {
                 signature: string;
             };
         };
-        /** @description Someone proved the game's domain and is now its verified owner. */
+        /** @description Someone proved the game's domain and is now its verified owner; when control changed hands, who held it before and which of their webhook endpoints were disabled. */
         WebhookEvent_ownership_verified: {
             /** @description The event id, also the `webhook-id` header: the same on every retry */
             id: string;
@@ -2776,6 +3000,12 @@ export type components = {
             data: {
                 ownerId: string;
                 gameUrl: string;
+                /** @description The verified owner before this proof (null: nobody had proved the domain) */
+                previousOwnerId?: string | null;
+                /** @description Who held the game before: its previous owner, or its creator. Another user than `ownerId` means control changed hands; that user takes it back by proving the domain again */
+                previousControllerId?: string;
+                /** @description The previous controller's webhook endpoints, disabled by this change of control (`disabledReason: control_changed`) */
+                disabledEndpointIds?: string[];
             };
         };
         /** @description Sent on request (POST …/test) to one endpoint, to check the receiver. */
@@ -3320,6 +3550,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -3777,7 +4017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4146,6 +4386,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -4309,6 +4559,397 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGameClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "clientId": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
+                     *           "gameId": "0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70",
+                     *           "name": "Web game",
+                     *           "redirectUris": [
+                     *             "https://quest.example/connected"
+                     *           ],
+                     *           "origins": [
+                     *             "https://quest.example"
+                     *           ],
+                     *           "createdBy": "6a1f3c2e-9b8d-4e7f-a1b2-c3d4e5f6a7b8",
+                     *           "createdAt": "2026-12-02T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["OAuthClient"][];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGameClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Web game",
+                 *       "redirectUris": [
+                 *         "https://quest.example/connected"
+                 *       ],
+                 *       "origins": [
+                 *         "https://quest.example"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the studio calls it (web, staging…) */
+                    name: string;
+                    redirectUris: string[];
+                    origins?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "clientId": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
+                     *         "gameId": "0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70",
+                     *         "name": "Web game",
+                     *         "redirectUris": [
+                     *           "https://quest.example/connected"
+                     *         ],
+                     *         "origins": [
+                     *           "https://quest.example"
+                     *         ],
+                     *         "createdBy": "6a1f3c2e-9b8d-4e7f-a1b2-c3d4e5f6a7b8",
+                     *         "createdAt": "2026-12-02T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["OAuthClient"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGameClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70 */
+                gameId: string;
+                /**
+                 * @description The client id (public: a game page holds it)
+                 * @example arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90
+                 */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "clientId": "string",
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            clientId: string;
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -4434,7 +5075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4838,7 +5479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5173,6 +5814,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
@@ -5275,6 +5926,16 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5511,7 +6172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: PURCHASE_ALLOWANCE_EXCEEDED, PURCHASE_ALLOWANCE_REQUIRED, WALLET_DELEGATION_REQUIRED */
+            /** @description Error: INSUFFICIENT_SCOPE, PURCHASE_ALLOWANCE_EXCEEDED, PURCHASE_ALLOWANCE_REQUIRED, WALLET_DELEGATION_REQUIRED */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5597,6 +6258,485 @@ export interface operations {
             };
         };
     };
+    oauthAuthorize: {
+        parameters: {
+            query?: {
+                /** @example code */
+                response_type?: string;
+                /** @example arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90 */
+                client_id?: string;
+                /** @example https://quest.example/connected */
+                redirect_uri?: string;
+                /** @example af0ifjsldkj */
+                state?: string;
+                /** @example play read */
+                scope?: string;
+                /** @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM */
+                code_challenge?: string;
+                /** @example S256 */
+                code_challenge_method?: string;
+                /**
+                 * @description `query` (default: the browser goes to the redirect URI) or `web_message` (a popup: the connect page posts `{type: 'authorization_response', response: {code, state}}` to its opener, at the client's registered origins only)
+                 * @example string
+                 */
+                response_mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            302: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example string */
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveConnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "clientId": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
+                 *       "redirectUri": "https://quest.example/connected",
+                 *       "scope": "play read multipliers:buy",
+                 *       "state": "af0ifjsldkj",
+                 *       "codeChallenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+                 *       "codeChallengeMethod": "S256",
+                 *       "spendingLimitLamportsPerDay": "20000000"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The client id (public: a game page holds it) */
+                    clientId: string;
+                    redirectUri: string;
+                    scope: string;
+                    state?: string;
+                    codeChallenge: string;
+                    /** @constant */
+                    codeChallengeMethod: "S256";
+                    spendingLimitLamportsPerDay?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "code": "string",
+                     *         "state": "string",
+                     *         "redirectTo": "string",
+                     *         "origins": [
+                     *           "string"
+                     *         ],
+                     *         "expiresInSeconds": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            code: string;
+                            state: string | null;
+                            redirectTo: string;
+                            /** @description The client's origins (the popup posts the result to these only) */
+                            origins: string[];
+                            expiresInSeconds: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConnectRequest: {
+        parameters: {
+            query: {
+                /**
+                 * @description The client id (public: a game page holds it)
+                 * @example arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90
+                 */
+                clientId: string;
+                /** @example https://quest.example/connected */
+                redirectUri: string;
+                /** @example play read */
+                scope: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "client": {
+                     *           "clientId": "string",
+                     *           "name": "string",
+                     *           "origins": [
+                     *             "string"
+                     *           ]
+                     *         },
+                     *         "game": {
+                     *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+                     *           "name": "string",
+                     *           "imageUrl": "string",
+                     *           "gameUrl": "string",
+                     *           "domainVerified": true
+                     *         },
+                     *         "redirectUri": "string",
+                     *         "scopes": [
+                     *           {
+                     *             "scope": "play",
+                     *             "description": "string"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            client: {
+                                clientId: string;
+                                name: string;
+                                origins: string[];
+                            };
+                            game: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                imageUrl: string | null;
+                                gameUrl: string;
+                                /** @description Whether someone proved the game's domain (games: claim-ownership) */
+                                domainVerified: boolean;
+                            };
+                            redirectUri: string;
+                            scopes: {
+                                /** @enum {string} */
+                                scope: "play" | "read" | "tournaments:join" | "multipliers:buy";
+                                description: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "authorization_code",
+                 *       "code": "SplxlOBeZQQYbYS6WxSbIA5xRvqNLaJQqWkA1pLmlV8",
+                 *       "redirect_uri": "https://quest.example/connected",
+                 *       "client_id": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
+                 *       "code_verifier": "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    grant_type?: string;
+                    code?: string;
+                    redirect_uri?: string;
+                    client_id?: string;
+                    code_verifier?: string;
+                    refresh_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "string",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 0,
+                     *       "refresh_token": "string",
+                     *       "scope": "string",
+                     *       "game_id": "129babd7-0a5a-4108-81e4-77c8f2b49aed"
+                     *     }
+                     */
+                    "application/json": {
+                        access_token: string;
+                        /** @constant */
+                        token_type: "Bearer";
+                        expires_in: number;
+                        refresh_token: string;
+                        scope: string;
+                        /** Format: uuid */
+                        game_id: string;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     commitSession: {
         parameters: {
             query?: never;
@@ -5662,6 +6802,16 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5845,7 +6995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5999,7 +7149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6175,7 +7325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6299,7 +7449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6447,7 +7597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6581,7 +7731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6722,7 +7872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6850,6 +8000,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
@@ -6969,6 +8129,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -7076,7 +8246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7214,7 +8384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7334,7 +8504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: DISPLAY_NAME_LOCKED, FORBIDDEN */
+            /** @description Error: DISPLAY_NAME_LOCKED, FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7462,6 +8632,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
@@ -7566,7 +8746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SESSION_LIMIT_REACHED */
+            /** @description Error: INSUFFICIENT_SCOPE, SESSION_LIMIT_REACHED */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7697,6 +8877,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
@@ -7808,6 +8998,16 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8157,7 +9357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8344,6 +9544,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -8454,7 +9664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN, GRACE_PERIOD_RESTRICTED */
+            /** @description Error: FORBIDDEN, GRACE_PERIOD_RESTRICTED, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8957,7 +10167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: WALLET_DELEGATION_REQUIRED */
+            /** @description Error: INSUFFICIENT_SCOPE, WALLET_DELEGATION_REQUIRED */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9127,7 +10337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: GRACE_PERIOD_RESTRICTED, WALLET_DELEGATION_REQUIRED */
+            /** @description Error: GRACE_PERIOD_RESTRICTED, INSUFFICIENT_SCOPE, WALLET_DELEGATION_REQUIRED */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9646,7 +10856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9811,7 +11021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9940,7 +11150,7 @@ export interface operations {
                         bps: number;
                     }[];
                     prizePool?: {
-                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when only deposits fund the prizes (POST …/deposits) */
+                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when only deposits fund the prizes (POST …/deposits). Above 0 only the game’s controller (its verified owner, else its creator) may set it (403). Prize runs take at most half of the distributable pool per UTC day across the game’s tournaments: a period past that bound pays less, the rest stays in the pool */
                         rewardsPoolBps: number;
                     } | null;
                     /** @description Seconds after a period ends before its board is frozen and its prizes paid, so that cheating sessions can be invalidated first (default 3600) */
@@ -10043,7 +11253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10225,7 +11435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10356,7 +11566,7 @@ export interface operations {
                         bps: number;
                     }[];
                     prizePool?: {
-                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when only deposits fund the prizes (POST …/deposits) */
+                        /** @description Basis points of the game’s distributable rewards pool (its undistributed lamports above the vault’s reserve, from the pool’s books) each period’s prizes take when the period closes; 0 when only deposits fund the prizes (POST …/deposits). Above 0 only the game’s controller (its verified owner, else its creator) may set it (403). Prize runs take at most half of the distributable pool per UTC day across the game’s tournaments: a period past that bound pays less, the rest stays in the pool */
                         rewardsPoolBps: number;
                     } | null;
                     /** @description Seconds after a period ends before its board is frozen and its prizes paid, so that cheating sessions can be invalidated first (default 3600) */
@@ -10459,7 +11669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10641,7 +11851,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10838,7 +12048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN, WALLET_DELEGATION_REQUIRED */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE, WALLET_DELEGATION_REQUIRED */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11000,7 +12210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11132,7 +12342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11308,7 +12518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11451,7 +12661,203 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "gameId": "0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70",
+                     *           "gameName": "Quickstart Quest",
+                     *           "imageUrl": "https://images.example/games/quest.png",
+                     *           "clientId": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
+                     *           "grantId": "9d2f7a1c-3b4e-4c5d-8e6f-7a8b9c0d1e2f",
+                     *           "scopes": [
+                     *             {
+                     *               "scope": "play",
+                     *               "description": "Play: open sessions and save your points in this game"
+                     *             }
+                     *           ],
+                     *           "spendingLimitLamportsPerDay": "20000000",
+                     *           "connectedAt": "2026-12-02T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Connection"][];
+                    };
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9f1c5e-8d7a-4f43-9a51-3c1e2d4b6a70 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "revoked": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            gameId: string;
+                            revoked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11676,6 +13082,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -11767,6 +13183,16 @@ export interface operations {
             };
             /** @description Error: UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -11874,6 +13300,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
@@ -11938,6 +13374,16 @@ export interface operations {
             };
             /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPE */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -12050,7 +13496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12164,8 +13610,8 @@ export interface operations {
                             description: string | null;
                             eventTypes: string[];
                             enabled: boolean;
-                            /** @description Why it is disabled: by its studio, or after 20 failed attempts in a row */
-                            disabledReason: ("manual" | "failing") | null;
+                            /** @description Why it is disabled: by its studio, after 20 failed attempts in a row, or because the user who registered it lost control of the game (another user proved its domain) */
+                            disabledReason: ("manual" | "failing" | "control_changed") | null;
                             consecutiveFailures: number;
                             /** @description Until when the secret before the last rotation still signs (alongside the new one) */
                             previousSecretExpiresAt: string | null;
@@ -12197,7 +13643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12334,7 +13780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12464,7 +13910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12623,7 +14069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12731,7 +14177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12789,7 +14235,13 @@ export interface operations {
     };
     rotateWebhookSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description End the old secret now instead of after 24 hours (a leaked secret)
+                 * @example 0
+                 */
+                expireOldNow?: ("0" | "1" | "true" | "false") | boolean;
+            };
             header?: never;
             path: {
                 /** @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f */
@@ -12839,8 +14291,8 @@ export interface operations {
                             description: string | null;
                             eventTypes: string[];
                             enabled: boolean;
-                            /** @description Why it is disabled: by its studio, or after 20 failed attempts in a row */
-                            disabledReason: ("manual" | "failing") | null;
+                            /** @description Why it is disabled: by its studio, after 20 failed attempts in a row, or because the user who registered it lost control of the game (another user proved its domain) */
+                            disabledReason: ("manual" | "failing" | "control_changed") | null;
                             consecutiveFailures: number;
                             /** @description Until when the secret before the last rotation still signs (alongside the new one) */
                             previousSecretExpiresAt: string | null;
@@ -12872,7 +14324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12986,7 +14438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FORBIDDEN */
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

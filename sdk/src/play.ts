@@ -1,8 +1,10 @@
 // The browser play client (docs/play-protocol.md): opens a session, keeps the hash chain, paces flushes and
 // commits within the per-session limits (1 flush per second, 1 commit per 5 seconds), and resyncs by itself
-// after a lost answer. WebCrypto and fetch only, so it runs in browsers as in Node.
+// after a lost answer. WebCrypto and fetch only, so it runs in browsers as in Node. `connect()` gets the player's
+// grant for the game (connect.ts): the session opens with the grant's access token, never the player's identity token.
 import createClient, { type Client } from 'openapi-fetch';
 import { unwrap } from './client.js';
+import { type Connection, type ConnectOptions, ConnectSession } from './connect.js';
 import { ArcadiaError } from './errors.js';
 import type { operations, paths } from './openapi.generated.js';
 import { createTransport, type Fetch } from './transport.js';
@@ -26,6 +28,11 @@ export type TournamentPeriod = NonNullable<Tournament['current']>;
 export type TournamentEntry = Ok<'joinTournament'>;
 export type TournamentBoard = Ok<'getTournamentBoard'>;
 export type TournamentResults = Ok<'getTournamentPeriodResults'>;
+export type MultiplierPurchase = Ok<'purchaseMultiplier'>;
+export type CurrentMultiplier = Ok<'getCurrentMultiplier'>;
+type PurchaseBody = operations['purchaseMultiplier']['requestBody']['content']['application/json'];
+/** A multiplier to buy: its tier and window; `idempotencyKey` (default a new UUID) to retry the same purchase. */
+export type MultiplierOrder = Omit<PurchaseBody, 'gameId' | 'idempotencyKey'> & { idempotencyKey?: string };
 /** A page of a tournament period's board: `limit` entries (1–100, default 10) from rank `offset + 1`; `me` adds
  * the player's own rank with its neighbours. */
 export interface TournamentBoardQuery {
@@ -55,6 +62,8 @@ export type FlushResult = Ok<'flushPoints'>;
 export interface PlayClientOptions {
   /** The API's base URL. */
   baseUrl: string;
+  /** The game's OAuth client id, for `connect()` (POST /games/oauth-clients/{gameId} registers one). */
+  clientId?: string;
   /** Keep within the per-session limits by waiting (default true); false sends at once (a 429 may follow). */
   pace?: boolean;
   /** Retries of one request (see TransportOptions.maxRetries; default 2). */
@@ -95,6 +104,7 @@ export class PlayClient {
   private token = '';
   private pendingPoints = 0;
   private readonly api: Client<paths>;
+  private readonly grant: ConnectSession;
   private readonly pace: boolean;
   private lastFlushAt = 0;
   private lastCommitAt = 0;
@@ -104,6 +114,11 @@ export class PlayClient {
   constructor(options: PlayClientOptions) {
     this.pace = options.pace !== false;
     const baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.grant = new ConnectSession({
+      baseUrl,
+      ...(options.clientId ? { clientId: options.clientId } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     this.api = createClient<paths>({
       baseUrl,
       fetch: createTransport({
@@ -136,15 +151,55 @@ export class PlayClient {
     if (this.pace && last > 0 && due > 0) await sleep(due);
   }
 
-  /** Open a session with a player token (platform identity or the game's own auth); retries reuse one key. */
-  start(gameId: string, playerToken: string, idempotencyKey?: string): Promise<SessionStart> {
+  /**
+   * Ask the player to connect this game (Connect with Arcadia): the platform's connect page signs the player in and
+   * shows what the game asks (`scopes`, default play, read and join; `multipliers:buy` with the daily limit the player
+   * sets). Popup by default: call it from a click. `mode: 'redirect'` leaves the page; the page at the redirect URI
+   * calls `completeConnect()`. Errors: ArcadiaError `CONNECT_CANCELLED` (popup closed), `POPUP_BLOCKED`,
+   * `access_denied` (the player declined), other OAuth codes (`invalid_grant`…).
+   */
+  connect(options: ConnectOptions = {}): Promise<Connection> {
+    return this.grant.connect(options);
+  }
+
+  /**
+   * On the page the redirect flow returns to: checks the answer in the address against the state this tab stored,
+   * redeems the code and removes `code` and `state` from the address. Null when the address carries no answer.
+   */
+  completeConnect(address?: string): Promise<Connection | null> {
+    return this.grant.complete(address);
+  }
+
+  /** The player's grant (game, scopes, access token expiry), or null when not connected. */
+  get connection(): Connection | null {
+    return this.grant.connection;
+  }
+
+  /** Forget the grant's tokens on this page (the player revokes the grant itself in their Arcadia account). */
+  disconnect() {
+    this.grant.forget();
+  }
+
+  /**
+   * Open a session: with the connected grant's access token (after `connect()`), or with a token of your game's own
+   * auth (a JWT of its `jwksUrl`, which plays but never spends). Retries reuse one idempotency key.
+   */
+  start(gameId: string, playerToken?: string, idempotencyKey?: string): Promise<SessionStart> {
     return this.run(async () => {
-      this.token = playerToken;
-      const data = unwrap(
-        await this.api.GET('/play/session-token', {
-          params: { query: { gameId, ...(idempotencyKey ? { idempotencyKey } : {}) } },
-        }),
-      );
+      if (!playerToken && !this.grant.connection)
+        throw new ArcadiaError(
+          0,
+          'NOT_CONNECTED',
+          "PlayClient.start() needs connect() first, or your game's own player token",
+        );
+      const open = async (token: string) =>
+        unwrap(
+          await this.api.GET('/play/session-token', {
+            params: { query: { gameId, ...(idempotencyKey ? { idempotencyKey } : {}) } },
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
+      const data = playerToken ? await open(playerToken) : await this.grant.withAccessToken(open);
       Object.assign(this, {
         gameId,
         sessionId: data.sessionId,
@@ -375,6 +430,47 @@ export class PlayClient {
       await this.api.GET('/tournaments/{gameId}/{tournamentId}/periods/{periodId}/results', {
         params: { path: { gameId: this.gameId, tournamentId, periodId } },
       }),
+    );
+  }
+
+  /** The session token once started, else the grant's access token (refreshed as needed). */
+  private asPlayer<T>(call: string, send: (token: string) => Promise<T>): Promise<T> {
+    if (this.sessionToken) return send(this.sessionToken);
+    if (this.grant.connection) return this.grant.withAccessToken(send);
+    return Promise.reject(
+      new ArcadiaError(0, 'NOT_CONNECTED', `PlayClient.${call}() needs connect() or start() first`),
+    );
+  }
+
+  private get playerGameId() {
+    return this.gameId || this.grant.connection?.gameId || '';
+  }
+
+  /**
+   * Buy a score multiplier for the player in this game, paid from the player's wallet: within the daily spending
+   * limit the player set when connecting (403 `PURCHASE_ALLOWANCE_EXCEEDED` above what is left today,
+   * `PURCHASE_ALLOWANCE_REQUIRED` without a limit; nothing is charged), with the `multipliers:buy` scope. `status`
+   * `pending` (202): not confirmed yet, call again with the same `idempotencyKey` for the outcome.
+   */
+  buyMultiplier(order: MultiplierOrder): Promise<MultiplierPurchase> {
+    const { idempotencyKey = crypto.randomUUID(), ...rest } = order;
+    const body: PurchaseBody = { ...rest, gameId: this.playerGameId, idempotencyKey };
+    return this.asPlayer('buyMultiplier', async (token) =>
+      unwrap(
+        await this.api.POST('/multiplier/purchase', { body, headers: { authorization: `Bearer ${token}` } }),
+      ),
+    );
+  }
+
+  /** The player's active multiplier in this game and its expiry, or `active: false`. */
+  currentMultiplier(): Promise<CurrentMultiplier> {
+    return this.asPlayer('currentMultiplier', async (token) =>
+      unwrap(
+        await this.api.GET('/multiplier/current', {
+          params: { query: { gameId: this.playerGameId } },
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      ),
     );
   }
 

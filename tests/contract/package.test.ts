@@ -627,6 +627,10 @@ describe('a stack that survives deployment', () => {
       ]),
     );
     routes.set('NotFoundLambdaFunction', ['dynamodb:UpdateItem']);
+    // Connect with Arcadia's authorization codes live there too: issued by the consent, spent by the token endpoint.
+    const codes = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+    routes.set('ApproveConnectLambdaFunction', codes);
+    routes.set('OauthTokenLambdaFunction', codes);
     for (const [name, fn] of ofType('AWS::Lambda::Function')) {
       // Workers (state machine tasks, the schedule, the queue consumer) take no HTTP request.
       expect(ephemeralActions(roleOf(fn)), name).toEqual(routes.get(name) ?? []);

@@ -8,6 +8,7 @@ import { handler as commitHandler } from '../../functions/play/commit-session.js
 import { handler as flushHandler } from '../../functions/play/flush-points.js';
 import { handler as sessionTokenHandler } from '../../functions/play/get-session-token.js';
 import { handler as listRiskyHandler } from '../../functions/play-developer/list-risky-sessions.js';
+import { handler as purchaseHandler } from '../../functions/rewards/purchase-multiplier.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import { PLAY_CAPS } from '../../lib/games/caps.js';
@@ -268,12 +269,22 @@ describe("the game's own auth (jwksUrl)", () => {
       query: { gameId },
     });
 
-  it("opens a session for a player of the game's own auth", async () => {
+  it("opens a session for a player of the game's own auth, which plays but never spends", async () => {
     const res = await start(
       await sign({ sub: 'player-7', aud: jwksGame.id, iss: 'https://auth.game.example' }),
     );
     expect(res.status).toBe(200);
     expect(res.body.data.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    // The game's own auth is the game's word, not the player's consent: its session has no buying scope.
+    const session = (res.body.data as { sessionToken?: string }).sessionToken ?? '';
+    const purchase = await invoke<{ error: { code: string } }>(purchaseHandler, {
+      method: 'POST',
+      path: '/multiplier/purchase',
+      headers: { authorization: `Bearer ${session}` },
+      body: { gameId: jwksGame.id, tier: '2x', durationSeconds: 3600, idempotencyKey: randomUUID() },
+    });
+    expect(purchase.status).toBe(403);
+    expect(purchase.body.error.code).toBe('INSUFFICIENT_SCOPE');
   });
 
   it('rejects a token for another game, an expired one, and one for a game without jwksUrl', async () => {

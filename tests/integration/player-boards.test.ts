@@ -212,7 +212,7 @@ describe('a game client reads its boards', () => {
       await nameMe(game.id, stranger.sessionToken, 'Sneaky'),
     ]) {
       expect(res.status).toBe(403);
-      expect(res.body.error?.code).toBe('FORBIDDEN');
+      expect(res.body.error?.code).toBe('INSUFFICIENT_SCOPE');
     }
     // An identity token names any game that exists.
     expect((await read(randomUUID(), stranger.idToken)).status).toBe(404);
@@ -393,10 +393,11 @@ describe("the developer-only operations with players' tokens", () => {
     ],
   ];
 
-  it('refuses a session token (401) and a player identity token (403) on each', async () => {
+  it('refuses a session token (403 INSUFFICIENT_SCOPE) and a player identity token (403) on each', async () => {
     for (const [what, handler, method, path, body] of operations()) {
       const session = await call(handler, method, path, ann.sessionToken, body);
-      expect([what, session.status]).toEqual([what, 401]);
+      const code = (session.body as { error?: { code: string } }).error?.code;
+      expect([what, session.status, code]).toEqual([what, 403, 'INSUFFICIENT_SCOPE']);
       const identity = await call(handler, method, path, ann.idToken, body);
       expect([what, identity.status]).toEqual([what, 403]);
     }

@@ -105,6 +105,7 @@ const current = (headers: Record<string, string>, gameId: string) =>
       active: boolean;
       multiplier: { tier: Tier; multiplier: number; startsAt: string; expiresAt: string } | null;
     };
+    error?: { code: string };
   }>(currentHandler, { method: 'GET', path: '/multiplier/current', headers, query: { gameId } });
 
 const poolOf = (gameId: string) =>
@@ -660,8 +661,10 @@ describe('points saved while a multiplier is active', () => {
     const res = await current(headers, game.id);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ active: true, multiplier: { tier: '2x' } });
+    // One check, one status for a token of another game (lib/http/handler.ts authorizeGame).
     const elsewhere = await current(headers, (await registerGame(dev)).id);
-    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error?.code).toBe('INSUFFICIENT_SCOPE');
   });
 });
 

@@ -1,7 +1,8 @@
 // The SDK as a studio gets it: a copy of sdk/ alone (outside the repository) installs, builds and packs; the packed
 // tarball installs into an empty project; the README's server examples compile there under strict TypeScript and
 // run as written against the test stack (their base URL and credentials come from the environment, as the README
-// shows), and its browser example runs in Chromium on a page beside the packed arcadia-play.js.
+// shows), and its browser example runs in Chromium on a page beside the packed arcadia-play.js: the player connects
+// the game on the platform's connect page (a popup), and the page plays with the grant it gets.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,7 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { approveInPopup } from '../helpers/connect.js';
 import { registerGame } from '../helpers/games.js';
 import { apiBaseUrl } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
@@ -113,7 +116,7 @@ describe('the packed play client in a browser', () => {
   let server: Server;
   afterAll(() => server?.close());
 
-  it("runs the README's page: a session started with a player token, points flushed, committed and read, the board and rank read with the session token", async () => {
+  it("runs the README's page: connected in a popup, a session started with the grant, points flushed, committed and read, the board and rank read with the session token", async () => {
     const dev = await createDeveloper();
     const game = await registerGame(dev);
     const files: Record<string, [string, string]> = {
@@ -132,6 +135,17 @@ describe('the packed play client in a browser', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
+    const origin = `http://127.0.0.1:${port}`;
+    // The game's OAuth client, registered by its studio (the README's snippet): the page's address and origin.
+    const studio = createArcadiaClient({ baseUrl: apiBaseUrl(), hmac: dev });
+    const { clientId } = unwrap(
+      await studio.POST('/games/oauth-clients/{gameId}', {
+        params: { path: { gameId: game.id } },
+        body: { name: 'Web', redirectUris: [`${origin}/game.html`], origins: [origin] },
+      }),
+    );
+    const player = `player-${Date.now()}`;
+    await idpToken(player); // the provider's user, who signs in on the connect page
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
@@ -141,16 +155,14 @@ describe('the packed play client in a browser', () => {
         });
         page.on('pageerror', reject);
       });
-      const query = new URLSearchParams({
-        api: apiBaseUrl(),
-        game: game.id,
-        token: await idpToken(`player-${Date.now()}`),
-      });
-      await page.goto(`http://127.0.0.1:${port}/game.html?${query}`);
+      const query = new URLSearchParams({ api: apiBaseUrl(), game: game.id, client: clientId });
+      await page.goto(`${origin}/game.html?${query}`);
+      const [popup] = await Promise.all([page.waitForEvent('popup'), page.click('#connect')]);
+      await approveInPopup(popup, player);
       // committedPoints, today, allTime, the player's rank, the top entry's display name
       expect(await logged).toBe('10 10 10 #1 Star Player');
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -234,7 +234,7 @@ describe('scheduling a tournament', () => {
     );
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('TOURNAMENT_STARTED');
-    // A player's session token may not schedule.
+    // A player's session token may not schedule: recognised, and refused for its scope.
     const byPlayer = await call(
       createHandler,
       await sessionHeaders(randomUUID()),
@@ -243,7 +243,8 @@ describe('scheduling a tournament', () => {
       { gameId: game.id },
       body,
     );
-    expect(byPlayer.status).toBe(401);
+    expect(byPlayer.status).toBe(403);
+    expect(byPlayer.body.error.code).toBe('INSUFFICIENT_SCOPE');
     await call(cancelHandler, signed(alice, 'POST', `${path}/cancel`), 'POST', `${path}/cancel`, {
       gameId: game.id,
       tournamentId: id,

@@ -330,6 +330,7 @@ export const GameFormPage = ({ gameId }: { gameId: string | undefined }) => {
                   <a href={href('integrity', { game: loaded.id })}>Integrity</a>
                   <a href={href('economy', { game: loaded.id })}>Economy</a>
                   <a href={href('coin', { game: loaded.id })}>Coin</a>
+                  <a href={href('clients', { game: loaded.id })}>Game clients</a>
                 </nav>
                 <Ownership game={loaded} />
               </>

@@ -1,7 +1,7 @@
 // Sign-in with the identity provider through its official client: an email, then the one-time code it sends (the
 // local provider's inbox shows it under `npm run dev`). The first call with the provider's token creates the user
 // and its API key.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, consoleConfig, data, type ShownError, setToken, shownError } from '../api.js';
 import { SecretOnce } from '../secret.js';
 import { ErrorBox } from '../ui.js';
@@ -23,7 +23,17 @@ const providerRefusal = (error: unknown): ShownError | undefined => {
   return { message: error.error, ...(code ? { code } : {}), ...(status ? { status } : {}) };
 };
 
-export const SignInPage = ({ onSignedIn }: { onSignedIn: () => void }) => {
+/**
+ * The two-step email sign-in (an address, then the one-time code), storing the provider's token for the tab.
+ * `check` runs with the token before it counts (the console's page reads `/user/me` there); a failure drops it.
+ */
+export const SignInForm = ({
+  onSignedIn,
+  check,
+}: {
+  onSignedIn: (email: string) => void;
+  check?: () => Promise<void>;
+}) => {
   const { identityProvider: provider, localInboxUrl } = consoleConfig();
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
@@ -31,7 +41,6 @@ export const SignInPage = ({ onSignedIn }: { onSignedIn: () => void }) => {
   const [inbox, setInbox] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
-  const [firstKey, setFirstKey] = useState<{ apiKey: string; secretKey: string } | null>(null);
 
   const attempt = async (step: () => Promise<void>) => {
     setBusy(true);
@@ -63,25 +72,17 @@ export const SignInPage = ({ onSignedIn }: { onSignedIn: () => void }) => {
       const { signInWithCode } = await import('../privy.js');
       setToken(await signInWithCode(provider, sentTo ?? '', code.trim()));
       try {
-        const me = data(await api().GET('/user/me'));
-        if (me.secretKey && me.apiKey) setFirstKey({ apiKey: me.apiKey, secretKey: me.secretKey });
-        else onSignedIn();
+        await check?.();
       } catch (caught) {
         setToken(null);
         throw caught;
       }
+      onSignedIn(sentTo ?? '');
     });
   };
 
-  if (firstKey)
-    return (
-      <main id="main" class="narrow">
-        <SecretOnce {...firstKey} onDone={onSignedIn} />
-      </main>
-    );
   return (
-    <main id="main" class="narrow">
-      <h1>Sign in to the Arcadia console</h1>
+    <>
       {sentTo === null ? (
         <form onSubmit={send}>
           <label>
@@ -132,6 +133,31 @@ export const SignInPage = ({ onSignedIn }: { onSignedIn: () => void }) => {
         </form>
       )}
       {error ? <ErrorBox error={error} /> : null}
+    </>
+  );
+};
+
+export const SignInPage = ({ onSignedIn }: { onSignedIn: () => void }) => {
+  const [firstKey, setFirstKey] = useState<{ apiKey: string; secretKey: string } | null>(null);
+  const keyShown = useRef(false);
+  // The first `/user/me` creates the user's API key and carries its secret, shown once.
+  const readKey = async () => {
+    const me = data(await api().GET('/user/me'));
+    if (me.secretKey && me.apiKey) {
+      keyShown.current = true;
+      setFirstKey({ apiKey: me.apiKey, secretKey: me.secretKey });
+    }
+  };
+  if (firstKey)
+    return (
+      <main id="main" class="narrow">
+        <SecretOnce {...firstKey} onDone={onSignedIn} />
+      </main>
+    );
+  return (
+    <main id="main" class="narrow">
+      <h1>Sign in to the Arcadia console</h1>
+      <SignInForm check={readKey} onSignedIn={() => keyShown.current || onSignedIn()} />
     </main>
   );
 };

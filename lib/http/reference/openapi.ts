@@ -7,6 +7,7 @@ import {
 import * as z from 'zod/mini';
 import type { Contract } from '../../core/contract.js';
 import { errorBodySchema } from '../../core/schemas.js';
+import { SCOPES } from '../../core/scopes.js';
 import { EVENT_SUMMARIES, eventSchema, WEBHOOK_EVENT_TYPES } from '../../outbox/index.js';
 import { addExamples } from './examples.js';
 import { errorExamples, errorResponses, HEADERS, successResponses } from './responses.js';
@@ -40,7 +41,26 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'Player session token from GET /play/session-token.',
+    description:
+      'Player session token from GET /play/session-token. It carries the scopes of the token that opened it (a ' +
+      "grant's, or all of them for the player's own identity token; a game's own JWT never spends) and speaks for " +
+      'its game only: elsewhere, 403 INSUFFICIENT_SCOPE.',
+  },
+  grant: {
+    type: 'oauth2',
+    description:
+      "Connect with Arcadia (docs/connect.md): a game-scoped access token of a player's grant, from the " +
+      'authorization code flow with PKCE (S256). It names one player, one game and the scopes the player ' +
+      'approved; a route it may call lists the scope it needs, and every other route answers 403 ' +
+      'INSUFFICIENT_SCOPE. Public clients: no client secret.',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: '/oauth/authorize',
+        tokenUrl: '/oauth/token',
+        refreshUrl: '/oauth/token',
+        scopes: SCOPES,
+      },
+    },
   },
 } as const;
 
@@ -50,6 +70,12 @@ const SERVERS = [{ url: '/', description: 'The deployment serving this document'
 /** Top-level tags, in the order the reference page lists them; every contract's tag must be here. */
 const TAGS = [
   { name: 'User', description: 'The caller: profile, stats, API keys and HMAC signatures' },
+  {
+    name: 'Connect',
+    description:
+      'Connect with Arcadia: a game acts for a player only through a grant the player gave it (OAuth 2 ' +
+      'authorization code with PKCE, game-scoped tokens; docs/connect.md)',
+  },
   { name: 'Games', description: 'Register, update and look up games' },
   {
     name: 'Play (developer)',
@@ -154,7 +180,10 @@ const operation = (contract: Contract, components: Record<string, JsonSchema>): 
     summary: contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     parameters: parameters(contract, components),
-    security: contract.auth.map((scheme) => ({ [scheme]: [] })),
+    // Game-scoped schemes (session, grant) list the scope the route needs (docs/connect.md).
+    security: contract.auth.map((scheme) => ({
+      [scheme]: (scheme === 'session' || scheme === 'grant') && contract.scope ? [contract.scope] : [],
+    })),
     responses: {
       ...successResponses(
         contract,

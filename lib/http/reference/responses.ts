@@ -51,6 +51,8 @@ const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR'];
 /** HMAC requests are also refused for a bad signature, a stale timestamp, or an unbound one of a strict key. */
 const AUTH_ERRORS = (contract: Contract): ErrorCode[] => [
   'UNAUTHORIZED',
+  // A game-scoped token (session or grant) on a route or game its scopes don't cover.
+  'INSUFFICIENT_SCOPE',
   ...(contract.auth.includes('hmac')
     ? (['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_RANGE', 'STRICT_SIGNING_REQUIRED'] as const)
     : []),
@@ -86,6 +88,8 @@ const MESSAGES: Record<ErrorCode, string> = {
   STRICT_SIGNING_REQUIRED:
     'This API key requires strict signing: send x-content-sha256 and sign the body hash and the canonical query',
   FORBIDDEN: 'You are not allowed to perform this action',
+  INSUFFICIENT_SCOPE:
+    "A game-scoped token can't do this: POST /games needs the player's or developer's own credentials",
   GRACE_PERIOD_RESTRICTED: 'Not allowed during the grace period',
   NOT_FOUND: 'Game not found',
   CONFLICT: 'Conflicts with the current state',

@@ -101,7 +101,8 @@ export const payoutView = (r: PayoutRecord): PayoutEntry => ({
 export const payoutsOf = async (
   arcId: string,
   page: { limit: number; offset: number },
+  gameId?: string,
 ): Promise<{ payouts: PayoutEntry[]; total: number }> => {
-  const { records, total } = await payoutsOfRecipient(arcId, page.offset + page.limit);
+  const { records, total } = await payoutsOfRecipient(arcId, page.offset + page.limit, gameId);
   return { payouts: records.slice(page.offset).map(payoutView), total };
 };
