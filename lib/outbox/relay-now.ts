@@ -3,40 +3,25 @@
 // of leaving them to the relay schedule's next run (a minute in AWS). Best effort: a send that fails or times out
 // is logged and the schedule relays the events later; the relay's claim (lib/webhooks/relay.ts) makes the two
 // paths relay an event once.
-import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterEachCall } from '../adapters/dynamodb.js';
+import { queueUrl, sqs, sqsOneTry } from '../adapters/sqs.js';
 import { settings } from '../core/config.js';
 import { logger } from '../core/logger.js';
 
 /** The most a change waits for the send: it holds the change's answer, and the schedule is the fallback. */
 const SEND_TIMEOUT_MS = 2_000;
 
-let client: SQSClient | undefined;
-// One try, a short deadline; local queue URLs point at the stand-in's own host (follow the configured endpoint).
-const sqs = () =>
-  (client ??= new SQSClient({
-    useQueueUrlAsEndpoint: false,
-    maxAttempts: 1,
-    requestHandler: {
-      connectionTimeout: SEND_TIMEOUT_MS,
-      requestTimeout: SEND_TIMEOUT_MS,
-      throwOnRequestTimeout: true,
-    },
-  }));
-let queueUrl: string | undefined;
+// One try within the deadline (sqsOneTry): the send holds the change's answer, and the schedule is the fallback.
+const relayClient = () => sqsOneTry(SEND_TIMEOUT_MS);
 
 /**
  * The WebhookQueue's URL: WEBHOOK_QUEUE_URL (`Ref: WebhookQueue`), else resolved once from WEBHOOK_QUEUE_NAME with
  * the caller's client (tests, scripts). The delivery side (lib/webhooks/queue.ts) sends to it too.
  */
-export const webhookQueueUrl = async (client: SQSClient = sqs()): Promise<string> => {
-  if (queueUrl) return queueUrl;
+export const webhookQueueUrl = (client: SQSClient = sqs()): Promise<string> => {
   const { WEBHOOK_QUEUE_URL, WEBHOOK_QUEUE_NAME } = settings();
-  queueUrl =
-    WEBHOOK_QUEUE_URL ||
-    (await client.send(new GetQueueUrlCommand({ QueueName: WEBHOOK_QUEUE_NAME }))).QueueUrl;
-  if (!queueUrl) throw new Error(`Webhook queue ${WEBHOOK_QUEUE_NAME} not found`);
-  return queueUrl;
+  return queueUrl(WEBHOOK_QUEUE_URL, WEBHOOK_QUEUE_NAME, client);
 };
 
 /** The queue message that asks the worker to relay events (beside the delivery messages). */
@@ -66,8 +51,12 @@ const relayAfterCommit = async (_operation: string, input: Record<string, unknow
   if (relay.length === 0) return;
   try {
     const message: RelayMessage = { relay };
-    await sqs().send(
-      new SendMessageCommand({ QueueUrl: await webhookQueueUrl(), MessageBody: JSON.stringify(message) }),
+    const client = relayClient();
+    await client.send(
+      new SendMessageCommand({
+        QueueUrl: await webhookQueueUrl(client),
+        MessageBody: JSON.stringify(message),
+      }),
     );
   } catch (error) {
     logger.warn('immediate webhook relay not sent; the relay schedule will send it', {

@@ -3,8 +3,8 @@
 // provider that is slow, down or rate-limiting never fails or slows a save. The worker (functions/user/
 // import-users.ts) imports the queued users in the provider's batches, gives each Arc user the subject of the
 // provider user now holding its identifier and mirrors that user's embedded wallet; payouts carry until then.
-import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
+import { type BatchMessage, queueUrl, sendMessageBatches } from '../adapters/sqs.js';
 import { settings } from '../core/config.js';
 import { logger } from '../core/logger.js';
 import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
@@ -53,46 +53,28 @@ export interface ImportDeps {
 /** Seconds a queued import waits before the worker may receive it. */
 const IMPORT_DELAY_SECONDS = 2;
 
-let client: SQSClient | undefined;
-// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
-const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
-let queueUrl: string | undefined;
-
 /** USER_IMPORT_QUEUE_URL (`Ref: UserImportQueue`), else resolved once from USER_IMPORT_QUEUE_NAME (tests). */
-const importQueueUrl = async (): Promise<string> => {
-  if (queueUrl) return queueUrl;
+const importQueueUrl = (): Promise<string> => {
   const { USER_IMPORT_QUEUE_URL, USER_IMPORT_QUEUE_NAME } = settings();
-  queueUrl =
-    USER_IMPORT_QUEUE_URL ||
-    (await sqs().send(new GetQueueUrlCommand({ QueueName: USER_IMPORT_QUEUE_NAME }))).QueueUrl;
-  if (!queueUrl) throw new Error(`User import queue ${USER_IMPORT_QUEUE_NAME} not found`);
-  return queueUrl;
+  return queueUrl(USER_IMPORT_QUEUE_URL, USER_IMPORT_QUEUE_NAME);
 };
 
 /**
  * Queue users for import (USER_IMPORT_QUEUE_URL): one message per provider batch (20 users), 10 messages per
- * request, so 100 new players are one SendMessageBatch. Throws when SQS refused any.
+ * request, so 100 new players are one SendMessageBatch. Throws when SQS still refused any after retries.
  */
 export const queueImports = async (pending: readonly PendingImport[]): Promise<void> => {
   if (pending.length === 0) return;
   const QueueUrl = await importQueueUrl();
   const queuedAt = new Date().toISOString();
-  const bodies: string[] = [];
+  const messages: BatchMessage[] = [];
   for (let i = 0; i < pending.length; i += IMPORT_BATCH_LIMIT)
-    bodies.push(JSON.stringify({ queuedAt, users: pending.slice(i, i + IMPORT_BATCH_LIMIT) }));
-  for (let i = 0; i < bodies.length; i += 10) {
-    const result = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl,
-        // Queued before the users are written (lib/user/resolver.ts): a short delay lets the writes land first.
-        Entries: bodies
-          .slice(i, i + 10)
-          .map((MessageBody, j) => ({ Id: String(j), MessageBody, DelaySeconds: IMPORT_DELAY_SECONDS })),
-      }),
-    );
-    if (result.Failed && result.Failed.length > 0)
-      throw new Error(`SQS refused ${result.Failed.length} import message(s): ${result.Failed[0]?.Message}`);
-  }
+    messages.push({
+      MessageBody: JSON.stringify({ queuedAt, users: pending.slice(i, i + IMPORT_BATCH_LIMIT) }),
+      // Queued before the users are written (lib/user/resolver.ts): a short delay lets the writes land first.
+      DelaySeconds: IMPORT_DELAY_SECONDS,
+    });
+  await sendMessageBatches(QueueUrl, messages, { what: 'import message(s)' });
 };
 
 /**

@@ -1,15 +1,11 @@
 // The settlement queue: the schedule's producer side (SQS, URL from SETTLEMENT_QUEUE_URL = `Ref: SettlementQueue`)
 // and the consumer's batch, one (game, day) per message, failures reported per item (ReportBatchItemFailures).
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { mapConcurrent } from '../../core/concurrency.js';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { sendMessageBatches, sqs } from '../../adapters/sqs.js';
 import { requireSetting } from '../../core/config.js';
 import { processQueueBatch, type QueueRecord } from '../../core/queue-batch.js';
 import type { PayoutRecord } from './repository.js';
 import { type PeriodCloseMessage, settlementMessage } from './schedule.js';
-
-let client: SQSClient | undefined;
-// Local queue URLs point at the stand-in's own host; follow the configured endpoint instead (local stack).
-const sqs = () => (client ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
 
 /** SendMessageBatch requests in flight at once. */
 const SEND_CONCURRENCY = 16;
@@ -20,21 +16,11 @@ const SEND_CONCURRENCY = 16;
  */
 export const sendSettlementMessages = async (bodies: readonly string[]): Promise<number> => {
   const QueueUrl = requireSetting('SETTLEMENT_QUEUE_URL');
-  const batches = Array.from({ length: Math.ceil(bodies.length / 10) }, (_, i) =>
-    bodies.slice(i * 10, i * 10 + 10),
+  await sendMessageBatches(
+    QueueUrl,
+    bodies.map((MessageBody) => ({ MessageBody })),
+    { what: 'settlement message(s)', concurrency: SEND_CONCURRENCY },
   );
-  await mapConcurrent(batches, SEND_CONCURRENCY, async (batch) => {
-    const result = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl,
-        Entries: batch.map((MessageBody, j) => ({ Id: String(j), MessageBody })),
-      }),
-    );
-    if (result.Failed && result.Failed.length > 0)
-      throw new Error(
-        `SQS refused ${result.Failed.length} settlement message(s): ${result.Failed[0]?.Message}`,
-      );
-  });
   return bodies.length;
 };
 
