@@ -1,42 +1,13 @@
 // The console's only way to the API: the SDK's typed client, authenticated with the signed-in user's
 // identity-provider token. The console never holds an API secret: HMAC stays for servers.
 import { type ArcadiaClient, ArcadiaError, createArcadiaClient } from '@arcadia/sdk';
+import { consoleConfig, loadedConfig } from './config.js';
 
-/** What the deployment tells the console (config.json beside index.html). */
-export interface ConsoleConfig {
-  /** The API's base URL. */
-  apiUrl: string;
-  /**
-   * The identity provider's app, whose official client signs the user in (email and a one-time code). `apiUrl`:
-   * the provider's client API when it is not the provider's own (the local identity provider).
-   */
-  identityProvider: { appId: string; apiUrl?: string };
-  /** Local only: where the console server reads the local provider's inbox (the one-time code it "sent"). */
-  localInboxUrl?: string;
-  /** Local only: a same-origin relay to the local object store, which answers no CORS preflight. */
-  uploadRelayUrl?: string;
-  /** A transaction's page: `{signature}` is replaced (an explorer, or the local chain through one). */
-  txUrlTemplate: string;
-  /** An address's page: `{address}` is replaced. */
-  addressUrlTemplate: string;
-}
+export { type ConsoleConfig, consoleConfig, loadConfig } from './config.js';
 
 const TOKEN_KEY = 'arcadia.console.token';
 
-let config: ConsoleConfig | undefined;
 let client: ArcadiaClient | undefined;
-
-export const loadConfig = async (): Promise<ConsoleConfig> => {
-  const response = await fetch(new URL('config.json', document.baseURI));
-  if (!response.ok) throw new Error(`config.json answered HTTP ${response.status}`);
-  config = (await response.json()) as ConsoleConfig;
-  return config;
-};
-
-export const consoleConfig = (): ConsoleConfig => {
-  if (!config) throw new Error('config not loaded');
-  return config;
-};
 
 /** The bearer token lives for the tab only (sessionStorage): closing it signs out. */
 export const currentToken = (): string | null => sessionStorage.getItem(TOKEN_KEY);
@@ -63,7 +34,7 @@ const expiresSoon = (token: string): boolean => {
  */
 const bearerToken = async (): Promise<string> => {
   const token = currentToken();
-  const provider = config?.identityProvider;
+  const provider = loadedConfig()?.identityProvider;
   if (!token || !provider || !expiresSoon(token)) return token ?? '';
   const { freshToken } = await import('./privy.js');
   const fresh = await freshToken(provider).catch(() => null);

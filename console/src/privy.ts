@@ -1,7 +1,7 @@
 // Sign-in through the identity provider's official browser client (@privy-io/js-sdk-core): an email, a one-time
 // code, and the provider's access token, which the API takes as a bearer token. Loaded on the sign-in page and when
 // a token needs refreshing only: the client is ~200 KB gzipped, six times the rest of the console.
-import type { ConsoleConfig } from './api.js';
+import type { ConsoleConfig } from './config.js';
 
 type Provider = NonNullable<ConsoleConfig['identityProvider']>;
 

@@ -8,7 +8,6 @@ import {
   type Base64EncodedWireTransaction,
   type Blockhash,
   createTransactionMessage,
-  getBase58Decoder,
   getBase64EncodedWireTransaction,
   getPublicKeyFromAddress,
   getSignatureFromTransaction,

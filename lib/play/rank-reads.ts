@@ -18,7 +18,6 @@ import {
   LEVELS,
   metaKey,
   metaOf,
-  rankKey,
   type Standing,
   type TreeNode,
   tieStart,

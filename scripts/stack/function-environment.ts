@@ -9,7 +9,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import type { ServerlessConfig } from './config.js';
 import { type RefScope, resolveString } from './intrinsics.js';
-import type { StackLogger } from './types.js';
+import type { StackLogger } from './log.js';
 
 /** The environment values that are CloudFormation expressions, resolved to strings. */
 export interface ResolvedEnvironments {

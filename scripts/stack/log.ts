@@ -1,7 +1,14 @@
 // Loggers for the stack's own messages: the console for `npm run dev`, a file for tests.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { StackLogger } from './types.js';
+
+/** Where the stack writes its own progress messages (here, not in ./types.ts: the provisioners log too). */
+export interface StackLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  debug(message: string): void;
+}
 
 /** Logs to the console with a `[stack]` prefix; debug lines only when `debug` is set. */
 export function consoleLogger({ debug = false }: { debug?: boolean } = {}): StackLogger {

@@ -13,7 +13,7 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { StackLogger } from './types.js';
+import type { StackLogger } from './log.js';
 
 interface IndexProps {
   IndexName: string;

@@ -7,11 +7,11 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { CfnResource, ServerlessConfig } from './config.js';
 import { functionLogicalId, type LocalRef, type RefScope, resolveString } from './intrinsics.js';
+import type { StackLogger } from './log.js';
 import { ensureTable, type TableProps } from './provision-dynamodb.js';
 import { ensureSecret, type ProvisionedSecret } from './provision-secrets.js';
 import { ensureQueue, type ProvisionedQueue, queueCreationOrder } from './provision-sqs.js';
 import { type LocalStateMachine, localStateMachines, stateMachineRefs } from './statemachines.js';
-import type { StackLogger } from './types.js';
 
 /** Endpoints of the local AWS stand-ins. */
 export interface LocalEndpoints {

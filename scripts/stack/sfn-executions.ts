@@ -9,9 +9,9 @@ import {
   StateMachine,
   type StateMachineDefinition,
 } from 'aws-local-stepfunctions';
+import type { StackLogger } from './log.js';
 import { type LambdaInvoker, type TaskHandler, taskHandlers } from './sfn-lambda.js';
 import { stateMachineArn } from './statemachines.js';
-import type { StackLogger } from './types.js';
 
 /** An API error with the Step Functions error code as its name (`ExecutionDoesNotExist`, ...). */
 export class SfnError extends Error {

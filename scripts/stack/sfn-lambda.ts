@@ -1,5 +1,5 @@
 // Task states → Lambda invocations through serverless-offline's invoke API, with the error name restored.
-import type { StackLogger } from './types.js';
+import type { StackLogger } from './log.js';
 
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 /** A local implementation of one Task state, as aws-local-stepfunctions' `taskResourceLocalHandlers` expects. */

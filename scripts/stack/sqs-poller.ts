@@ -25,7 +25,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import type { StackLogger } from './types.js';
+import type { StackLogger } from './log.js';
 
 export interface SqsPollerOptions {
   client: SQSClient;

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { StackLogger } from './log.js';
 import {
   type ExecutionRecord,
   type ExecutionStatus,
@@ -12,7 +13,6 @@ import {
 } from './sfn-executions.js';
 import { type LambdaInvoker, offlineLambdaInvoker } from './sfn-lambda.js';
 import type { LocalStateMachine } from './statemachines.js';
-import type { StackLogger } from './types.js';
 
 export interface StepFunctionsOptions {
   /** Port to listen on; 0 lets the OS choose. */

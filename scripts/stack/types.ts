@@ -1,14 +1,10 @@
 // Shared types of the local stack: ports, environment, logger and the service contract.
 import type { ServerlessConfig } from './config.js';
-import type { ProvisionedResources } from './resources.js';
+import type { StackLogger } from './log.js';
 
-/** Where the stack writes its own progress messages. */
-export interface StackLogger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-  debug(message: string): void;
-}
+export type { StackLogger } from './log.js';
+
+import type { ProvisionedResources } from './resources.js';
 
 /** Every port the stack listens on. Add a field here when a new service needs one. */
 export interface StackPorts {
