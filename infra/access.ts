@@ -25,6 +25,7 @@ export type ResourceId =
   | 'PayoutDlq'
   | 'AsyncFailureQueue'
   | 'VaultKeySecret'
+  | 'SecretsKeySecret'
   | 'IdpCredentialsSecret'
   | 'LaunchStateMachine'
   | 'LaunchExecutions';
@@ -60,8 +61,11 @@ const vaultKey: ModuleAccess = {
   grants: [{ resource: 'VaultKeySecret', actions: ['secretsmanager:GetSecretValue'] }],
   environment: { VAULT_KEY_SECRET_ID: { Ref: 'VaultKeySecret' } },
 };
-// biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable, resolved at package time
-const secretsEncryptionKey = { SECRETS_ENCRYPTION_KEY: '${self:custom.secretsEncryptionKey}' };
+// The secret's id, never the key: a function's environment is readable with lambda:GetFunctionConfiguration.
+const secretsKey: ModuleAccess = {
+  grants: [{ resource: 'SecretsKeySecret', actions: ['secretsmanager:GetSecretValue'] }],
+  environment: { SECRETS_KEY_SECRET_ID: { Ref: 'SecretsKeySecret' } },
+};
 const launchStateMachineArn = {
   LAUNCH_STATE_MACHINE_ARN: {
     'Fn::Sub': [
@@ -81,8 +85,10 @@ export const ACCESS: Record<string, ModuleAccess> = {
   // Its reads price transactions against DynamoDB Local only (DYNAMODB_CAPACITY=count): no grant in AWS.
   'lib/adapters/capacity.ts': none,
   'lib/adapters/s3.ts': none,
+  // The one SQS client and batch sender: each domain's queue module holds its queue's grant and URL.
+  'lib/adapters/sqs.ts': none,
   'lib/adapters/secret-value.ts': none,
-  'lib/adapters/secrets.ts': { environment: secretsEncryptionKey },
+  'lib/adapters/secrets.ts': secretsKey,
   'lib/adapters/privy-api.ts': {
     grants: [{ resource: 'IdpCredentialsSecret', actions: ['secretsmanager:GetSecretValue'] }],
   },
@@ -165,7 +171,7 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/play/sdk-session.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/player-names.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/merge.ts': { grants: dynamo('PlayTable', ['Scan', 'UpdateItem', 'DeleteItem']) },
-  // Its signing key comes from lib/adapters/secrets.ts (derivedKey), which declares the key.
+  // Its signing key comes from lib/adapters/secrets.ts (derivedKey), which declares the secret.
   'lib/play/session-token.ts': none,
   'lib/play/tournament-entries.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
   'lib/tournaments/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'Query', 'PutItem']) },
@@ -351,6 +357,7 @@ export const arnOf = (grant: Grant): unknown => {
   const arn = { 'Fn::GetAtt': [grant.resource, 'Arn'] };
   switch (grant.resource) {
     case 'VaultKeySecret':
+    case 'SecretsKeySecret':
     case 'LaunchStateMachine':
       return { Ref: grant.resource };
     case 'IdpCredentialsSecret':

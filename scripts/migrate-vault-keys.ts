@@ -1,13 +1,14 @@
 // `npm run migrate-vault-keys`: re-seals the custodial keys stored before the vault sealing key moved to Secrets
-// Manager (docs/wallets.md, "Custodial keys"). A `v1` key (sealed with SECRETS_ENCRYPTION_KEY, no associated data)
-// on a rewards pool (vaultSealedKey) or a launch job (sealedMintKey, sealedVaultKey) is opened with that key,
-// checked to sign for the address its record names, sealed again as `v2` for that address, and written back on
-// condition that the record still holds the same v1 value. A key that signs for another address is reported and
-// left as it is (it opens for nothing either way). Safe to re-run: a second run finds nothing to do.
+// Manager (docs/wallets.md, "Custodial keys"). A `v1` key (sealed with the secrets key, no associated data) on a
+// rewards pool (vaultSealedKey) or a launch job (sealedMintKey, sealedVaultKey) is opened with that key (read from
+// its secret, SECRETS_KEY_SECRET_ID), checked to sign for the address its record names, sealed again as `v2` for
+// that address, and written back on condition that the record still holds the same v1 value. A key that signs for
+// another address is reported and left as it is (it opens for nothing either way). Safe to re-run: a second run
+// finds nothing to do.
 //
 //   npm run migrate-vault-keys                 against the environment: REWARDS_TABLE, LAUNCHER_TABLE,
-//                                              SECRETS_ENCRYPTION_KEY (the old key), VAULT_KEY_SECRET_ID, AWS
-//                                              credentials allowed to read the secret and update the two tables
+//                                              SECRETS_KEY_SECRET_ID (the old key's secret), VAULT_KEY_SECRET_ID,
+//                                              AWS credentials allowed to read both secrets and update the two tables
 //   npm run migrate-vault-keys -- --dev        against `npm run dev` (.data/dev), as the settlement function
 //   npm run migrate-vault-keys -- --dry-run    only report
 //
@@ -18,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, isConditionFailure } from '../lib/adapters/dynamodb.js';
-import { openSecret } from '../lib/adapters/secrets.js';
+import { loadSecretsKey, openSecret } from '../lib/adapters/secrets.js';
 import { type CustodialKeyKind, sealCustodialKey } from '../lib/adapters/vault-keys.js';
 import { keypairFromSecret } from '../lib/chain/index.js';
 import { requireSetting } from '../lib/core/config.js';
@@ -100,7 +101,7 @@ async function reseal(stored: StoredKey): Promise<{ sealed: string } | { reason:
   try {
     secret = openSecret(stored.sealed);
   } catch {
-    return { reason: 'does not open with SECRETS_ENCRYPTION_KEY' };
+    return { reason: 'does not open with the secrets key' };
   }
   try {
     const signer = await keypairFromSecret(new Uint8Array(secret)).catch(() => undefined);
@@ -115,6 +116,7 @@ async function reseal(stored: StoredKey): Promise<{ sealed: string } | { reason:
 /** Re-seals every v1 custodial key (see the file header); with `dryRun`, only says what it would do. */
 export async function migrateVaultKeys({ dryRun = false } = {}): Promise<MigrationOutcome[]> {
   const outcomes: MigrationOutcome[] = [];
+  await loadSecretsKey();
   for (const stored of await v1Keys()) {
     const { sealed: old, ...where } = stored;
     const result = await reseal(stored);
@@ -157,7 +159,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const { loadServerlessConfig } = await import('./stack/config.js');
     const { applyDevFunctionEnvironment } = await import('./stack/dev-environment.js');
     const root = resolve(import.meta.dirname, '..');
-    // The settlement function reads pools and holds the vault secret's id; the old key is the stack's own.
+    // The settlement function reads pools and holds the vault secret's id; the old key's id is the stack's.
     applyDevFunctionEnvironment(root, await loadServerlessConfig(root), 'settleGameDays');
   }
   const outcomes = await migrateVaultKeys({ dryRun: values['dry-run'] });

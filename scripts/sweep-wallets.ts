@@ -6,7 +6,7 @@
 //   npx tsx scripts/sweep-wallets.ts              dry run: what would move where
 //   npx tsx scripts/sweep-wallets.ts --execute    send and retire
 //
-// Reads the functions' settings from the environment (USERS_TABLE, SECRETS_ENCRYPTION_KEY, SOLANA_RPC_URL,
+// Reads the functions' settings from the environment (USERS_TABLE, SECRETS_KEY_SECRET_ID, SOLANA_RPC_URL,
 // IDP_API_URL, IDP_APP_ID, IDP_CREDENTIALS_SECRET_ID, IDP_SIGNER_ID). Safe to re-run: a crash after the transfer leaves
 // nothing to send (the next run only retires the key); the retirement is conditional on the same sealed key.
 import { pathToFileURL } from 'node:url';
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { address, createSolanaRpc } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { openSecret } from '../lib/adapters/secrets.js';
+import { loadSecretsKey, openSecret } from '../lib/adapters/secrets.js';
 import {
   type Chain,
   chainFromConfig,
@@ -109,6 +109,8 @@ const sweepOne = async (legacy: LegacyWallet, execute: boolean, deps: SweepDeps)
 /** Sweep every legacy keypair (see the file header); one outcome per user. */
 export const sweepLegacyWallets = async (options: { execute: boolean }, deps: SweepDeps) => {
   const outcomes: SweepOutcome[] = [];
+  // The legacy keys are sealed under the secrets key, read from its secret like a function does.
+  await loadSecretsKey();
   for (const legacy of await listLegacyWallets()) {
     try {
       outcomes.push(await sweepOne(legacy, options.execute, deps));

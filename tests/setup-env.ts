@@ -11,3 +11,8 @@ process.env.POWERTOOLS_LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'SILENT';
 // Handlers invoked in-process would print their metrics (EMF) among the test output: off, except in the tests
 // that read them (tests/helpers/enable-metrics.ts, imported first).
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+
+// Tests call the code in-process (a developer's API key sealed, a session token signed) as a function that is
+// given the secrets key would: read from the stack's Secrets Manager, as the wrappers do before a handler runs.
+const { loadSecretsKey } = await import('../lib/adapters/secrets.js');
+await loadSecretsKey();

@@ -39,7 +39,6 @@ export function stringEnv(service: ResolvedService): Record<string, string> {
 export function placeholderEnv(service: ResolvedService): Record<string, string> {
   const env = stringEnv(service);
   const placeholders: Record<string, string> = {
-    SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     IDP_ISSUER: 'https://idp.invalid',
     IDP_AUDIENCE: 'arcadia',
     IDP_JWKS_URL: 'https://idp.invalid/.well-known/jwks.json',

@@ -82,6 +82,42 @@ export const transact = async (items: TransactItem[]): Promise<void> => {
   await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
 };
 
+/** A transaction's writes by name, in order: one write, several under one name, or none (absent or false). */
+export type NamedWrites<N extends string> = {
+  [K in N]?: TransactItem | readonly TransactItem[] | false | undefined;
+};
+
+/**
+ * Run named writes as one transaction. Undefined when it committed; when it was cancelled, the reason of each
+ * write that caused it, by name (`ConditionalCheckFailed`, `TransactionConflict`, …), so callers say which
+ * condition failed instead of reading reasons by position.
+ */
+export const transactNamed = async <N extends string>(
+  writes: NamedWrites<N>,
+): Promise<Partial<Record<N, string>> | undefined> => {
+  const names: N[] = [];
+  const items: TransactItem[] = [];
+  for (const [name, write] of Object.entries(writes) as Array<[N, NamedWrites<N>[N]]>) {
+    if (!write) continue;
+    for (const item of Array.isArray(write) ? write : [write]) {
+      names.push(name);
+      items.push(item as TransactItem);
+    }
+  }
+  try {
+    await transact(items);
+    return undefined;
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'TransactionCanceledException') throw error;
+    const failed: Partial<Record<N, string>> = {};
+    cancellationReasons(error).forEach((code, i) => {
+      const name = names[i];
+      if (name !== undefined && code !== 'None') failed[name] ??= code;
+    });
+    return failed;
+  }
+};
+
 /**
  * Record the signature of a transfer about to be sent, before sending it (purchases, payouts): conditional on the
  * item still `pending` with the signature the caller saw (none, or `previous`, which moves to

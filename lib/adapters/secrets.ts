@@ -1,12 +1,57 @@
+// The secrets key: it seals API and webhook secrets at rest and derives the keys of session tokens, grants' tokens
+// and history cursors. It lives in Secrets Manager (serverless.yml SecretsKeySecret, put there by the deployer:
+// README, Deploying), never in a function's environment, where anyone allowed lambda:GetFunctionConfiguration
+// reads it. Only the functions that bundle this module get the secret's id (SECRETS_KEY_SECRET_ID) and the right
+// to read it (infra/access.ts). The readers below stay synchronous: the key is read once per container, before
+// the handler's body runs (registered with lib/core/cold-start.ts, which the function wrappers await). Custodial
+// keys are sealed under another key (./vault-keys.ts).
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { loadAtColdStart } from '../core/cold-start.js';
 import { requireSetting } from '../core/config.js';
+import { readSecretString } from './secret-value.js';
 
-// Only the functions that open API secrets or session tokens are given this key (serverless.yml); custodial keys
-// are sealed under another one, held in Secrets Manager (./vault-keys.ts).
-let cached: Buffer | undefined;
-const key = () => {
-  cached ??= Buffer.from(requireSetting('SECRETS_ENCRYPTION_KEY'), 'base64');
-  return cached;
+let loaded: Buffer | undefined;
+let loading: Promise<void> | undefined;
+
+/** The secret's text as the key: 32 bytes, base64 (`openssl rand -base64 32`, the format the key always had). */
+const fetchKey = async (secretId: string): Promise<Buffer> => {
+  let text: string;
+  try {
+    text = (await readSecretString(secretId)).trim();
+  } catch (error) {
+    // A secret without a value (a stage whose key was never put) answers ResourceNotFoundException.
+    throw new Error(
+      `Cannot read the secrets key from ${secretId}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  const key = Buffer.from(text, 'base64');
+  // Named, never shown: the value goes to no log.
+  if (key.length !== 32) throw new Error(`The secret ${secretId} must hold 32 bytes, base64-encoded`);
+  return key;
+};
+
+/** Reads the key from Secrets Manager once per container; a failed read is retried by the next invocation. */
+export const loadSecretsKey = (): Promise<void> => {
+  loading ??= fetchKey(requireSetting('SECRETS_KEY_SECRET_ID')).then(
+    (key) => {
+      loaded = key;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+};
+loadAtColdStart(loadSecretsKey);
+
+const key = (): Buffer => {
+  if (!loaded)
+    throw new Error(
+      'The secrets key is not loaded: a function wrapper (or the caller) awaits loadSecretsKey() first',
+    );
+  return loaded;
 };
 
 const derived = new Map<string, Buffer>();

@@ -2,7 +2,7 @@
 // "Custodial keys"). Each 64-byte secret is sealed with AES-256-GCM under the vault sealing key, which lives in
 // Secrets Manager (serverless.yml VaultKeySecret) and reaches only the functions that create or sign for vaults:
 // they alone get its id (VAULT_KEY_SECRET_ID) and the right to read it. The key an HMAC secret or a session token
-// uses (SECRETS_ENCRYPTION_KEY) opens none of these.
+// uses (the secrets key, ./secrets.ts) opens none of these.
 //
 // The associated data binds a sealed key to its address (`arcadia-<kind>:<address>`): copied onto another record
 // it no longer opens, and every opened key is checked to sign for the address it was opened for.

@@ -83,10 +83,6 @@ const secondsList = (): SettingParser<readonly number[]> => (raw) => {
     ? values
     : refuse('must be 1 to 20 comma-separated whole seconds, each at most 86400');
 };
-const base64Key32 = (): SettingParser<string> => (raw) =>
-  raw !== undefined && Buffer.from(raw, 'base64').length === 32
-    ? raw
-    : refuse('must be 32 bytes, base64-encoded');
 /** Absent → the default, parsed like a given value. */
 const withDefault =
   <T>(parse: SettingParser<T>, fallback: string): SettingParser<T> =>
@@ -133,9 +129,10 @@ export const settingsSpec = {
   // The Secrets Manager secret that seals custodial keys (lib/adapters/vault-keys.ts): only the functions that
   // create or sign for vaults are given it.
   VAULT_KEY_SECRET_ID: optional(name()),
-  // Secrets and the identity provider. The secrets key seals API secrets and derives the session-token key; only
-  // the functions that use it are given it (serverless.yml custom.secretsEncryptionKey), read with requireSetting.
-  SECRETS_ENCRYPTION_KEY: optional(base64Key32()),
+  // The Secrets Manager secret holding the secrets key, which seals API and webhook secrets and derives the
+  // session-token key (lib/adapters/secrets.ts): only the functions that use it are given it.
+  SECRETS_KEY_SECRET_ID: optional(name()),
+  // The identity provider.
   IDP_ISSUER: trimmed(),
   IDP_AUDIENCE: trimmed(),
   IDP_JWKS_URL: httpUrl(),

@@ -5,6 +5,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { coldStartLoads } from './cold-start.js';
 import { logger } from './logger.js';
 import { metrics } from './metrics.js';
 
@@ -14,7 +15,11 @@ const inProcess = { functionName: 'in-process', awsRequestId: 'in-process' } as 
 export const observed = <E, R>(
   handler: (event: E, context: Context) => Promise<R>,
 ): ((event: E, context?: Context) => Promise<R>) => {
-  const wrapped = middy(handler)
+  // What the bundled modules read once per container (the secrets key) is there before the handler's body runs.
+  const wrapped = middy(async (event: E, context: Context) => {
+    await coldStartLoads();
+    return handler(event, context);
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }));
   return (event, context) => wrapped(event, context ?? inProcess);

@@ -9,6 +9,7 @@ import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
 import type { AuthContext, Authenticator, RateLimiter, RawRequest } from '../core/auth.js';
+import { coldStartLoads } from '../core/cold-start.js';
 import type {
   AuthScheme,
   AuthSchemesOf,
@@ -339,6 +340,8 @@ export const httpHandler = <C extends Contract>(
     }
   }
   const core = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
+    // What the bundled modules read once per container (the secrets key) is there before anything uses it.
+    await coldStartLoads();
     const raw = toRawRequest(event, context);
     checkMediaType(contract, raw);
     const auth = await authenticate(contract, deps, raw).catch((error: unknown) =>

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { createAddressWithSeed } from '@solana/kit';
 import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
-import { address, type ChainReader, fateOf, presentSignatures, receiptUsed } from '../chain/index.js';
+import bs58 from 'bs58';
+import { address, type ChainReader, fateOf, receiptUsed } from '../chain/index.js';
 import { countMetric } from '../core/metrics.js';
 import { decodeAddress } from './allocation.js';
 import { getWalletEmission } from './emission-repository.js';
@@ -48,7 +49,10 @@ export interface Ledger {
   landed: ClaimRecord[];
   /** Σ amounts of the landed claims. */
   claimed: bigint;
-  /** The claim whose transaction can still land, if any (at most one: a build answers it instead of a new one). */
+  /**
+   * The claim whose transaction can still land, if any (at most one number: a build answers it, or replaces it with
+   * another attempt of the same number and amount, instead of starting a new one).
+   */
   pending: ClaimRecord | undefined;
   /** The number the next claim takes, and the expired attempt it replaces at that number. */
   next: number;
@@ -58,19 +62,57 @@ export interface Ledger {
 /** How many of a receipt's newest transactions are searched for the claim that used it. */
 const RECEIPT_SIGNATURES = 100;
 
+/** Reads a compact-u16 (the wire format's lengths) at `offset`: its value and the offset after it. */
+const compactU16 = (bytes: Buffer, offset: number): [number, number] => {
+  let value = 0;
+  for (let shift = 0; shift <= 14; shift += 7) {
+    if (offset >= bytes.length) break;
+    const byte = bytes[offset++] ?? 0;
+    value |= (byte & 0x7f) << shift;
+    if ((byte & 0x80) === 0) return [value, offset];
+  }
+  throw new Error('malformed wire transaction: length');
+};
+
+/**
+ * The addresses that already signed a base64 wire transaction (the vault, in a recorded claim: the participant's
+ * slot is empty). Read without kit's transaction codecs, which the claim status's bundle leaves out: signatures
+ * (compact-u16 count, 64 bytes each), then the message: an optional version byte, a 3-byte header, the account
+ * keys (compact-u16 count, 32 bytes each), the first of which sign in the signatures' order.
+ */
+export const presentSigners = (wire: string): string[] => {
+  const bytes = Buffer.from(wire, 'base64');
+  const [count, afterCount] = compactU16(bytes, 0);
+  let offset = afterCount + count * 64;
+  if (((bytes[offset] ?? 0) & 0x80) !== 0) offset += 1;
+  const required = bytes[offset] ?? 0;
+  const [keys, afterKeys] = compactU16(bytes, offset + 3);
+  if (required !== count || keys < count || afterKeys + keys * 32 > bytes.length)
+    throw new Error('malformed wire transaction: signers');
+  const signers: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const signature = bytes.subarray(afterCount + i * 64, afterCount + (i + 1) * 64);
+    if (signature.some((b) => b !== 0))
+      signers.push(bs58.encode(bytes.subarray(afterKeys + i * 32, afterKeys + (i + 1) * 32)));
+  }
+  return signers;
+};
+
 /**
  * The signature of a landed claim's transaction, which the participant may have sent itself: among the receipt's
- * successful transactions with the claim memo, the one carrying the vault's signature of the recorded message (no
- * other transaction can: a stranger can write the memo and fund the receipt, not sign as the vault). Null when it
- * is not among the receipt's newest transactions.
+ * successful transactions with the claim memo, the one the vault signed (no other can: a stranger can write the
+ * memo and fund the receipt, not sign as the vault). Any attempt of the claim's number may be the one that landed
+ * (a replaced one stays valid until its blockhash expires), and every one pays the recorded amount, so the vault's
+ * key is what identifies it, not the recorded attempt's signature. Null when it is not among the receipt's newest
+ * transactions.
  */
 const landedSignature = async (claim: ClaimRecord, chain: LedgerDeps['chain']): Promise<string | null> => {
-  let vaultSigned: string[] | undefined;
+  let vault: string[] | undefined;
   for (const entry of await chain.findSignatures(claim.receiptAddress, RECEIPT_SIGNATURES)) {
     if (entry.err !== null || !entry.memo?.includes(CLAIM_MEMO)) continue;
-    vaultSigned ??= presentSignatures(claim.transaction);
+    vault ??= presentSigners(claim.transaction);
     const tx = await chain.getLandedTransaction(entry.signature);
-    if (tx && vaultSigned.length > 0 && vaultSigned.every((s) => tx.signatures.includes(s)))
+    if (tx && vault.length > 0 && vault.every((signer) => tx.signers.includes(signer)))
       return entry.signature;
   }
   return null;

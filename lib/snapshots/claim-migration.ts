@@ -96,6 +96,7 @@ export const migrateLegacyClaims = async (deps: MigrationDeps): Promise<Migratio
         claimNumber: found.claimNumber,
         attempt: 1,
         status: 'landed',
+        origin: 'build',
         amount: found.amount.toString(),
         allocated: (before + found.amount).toString(),
         airdropAllocation: '0',

@@ -22,11 +22,18 @@ export const submitClaimContract = defineContract({
     'signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; ' +
     '400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` ' +
     'when the transaction was sent but not confirmed within 20 s (see the claim status). A repeated request while ' +
-    'the claim can still land sends that same transaction again, so it can never pay twice.',
+    'the claim can still land sends that same transaction again, so it can never pay twice. The claim is recorded ' +
+    'as yours before it is signed: a build-transactions request by anybody else for your wallet answers it back ' +
+    'and cannot replace it, so its memo carries your `referrer`; a pending claim somebody built for your wallet ' +
+    'is replaced by yours (same claim number and amount).',
   auth: ['bearer'] as const,
   body: z.object({
     gtokenAddress: address('Game coin mint address'),
-    referrer: z.optional(address('Referrer wallet address, recorded in the memo')),
+    referrer: z.optional(
+      address(
+        'Referrer wallet address, recorded in the memo (fixed by your submit: nobody else can change it)',
+      ),
+    ),
   }),
   response: dataEnvelope(
     withMeta(

@@ -14,7 +14,7 @@ import {
 import type { AuthContext } from '../core/auth.js';
 import { AppError, errors } from '../core/errors.js';
 import { requireDelegated } from '../user/index.js';
-import { type ClaimDeps, claimView, latestLifetime, reserveClaim } from './claims.js';
+import { type ClaimDeps, claimView, reserveClaim } from './claims.js';
 import type { ClaimRecord } from './repository.js';
 
 export interface SubmitClaimDeps extends ClaimDeps {
@@ -105,8 +105,10 @@ const sendClaim = async (
 /**
  * POST /token-launcher/exercise-claim/submit. The wallet and its delegation are read fresh from the provider and
  * checked before anything is built or sent (400 NO_EMBEDDED_WALLET, 403 WALLET_DELEGATION_REQUIRED). The claim is
- * recorded before the provider is asked to sign; a pending one is signed and sent again (same transaction, same
- * signature), one that expired unlanded is built again once, and one still unconfirmed at the deadline answers
+ * recorded as the participant's own (`origin: submit`) before the provider is asked to sign: no public build can
+ * replace it, so its referrer is the one given here. A pending claim a public build recorded is replaced by this
+ * one (same number and amount); the participant's own pending one is signed and sent again (same transaction, same
+ * signature); one that expired unlanded is built again once, and one still unconfirmed at the deadline answers
  * `pending`.
  */
 export const submitClaim = async (
@@ -119,12 +121,7 @@ export const submitClaim = async (
   // Checked before anything is recorded or signed: a wallet that cannot pay leaves no claim behind.
   const canPay = (fee: bigint) => assertCanPay(input.gtokenAddress, participant, fee, deps);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const { claim, created } = await reserveClaim(
-      { ...input, participant },
-      latestLifetime(deps),
-      deps,
-      canPay,
-    );
+    const { claim, created } = await reserveClaim({ ...input, participant }, 'submit', deps, canPay);
     // The fee of the transaction recorded (its own limit and price), which the wallet pays.
     if (!created) await canPay(budgetOfTransaction(decodeWireTransaction(claim.transaction)).fee);
     const sent = await sendClaim(auth, claim, deps);

@@ -1,7 +1,15 @@
 // Exercise-claim use cases: the claim transaction (participant pays, the custodial distribution vault co-signs)
 // and the claim status. A claim pays the wallet's whole unclaimed allocation of the coin (airdrop released to it
 // by the snapshots + emission by settled days). Each claim is the platform's record, written before the vault's
-// signature leaves the platform (claim-ledger.ts); while one can still land, a build answers that one.
+// signature leaves the platform (claim-ledger.ts).
+//
+// build-transactions is public: anybody may build any wallet's claim, so what a build records must never hold the
+// wallet's claim hostage. Every transaction takes the platform's own latest blockhash (a caller's could be one the
+// chain no longer knows: a claim that can never land, answered back to the participant for its whole lifetime). A
+// pending claim a build recorded is replaced by the next build or submit: the same number, amount and receipt,
+// signed again with a fresh blockhash and that caller's referrer, so that whoever asks last gets a transaction of
+// its own, and only one of all those transactions can land (they use the same receipt). The claim the participant's
+// own submit recorded is answered back until it lands or expires: its referrer is the participant's.
 import type { KeyPairSigner } from '@solana/kit';
 import {
   findAssociatedTokenPda,
@@ -28,6 +36,7 @@ import {
   claimableAmount,
   claimReceiptAddress,
   claimReceiptSeed,
+  type Ledger,
   type LedgerDeps,
   readLedger,
   walletAllocation,
@@ -49,22 +58,6 @@ export interface ClaimDeps extends ReadDeps, LedgerDeps {
  * what a claim that creates the participant's Token-2022 account consumes (~40 000 units), with room to spare.
  */
 export const CLAIM_FALLBACK_UNITS = 80_000;
-
-/** A blockhash stays valid for this many blocks after its own (Solana's MAX_PROCESSING_AGE). */
-const BLOCKHASH_VALIDITY = 150;
-
-/** How a claim's transaction gets its lifetime: the latest blockhash, or the caller's. */
-export type Lifetime = () => Promise<{ blockhash: string; lastValidBlockHeight: number }>;
-
-export const latestLifetime =
-  (deps: Pick<ClaimDeps, 'chain'>): Lifetime =>
-  () =>
-    deps.chain.getLatestBlockhash();
-
-/** A caller's blockhash: it can be no newer than the latest, so it expires at most 150 blocks from now. */
-export const callerLifetime =
-  (blockhash: string, deps: { chain: Pick<ChainReader, 'getBlockHeight'> }): Lifetime =>
-  async () => ({ blockhash, lastValidBlockHeight: (await deps.chain.getBlockHeight()) + BLOCKHASH_VALIDITY });
 
 const requireVault = async (deps: ClaimDeps, coinMint: string) => {
   const vault = await deps.loadVault(coinMint);
@@ -131,22 +124,91 @@ export interface ClaimCosts {
   tokenProgram: string;
 }
 
-/** The claim a build answers, and whether this call created it (false: the wallet's pending claim). */
+/**
+ * The claim a build answers: `created` when this call recorded it (a new claim, or `replaced`: another attempt of
+ * the pending one), false when it is the claim the participant's own submit recorded, answered back.
+ */
 export interface Reserved {
   claim: ClaimRecord;
   created: boolean;
+  replaced: boolean;
 }
 
+/** Who asks: the public build (anyone, for any wallet), or the participant's own authenticated submit. */
+export type ClaimOrigin = ClaimRecord['origin'];
+
+/** What a claim pays and why: fixed when its number is first built, kept by every attempt while one can land. */
+type ClaimTerms = Pick<
+  ClaimRecord,
+  | 'claimNumber'
+  | 'amount'
+  | 'allocated'
+  | 'airdropAllocation'
+  | 'emissionAllocation'
+  | 'claimedBefore'
+  | 'index'
+  | 'merkleRoot'
+  | 'snapshotVersion'
+>;
+
+/** The terms of a pending claim, which another attempt of it keeps. */
+const termsOf = (claim: ClaimRecord): ClaimTerms => ({
+  claimNumber: claim.claimNumber,
+  amount: claim.amount,
+  allocated: claim.allocated,
+  airdropAllocation: claim.airdropAllocation,
+  emissionAllocation: claim.emissionAllocation,
+  claimedBefore: claim.claimedBefore,
+  index: claim.index,
+  merkleRoot: claim.merkleRoot,
+  snapshotVersion: claim.snapshotVersion,
+});
+
+/** The terms of a new claim: the whole unclaimed allocation (404 without allocation, 409 when all is claimed). */
+const newTerms = (
+  coinMint: string,
+  participant: string,
+  allocation: Awaited<ReturnType<typeof walletAllocation>>,
+  ledger: Ledger,
+): ClaimTerms => {
+  if (allocation.total === 0n)
+    throw new AppError('NOT_FOUND', `${participant} has no allocation of ${coinMint} (airdrop or emission)`);
+  const amount = claimableAmount(allocation.total, ledger.claimed);
+  if (amount === 0n)
+    throw new AppError(
+      'CONFLICT',
+      `${participant} has already claimed its whole allocation of ${coinMint} (${ledger.claimed} base units); ` +
+        'later snapshots and settled emission days add to it',
+    );
+  const { airdrop, summary } = allocation;
+  return {
+    claimNumber: ledger.next,
+    amount: amount.toString(),
+    allocated: allocation.total.toString(),
+    airdropAllocation: allocation.airdropAmount.toString(),
+    emissionAllocation: allocation.emissionAmount.toString(),
+    claimedBefore: ledger.claimed.toString(),
+    index: airdrop?.index ?? null,
+    merkleRoot: airdrop ? airdrop.summary.merkleRoot : null,
+    snapshotVersion: summary?.version ?? null,
+  };
+};
+
+/** Whether a pending claim is the participant's own: recorded by its submit, or already sent by the platform. */
+const participantsOwn = (claim: ClaimRecord) => claim.origin === 'submit' || claim.signature !== null;
+
 /**
- * The wallet's pending claim, or a new one for its whole unclaimed allocation, recorded before it is returned:
- * 404 without allocation, 409 when all of it is claimed. Of concurrent builds one records the claim and the
- * others answer it.
+ * The claim this caller gets, recorded before it is returned: a new one for the wallet's whole unclaimed
+ * allocation (404 without allocation, 409 when all of it is claimed); or, while one is pending, another attempt of
+ * it (same number, amount and receipt: only one of them can land) signed for this caller, unless the pending one is
+ * the participant's own submit's, which is answered back. Always with the platform's latest blockhash. Of
+ * concurrent builds each records in turn (conditional writes) or reads again.
  */
 export const reserveClaim = async (
   input: { gtokenAddress: string; participant: string; referrer?: string | undefined },
-  lifetime: Lifetime,
+  origin: ClaimOrigin,
   deps: ClaimDeps,
-  /** A last check before a new claim is recorded, given the fee it costs (a refusal leaves nothing behind). */
+  /** A last check before a claim is recorded, given the fee it costs (a refusal leaves nothing behind). */
   beforeRecord?: (fee: bigint) => Promise<void>,
 ): Promise<Reserved> => {
   const { gtokenAddress: coinMint, participant } = input;
@@ -155,28 +217,22 @@ export const reserveClaim = async (
       walletAllocation(coinMint, participant, deps),
       readLedger(coinMint, participant, deps),
     ]);
-    if (ledger.pending) return { claim: ledger.pending, created: false };
-    if (allocation.total === 0n)
-      throw new AppError(
-        'NOT_FOUND',
-        `${participant} has no allocation of ${coinMint} (airdrop or emission)`,
-      );
-    const amount = claimableAmount(allocation.total, ledger.claimed);
-    if (amount === 0n)
-      throw new AppError(
-        'CONFLICT',
-        `${participant} has already claimed its whole allocation of ${coinMint} (${ledger.claimed} base units); ` +
-          'later snapshots and settled emission days add to it',
-      );
+    const { pending } = ledger;
+    if (pending && participantsOwn(pending)) return { claim: pending, created: false, replaced: false };
+    // The terms come from the platform's records: the pending attempt's (another attempt of it pays exactly what
+    // that one does, whichever lands), else the allocation read now.
+    const terms = pending ? termsOf(pending) : newTerms(coinMint, participant, allocation, ledger);
+    const { claimNumber } = terms;
+    const amount = BigInt(terms.amount);
     const vault = await requireVault(deps, coinMint);
-    const claimNumber = ledger.next;
     const receipt = await claimReceiptAddress(vault.address, coinMint, participant, claimNumber);
+    if (pending && pending.receiptAddress !== receipt)
+      throw new Error(`Claim ${claimNumber} of ${participant} was recorded with another receipt`);
     const [coin, receiptLamports] = await Promise.all([
       deps.chain.getMint(coinMint),
       deps.chain.getMinimumBalanceForRentExemption(RECEIPT_SPACE),
     ]);
     if (!coin) throw errors.notFound(`Game coin ${coinMint}`);
-    const { airdrop, summary } = allocation;
     const memo = [
       CLAIM_MEMO,
       `mint=${coinMint}`,
@@ -198,33 +254,29 @@ export const reserveClaim = async (
     // The participant pays the fee: a limit from a simulation and the going priority fee, capped by the setting.
     const budget = await deps.chain.estimateBudget(plan, { fallbackUnits: CLAIM_FALLBACK_UNITS });
     await beforeRecord?.(budget.fee);
-    const life = await lifetime();
+    // Never a caller's blockhash: one the chain no longer knows makes a claim that cannot land.
+    const life = await deps.chain.getLatestBlockhash();
     // Signed in memory; the signature leaves the platform only once the claim is recorded below.
     const tx = await signPlan(withComputeBudget(plan, budget), life);
+    const replaces = pending ?? ledger.replaces;
     const claim: ClaimRecord = {
       coinMint,
       wallet: participant,
-      claimNumber,
-      attempt: (ledger.replaces?.attempt ?? 0) + 1,
+      ...terms,
+      attempt: (replaces?.attempt ?? 0) + 1,
       status: 'pending',
-      amount: amount.toString(),
-      allocated: allocation.total.toString(),
-      airdropAllocation: allocation.airdropAmount.toString(),
-      emissionAllocation: allocation.emissionAmount.toString(),
-      claimedBefore: ledger.claimed.toString(),
-      index: airdrop?.index ?? null,
-      merkleRoot: airdrop ? airdrop.summary.merkleRoot : null,
-      snapshotVersion: summary?.version ?? null,
+      origin,
       receiptAddress: receipt,
       transaction: wireTransaction(tx),
       blockhash: life.blockhash,
-      lastValidBlockHeight: life.lastValidBlockHeight,
+      // A replaced attempt can land until its own last height: the record is not expired before every one is.
+      lastValidBlockHeight: Math.max(life.lastValidBlockHeight, pending?.lastValidBlockHeight ?? 0),
       signature: null,
       createdAt: deps.now().toISOString(),
       claimedAt: null,
     };
-    if (await deps.recordNewClaim(claim, ledger.replaces)) return { claim, created: true };
-    // Another build recorded this number first: read again, and answer that claim.
+    if (await deps.recordNewClaim(claim, replaces)) return { claim, created: true, replaced: !!pending };
+    // Another build or submit wrote first: read again.
   }
   throw new AppError('CONFLICT', `Claims of ${participant} changed while building; build again`);
 };
@@ -244,16 +296,22 @@ export const claimView = (claim: ClaimRecord) => ({
 });
 
 /**
- * POST /token-launcher/exercise-claim/build-transactions: one transaction paying the whole unclaimed allocation,
- * or the wallet's pending claim again (`pending: true`) while that one can still land.
+ * POST /token-launcher/exercise-claim/build-transactions: one transaction paying the whole unclaimed allocation
+ * (while a build's claim is pending: another attempt of it, for this caller), or the claim the participant's own
+ * submit sent (`pending: true`) while that one can still land. The caller's `blockhash` is ignored.
  */
 export const buildClaimTransactions = async (
   input: { gtokenAddress: string; participant: string; referrer?: string; blockhash?: string },
   deps: ClaimDeps,
 ) => {
-  const lifetime = input.blockhash ? callerLifetime(input.blockhash, deps) : latestLifetime(deps);
-  const { claim, created } = await reserveClaim(input, lifetime, deps);
-  if (created) countMetric('ClaimsBuilt');
+  const { gtokenAddress, participant, referrer } = input;
+  const { claim, created, replaced } = await reserveClaim(
+    { gtokenAddress, participant, referrer },
+    'build',
+    deps,
+  );
+  // Claims, not attempts: a replacement pays the claim already counted.
+  if (created && !replaced) countMetric('ClaimsBuilt');
   return {
     transactions: [claim.transaction],
     ...claimView(claim),

@@ -161,7 +161,11 @@ export const ALLOCATION_RULES =
   '**Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded ' +
   'with its number, amount and the exact transaction the vault signed; it counts as landed only when that ' +
   'transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. ' +
-  'While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else ' +
+  'Every claim transaction takes the platform’s latest blockhash. While a claim can still land, building again ' +
+  'gives another transaction for that same claim (same `claimNumber`, `amount` and receipt, so only one of them ' +
+  'can land), signed for that caller with its own `referrer`; a claim sent by the wallet’s own ' +
+  '`POST /token-launcher/exercise-claim/submit` is answered back instead (`pending: true`) until it lands or ' +
+  'expires. So nobody else building a wallet’s claim can stop it or choose its referrer, and nothing anybody else ' +
   'writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.';
 
 /** What a claim pays and why: build-transactions and submit answer these fields. */
@@ -199,20 +203,28 @@ export const buildClaimTransactionsContract = defineContract({
     '4. a Memo `arcadia:claim mint=… claim=<n> amount=… [referrer=…]` (for explorers and referral tracking; never ' +
     'read back).\n\n' +
     'Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay ' +
-    'the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an ' +
-    'upper bound: current height + 150), else the latest. While the wallet’s last claim can still land, the ' +
-    'answer is that claim again, `pending: true` (same transaction, amount and expiry). 404 NOT_FOUND: no ' +
+    'the eligible wallet and needs its signature; anybody may build it, so a build never holds the wallet’s ' +
+    'claim. The transaction always takes the platform’s latest blockhash (`blockhash` in the body is ignored). ' +
+    'While the wallet’s last claim can still land, the answer is another transaction for that same claim ' +
+    '(same `claimNumber`, `amount` and `receiptAddress`: whichever of them lands first pays, the others then ' +
+    'fail), signed with this request’s `referrer`: sign the one you built; or, when the wallet’s own submit sent ' +
+    'that claim, that claim again, `pending: true` (same transaction, amount and expiry). 404 NOT_FOUND: no ' +
     'allocation; 409 CONFLICT: the whole allocation is already claimed; 409 CLAIM_MIGRATION_PENDING: a claim ' +
     'recorded before the claim records is still being verified.',
   auth: PUBLIC,
   body: z.object({
     gtokenAddress: address('Game coin mint address'),
     participant: address('Claimer’s wallet address'),
-    referrer: z.optional(address('Referrer wallet address, recorded in the memo')),
-    blockhash: described(
-      z.optional(z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))),
-      'Recent blockhash; fetched when absent',
+    referrer: z.optional(
+      address('Referrer wallet address, recorded in the memo of the transaction built here'),
     ),
+    // Kept so that clients that send it are not refused; a caller's blockhash let anyone record a claim that could
+    // never land (one the chain no longer knows), answered back to the wallet for its whole lifetime.
+    blockhash: withMeta(z.optional(z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))), {
+      description:
+        'Deprecated, ignored: the transaction always takes the platform’s latest blockhash (the answer’s `blockhash`)',
+      deprecated: true,
+    }),
   }),
   response: dataEnvelope(
     withMeta(
@@ -223,10 +235,15 @@ export const buildClaimTransactionsContract = defineContract({
         ),
         ...claimFields,
         blockhash: z.string(),
-        lastValidBlockHeight: described(z.int(), 'The transaction expires after this block height'),
+        lastValidBlockHeight: described(
+          z.int(),
+          'No transaction built for this claim can land after this block height (this one’s own last valid ' +
+            'height, or an earlier build’s of the same claim when that one is later)',
+        ),
         pending: described(
           z.boolean(),
-          'True when this is the wallet’s claim built earlier that can still land (sign and send it)',
+          'True when this is the claim the wallet’s own submit sent earlier, which can still land; false for a ' +
+            'transaction built by this request',
         ),
       }),
       { id: 'ClaimTransactions' },
@@ -250,7 +267,7 @@ export const getClaimStatusContract = defineContract({
   description:
     `${ALLOCATION_RULES}\n\n` +
     '`state`: `pending` while the wallet’s last claim can still land (`amount` = its amount; building again ' +
-    'answers it); else `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet ' +
+    'builds that same claim); else `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet ' +
     'has landed claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, when known); else ' +
     '`not_eligible`. `canClaim`: state is `pending` or `claimable`. Reading the status settles a pending claim ' +
     'against the chain (landed when its receipt is used, freed once its blockhash expired). `nextSettlement`: ' +

@@ -6,7 +6,8 @@
  *   only, so an older or concurrent build can never replace a newer one)
  * - claim n of a wallet:                     pk=SNAPSHOT#<coinMint>  sk=CLAIM#<wallet> (n = 0), CLAIM#<wallet>#<n>
  *   (the platform's record, written before the vault's signature leaves it: amount, the signed transaction, its
- *   expiry; pending → landed or expired by conditional updates; an expired one is replaced by attempt + 1)
+ *   expiry; pending → landed or expired by conditional updates; an expired one, or a pending one a public build
+ *   recorded, is replaced by attempt + 1)
  * - a coin's emission state:                 pk=EMISSION#<coinMint>  sk=STATE       (emitted total, last day)
  * - one emission day (intent, then settled): pk=EMISSION#<coinMint>  sk=DAY#<yyyy-mm-dd>
  * - a day's applied allocation chunk:        pk=EMISSION#<coinMint>  sk=DAY#<yyyy-mm-dd>#CHUNK#<i>

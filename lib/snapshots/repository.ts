@@ -38,7 +38,9 @@ export type SnapshotSummary = z.infer<typeof snapshotSummarySchema>;
 /**
  * A claim as the platform wrote it before the vault signed: what it pays, the exact transaction the vault signed
  * and until when it can land. `pending` until its receipt is seen used on chain (`landed`) or its lifetime has
- * passed without that (`expired`: the next build replaces it, with the same number and attempt + 1).
+ * passed without that (`expired`: the next build replaces it, with the same number and attempt + 1). A pending
+ * claim a public build recorded is also replaced by the next build (same number and amount, attempt + 1): anybody
+ * may have asked for it, so it must not hold the wallet's claim.
  */
 export const claimRecordSchema = z.object({
   coinMint: z.string(),
@@ -48,6 +50,12 @@ export const claimRecordSchema = z.object({
   /** Builds of this number: an expired build is replaced by the next one, conditionally on this count. */
   attempt: z.int(),
   status: z.enum(['pending', 'landed', 'expired']),
+  /**
+   * Who recorded it: `build` (the public build-transactions, whoever called it: replaced by the next build while
+   * pending) or `submit` (the participant's own authenticated submit: answered back until it lands or expires, so
+   * its referrer stays the participant's). Records from before the field read as `build`.
+   */
+  origin: z._default(z.enum(['build', 'submit']), 'build'),
   /** Base units this claim pays. */
   amount: z.string(),
   allocated: z.string(),
@@ -61,7 +69,10 @@ export const claimRecordSchema = z.object({
   /** The transaction the vault signed (base64 wire form, the participant's slot empty). */
   transaction: z.string(),
   blockhash: z.string(),
-  /** It can land at this block height at the latest (an upper bound for a caller's blockhash). */
+  /**
+   * No transaction the vault signed for this number can land after this block height: its own blockhash's last
+   * valid height, or a replaced attempt's when that one is later (replaced attempts can still land until then).
+   */
   lastValidBlockHeight: z.int(),
   /** Its signature, once known (the platform sent it, or the participant's signed copy was seen). */
   signature: z.nullable(z.string()),
@@ -157,9 +168,37 @@ export const listClaimRecords = async (coinMint: string, wallet: string): Promis
   return records.sort((a, b) => a.claimNumber - b.claimNumber);
 };
 
+/** The condition under which a new attempt may take the place of the one read (`replaces`). */
+const replaceCondition = (replaces: ClaimRecord) => {
+  if (replaces.status === 'expired')
+    return {
+      ConditionExpression: '#status = :expired AND attempt = :attempt',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':expired': 'expired', ':attempt': replaces.attempt },
+    };
+  // Only a pending attempt a public build recorded and nobody sent through the platform: a submit's stays.
+  if (replaces.status === 'pending' && replaces.origin === 'build' && replaces.signature === null)
+    return {
+      ConditionExpression:
+        '#status = :pending AND attempt = :attempt AND (attribute_not_exists(origin) OR origin = :build) AND ' +
+        '(attribute_not_exists(signature) OR attribute_type(signature, :null))',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pending': 'pending',
+        ':attempt': replaces.attempt,
+        ':build': 'build',
+        ':null': 'NULL',
+      },
+    };
+  throw new Error(
+    `Claim ${replaces.claimNumber} of ${replaces.wallet} (${replaces.status}) cannot be replaced`,
+  );
+};
+
 /**
- * Write a new claim before its transaction leaves the platform: only when its number is free, or taken by the
- * expired attempt the caller read (`replaces`). False when another build took the number first.
+ * Write a new claim before its transaction leaves the platform: only when its number is free, or still held by
+ * the attempt the caller read (`replaces`: an expired one, or a pending one a public build recorded). False when
+ * another build wrote first.
  */
 export const recordNewClaim = async (claim: ClaimRecord, replaces?: ClaimRecord): Promise<boolean> => {
   try {
@@ -167,13 +206,7 @@ export const recordNewClaim = async (claim: ClaimRecord, replaces?: ClaimRecord)
       new PutCommand({
         TableName: settings().SNAPSHOTS_TABLE,
         Item: { ...snapshotKeys.claim(claim.coinMint, claim.wallet, claim.claimNumber), ...claim },
-        ...(replaces
-          ? {
-              ConditionExpression: '#status = :expired AND attempt = :attempt',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':expired': 'expired', ':attempt': replaces.attempt },
-            }
-          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        ...(replaces ? replaceCondition(replaces) : { ConditionExpression: 'attribute_not_exists(pk)' }),
       }),
     );
     return true;

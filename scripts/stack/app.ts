@@ -77,13 +77,35 @@ export const identityProviderService: StackService = {
 };
 
 /**
- * Settings that production takes from its deployment environment. The secrets key here is for local data only:
- * it is derived from a fixed label so that stored secrets stay readable across `npm run dev` restarts.
+ * What a deployer does once per stage (README, Deploying): put the secrets key in the secret the functions read
+ * (SECRETS_KEY_SECRET_ID, created empty by the stack). The local key is derived from a fixed label so that stored
+ * secrets stay readable across `npm run dev` restarts; it is for local data only.
  */
+async function putLocalSecretsKey(ctx: StackContext): Promise<void> {
+  const secret = ctx.provisioned?.secrets.SecretsKeySecret;
+  if (!secret) throw new Error('serverless.yml declares no SecretsKeySecret');
+  const client = new SecretsManagerClient({
+    region: ctx.region,
+    endpoint: local(ctx.ports.secretsManager),
+    credentials: LOCAL_CREDENTIALS,
+  });
+  try {
+    await client.send(
+      new PutSecretValueCommand({
+        SecretId: secret.arn,
+        SecretString: createHash('sha256').update('arcadia-local-development-only').digest('base64'),
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Settings that production takes from its deployment environment, and the secrets key in its secret. */
 export const appSettingsService: StackService = {
   name: 'app-settings',
+  after: ['resources'],
   env: () => ({
-    SECRETS_ENCRYPTION_KEY: createHash('sha256').update('arcadia-local-development-only').digest('base64'),
     SAFE_FETCH_ALLOW_LOOPBACK: 'true',
     // Games on a developer's machine redirect to http://localhost (docs/connect.md).
     CONNECT_LOOPBACK_REDIRECTS: 'true',
@@ -92,7 +114,8 @@ export const appSettingsService: StackService = {
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1',
     WEBHOOK_TIMEOUT_MS: '2000',
   }),
-  async start() {
+  async start(ctx) {
+    await putLocalSecretsKey(ctx);
     return { stop: async () => {} };
   },
 };

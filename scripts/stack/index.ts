@@ -52,8 +52,8 @@ export interface StackOptions {
 export interface Stack {
   /**
    * AWS_REGION, credentials, AWS_ENDPOINT_URL_{DYNAMODB,S3,SQS,SFN,SECRETS_MANAGER}, S3_FORCE_PATH_STYLE, API_BASE_URL,
-   * LAMBDA_INVOKE_URL, IMAGES_BASE_URL (the images bucket on the S3 stand-in), VAULT_KEY_SECRET_ID (the signing
-   * functions' secret, for code that runs as them in-process).
+   * LAMBDA_INVOKE_URL, IMAGES_BASE_URL (the images bucket on the S3 stand-in), VAULT_KEY_SECRET_ID and
+   * SECRETS_KEY_SECRET_ID (the functions' secrets, for code that runs as them in-process).
    */
   env: StackEnv;
   /** Human-facing URLs by service (api, apiReference, dynamodb, s3, sqs, stepFunctions, lambda). */

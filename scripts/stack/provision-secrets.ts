@@ -23,11 +23,17 @@ interface GenerateSecretString extends PasswordOptions {
   GenerateStringKey?: string;
 }
 
-/** The value CloudFormation would create: SecretString as given, or generated as GenerateSecretString says. */
-async function initialValue(client: SecretsManagerClient, props: Record<string, unknown>): Promise<string> {
+/**
+ * The value CloudFormation would create: SecretString as given, generated as GenerateSecretString says, or none
+ * (an empty secret, whose value someone puts later: GetSecretValue fails until then).
+ */
+async function initialValue(
+  client: SecretsManagerClient,
+  props: Record<string, unknown>,
+): Promise<string | undefined> {
   if (typeof props.SecretString === 'string') return props.SecretString;
   const generate = props.GenerateSecretString as GenerateSecretString | undefined;
-  if (!generate) throw new Error('a secret needs SecretString or GenerateSecretString');
+  if (!generate) return undefined;
   const { SecretStringTemplate: template, GenerateStringKey: key, ...password } = generate;
   const { RandomPassword = '' } = await client.send(new GetRandomPasswordCommand(password));
   if (template === undefined) return RandomPassword;
@@ -53,10 +59,11 @@ export async function ensureSecret(
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) throw error;
   }
+  const value = await initialValue(client, props);
   const created = await client.send(
     new CreateSecretCommand({
       Name: name,
-      SecretString: await initialValue(client, props),
+      ...(value === undefined ? {} : { SecretString: value }),
       ...(typeof props.Description === 'string' ? { Description: props.Description } : {}),
     }),
   );

@@ -86,9 +86,9 @@ export const secretsManagerService: StackService = {
 };
 
 /**
- * The functions' variables that name a secret (VAULT_KEY_SECRET_ID), exported to the stack's environment: tests
- * and scripts that call the signing code in-process act as the functions that are given it. serverless offline
- * passes a handler only its own declared environment, so the other functions still go without.
+ * The functions' variables that name a secret (VAULT_KEY_SECRET_ID, SECRETS_KEY_SECRET_ID), exported to the
+ * stack's environment: tests and scripts that call the code in-process act as the functions that are given it.
+ * serverless offline passes a handler only its own declared environment, so the other functions still go without.
  */
 function exportSecretIds(ctx: StackContext, functions: Record<string, Record<string, string>>): void {
   const arns = new Set(Object.values(ctx.provisioned?.secrets ?? {}).map((secret) => secret.arn));

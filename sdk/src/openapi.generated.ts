@@ -913,9 +913,9 @@ export type paths = {
          * A wallet’s allocation of a coin: claimable, claimed, and the next settlement
          * @description A wallet’s **allocation** of a coin is cumulative: the airdrop the coin’s snapshots released to it (the airdrop pool, 10 % of the supply, is released evenly over the emission window; each snapshot releases what became due since the last one to the airdrop-token holders of that moment, pro rata to holdings, so moving tokens moves only later shares) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again later for the rest.
          *
-         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
+         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. Every claim transaction takes the platform’s latest blockhash. While a claim can still land, building again gives another transaction for that same claim (same `claimNumber`, `amount` and receipt, so only one of them can land), signed for that caller with its own `referrer`; a claim sent by the wallet’s own `POST /token-launcher/exercise-claim/submit` is answered back instead (`pending: true`) until it lands or expires. So nobody else building a wallet’s claim can stop it or choose its referrer, and nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
          *
-         *     `state`: `pending` while the wallet’s last claim can still land (`amount` = its amount; building again answers it); else `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet has landed claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, when known); else `not_eligible`. `canClaim`: state is `pending` or `claimable`. Reading the status settles a pending claim against the chain (landed when its receipt is used, freed once its blockhash expired). `nextSettlement`: the next emission day to settle (`day`), settled after `notBefore` (the end of that UTC day) plus the settlement delay; null once the coin’s emission has ended. Public.
+         *     `state`: `pending` while the wallet’s last claim can still land (`amount` = its amount; building again builds that same claim); else `claimable` when `claimable` > 0 (`amount` = claimable); else `claimed` when the wallet has landed claims (`amount` = claimed; `claimedAt` and `signature` of its last claim, when known); else `not_eligible`. `canClaim`: state is `pending` or `claimable`. Reading the status settles a pending claim against the chain (landed when its receipt is used, freed once its blockhash expired). `nextSettlement`: the next emission day to settle (`day`), settled after `notBefore` (the end of that UTC day) plus the settlement delay; null once the coin’s emission has ended. Public.
          */
         get: operations["getClaimStatus"];
         put?: never;
@@ -939,7 +939,7 @@ export type paths = {
          * Build the claim transaction of a wallet’s unclaimed allocation (airdrop and emission)
          * @description A wallet’s **allocation** of a coin is cumulative: the airdrop the coin’s snapshots released to it (the airdrop pool, 10 % of the supply, is released evenly over the emission window; each snapshot releases what became due since the last one to the airdrop-token holders of that moment, pro rata to holdings, so moving tokens moves only later shares) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again later for the rest.
          *
-         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
+         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. Every claim transaction takes the platform’s latest blockhash. While a claim can still land, building again gives another transaction for that same claim (same `claimNumber`, `amount` and receipt, so only one of them can land), signed for that caller with its own `referrer`; a claim sent by the wallet’s own `POST /token-launcher/exercise-claim/submit` is answered back instead (`pending: true`) until it lands or expires. So nobody else building a wallet’s claim can stop it or choose its referrer, and nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
          *
          *     Reads the allocation (an airdrop proof is verified against the stored root) and the wallet’s claims, then builds **one transaction** (base64, legacy wire format) with the participant as fee payer, **partially signed by the coin’s custodial distribution vault**; the participant signs and sends it. It:
          *     1. uses the wallet’s claim receipt number `claimNumber`: the participant funds its rent (`SystemProgram.transfer`), then `SystemProgram.allocateWithSeed` (base = vault, seed = `c` + hex(sha256("arcadia-claim-v2:<coin>:<wallet>:<n>"))[0..31], 1 byte, signed by the vault) — allocation fails once the receipt holds data, so of all transactions built for a number only one can land, and a transfer a stranger sends to the receipt blocks nothing;
@@ -947,7 +947,7 @@ export type paths = {
          *     3. transfers `amount` (= `allocated` − `claimedBefore`) from the vault’s token account (`TransferChecked`);
          *     4. a Memo `arcadia:claim mint=… claim=<n> amount=… [referrer=…]` (for explorers and referral tracking; never read back).
          *
-         *     Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay the eligible wallet and needs its signature. `blockhash`: used when given (then `lastValidBlockHeight` is an upper bound: current height + 150), else the latest. While the wallet’s last claim can still land, the answer is that claim again, `pending: true` (same transaction, amount and expiry). 404 NOT_FOUND: no allocation; 409 CONFLICT: the whole allocation is already claimed; 409 CLAIM_MIGRATION_PENDING: a claim recorded before the claim records is still being verified.
+         *     Changing any byte (e.g. the amount) invalidates the vault’s signature. Public: the transaction can only pay the eligible wallet and needs its signature; anybody may build it, so a build never holds the wallet’s claim. The transaction always takes the platform’s latest blockhash (`blockhash` in the body is ignored). While the wallet’s last claim can still land, the answer is another transaction for that same claim (same `claimNumber`, `amount` and `receiptAddress`: whichever of them lands first pays, the others then fail), signed with this request’s `referrer`: sign the one you built; or, when the wallet’s own submit sent that claim, that claim again, `pending: true` (same transaction, amount and expiry). 404 NOT_FOUND: no allocation; 409 CONFLICT: the whole allocation is already claimed; 409 CLAIM_MIGRATION_PENDING: a claim recorded before the claim records is still being verified.
          */
         post: operations["buildClaimTransactions"];
         delete?: never;
@@ -969,11 +969,11 @@ export type paths = {
          * Claim a coin allocation for your embedded wallet (the platform signs through your identity provider)
          * @description A wallet’s **allocation** of a coin is cumulative: the airdrop the coin’s snapshots released to it (the airdrop pool, 10 % of the supply, is released evenly over the emission window; each snapshot releases what became due since the last one to the airdrop-token holders of that moment, pro rata to holdings, so moving tokens moves only later shares) plus its emission of every settled day (the emission pool of 106 900 000 tokens is emitted evenly over `emissionDays` UTC days from the launch day; each day’s share goes to that day’s players pro rata to their counted points, after the day’s settlement). A claim pays everything allocated and not yet claimed; claim again later for the rest.
          *
-         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. While a claim can still land, building again answers that same claim (`pending: true`). Nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
+         *     **Claims are the platform’s records.** Before the vault’s signature leaves the platform, the claim is recorded with its number, amount and the exact transaction the vault signed; it counts as landed only when that transaction has used the claim’s receipt account on chain, and it is freed when its blockhash expires unlanded. Every claim transaction takes the platform’s latest blockhash. While a claim can still land, building again gives another transaction for that same claim (same `claimNumber`, `amount` and receipt, so only one of them can land), signed for that caller with its own `referrer`; a claim sent by the wallet’s own `POST /token-launcher/exercise-claim/submit` is answered back instead (`pending: true`) until it lands or expires. So nobody else building a wallet’s claim can stop it or choose its referrer, and nothing anybody else writes on chain (memos, transfers to the receipt or any address) changes what a claim pays or stops it.
          *
          *     For a signed-in user whose wallet is the identity provider’s **embedded wallet**: the platform builds the same transaction as `POST /token-launcher/exercise-claim/build-transactions` with that wallet as participant and fee payer, has the provider sign it as the wallet (**delegated signing**, as for launches and purchases) and sends it. The wallet pays the network fee and the claim receipt’s rent (~0.0009 SOL). External wallets use build-transactions and sign themselves.
          *
-         *     The wallet and its delegation are read fresh from the provider before anything is built: 400 `NO_EMBEDDED_WALLET` without one, 403 `WALLET_DELEGATION_REQUIRED` while delegation is off (nothing is signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; 400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` when the transaction was sent but not confirmed within 20 s (see the claim status). A repeated request while the claim can still land sends that same transaction again, so it can never pay twice.
+         *     The wallet and its delegation are read fresh from the provider before anything is built: 400 `NO_EMBEDDED_WALLET` without one, 403 `WALLET_DELEGATION_REQUIRED` while delegation is off (nothing is signed or sent). 404 `NOT_FOUND`: no allocation; 409 `CONFLICT`: the whole allocation is already claimed; 400 `INSUFFICIENT_BALANCE`: the wallet cannot pay the fee and rent. `status` is `confirmed`, or `pending` when the transaction was sent but not confirmed within 20 s (see the claim status). A repeated request while the claim can still land sends that same transaction again, so it can never pay twice. The claim is recorded as yours before it is signed: a build-transactions request by anybody else for your wallet answers it back and cannot replace it, so its memo carries your `referrer`; a pending claim somebody built for your wallet is replaced by yours (same claim number and amount).
          */
         post: operations["submitClaim"];
         delete?: never;
@@ -2302,9 +2302,9 @@ export type components = {
             /** @description Claim receipt account the transaction uses (allocates one byte of) */
             receiptAddress: string;
             blockhash: string;
-            /** @description The transaction expires after this block height */
+            /** @description No transaction built for this claim can land after this block height (this one’s own last valid height, or an earlier build’s of the same claim when that one is later) */
             lastValidBlockHeight: number;
-            /** @description True when this is the wallet’s claim built earlier that can still land (sign and send it) */
+            /** @description True when this is the claim the wallet’s own submit sent earlier, which can still land; false for a transaction built by this request */
             pending: boolean;
         };
         SubmittedClaim: {
@@ -9969,9 +9969,12 @@ export interface operations {
                     gtokenAddress: string;
                     /** @description Claimer’s wallet address */
                     participant: string;
-                    /** @description Referrer wallet address, recorded in the memo */
+                    /** @description Referrer wallet address, recorded in the memo of the transaction built here */
                     referrer?: string;
-                    /** @description Recent blockhash; fetched when absent */
+                    /**
+                     * @deprecated
+                     * @description Deprecated, ignored: the transaction always takes the platform’s latest blockhash (the answer’s `blockhash`)
+                     */
                     blockhash?: string;
                 };
             };
@@ -10107,7 +10110,7 @@ export interface operations {
                 "application/json": {
                     /** @description Game coin mint address */
                     gtokenAddress: string;
-                    /** @description Referrer wallet address, recorded in the memo */
+                    /** @description Referrer wallet address, recorded in the memo (fixed by your submit: nobody else can change it) */
                     referrer?: string;
                 };
             };

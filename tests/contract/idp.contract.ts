@@ -59,7 +59,6 @@ describe.skipIf(!configured)('identity provider contract (staging app)', () => {
       }),
     );
     client.destroy();
-    process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
     lib = {
       directory: await import('../../lib/user/directory.js'),
       identifiers: await import('../../lib/user/identifiers.js'),

@@ -376,6 +376,7 @@ describe('a stack that survives deployment', () => {
     for (const name of [
       'SettlementsOverdueAlarm',
       'PayoutFailuresAlarm',
+      'PayoutsUnbookedAlarm',
       'SettlementsScheduleMissedAlarm',
       'SnapshotsScheduleMissedAlarm',
       'LaunchSweepScheduleMissedAlarm',
@@ -716,17 +717,6 @@ const readSource = (source: string) => {
   return sourceTexts.get(path) ?? '';
 };
 
-/** Whether code bundled into the function, besides the settings' declarations, reads `variable`. */
-const readsVariable = async (fn: Resource, variable: string) => {
-  for (const source of await projectSources(fn)) {
-    if (source === 'lib/core/config.ts') continue;
-    const path = join(ROOT, source);
-    if (!sourceTexts.has(path)) sourceTexts.set(path, readFileSync(path, 'utf8'));
-    if (sourceTexts.get(path)?.includes(`'${variable}'`)) return true;
-  }
-  return false;
-};
-
 /** The Arcadia metrics that alarms and dashboard widgets read (plain metrics and SEARCH expressions). */
 const arcadiaMetricsRead = (
   alarms: Resource[],
@@ -746,6 +736,10 @@ const arcadiaMetricsRead = (
 /** The statement granting the identity provider's credentials: that one secret's ARN, any random suffix. */
 const isIdpCredentials = (statement: { Resource?: unknown }) =>
   /:secret:arcadia-[a-z0-9-]+-idp-credentials-\?{6}"/.test(JSON.stringify(statement.Resource ?? null));
+
+/** The statement granting the secrets key's secret, by its logical id. */
+const isSecretsKey = (statement: { Resource?: unknown }) =>
+  JSON.stringify(statement.Resource ?? null) === JSON.stringify({ Ref: 'SecretsKeySecret' });
 
 const environmentOf = (fn: Resource) =>
   (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -768,7 +762,11 @@ describe('keys only where they are used', () => {
     expect(secret?.Type).toBe('AWS::SecretsManager::Secret');
     expect([secret?.DeletionPolicy, secret?.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
     expect(secret?.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
-    expect(ofType('AWS::SecretsManager::Secret').map(([name]) => name)).toEqual(['VaultKeySecret']);
+    expect(
+      ofType('AWS::SecretsManager::Secret')
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(['SecretsKeySecret', 'VaultKeySecret']);
 
     const functions = ofType('AWS::Lambda::Function');
     const granted: string[] = [];
@@ -778,7 +776,9 @@ describe('keys only where they are used', () => {
       const statements = statementsOf(roleOf(fn)).filter(
         (s) =>
           referencedIds(s.Resource).includes('VaultKeySecret') ||
-          (actionsOf(s).some((action) => action.startsWith('secretsmanager:')) && !isIdpCredentials(s)),
+          (actionsOf(s).some((action) => action.startsWith('secretsmanager:')) &&
+            !isIdpCredentials(s) &&
+            !isSecretsKey(s)),
       );
       if (statements.length > 0) granted.push(name);
       // Read only, and only this secret's ARN.
@@ -817,14 +817,38 @@ describe('keys only where they are used', () => {
     expect(granted.sort()).toEqual(bundled.sort());
   });
 
-  it('gives SECRETS_ENCRYPTION_KEY (API secrets, session tokens) only to the functions whose code reads it, in no shared environment', async () => {
-    const given: string[] = [];
-    const reading: string[] = [];
-    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
-      if ('SECRETS_ENCRYPTION_KEY' in environmentOf(fn)) given.push(name);
-      if (await readsVariable(fn, 'SECRETS_ENCRYPTION_KEY')) reading.push(name);
+  it('keeps the secrets key (API secrets, session tokens) out of every environment: a retained secret, put by the deployer, that only the functions bundling its reader may read', async () => {
+    const secret = resources.SecretsKeySecret;
+    expect(secret?.Type).toBe('AWS::SecretsManager::Secret');
+    expect([secret?.DeletionPolicy, secret?.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    // Created empty: a SecretString would put the key in the template, a generated one would not open the secrets
+    // an upgraded stage sealed under its old key.
+    expect(secret?.Properties.SecretString).toBeUndefined();
+    expect(secret?.Properties.GenerateSecretString).toBeUndefined();
+
+    const functions = ofType('AWS::Lambda::Function');
+    const granted: string[] = [];
+    const named: string[] = [];
+    const bundled: string[] = [];
+    for (const [name, fn] of functions) {
+      // The key itself in no function's environment, under its old name or any other.
+      const environment = environmentOf(fn);
+      expect(Object.keys(environment), name).not.toContain('SECRETS_ENCRYPTION_KEY');
+      expect(JSON.stringify(environment), name).not.toMatch(/secretsEncryptionKey/);
+      const statements = statementsOf(roleOf(fn)).filter(isSecretsKey);
+      for (const statement of statements)
+        expect(actionsOf(statement), name).toEqual(['secretsmanager:GetSecretValue']);
+      if (statements.length > 0) granted.push(name);
+      if (referencedIds(environment).includes('SecretsKeySecret')) named.push(name);
+      if ((await projectSources(fn)).includes('lib/adapters/secrets.ts')) bundled.push(name);
     }
-    expect(given.sort()).toEqual(reading.sort());
+    // The set is the code's: exactly the bundles that carry the reader get the secret's id and may read it.
+    expect(granted.sort()).toEqual(bundled.sort());
+    expect(named.sort()).toEqual(bundled.sort());
+    for (const name of bundled)
+      expect(environmentOf(resources[name] as Resource).SECRETS_KEY_SECRET_ID, name).toEqual({
+        Ref: 'SecretsKeySecret',
+      });
     // Public reads, the launch tasks, the settlement and the snapshot workers go without it.
     for (const name of [
       'GetGame',
@@ -834,8 +858,9 @@ describe('keys only where they are used', () => {
       'LaunchTaskMint',
       'SettleGameDays',
     ])
-      expect(given, name).not.toContain(`${name}LambdaFunction`);
+      expect(granted, name).not.toContain(`${name}LambdaFunction`);
     // Session-token routes (play, player boards, tournaments) read it; the rest of the API does not.
-    expect(given.length).toBeLessThan(ofType('AWS::Lambda::Function').length * 0.7);
+    expect(granted.length).toBeGreaterThan(0);
+    expect(granted.length).toBeLessThan(functions.length * 0.7);
   });
 });

@@ -43,7 +43,14 @@ export interface Fixture {
 export const fixture = async (
   /** `recurring`: an hourly tournament of two periods (the fixture scores the first). */
   /** `start`: the period's start (default: a random future hour). */
-  options: { subscribe?: boolean; playerCount?: number; recurring?: boolean; start?: Date } = {},
+  /** `poolBps`: the period's share of the rewards pool (default POOL_BPS; 0: only deposits fund it). */
+  options: {
+    subscribe?: boolean;
+    playerCount?: number;
+    recurring?: boolean;
+    start?: Date;
+    poolBps?: number;
+  } = {},
 ): Promise<Fixture> => {
   let subscription: Fixture['subscription'];
   const seeded = await seedDay({
@@ -76,7 +83,7 @@ export const fixture = async (
           }
         : { endsAt: iso(endsAt) }),
       prizes: TABLE,
-      prizePool: { rewardsPoolBps: POOL_BPS },
+      prizePool: { rewardsPoolBps: options.poolBps ?? POOL_BPS },
       payoutDelaySeconds: DELAY,
     },
     new Date(start.getTime() - 3_600_000),

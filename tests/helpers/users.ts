@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { loadSecretsKey } from '../../lib/adapters/secrets.js';
 import { formatAuthorization, sha256Hex, signRequest } from '../../lib/core/hmac-signing.js';
 import { ensureUserForSubject, profileWithFirstKey } from '../../lib/user/service.js';
 
@@ -11,6 +12,9 @@ export interface Developer {
 
 /** A fresh developer with an API key, made through the same service the dashboard call uses. */
 export const createDeveloper = async (name = `dev-${randomUUID().slice(0, 8)}`): Promise<Developer> => {
+  // The new API secret is sealed as GET /user/me's function seals it: with the key read from Secrets Manager (the
+  // benches call this outside any function; the tests have it read already, tests/setup-env.ts).
+  await loadSecretsKey();
   const subject = `did:local:${name}`;
   const arcId = await ensureUserForSubject(subject);
   const me = await profileWithFirstKey({ scheme: 'bearer', userId: arcId, subject });

@@ -19,8 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMint } from '../helpers/spl-fixtures.js';
 import { localConnection } from '../helpers/web3-connection.js';
 
-process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
-
 const { keypairWalletSigner } = await import('../helpers/keypair-signer.js');
 const { budgetOfTransaction, ChainError, decodeWireTransaction, holdersToMap, makeChain, wireTransaction } =
   await import('../../lib/chain/index.js');

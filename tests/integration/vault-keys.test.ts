@@ -43,7 +43,7 @@ const setPoolKey = (gameId: string, sealed: string) =>
   );
 
 describe('custodial keys sealed for their address', () => {
-  it('opens a pool vault’s key for its own record, in the v2 format that SECRETS_ENCRYPTION_KEY does not open', async () => {
+  it('opens a pool vault’s key for its own record, in the v2 format that the secrets key does not open', async () => {
     const pool = await newPool();
     expect(pool.vaultSealedKey).toMatch(/^v2\./);
     expect((await vaultSigner(pool.gameId)).address).toBe(pool.vaultAddress);
@@ -98,7 +98,7 @@ describe('custodial keys sealed for their address', () => {
 
 describe('scripts/migrate-vault-keys.ts', () => {
   it('re-seals the v1 keys of pools and launch jobs for their addresses, keeps a mismatched one, and a re-run does nothing', async () => {
-    // A pool and a launch job as an earlier release stored them: sealed with SECRETS_ENCRYPTION_KEY, no binding.
+    // A pool and a launch job as an earlier release stored them: sealed with the secrets key, no binding.
     const vault = await newKeypair();
     const pool = await newPool({
       vaultAddress: vault.signer.address,

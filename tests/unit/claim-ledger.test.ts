@@ -1,9 +1,34 @@
 // Settling a pending claim against the chain (lib/snapshots/claim-ledger.ts): landed only when its receipt holds
-// data, expired only when the chain had passed its lifetime before the receipt was read unused.
+// data, expired only when the chain had passed its lifetime before the receipt was read unused; the landed
+// transaction is the one the vault signed, whichever attempt of the claim it was.
+import { randomBytes } from 'node:crypto';
+import { getTransactionDecoder } from '@solana/kit';
+import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import type { AccountInfo } from '../../lib/chain/index.js';
-import { type LedgerDeps, readLedger, resolveClaim } from '../../lib/snapshots/claim-ledger.js';
+import type { AccountInfo, LandedTransaction, SignatureInfo } from '../../lib/chain/index.js';
+import {
+  type LedgerDeps,
+  presentSigners,
+  readLedger,
+  resolveClaim,
+} from '../../lib/snapshots/claim-ledger.js';
 import type { ClaimRecord } from '../../lib/snapshots/repository.js';
+
+/** A wire transaction: `slots` signatures (null: not signed yet), then a legacy message with those signers' keys. */
+const wireOf = (slots: Array<Buffer | null>, signers = slots.map(() => randomBytes(32))) => {
+  const keys = [...signers, randomBytes(32), randomBytes(32)]; // two more accounts that do not sign
+  const message = Buffer.concat([
+    Buffer.from([slots.length, 0, 1, keys.length]),
+    ...keys,
+    randomBytes(32), // blockhash
+    Buffer.from([0]), // no instructions
+  ]);
+  return Buffer.concat([
+    Buffer.from([slots.length]),
+    ...slots.map((s) => s ?? Buffer.alloc(64)),
+    message,
+  ]).toString('base64');
+};
 
 const claim = (over: Partial<ClaimRecord> = {}): ClaimRecord => ({
   coinMint: 'coin',
@@ -11,6 +36,7 @@ const claim = (over: Partial<ClaimRecord> = {}): ClaimRecord => ({
   claimNumber: 0,
   attempt: 1,
   status: 'pending',
+  origin: 'build',
   amount: '100',
   allocated: '100',
   airdropAllocation: '100',
@@ -38,7 +64,13 @@ const account = (bytes: number): AccountInfo => ({
 
 /** A chain whose reads are logged in order; `onHeight` runs right after the height is read. */
 const ledger = (
-  opts: { height: number; receipt: AccountInfo | null; onHeight?: () => void },
+  opts: {
+    height: number;
+    receipt: AccountInfo | null;
+    onHeight?: () => void;
+    /** The receipt's history, newest first, and the landed transactions by signature. */
+    history?: { entries: SignatureInfo[]; landed: Record<string, LandedTransaction> };
+  },
   records: ClaimRecord[],
 ) => {
   const reads: string[] = [];
@@ -54,11 +86,16 @@ const ledger = (
         reads.push('receipt');
         return state.receipt;
       },
-      findSignatures: async () => [],
-      getLandedTransaction: async () => null,
+      findSignatures: async () => opts.history?.entries ?? [],
+      getLandedTransaction: async (signature) => opts.history?.landed[signature] ?? null,
     },
     listClaimRecords: async () => records,
-    settleClaim: async (c, change) => ({ ...c, status: change.status, claimedAt: change.at }),
+    settleClaim: async (c, change) => ({
+      ...c,
+      status: change.status,
+      claimedAt: change.at,
+      signature: change.signature ?? c.signature,
+    }),
     now: () => new Date('2026-01-01T00:01:00.000Z'),
   };
   return { deps, reads, state };
@@ -96,6 +133,55 @@ describe('resolveClaim', () => {
     expect((await resolveClaim(claim(), world.deps)).status).toBe('expired');
   });
 
+  it('names the vault-signed transaction that landed, also an earlier attempt than the one recorded', async () => {
+    // Recorded: attempt 3, signed by the vault (slot 1), the participant's slot (0) empty. What landed is attempt
+    // 2's transaction (another message, so other signatures), signed by the same two keys; strangers wrote memos.
+    const [participant, vault] = [randomBytes(32), randomBytes(32)];
+    const recorded = wireOf([null, randomBytes(64)], [participant, vault]);
+    const info = (signature: string, memo: string | null): SignatureInfo => ({
+      signature,
+      slot: 1,
+      err: null,
+      memo,
+      blockTime: null,
+    });
+    const landedTx = (signers: Buffer[]): LandedTransaction => ({
+      signers: signers.map((k) => bs58.encode(k)),
+      signatures: signers.map(() => bs58.encode(randomBytes(64))),
+      tokenChanges: [],
+      blockTime: null,
+    });
+    const stranger = randomBytes(32);
+    const history = {
+      entries: [
+        info('after', 'arcadia:claim mint=coin claim=0 amount=0'),
+        info('attempt-2', 'arcadia:claim mint=coin claim=0 amount=100'),
+        info('before', 'arcadia:claim mint=coin claim=0 amount=99999'),
+      ],
+      landed: {
+        after: landedTx([stranger]),
+        'attempt-2': landedTx([participant, vault]),
+        before: landedTx([stranger, participant]),
+      },
+    };
+    const { deps } = ledger({ height: 5000, receipt: account(1), history }, []);
+    expect(await resolveClaim(claim({ attempt: 3, transaction: recorded }), deps)).toMatchObject({
+      status: 'landed',
+      signature: 'attempt-2',
+    });
+    // Without the vault's transaction among them, the signature stays unknown (the claim still landed).
+    const strangersOnly = {
+      entries: history.entries.filter((e) => e.signature !== 'attempt-2'),
+      landed: history.landed,
+    };
+    expect(
+      await resolveClaim(
+        claim({ transaction: recorded }),
+        ledger({ height: 5000, receipt: account(1), history: strangersOnly }, []).deps,
+      ),
+    ).toMatchObject({ status: 'landed', signature: null });
+  });
+
   it('leaves landed and expired claims as they are', async () => {
     const { deps, reads } = ledger({ height: 0, receipt: null }, []);
     for (const status of ['landed', 'expired'] as const)
@@ -131,5 +217,27 @@ describe('readLedger', () => {
       claimed: 0n,
       next: 0,
     });
+  });
+});
+
+describe('presentSigners', () => {
+  it("reads the keys whose signature is present, as kit's transaction decoder does (every draw)", () => {
+    for (let i = 0; i < 200; i++) {
+      const slots = Array.from({ length: 1 + (i % 4) }, (_, j) =>
+        (i + j) % 3 === 0 ? null : randomBytes(64),
+      );
+      const wire = wireOf(slots);
+      const kit = Object.entries(getTransactionDecoder().decode(Buffer.from(wire, 'base64')).signatures)
+        .filter(([, s]) => s !== null)
+        .map(([key]) => key);
+      expect(presentSigners(wire)).toEqual(kit);
+      expect(kit).toHaveLength(slots.filter(Boolean).length);
+    }
+  });
+
+  it('refuses a truncated transaction', () => {
+    const wire = Buffer.from(wireOf([randomBytes(64)], [randomBytes(32)]), 'base64');
+    for (const length of [0, 40, 70, 100])
+      expect(() => presentSigners(wire.subarray(0, length).toString('base64'))).toThrow(/malformed/);
   });
 });

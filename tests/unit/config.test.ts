@@ -127,7 +127,6 @@ describe('parsing', () => {
     });
     expect(refused('SOL_USD_CACHE_SECONDS', '301')).toBe(true);
     expect(refused('IDP_WALLET_API_URL', '')).toBe(true);
-    expect(refused('SECRETS_ENCRYPTION_KEY', Buffer.alloc(31).toString('base64'))).toBe(true);
     expect(refused('SOL_USD_PRICE', '0')).toBe(true);
     expect(refused('SOL_USD_PRICE', 'abc')).toBe(true);
     expect(refused('SNAPSHOT_QUEUE_URL', '[object Object]')).toBe(true);

@@ -3,6 +3,7 @@
 // `npm run lint` (lint:deploy-config): bundling every function costs ~25 s of CPU, too much for the unit tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ACCESS, CALLS, dynamoActionsIn } from '../../infra/access.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -33,5 +34,57 @@ describe('deploy config', () => {
         if (!declared.has(action)) missing.push(`${path}: ${action}`);
     }
     expect(missing).toEqual([]);
+  });
+
+  it('gives no function the secrets key itself: only the id of its retained secret and the right to read that one', () => {
+    const service = parse(sourceOf('serverless.yml')) as {
+      provider: { environment: Record<string, unknown> };
+      custom: Record<string, unknown>;
+      resources: {
+        Resources: Record<
+          string,
+          { DeletionPolicy?: string; UpdateReplacePolicy?: string; Properties: Record<string, unknown> }
+        >;
+      };
+    };
+    const functions = parse(sourceOf('infra/functions.generated.yml')) as Record<
+      string,
+      {
+        environment?: Record<string, unknown>;
+        iamRoleStatements?: Array<{ Action: string[]; Resource: unknown }>;
+      }
+    >;
+    // The deploying shell's key reaches no template: not the shared environment, not a serverless variable.
+    expect(sourceOf('serverless.yml')).not.toMatch(/\$\{env:SECRETS_ENCRYPTION_KEY/);
+    expect(Object.keys(service.provider.environment)).not.toContain('SECRETS_ENCRYPTION_KEY');
+    expect(Object.keys(service.custom)).not.toContain('secretsEncryptionKey');
+    const secret = service.resources.Resources.SecretsKeySecret;
+    expect([secret?.DeletionPolicy, secret?.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    expect(secret?.Properties.SecretString).toBeUndefined();
+
+    const secretRef = { Ref: 'SecretsKeySecret' };
+    const named: string[] = [];
+    const granted: string[] = [];
+    for (const [name, fn] of Object.entries(functions)) {
+      expect(Object.keys(fn.environment ?? {}), name).not.toContain('SECRETS_ENCRYPTION_KEY');
+      const id = fn.environment?.SECRETS_KEY_SECRET_ID;
+      if (id !== undefined) {
+        expect(id, name).toEqual(secretRef);
+        named.push(name);
+      }
+      const reads = (fn.iamRoleStatements ?? []).filter(
+        (statement) => JSON.stringify(statement.Resource) === JSON.stringify(secretRef),
+      );
+      for (const statement of reads)
+        expect(statement.Action, name).toEqual(['secretsmanager:GetSecretValue']);
+      if (reads.length > 0) granted.push(name);
+    }
+    expect(named.length).toBeGreaterThan(0);
+    expect(granted).toEqual(named);
+    // The reader declares the secret, so exactly the functions that bundle it get both.
+    expect(ACCESS['lib/adapters/secrets.ts']).toEqual({
+      grants: [{ resource: 'SecretsKeySecret', actions: ['secretsmanager:GetSecretValue'] }],
+      environment: { SECRETS_KEY_SECRET_ID: secretRef },
+    });
   });
 });

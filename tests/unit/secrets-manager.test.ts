@@ -1,6 +1,6 @@
 // The local Secrets Manager stand-in (scripts/stack/secrets-manager.ts) speaks the service's contract: the real
 // SDK client works against it, unsigned or malformed requests get AWS's answers, errors carry `__type`, and the
-// secret serverless.yml declares is provisioned from its definition, once.
+// secrets serverless.yml declares are provisioned from their definitions, once.
 import { readFileSync } from 'node:fs';
 import {
   CreateSecretCommand,
@@ -128,5 +128,26 @@ describe('the local Secrets Manager', () => {
     expect((await client.send(new GetSecretValueCommand({ SecretId: second.arn }))).SecretString).toBe(
       value.SecretString,
     );
+  });
+  it('provisions serverless.yml’s secrets key secret empty, as CloudFormation does: no value until one is put, kept across runs', async () => {
+    const template = parse(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8')) as {
+      resources: { Resources: Record<string, CfnResource> };
+    };
+    const resource = template.resources.Resources.SecretsKeySecret as CfnResource;
+    const scope: RefScope = { refs: new Map(), pseudo: { 'AWS::StackName': 'arcadia-unit' } };
+    const definition = {
+      ...resource,
+      Properties: { ...resource.Properties, Name: 'arcadia-unit-secrets-key' },
+    };
+    const first = await ensureSecret(client, 'SecretsKeySecret', definition, scope);
+    const empty = await client.send(new GetSecretValueCommand({ SecretId: first.arn })).catch((e) => e);
+    expect(empty).toBeInstanceOf(ResourceNotFoundException);
+    expect(empty.message).toMatch(/can't find the specified secret value for staging label: AWSCURRENT/);
+    // What the deployer (here the stack scripts) does next; a later provisioning keeps the value put.
+    const key = Buffer.alloc(32, 3).toString('base64');
+    await client.send(new PutSecretValueCommand({ SecretId: first.arn, SecretString: key }));
+    const second = await ensureSecret(client, 'SecretsKeySecret', definition, scope);
+    expect(second.arn).toBe(first.arn);
+    expect((await client.send(new GetSecretValueCommand({ SecretId: first.arn }))).SecretString).toBe(key);
   });
 });

@@ -17,8 +17,6 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
-
 const { makeIdpWalletSigner, WalletSignerError } = await import('../../lib/adapters/wallet-signer.js');
 const { startLocalIdp } = await import('../../scripts/idp/server.js');
 const { LOCAL_APP_ID, LOCAL_APP_SECRET, LOCAL_AUTHORIZATION_KEY, LOCAL_AUTHORIZATION_PUBLIC_KEY } =

@@ -79,7 +79,7 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
   const recipients = [...new Set([...Object.keys(split), ...ranked.map((s) => s.arcId)])];
   const recipientWallets = await walletAddresses(recipients.filter((id) => !wallets.has(id)));
   for (const [id, address] of wallets) if (recipients.includes(id)) recipientWallets.set(id, address);
-  const [carried, rentExemptMinimum, balances] = await Promise.all([
+  const [carries, rentExemptMinimum, balances] = await Promise.all([
     carriedOf(gameId, recipients),
     deps.chain.getMinimumBalanceForRentExemption(0),
     Promise.all(
@@ -93,7 +93,7 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
     vaultReserve: rentExemptMinimum,
     creatorSplit: split,
     ranked,
-    carried,
+    carried: carries.carried,
     wallets: new Map(balances),
     rentExemptMinimum,
     fee: TRANSFER_FEE,
@@ -120,6 +120,7 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
   };
   return persistIntent(
     settlement,
+    carries,
     books ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now)] : [],
   );
 };

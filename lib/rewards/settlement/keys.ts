@@ -15,6 +15,9 @@ import { settings } from '../../core/config.js';
  *     (recipient = <arcId>, recipientSort = <day>#<gameId>) lists a user's payouts, newest first.
  * - a recipient's carry in a game:               pk=CARRY#<gameId>           sk=USER#<arcId>
  *     lamports owed that could not land yet (N).
+ * - the version of a game's carries:             pk=GAME#<gameId>            sk=CARRIES
+ *     `version` (N), added to by every write of one of the game's carries in the same transaction; a run's intent
+ *     commits only over the version it read before reading the carries, so no carry is consumed twice.
  * - a tournament period's prize run (docs/tournaments.md), the same records under its own names: intent
  *   pk=GAME#<gameId> sk=PRIZE#<tournamentId>#<periodId>; payouts pk=SETTLE#<gameId>#T#<tournamentId>#<periodId>
  *   sk=PAY#<arcId> (recipientSort <day of the period's end>#<gameId>#T#<tournamentId>#<periodId>). It shares the
@@ -49,6 +52,7 @@ export const settlementKeys = {
   }),
   PAY_PREFIX: 'PAY#',
   carry: (gameId: string, arcId: string) => ({ pk: `CARRY#${gameId}`, sk: `USER#${arcId}` }),
+  carries: (gameId: string) => ({ pk: `GAME#${gameId}`, sk: 'CARRIES' }),
   recipientSort: (day: string, gameId: string, prize?: PrizeRef) =>
     prize ? `${day}#${gameId}#${runName(day, prize)}` : `${day}#${gameId}`,
 };

@@ -6,7 +6,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure, transact } from '../../adapters/dynamodb.js';
 import { settlementKeys, settlementTable } from './keys.js';
-import { getSettlement, openDay } from './repository.js';
+import { carriesChanged, getSettlement, openDay } from './repository.js';
 import { settlesAt } from './settle.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -129,6 +129,8 @@ export const moveCarry = async (
             ...(toCarry ? { ExpressionAttributeValues: { ':o': owed } } : {}),
           },
         },
+        // A run that read the carries before this move can no longer commit its intent (persistIntent).
+        carriesChanged(gameId, now),
       ]);
       return { lamports };
     } catch (error) {

@@ -6,12 +6,12 @@ import {
   isConditionFailure,
   recordPendingSignature,
   type TransactItem,
-  transact,
+  transactNamed,
 } from '../../adapters/dynamodb.js';
 import { outboxItem } from '../../outbox/index.js';
 import { type PrizeRef, settlementKeys, settlementTable } from './keys.js';
 import type { PayoutLine } from './model.js';
-import type { PayoutRecord } from './repository.js';
+import { carriesChanged, type PayoutRecord } from './repository.js';
 
 /** The line's transfer record, created on first use (a concurrent creator's record is returned). */
 export const ensurePayoutRecord = async (
@@ -75,9 +75,16 @@ export const recordPayoutSignature = async (
 };
 
 /**
+ * How completing a line went: `done`; `completed` when a concurrent run completed the record first; `unbooked`
+ * when the recipient's carry is no longer the one the allocation consumed (another run or a merge changed it), so
+ * what the line moved can't be booked as computed (the caller must not let that pass silently).
+ */
+export type Completion = 'done' | 'completed' | 'unbooked';
+
+/**
  * Complete a line, in one transaction: the record leaves `pending` (confirmed with its signature, or carried),
- * the recipient's carry becomes what is still owed (conditional on the carry the allocation consumed), and the
- * pool's books and the day's record a confirmed payout (`poolWrites`). False when a concurrent run completed it.
+ * the recipient's carry becomes what is still owed (conditional on the carry the allocation consumed; the game's
+ * carries' version moves on), and the pool's books and the day's record a confirmed payout (`poolWrites`).
  */
 export const completePayout = async (
   record: PayoutRecord,
@@ -87,45 +94,45 @@ export const completePayout = async (
   carryAfter: bigint,
   poolWrites: TransactItem[],
   now: string,
-): Promise<boolean> => {
+): Promise<Completion> => {
   const TableName = settlementTable();
   const carriedIn = Number(record.carriedIn);
   const set =
     outcome.status === 'confirmed'
       ? { ':sig': outcome.signature, ':usd': outcome.usd, ':price': outcome.solUsdPrice }
       : { ':reason': outcome.reason, ':carry': carryAfter.toString(), ':zero': '0' };
-  try {
-    await transact([
-      {
-        Update: {
-          TableName,
-          Key: settlementKeys.payout(record.gameId, record.day, record.arcId, record.prize),
-          UpdateExpression:
-            outcome.status === 'confirmed'
-              ? 'SET #status = :done, signature = :sig, usd = :usd, solUsdPrice = :price, completedAt = :now'
-              : 'SET #status = :done, carryReason = :reason, carryOut = :carry, send = :zero, fee = :zero, completedAt = :now',
-          ConditionExpression: '#status = :pending',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':done': outcome.status, ':pending': 'pending', ':now': now, ...set },
-        },
+  const failed = await transactNamed({
+    record: {
+      Update: {
+        TableName,
+        Key: settlementKeys.payout(record.gameId, record.day, record.arcId, record.prize),
+        UpdateExpression:
+          outcome.status === 'confirmed'
+            ? 'SET #status = :done, signature = :sig, usd = :usd, solUsdPrice = :price, completedAt = :now'
+            : 'SET #status = :done, carryReason = :reason, carryOut = :carry, send = :zero, fee = :zero, completedAt = :now',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':done': outcome.status, ':pending': 'pending', ':now': now, ...set },
       },
-      {
-        Put: {
-          TableName,
-          Item: {
-            ...settlementKeys.carry(record.gameId, record.arcId),
-            lamports: Number(carryAfter),
-            gameId: record.gameId,
-            arcId: record.arcId,
-            updatedAt: now,
-            lastDay: record.day,
-          },
-          ConditionExpression:
-            carriedIn === 0 ? 'attribute_not_exists(pk) OR lamports = :c' : 'lamports = :c',
-          ExpressionAttributeValues: { ':c': carriedIn },
+    },
+    carry: {
+      Put: {
+        TableName,
+        Item: {
+          ...settlementKeys.carry(record.gameId, record.arcId),
+          lamports: Number(carryAfter),
+          gameId: record.gameId,
+          arcId: record.arcId,
+          updatedAt: now,
+          lastDay: record.day,
         },
+        ConditionExpression: carriedIn === 0 ? 'attribute_not_exists(pk) OR lamports = :c' : 'lamports = :c',
+        ExpressionAttributeValues: { ':c': carriedIn },
       },
-      ...poolWrites,
+    },
+    version: carriesChanged(record.gameId, now),
+    pool: poolWrites,
+    event:
       outcome.status === 'confirmed'
         ? outboxItem('payout.sent', record.gameId, {
             day: record.day,
@@ -141,12 +148,14 @@ export const completePayout = async (
             reason: outcome.reason,
             ...(record.prize ? { tournament: record.prize } : {}),
           }),
-    ]);
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  });
+  if (!failed) return 'done';
+  if (failed.record === 'ConditionalCheckFailed') return 'completed';
+  if (failed.carry === 'ConditionalCheckFailed') return 'unbooked';
+  // A conflict with a concurrent write (or a pool condition): nothing was written, the next run completes it.
+  throw new Error(
+    `Completing ${record.arcId}'s payout of ${record.gameId} ${record.day} was cancelled: ${JSON.stringify(failed)}`,
+  );
 };
 
 /** Count a run that left the line unpaid (while it is pending); the count decides when it is parked. */

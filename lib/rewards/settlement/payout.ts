@@ -10,7 +10,12 @@ import type { PriceSource } from '../price.js';
 import { usdOf } from '../pricing.js';
 import type { PrizeRef } from './keys.js';
 import type { PayoutLine, Settlement } from './model.js';
-import { completePayout, ensurePayoutRecord, recordPayoutSignature } from './payout-repository.js';
+import {
+  type Completion,
+  completePayout,
+  ensurePayoutRecord,
+  recordPayoutSignature,
+} from './payout-repository.js';
 import type { PayoutRecord } from './repository.js';
 
 export interface PayoutDeps {
@@ -46,12 +51,37 @@ export const payoutMemo = (gameId: string, day: string, arcId: string, prize?: P
     ? `arcadia:prize:${gameId}:${prize.tournamentId}:${prize.periodId}:${arcId}`
     : `arcadia:payout:${gameId}:${day}:${arcId}`;
 
+/**
+ * A line moved (sent, or carried) but its completion can't be booked as computed: the carry it consumed changed
+ * under it. The run stops there, loudly (metric `PayoutsUnbooked`, its alarm, an error log); the line stays
+ * pending, so the day stays open until an operator reconciles it (docs/operations.md).
+ */
+export class PayoutUnbooked extends Error {
+  override readonly name = 'PayoutUnbooked';
+}
+
+const booked = (completion: Completion, record: PayoutRecord, moved: string) => {
+  if (completion !== 'unbooked') return;
+  countMetric('PayoutsUnbooked');
+  logger.error('payout could not be booked: the carry its line consumed changed', {
+    gameId: record.gameId,
+    day: record.day,
+    arcId: record.arcId,
+    prize: record.prize,
+    carriedIn: record.carriedIn,
+    moved,
+  });
+  throw new PayoutUnbooked(
+    `${record.arcId}'s line of ${record.gameId} ${record.prize?.periodId ?? record.day} ${moved}, but its carry changed: not booked`,
+  );
+};
+
 const confirmed = async (record: PayoutRecord, signature: string, deps: PayoutDeps) => {
   const solUsdPrice = await deps.price.solUsd();
   const lamports = BigInt(record.send);
   const usd = usdOf(lamports, solUsdPrice);
   const now = deps.now().toISOString();
-  await completePayout(
+  const completion = await completePayout(
     record,
     { status: 'confirmed', signature, usd, solUsdPrice },
     0n,
@@ -62,18 +92,20 @@ const confirmed = async (record: PayoutRecord, signature: string, deps: PayoutDe
     ),
     now,
   );
-  countMetric('LamportsPaid', Number(lamports));
+  booked(completion, record, `sent ${lamports} lamports (${signature})`);
+  if (completion === 'done') countMetric('LamportsPaid', Number(lamports));
 };
 
 const carried = async (record: PayoutRecord, reason: string, deps: PayoutDeps) => {
-  await completePayout(
+  const completion = await completePayout(
     record,
     { status: 'carried', reason },
     BigInt(record.due),
     [],
     deps.now().toISOString(),
   );
-  countMetric('LamportsCarried', Number(record.due));
+  booked(completion, record, `carried ${record.due} lamports`);
+  if (completion === 'done') countMetric('LamportsCarried', Number(record.due));
 };
 
 /** Where a recorded transfer stands: landed, never landing (send again), or still able to land. */

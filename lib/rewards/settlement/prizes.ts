@@ -65,7 +65,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     prizesTakenOn(gameId, utcDay(now)),
   ]);
   const wallets = await walletAddresses(ranked.map((s) => s.arcId));
-  const [carried, rentExemptMinimum, balances] = await Promise.all([
+  const [carries, rentExemptMinimum, balances] = await Promise.all([
     carriedOf(
       gameId,
       ranked.map((s) => s.arcId),
@@ -92,7 +92,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     earmarked: books?.earmarked ?? 0n,
     table: input.table,
     ranked,
-    carried,
+    carried: carries.carried,
     wallets: new Map(balances),
     rentExemptMinimum,
     fee: TRANSFER_FEE,
@@ -138,7 +138,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
   });
   const deposited = fund.depositedLamports;
   const released = deposited - allocation.fundUsed;
-  return persistIntent(settlement, [
+  return persistIntent(settlement, carries, [
     ...(books && (allocation.allocated > 0n || deposited > 0n)
       ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now, deposited)]
       : []),

@@ -99,16 +99,51 @@ export const openRun = async (gameId: string): Promise<{ day: string; prize?: Pr
 /** The day a game's open daily settlement pays, if one is open (a prize run open: its period's end day). */
 export const openDay = async (gameId: string): Promise<string | undefined> => (await openRun(gameId))?.day;
 
-/** What a recipient is owed from earlier payouts that could not land (lamports). */
-export const carriedOf = async (gameId: string, arcIds: string[]): Promise<Map<string, bigint>> => {
+/** A game's carries as a run read them: their version (read before them) and what each recipient is owed. */
+export interface CarriesRead {
+  /** Absent while no carry of the game was ever written. */
+  version: number | undefined;
+  carried: Map<string, bigint>;
+}
+
+/**
+ * What recipients are owed from earlier payouts that could not land (lamports), with the version of the game's
+ * carries read first: an intent computed from them commits only while that version stands (persistIntent).
+ */
+export const carriedOf = async (gameId: string, arcIds: string[]): Promise<CarriesRead> => {
+  const version = (await get(settlementKeys.carries(gameId)))?.version;
   const entries = await Promise.all(
     arcIds.map(
       async (arcId) =>
         [arcId, BigInt((await get(settlementKeys.carry(gameId, arcId)))?.lamports ?? 0)] as const,
     ),
   );
-  return new Map(entries.filter(([, lamports]) => lamports > 0n));
+  return {
+    version: version === undefined ? undefined : Number(version),
+    carried: new Map(entries.filter(([, lamports]) => lamports > 0n)),
+  };
 };
+
+/** Written with every change of one of a game's carries, in its transaction: the carries' version moves on. */
+export const carriesChanged = (gameId: string, now: string): TransactItem => ({
+  Update: {
+    TableName: settlementTable(),
+    Key: settlementKeys.carries(gameId),
+    UpdateExpression: 'ADD version :one SET updatedAt = :now',
+    ExpressionAttributeValues: { ':one': 1, ':now': now },
+  },
+});
+
+/** The condition of a run's intent: no carry of the game changed since the run read them. */
+const carriesAsRead = (gameId: string, version: number | undefined): TransactItem => ({
+  ConditionCheck: {
+    TableName: settlementTable(),
+    Key: settlementKeys.carries(gameId),
+    ...(version === undefined
+      ? { ConditionExpression: 'attribute_not_exists(version)' }
+      : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } }),
+  },
+});
 
 /** Compact chunk encoding: `arcId,wallet,points` lines (an item holds at most 400 KB). */
 export const PLAYERS_PER_CHUNK = 2_000;
@@ -181,12 +216,19 @@ const prizesAtMost = (settlement: Settlement) => {
 
 /**
  * Persist the intent, open it as the game's one open settlement, and commit the pool's allocation (the rewards
- * domain's item) and any event in one transaction. False when another run persisted it first or another is open.
+ * domain's item) and any event in one transaction, over the game's carries as the run read them (a carry paid,
+ * carried or moved meanwhile would be consumed twice). False when another run persisted it first, another is
+ * open, or the carries changed: the caller reads again.
  */
-export const persistIntent = async (settlement: Settlement, extra: TransactItem[]): Promise<boolean> => {
+export const persistIntent = async (
+  settlement: Settlement,
+  carries: Pick<CarriesRead, 'version'>,
+  extra: TransactItem[],
+): Promise<boolean> => {
   const TableName = settlementTable();
   try {
     await transact([
+      carriesAsRead(settlement.gameId, carries.version),
       {
         Put: {
           TableName,
