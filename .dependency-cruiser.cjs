@@ -1,16 +1,35 @@
 // Domain boundaries (docs/architecture.md), checked in CI by `npm run lint:deps`.
-// Domains are the folders of lib/ other than core, http, adapters and runtime.
-const INFRA = 'core|http|adapters|runtime';
+// Floors, bottom up: lib/core, lib/adapters, lib/runtime and lib/http (the ground every function stands on), then
+// the domains (the folders of lib/ other than those and api), then lib/api (the catalogue of every contract and the
+// API reference built from it) on top.
+const INFRA = 'core|http|adapters|runtime|api';
 const DOMAIN = `lib/(?!(?:${INFRA})/)([^/]+)/`;
 
 module.exports = {
   forbidden: [
     {
       name: 'domain-imports-http',
-      comment: 'Domains import lib/core, never the HTTP layer: lib/http imports the domains.',
+      comment:
+        'Domains stand on lib/core, never on the HTTP layer: a function hands their contract and use case to it.',
       severity: 'error',
       from: { path: `^(${DOMAIN}|lib/(core|adapters|runtime)/)` },
       to: { path: '^lib/http/' },
+    },
+    {
+      name: 'http-imports-domain',
+      comment:
+        'lib/http is the ground under the domains: it imports no domain but the rate limiter it wires into every route.',
+      severity: 'error',
+      from: { path: '^lib/http/' },
+      to: { path: `^${DOMAIN}`, pathNot: '^lib/ratelimit/' },
+    },
+    {
+      name: 'imports-api',
+      comment:
+        'lib/api (the catalogue and the API reference) is the top floor of lib: it imports the domains, nothing in lib imports it.',
+      severity: 'error',
+      from: { path: '^lib/(?!api/)' },
+      to: { path: '^lib/api/' },
     },
     {
       name: 'core-imports-domain',

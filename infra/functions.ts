@@ -1,6 +1,6 @@
 // The functions' settings that the code cannot say: timeouts, memory, event sources of the workers and schedules,
 // extra files in a zip. Everything else of a function is derived (scripts/deploy-config.ts): an HTTP function's
-// handler and route from its contract (lib/http/api.ts), its grants and resource environment from its bundle
+// handler and route from its contract (lib/api/catalogue.ts), its grants and resource environment from its bundle
 // (infra/access.ts). `comment` lines are written above the function in the generated file.
 
 export interface FunctionSettings {
@@ -21,7 +21,7 @@ const onFailure = { onFailure: { type: 'sqs', arn: { 'Fn::GetAtt': ['AsyncFailur
 export const HTTP_FUNCTIONS: Record<string, FunctionSettings> = {
   apiReference: {
     comment:
-      'Swagger UI ships as files in the zip (lib/http/reference/page.ts resolves them on the first request), not\n' +
+      'Swagger UI ships as files in the zip (lib/api/reference/page.ts resolves them on the first request), not\n' +
       'inlined into the bundle: compiling and hashing its 1.9 MB at import cost every cold start ~30 ms of CPU.\n' +
       'Apache-2.0: the license and notice travel with the redistributed files.',
     package: {

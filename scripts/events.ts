@@ -2,8 +2,8 @@
 // `serverless invoke local -f <fn> -p events/<area>/<operation>.json`. A test fails when a file is stale.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { contracts } from '../lib/api/catalogue.js';
 import type { Contract } from '../lib/core/contract.js';
-import { contracts } from '../lib/http/api.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

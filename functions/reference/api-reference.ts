@@ -1,4 +1,4 @@
-import { apiReferenceContract, type ReferencePage, referencePage } from '../../lib/http/reference/index.js';
+import { apiReferenceContract, type ReferencePage, referencePage } from '../../lib/api/reference/index.js';
 import { respond } from '../../lib/http/response.js';
 import { route } from '../../lib/http/route.js';
 

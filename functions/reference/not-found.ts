@@ -1,5 +1,5 @@
+import { notFoundContract } from '../../lib/api/reference/index.js';
 import { AppError } from '../../lib/core/errors.js';
-import { notFoundContract } from '../../lib/http/reference/index.js';
 import { route } from '../../lib/http/route.js';
 
 export const handler = route(notFoundContract, async () => {

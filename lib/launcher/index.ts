@@ -1,4 +1,7 @@
 // Public surface of the launcher domain: code outside lib/launcher imports it from here only.
+import type { Contract } from '../core/contract.js';
+import { completeLaunchContract, getLaunchJobContract, launchGameCoinContract } from './contracts.js';
+
 export { openLaunchKeys } from './coin.js';
 export { getCoin } from './coin-repository.js';
 export type { CompleteDeps } from './complete.js';
@@ -17,3 +20,10 @@ export { buyStage, completeStage, mintStage, reserveStage } from './stages.js';
 export type { SweepDeps } from './sweeper.js';
 export { sweepJob, sweepLaunchJobs } from './sweeper.js';
 export { launchTask } from './task.js';
+
+/** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
+export const contracts: readonly Contract[] = [
+  launchGameCoinContract,
+  getLaunchJobContract,
+  completeLaunchContract,
+];

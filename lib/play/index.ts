@@ -1,4 +1,27 @@
 // Public surface of the play domain: code outside lib/play imports it from here only.
+import type { Contract } from '../core/contract.js';
+import {
+  getLeaderboardContract,
+  getMyRankContract,
+  setMyDisplayNameContract,
+  setPlayerDisplayNameContract,
+} from './board-contracts.js';
+import {
+  batchSavePointsContract,
+  getDevLeaderboardContract,
+  getDevPointsContract,
+  invalidateSessionsContract,
+  listDevSessionsContract,
+  listRiskySessionsContract,
+} from './contracts.js';
+import {
+  commitContract,
+  flushContract,
+  getPlayerPointsContract,
+  getSessionTokenContract,
+  sessionStateContract,
+} from './sdk-contracts.js';
+
 export {
   boardEntrySchema,
   getLeaderboardContract,
@@ -33,7 +56,6 @@ export { around, playerRank } from './rank-around.js';
 export * as rankIndex from './rank-index.js';
 export * as rankReads from './rank-reads.js';
 export {
-  cancellationReasons,
   countRange,
   getItem,
   getItems,
@@ -62,3 +84,22 @@ export {
   sessionMark,
   tournamentPlayKeys,
 } from './tournament-entries.js';
+
+/** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
+export const contracts: readonly Contract[] = [
+  batchSavePointsContract,
+  getDevPointsContract,
+  getDevLeaderboardContract,
+  listDevSessionsContract,
+  listRiskySessionsContract,
+  invalidateSessionsContract,
+  setPlayerDisplayNameContract,
+  getSessionTokenContract,
+  flushContract,
+  commitContract,
+  sessionStateContract,
+  getPlayerPointsContract,
+  getLeaderboardContract,
+  getMyRankContract,
+  setMyDisplayNameContract,
+];

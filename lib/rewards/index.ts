@@ -1,5 +1,16 @@
 // Public surface of the rewards domain (multipliers, purchases, the pools' vaults and books, their daily settlement
 // and payouts, and the views of them): code outside lib/rewards imports it from here only.
+import type { Contract } from '../core/contract.js';
+import { revokePurchaseAllowanceContract, setPurchaseAllowanceContract } from './allowance-contracts.js';
+import {
+  getCurrentMultiplierContract,
+  getMultiplierCostContract,
+  getMultiplierCostForPlacementContract,
+} from './contracts.js';
+import { getMyRewardsContract } from './me-contracts.js';
+import { getGameRewardsPoolContract, getGameRewardsPoolHistoryContract } from './pool-contracts.js';
+import { purchaseMultiplierContract } from './purchase-contracts.js';
+
 export {
   type AllowanceDeps,
   revokePurchaseAllowance,
@@ -83,3 +94,16 @@ export {
   settleGameDay,
   settlesAt,
 } from './settlement/settle.js';
+
+/** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
+export const contracts: readonly Contract[] = [
+  getMultiplierCostContract,
+  getCurrentMultiplierContract,
+  getMultiplierCostForPlacementContract,
+  purchaseMultiplierContract,
+  getGameRewardsPoolContract,
+  getGameRewardsPoolHistoryContract,
+  getMyRewardsContract,
+  setPurchaseAllowanceContract,
+  revokePurchaseAllowanceContract,
+];

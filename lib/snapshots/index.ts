@@ -1,4 +1,15 @@
 // Public surface of the snapshots domain: code outside lib/snapshots imports it from here only.
+import type { Contract } from '../core/contract.js';
+import { submitClaimContract } from './claim-submit-contract.js';
+import {
+  buildClaimTransactionsContract,
+  getClaimStatusContract,
+  getCoinEmissionContract,
+  getSnapshotContract,
+  getSnapshotProofContract,
+  listSnapshotHoldersContract,
+} from './contracts.js';
+
 export { computeAllocations, encodeAddress } from './allocation.js';
 export type { AllocationDeps, CoinAllocation } from './allocations.js';
 export { claimableCoinAllocations, coinAllocationDeps } from './allocations.js';
@@ -68,3 +79,14 @@ export { scheduleSnapshots } from './schedule.js';
 export type { ReadDeps, SnapshotReadDeps } from './service.js';
 export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';
 export { getSnapshotObject, putSnapshotObjects } from './storage.js';
+
+/** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
+export const contracts: readonly Contract[] = [
+  getSnapshotContract,
+  getSnapshotProofContract,
+  listSnapshotHoldersContract,
+  buildClaimTransactionsContract,
+  submitClaimContract,
+  getClaimStatusContract,
+  getCoinEmissionContract,
+];

@@ -1,5 +1,20 @@
 // Public surface of the tournaments domain: scheduled boards with periods, entrants and prize tables.
 
+import type { Contract } from '../core/contract.js';
+import {
+  cancelTournamentContract,
+  createTournamentContract,
+  depositTournamentFundsContract,
+  getTournamentBoardContract,
+  getTournamentContract,
+  getTournamentPeriodResultsContract,
+  joinTournamentContract,
+  listMyTournamentEntriesContract,
+  listTournamentPeriodsContract,
+  listTournamentsContract,
+  updateTournamentContract,
+} from './contracts.js';
+
 export {
   type CloseOutcome,
   closePeriod,
@@ -39,3 +54,18 @@ export {
   tournamentBoard,
   updateTournament,
 } from './service.js';
+
+/** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
+export const contracts: readonly Contract[] = [
+  createTournamentContract,
+  updateTournamentContract,
+  cancelTournamentContract,
+  depositTournamentFundsContract,
+  listTournamentsContract,
+  getTournamentContract,
+  listTournamentPeriodsContract,
+  getTournamentBoardContract,
+  getTournamentPeriodResultsContract,
+  joinTournamentContract,
+  listMyTournamentEntriesContract,
+];

@@ -1,4 +1,13 @@
 // Public surface of the user domain: code outside lib/user imports it from here only.
+import type { Contract } from '../core/contract.js';
+import {
+  createHmacSignatureContract,
+  getMeContract,
+  getMyStatsContract,
+  resetSecretContract,
+  updateMeContract,
+} from './contracts.js';
+
 export {
   createHmacSignatureContract,
   getMeContract,
@@ -46,3 +55,12 @@ export {
   WALLET_CACHE_TTL_MS,
   walletAddresses,
 } from './wallet.js';
+
+/** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
+export const contracts: readonly Contract[] = [
+  createHmacSignatureContract,
+  getMeContract,
+  updateMeContract,
+  getMyStatsContract,
+  resetSecretContract,
+];

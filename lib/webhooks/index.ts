@@ -1,4 +1,16 @@
 // Public surface of the webhooks domain: endpoints, the outbox relay and the delivery worker.
+import type { Contract } from '../core/contract.js';
+import {
+  createWebhookEndpointContract,
+  deleteWebhookEndpointContract,
+  listWebhookAttemptsContract,
+  listWebhookEndpointsContract,
+  redeliverWebhookEventContract,
+  rotateWebhookSecretContract,
+  sendWebhookTestContract,
+  updateWebhookEndpointContract,
+} from './contracts.js';
+
 export {
   createWebhookEndpointContract,
   deleteWebhookEndpointContract,
@@ -39,3 +51,15 @@ export {
   type WebhookDeps,
 } from './service.js';
 export { deliverDeps, webhookDeps } from './wiring.js';
+
+/** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
+export const contracts: readonly Contract[] = [
+  createWebhookEndpointContract,
+  listWebhookEndpointsContract,
+  updateWebhookEndpointContract,
+  deleteWebhookEndpointContract,
+  rotateWebhookSecretContract,
+  sendWebhookTestContract,
+  listWebhookAttemptsContract,
+  redeliverWebhookEventContract,
+];

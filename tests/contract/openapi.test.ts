@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { contracts } from '../../lib/http/api.js';
-import { openApiDocument } from '../../lib/http/reference/document.js';
-import { OPENAPI_JSON } from '../../lib/http/reference/openapi-json.generated.js';
+import { contracts } from '../../lib/api/catalogue.js';
+import { openApiDocument } from '../../lib/api/reference/document.js';
+import { OPENAPI_JSON } from '../../lib/api/reference/openapi-json.generated.js';
 import { OPENAPI_JSON_MODULE, renderOpenApiJsonModule, renderOpenApiYaml } from '../../scripts/openapi.js';
 
 const committed = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');

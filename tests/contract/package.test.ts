@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessOf, statementsOf as declaredStatements, type ModuleAccess } from '../../infra/access.js';
-import { contracts } from '../../lib/http/api.js';
+import { contracts } from '../../lib/api/catalogue.js';
 import { VALID_SETTINGS } from '../fixtures/settings.js';
 
 interface Resource {
@@ -94,7 +94,7 @@ describe('serverless package', () => {
       if (swagger.length) swaggerFiles[zip] = swagger.sort();
     }
     // Swagger UI ships as two plain files (with its license), next to the bundle, in the reference page's zip only
-    // (lib/http/reference/page.ts reads them on the first request).
+    // (lib/api/reference/page.ts reads them on the first request).
     expect(swaggerFiles).toEqual({
       'apiReference.zip': [
         'node_modules/swagger-ui-dist/LICENSE',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { referencePage, SWAGGER_ASSETS } from '../../lib/http/reference/page.js';
+import { referencePage, SWAGGER_ASSETS } from '../../lib/api/reference/page.js';
 import { functionsConfig } from '../helpers/deploy-config.js';
 
 const config = { functions: functionsConfig() };

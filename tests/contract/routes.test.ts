@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { contracts } from '../../lib/http/api.js';
+import { contracts } from '../../lib/api/catalogue.js';
 import { eventFileOf, renderEvent } from '../../scripts/events.js';
 
 interface FunctionDef {

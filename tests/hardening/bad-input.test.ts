@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { contracts } from '../../lib/api/catalogue.js';
 import type { Contract } from '../../lib/core/contract.js';
-import { contracts } from '../../lib/http/api.js';
 import { functionsConfig } from '../helpers/deploy-config.js';
 import { type Handler, invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';

@@ -7,9 +7,9 @@ import {
   handler as purchaseHandler,
   sideEffects as rewardsDeps,
 } from '../../functions/rewards/purchase-multiplier.js';
+import { contracts } from '../../lib/api/catalogue.js';
 import { ChainError, makeChain } from '../../lib/chain/index.js';
 import { MAX_TEXT_BODY_BYTES } from '../../lib/core/payload.js';
-import { contracts } from '../../lib/http/api.js';
 import { ensureUserForSubject, loadWallet } from '../../lib/user/index.js';
 import { registerGame } from '../helpers/games.js';
 import { apiBaseUrl, invoke } from '../helpers/http.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contracts } from '../../lib/http/api.js';
-import { OPENAPI_JSON } from '../../lib/http/reference/openapi-json.generated.js';
+import { contracts } from '../../lib/api/catalogue.js';
+import { OPENAPI_JSON } from '../../lib/api/reference/openapi-json.generated.js';
 import { png } from '../fixtures/images/build.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { gameBody } from '../helpers/games.js';

@@ -16,7 +16,7 @@ import { handler as getPoints } from '../../functions/play-developer/get-dev-poi
 import { handler as invalidate } from '../../functions/play-developer/invalidate-sessions.js';
 import { handler as listSessions } from '../../functions/play-developer/list-dev-sessions.js';
 import { handler as listRisky } from '../../functions/play-developer/list-risky-sessions.js';
-import { openApiDocument } from '../../lib/http/reference/index.js';
+import { openApiDocument } from '../../lib/api/reference/index.js';
 import { gameBody } from '../helpers/games.js';
 import { type Handler, invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';

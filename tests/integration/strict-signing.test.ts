@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { PAGE_SIGNER } from '../../lib/api/reference/page.js';
 import { formatAuthorization, sha256Hex, signRequest } from '../../lib/core/hmac-signing.js';
-import { PAGE_SIGNER } from '../../lib/http/reference/page.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { createArcadiaClient, unwrap } from '../../sdk/src/index.js';
 import { gameBody, registerGame } from '../helpers/games.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineContract } from '../../core/contract.js';
+import { type Contract, defineContract } from '../../core/contract.js';
 
 export const apiReferenceContract = defineContract({
   operationId: 'apiReference',
@@ -36,3 +36,6 @@ export const notFoundContract = defineContract({
   response: z.never(),
   errors: ['NOT_FOUND'],
 });
+
+/** The reference's own operations in the API (the catch-all is not one). */
+export const contracts: readonly Contract[] = [apiReferenceContract, apiReferenceJsonContract];

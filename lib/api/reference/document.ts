@@ -1,4 +1,4 @@
-import { contracts } from '../api.js';
+import { contracts } from '../catalogue.js';
 import { buildOpenApi } from './openapi.js';
 
 let cached: Record<string, unknown> | undefined;
