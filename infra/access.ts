@@ -262,7 +262,6 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/launcher/coin-repository.ts': {
     grants: dynamo('LauncherTable', ['GetItem', 'PutItem', 'UpdateItem']),
   },
-  'lib/launcher/lifecycle.ts': { grants: dynamo('LauncherTable', ['UpdateItem']) },
   'lib/launcher/sfn.ts': none,
   'lib/launcher/execution-start.ts': {
     grants: [{ resource: 'LaunchStateMachine', actions: ['states:StartExecution'] }],
@@ -288,8 +287,6 @@ export const ACCESS: Record<string, ModuleAccess> = {
     ),
   },
   'lib/webhooks/service.ts': { grants: dynamo('WebhooksTable', ['PutItem']) },
-  // A change of control: the previous controller's endpoints disabled in the claim's transaction.
-  'lib/webhooks/control.ts': { grants: dynamo('WebhooksTable', ['UpdateItem', 'ConditionCheckItem']) },
   'lib/webhooks/queue.ts': {
     grants: [{ resource: 'WebhookQueue', actions: ['sqs:SendMessage', 'sqs:GetQueueUrl'] }],
     environment: { WEBHOOK_QUEUE_URL: { Ref: 'WebhookQueue' } },

@@ -6,7 +6,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { dynamo } from '../adapters/dynamodb.js';
+import { dynamo, type TransactItem } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import { statIncrementWrite } from '../user/index.js';
 import { EMITTING_INDEX, gameKeys, indexAttributes } from './keys.js';
@@ -251,15 +251,15 @@ export const linkCoin = async (coinMint: string, gameId: string): Promise<void> 
 };
 
 /**
- * Writes that record a launched coin on its game, for the launcher's completion transaction: the game's coin
- * summary (optimistic on `version`, like saveGame) and the coin → game link (created once).
+ * Writes that record a launched coin on its game, for the launcher's completion transaction, by name: `game`, the
+ * game's coin summary (optimistic on `version`, like saveGame), and `link`, the coin → game link (created once).
  */
 export const recordCoinWrites = (
   game: GameRecord,
   coin: CoinSummary,
   now: string,
-): NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> => [
-  {
+): { game: TransactItem; link: TransactItem } => ({
+  game: {
     Update: {
       TableName: table(),
       Key: gameKeys.game(game.id),
@@ -278,14 +278,14 @@ export const recordCoinWrites = (
       },
     },
   },
-  {
+  link: {
     Put: {
       TableName: table(),
       Item: { ...gameKeys.coinLink(coin.coinMint), gameId: game.id },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-];
+});
 
 /**
  * The write that ends a game's coin (the launcher's lifecycle, when its last emission day settles): status

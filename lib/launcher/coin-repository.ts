@@ -1,7 +1,7 @@
-// Coin records in the LauncherTable: a launched coin's record (getCoin) and the transaction that completes its
-// launch (completeJob).
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+// Coin records in the LauncherTable: a launched coin's record (getCoin), the transaction that completes its
+// launch (completeJob) and its end (endCoinRecord).
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, isConditionFailure, transactNamed } from '../adapters/dynamodb.js';
 import type { CoinSummary, GameRecord } from '../games/index.js';
 import { recordCoinWrites } from '../games/index.js';
 import { outboxItem } from '../outbox/index.js';
@@ -9,7 +9,7 @@ import { statIncrementWrite } from '../user/index.js';
 import { launcherKeys, OPEN_JOB_ATTRIBUTE } from './keys.js';
 import { HELD, RELEASED } from './lock-repository.js';
 import { type CoinRecord, coinRecordSchema, type JobRecord } from './model.js';
-import { failedAt, OPEN, openValues, type TransactItems, table } from './repository.js';
+import { FAILED, OPEN, openValues, table } from './repository.js';
 
 /** The coin record of a mint, once complete-launch created it. */
 export const getCoin = async (coinMint: string): Promise<CoinRecord | undefined> => {
@@ -17,6 +17,26 @@ export const getCoin = async (coinMint: string): Promise<CoinRecord | undefined>
     new GetCommand({ TableName: table(), Key: launcherKeys.coin(coinMint), ConsistentRead: true }),
   );
   return Item ? coinRecordSchema.parse(Item) : undefined;
+};
+
+/** Mark a coin record ended, once: false when it was already ended (or there is none). */
+export const endCoinRecord = async (coinMint: string, at: string): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: launcherKeys.coin(coinMint),
+        UpdateExpression: 'SET #status = :ended, emissionEndAt = :at, endedAt = :at',
+        ConditionExpression: 'attribute_exists(pk) AND #status <> :ended',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':ended': 'ended', ':at': at },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 };
 
 /** Why completing a launch was refused by its transaction. */
@@ -36,8 +56,9 @@ export const completeJob = async (args: {
 }): Promise<CompletionOutcome> => {
   const { job, coin, game, summary, now } = args;
   const TableName = table();
-  const items: TransactItems = [
-    {
+  const recorded = recordCoinWrites(game, summary, now);
+  const failed = await transactNamed({
+    job: {
       Update: {
         TableName,
         Key: launcherKeys.job(job.jobId),
@@ -61,14 +82,14 @@ export const completeJob = async (args: {
         },
       },
     },
-    {
+    coin: {
       Put: {
         TableName,
         Item: { ...launcherKeys.coin(coin.coinMint), ...coin },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
+    symbol: {
       Put: {
         TableName,
         Item: {
@@ -83,7 +104,7 @@ export const completeJob = async (args: {
         ExpressionAttributeValues: { ':j': job.jobId },
       },
     },
-    {
+    lock: {
       Put: {
         TableName,
         Item: { ...launcherKeys.lock(job.gameId), gameId: job.gameId, jobId: job.jobId, state: RELEASED },
@@ -93,25 +114,20 @@ export const completeJob = async (args: {
         ExpressionAttributeValues: { ':held': HELD, ':j': job.jobId },
       },
     },
-    ...recordCoinWrites(game, summary, now),
-    statIncrementWrite(job.userId, 'gameCoinsLaunched'),
-    // Last: the failure reasons above are read by position.
-    outboxItem('launch.completed', job.gameId, {
+    game: recorded.game,
+    link: recorded.link,
+    stat: statIncrementWrite(job.userId, 'gameCoinsLaunched'),
+    event: outboxItem('launch.completed', job.gameId, {
       jobId: job.jobId,
       coinMint: coin.coinMint,
       symbol: coin.gameCoinSymbol,
     }),
-  ];
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-    return 'completed';
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (failedAt(error, 0) || failedAt(error, 1) || failedAt(error, 5)) return 'alreadyCompleted';
-    if (failedAt(error, 2)) return 'symbolTaken';
-    if (failedAt(error, 3)) return 'locked';
-    if (failedAt(error, 4)) return 'gameChanged';
-    // A transaction conflict with a concurrent writer: the caller re-reads and tries again.
-    return 'gameChanged';
-  }
+  });
+  if (!failed) return 'completed';
+  if (failed.job === FAILED || failed.coin === FAILED || failed.link === FAILED) return 'alreadyCompleted';
+  if (failed.symbol === FAILED) return 'symbolTaken';
+  if (failed.lock === FAILED) return 'locked';
+  if (failed.game === FAILED) return 'gameChanged';
+  // A transaction conflict with a concurrent writer: the caller re-reads and tries again.
+  return 'gameChanged';
 };

@@ -1,11 +1,9 @@
 // The coin's lifecycle (docs/game-coin.md, "Lifecycle"): `active` from its launch until its last emission day
 // settles, then `ended`; the 48-hour creator grace period and the opening to any launcher follow from the end
 // (rules.ts).
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, isConditionFailure, transact } from '../adapters/dynamodb.js';
+import { isConditionFailure, transact } from '../adapters/dynamodb.js';
 import { endCoinWrite } from '../games/index.js';
-import { launcherKeys } from './keys.js';
-import { table } from './repository.js';
+import { endCoinRecord } from './coin-repository.js';
 
 /**
  * End a coin: its coin record, then the game's coin summary (what the launch rules and every game response
@@ -14,20 +12,7 @@ import { table } from './repository.js';
  */
 export const endCoin = async (args: { gameId: string; coinMint: string; endedAt: Date }): Promise<void> => {
   const at = args.endedAt.toISOString();
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: launcherKeys.coin(args.coinMint),
-        UpdateExpression: 'SET #status = :ended, emissionEndAt = :at, endedAt = :at',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :ended',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':ended': 'ended', ':at': at },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await endCoinRecord(args.coinMint, at);
   try {
     await transact([endCoinWrite(args.gameId, args.coinMint, at)]);
   } catch (error) {

@@ -1,13 +1,13 @@
 // What a launch holds while it runs: its game's launch lock and its coin symbol's reservation, taken atomically
 // with the new job (createJob), read (getLockHolder) and released when the job fails (failJob).
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, transactNamed } from '../adapters/dynamodb.js';
 import type { GameRecord } from '../games/index.js';
 import { gameUnchangedCheck } from '../games/index.js';
 import { outboxItem } from '../outbox/index.js';
 import { launcherKeys, OPEN_JOB, OPEN_JOB_ATTRIBUTE } from './keys.js';
 import type { JobRecord } from './model.js';
-import { failedAt, OPEN, openValues, type TransactItems, table } from './repository.js';
+import { FAILED, OPEN, openValues, type TransactItems, table } from './repository.js';
 
 export const HELD = 'held';
 export const RELEASED = 'released';
@@ -32,8 +32,8 @@ export const createJob = async (
   game: Pick<GameRecord, 'id' | 'version'>,
 ): Promise<CreateJobOutcome> => {
   const TableName = table();
-  const items: TransactItems = [
-    {
+  const failed = await transactNamed({
+    lock: {
       Put: {
         TableName,
         Item: { ...launcherKeys.lock(job.gameId), gameId: job.gameId, jobId: job.jobId, state: HELD },
@@ -42,7 +42,7 @@ export const createJob = async (
         ExpressionAttributeValues: { ':released': RELEASED },
       },
     },
-    {
+    job: {
       Put: {
         TableName,
         // In the sweeper's index of open jobs until it completes or fails.
@@ -50,7 +50,7 @@ export const createJob = async (
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
+    symbol: {
       Put: {
         TableName,
         Item: {
@@ -63,18 +63,13 @@ export const createJob = async (
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    gameUnchangedCheck(game),
-  ];
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-    return 'created';
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (failedAt(error, 0)) return 'locked';
-    if (failedAt(error, 3)) return 'gameChanged';
-    if (failedAt(error, 2)) return 'symbolTaken';
-    return 'conflict';
-  }
+    game: gameUnchangedCheck(game),
+  });
+  if (!failed) return 'created';
+  if (failed.lock === FAILED) return 'locked';
+  if (failed.game === FAILED) return 'gameChanged';
+  if (failed.symbol === FAILED) return 'symbolTaken';
+  return 'conflict';
 };
 
 const getItem = async (key: { pk: string; sk: string }) =>
@@ -119,39 +114,32 @@ const releaseWrites = async (job: JobRecord): Promise<TransactItems> => {
  */
 export const failJob = async (job: JobRecord, error: string, now: string): Promise<boolean> => {
   const release = await releaseWrites(job);
-  try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: launcherKeys.job(job.jobId),
-              UpdateExpression:
-                'SET #status = :failed, #error = :error, message = :message, updatedAt = :now REMOVE #open',
-              ConditionExpression: OPEN,
-              ExpressionAttributeNames: {
-                '#status': 'status',
-                '#error': 'error',
-                '#open': OPEN_JOB_ATTRIBUTE,
-              },
-              ExpressionAttributeValues: {
-                ...openValues,
-                ':failed': 'failed',
-                ':error': error,
-                ':message': 'Launch failed',
-                ':now': now,
-              },
-            },
-          },
-          ...release,
-          outboxItem('launch.failed', job.gameId, { jobId: job.jobId, reason: error }),
-        ],
-      }),
-    );
-    return true;
-  } catch (failure) {
-    if (isConditionFailure(failure) && failedAt(failure, 0)) return false;
-    throw failure;
-  }
+  const failed = await transactNamed({
+    job: {
+      Update: {
+        TableName: table(),
+        Key: launcherKeys.job(job.jobId),
+        UpdateExpression:
+          'SET #status = :failed, #error = :error, message = :message, updatedAt = :now REMOVE #open',
+        ConditionExpression: OPEN,
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#error': 'error',
+          '#open': OPEN_JOB_ATTRIBUTE,
+        },
+        ExpressionAttributeValues: {
+          ...openValues,
+          ':failed': 'failed',
+          ':error': error,
+          ':message': 'Launch failed',
+          ':now': now,
+        },
+      },
+    },
+    release,
+    event: outboxItem('launch.failed', job.gameId, { jobId: job.jobId, reason: error }),
+  });
+  if (!failed) return true;
+  if (failed.job === FAILED) return false;
+  throw new Error(`Failing launch job ${job.jobId} was cancelled: ${JSON.stringify(failed)}`);
 };

@@ -1,5 +1,5 @@
 // Launch jobs in the LauncherTable (keys in ./keys.ts), and what its other writers share: the table, the open-job
-// condition, cancellation codes. Locks and symbols: ./lock-repository.ts; coin records: ./coin-repository.ts.
+// condition, the condition-failure code. Locks and symbols: ./lock-repository.ts; coin records: ./coin-repository.ts.
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
@@ -13,15 +13,8 @@ export type TransactItems = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
 >;
 
-/** Why a launch transaction was cancelled: one code per item, in item order ('None' when that item was fine). */
-export const cancellationCodes = (error: unknown): string[] =>
-  ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map(
-    (reason) => reason.Code ?? 'None',
-  );
-
-/** Whether the item at `index` of a cancelled transaction failed its condition. */
-export const failedAt = (error: unknown, index: number) =>
-  cancellationCodes(error)[index] === 'ConditionalCheckFailed';
+/** The reason a write of a cancelled launch transaction gives when its condition failed (`transactNamed`). */
+export const FAILED = 'ConditionalCheckFailed';
 
 /** A launch job (strongly consistent). */
 export const getJob = async (jobId: string): Promise<JobRecord | undefined> => {

@@ -1,6 +1,6 @@
 // Flushes of a client SDK session (docs/play-protocol.md §2-3): POST /play/flush, each one link of the hash
 // chain, bounded by the player's earning budget (budget.ts), the multiplier and maxScorePerSession.
-import { cancellationReasons, isConditionFailure } from '../adapters/dynamodb.js';
+import { transactNamed } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { countMetric, countMetricBy } from '../core/metrics.js';
@@ -10,7 +10,7 @@ import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../rewa
 import { type BudgetRead, budgetDraw, parallelSessions, readBudget } from './budget.js';
 import { playIndexes, playKeys, RISKY_THRESHOLD } from './keys.js';
 import { flushHash } from './protocol.js';
-import { getItems, indexUpdate, itemKey, playTable, transact, updateExpression } from './repository.js';
+import { getItems, indexUpdate, itemKey, playTable, updateExpression } from './repository.js';
 import { assessRisk } from './risk.js';
 import { noteIrregularity, requireActive, type Session, sessionKey } from './sdk-session.js';
 
@@ -160,9 +160,10 @@ const attemptFlush = async (
   const risk = riskOf(session, { points: points + pending + accepted, capHits, intervals, parallel, now });
   const riskIndex = indexUpdate(playIndexes.risk(gameId, risk));
   const flagged = flaggedEvents(gameId, sessionId, auth.userId, risk.score, Number(session.riskScore ?? 0));
+  let failed: Partial<Record<'session' | 'budget' | 'flagged', string>> | undefined;
   try {
-    await transact([
-      {
+    failed = await transactNamed({
+      session: {
         Update: {
           TableName: playTable(),
           Key: key,
@@ -198,22 +199,28 @@ const attemptFlush = async (
           },
         },
       },
-      budgetDraw({ gameId, arcId: auth.userId, sessionId, read: budget, spent, nowMs: now.getTime() }),
-      // Last, so that the items above keep their places in the cancellation reasons read below.
-      ...flagged,
-    ]);
+      budget: budgetDraw({
+        gameId,
+        arcId: auth.userId,
+        sessionId,
+        read: budget,
+        spent,
+        nowMs: now.getTime(),
+      }),
+      flagged,
+    });
   } catch (error) {
-    // Items: [0] the session (another flush or a commit moved it first), [1] the budget (another session drew).
-    const [sessionReason = 'None', budgetReason = 'None'] = cancellationReasons(error);
-    if (sessionReason === 'None' && budgetReason !== 'None') return undefined;
     if ((error as { name?: string }).name === 'TransactionConflictException') return undefined;
-    if (isConditionFailure(error)) {
-      throw new AppError(
-        'FLUSH_OUT_OF_ORDER',
-        'Another flush advanced the chain first: resync with GET /play/session-state',
-      );
-    }
     throw error;
+  }
+  if (failed) {
+    // The budget alone: another session of the player drew on it first (read again). The session: another flush
+    // or a commit moved it first.
+    if (!failed.session && failed.budget) return undefined;
+    throw new AppError(
+      'FLUSH_OUT_OF_ORDER',
+      'Another flush advanced the chain first: resync with GET /play/session-state',
+    );
   }
   countMetric('PointsAccepted', accepted);
   if (reason) countMetricBy('SavesRefused', { reason });

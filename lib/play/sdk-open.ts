@@ -1,13 +1,13 @@
 // Opening a client SDK session (docs/play-protocol.md §1): GET /play/session-token.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { isConditionFailure } from '../adapters/dynamodb.js';
+import { transactNamed } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { derivedUuid } from '../core/ids.js';
 import { GAME_JWT_SESSION_SCOPES, PLATFORM_SESSION_SCOPES } from '../core/scopes.js';
 import { requireGame } from '../games/index.js';
 import { playIndexes, playKeys, utcDay } from './keys.js';
-import { cancellationReasons, getItem, playTable, transact, updateExpression } from './repository.js';
+import { getItem, playTable, updateExpression } from './repository.js';
 import { closed, requireActive } from './sdk-session.js';
 import { issueSessionToken } from './session-token.js';
 
@@ -62,76 +62,72 @@ export const openSession = async (
   const day = utcDay(now);
   const TableName = playTable();
   const sessionsCap = game.maxSessionsPerDay;
-  try {
-    await transact([
-      {
-        Update: {
-          TableName,
-          Key: playKeys.day(game.id, auth.userId, day),
-          UpdateExpression: updateExpression({
-            add: ['sessions :one', 'points :zero'],
-            set: ['arcId = :a', 'updatedAt = :now'],
-          }),
-          ConditionExpression: 'attribute_not_exists(sessions) OR sessions < :cap',
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':zero': 0,
-            ':a': auth.userId,
-            ':now': at,
-            ':cap': sessionsCap,
-          },
+  const failed = await transactNamed({
+    day: {
+      Update: {
+        TableName,
+        Key: playKeys.day(game.id, auth.userId, day),
+        UpdateExpression: updateExpression({
+          add: ['sessions :one', 'points :zero'],
+          set: ['arcId = :a', 'updatedAt = :now'],
+        }),
+        ConditionExpression: 'attribute_not_exists(sessions) OR sessions < :cap',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':zero': 0,
+          ':a': auth.userId,
+          ':now': at,
+          ':cap': sessionsCap,
         },
       },
-      {
-        Put: {
-          TableName,
-          Item: {
-            ...playKeys.session(game.id, sessionId),
-            gameId: game.id,
-            sessionId,
-            arcId: auth.userId,
-            day,
-            source: 'sdk',
-            status: 'active',
-            seq: 0,
-            head: chainSeed,
-            chainSeed,
-            points: 0,
-            pendingPoints: 0,
-            claimedTotal: 0,
-            saves: 0,
-            capHits: 0,
-            chainBreaks: 0,
-            resyncs: 0,
-            flushIntervals: [],
-            // The game's caps as of the opening: a change applies to sessions opened after it.
-            maxScorePerSession: game.maxScorePerSession,
-            maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
-            maxPointsPerSecond: game.maxPointsPerSecond,
-            maxBurstPoints: game.maxBurstPoints,
-            parallelSessions: 0,
-            ...playIndexes.risk(game.id, { score: 0, reasons: [] }),
-            createdAt: at,
-            updatedAt: at,
-            lastFlushAt: at,
-            expiresAt: expiresAt.toISOString(),
-            ...playIndexes.session(game.id, sessionId, at),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+    },
+    session: {
+      Put: {
+        TableName,
+        Item: {
+          ...playKeys.session(game.id, sessionId),
+          gameId: game.id,
+          sessionId,
+          arcId: auth.userId,
+          day,
+          source: 'sdk',
+          status: 'active',
+          seq: 0,
+          head: chainSeed,
+          chainSeed,
+          points: 0,
+          pendingPoints: 0,
+          claimedTotal: 0,
+          saves: 0,
+          capHits: 0,
+          chainBreaks: 0,
+          resyncs: 0,
+          flushIntervals: [],
+          // The game's caps as of the opening: a change applies to sessions opened after it.
+          maxScorePerSession: game.maxScorePerSession,
+          maxCumulativePointsPerDay: game.maxCumulativePointsPerDay,
+          maxPointsPerSecond: game.maxPointsPerSecond,
+          maxBurstPoints: game.maxBurstPoints,
+          parallelSessions: 0,
+          ...playIndexes.risk(game.id, { score: 0, reasons: [] }),
+          createdAt: at,
+          updatedAt: at,
+          lastFlushAt: at,
+          expiresAt: expiresAt.toISOString(),
+          ...playIndexes.session(game.id, sessionId, at),
         },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-    ]);
-  } catch (error) {
-    // Items: [0] the day's session counter (cap), [1] the session (its id exists: a retried key).
-    if (idempotencyKey && cancellationReasons(error)[1] === 'ConditionalCheckFailed')
+    },
+  });
+  if (failed) {
+    // The session's id exists: a retried key. Otherwise the day's session counter is at its cap.
+    if (idempotencyKey && failed.session === 'ConditionalCheckFailed')
       return reopen(auth, game.id, sessionId, now);
-    if (isConditionFailure(error)) {
-      throw new AppError(
-        'SESSION_LIMIT_REACHED',
-        `This player has used the game's ${sessionsCap} sessions for today (UTC)`,
-      );
-    }
-    throw error;
+    throw new AppError(
+      'SESSION_LIMIT_REACHED',
+      `This player has used the game's ${sessionsCap} sessions for today (UTC)`,
+    );
   }
   const sessionToken = await issueSessionToken(claimsOf(auth, sessionId, game.id), expiresAt);
   return { sessionToken, sessionId, expiresAt: expiresAt.toISOString(), chainSeed };

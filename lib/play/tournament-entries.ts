@@ -339,11 +339,17 @@ export const entryItems = (w: AddToEntry, at: string): TransactItem[] => {
 };
 
 /**
- * A player entering a period by joining: an entry with no points (off the board until its first points), and the
- * period's entrants, conditional on its room. Fails (a cancellation) when the entry exists or the period is full.
+ * A player entering a period by joining, as named writes for one transaction: `entry`, with no points (off the
+ * board until its first points), conditional on none yet; `period`, its entrants, conditional on its room. The
+ * transaction is cancelled when the entry exists or the period is full, and names which.
  */
-export const joinItems = (gameId: string, arcId: string, run: RunningPeriod, at: string): TransactItem[] => [
-  {
+export const joinItems = (
+  gameId: string,
+  arcId: string,
+  run: RunningPeriod,
+  at: string,
+): { entry: TransactItem; period: TransactItem } => ({
+  entry: {
     Put: {
       TableName: playTable(),
       Item: {
@@ -361,7 +367,7 @@ export const joinItems = (gameId: string, arcId: string, run: RunningPeriod, at:
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-  entrantsItem({
+  period: entrantsItem({
     key: tournamentPlayKeys.period(gameId, run.tournamentId, run.period),
     gameId,
     added: 1,
@@ -369,7 +375,7 @@ export const joinItems = (gameId: string, arcId: string, run: RunningPeriod, at:
     expiresAt: run.expiresAt,
     closeAt: run.closesAt,
   }),
-];
+});
 
 /** The period a session's mark names (`sessionMark`), or undefined for any other attribute. */
 export const markedPeriod = (name: string) => {

@@ -114,7 +114,8 @@ export interface AllowanceHold {
 
 /**
  * Transaction items reserving a purchase's price against the player's allowance: the allowance must still be the
- * one the caller read (not revoked, not changed), and the day's spending must leave room for the price. DynamoDB
+ * one the caller read (`grant`: not revoked, not changed), and the day's spending must leave room for the price
+ * (`spend`). DynamoDB
  * conditions cannot add, so the room is passed as `spent ≤ limit − price`.
  */
 export const allowanceHoldWrites = (
@@ -122,10 +123,10 @@ export const allowanceHoldWrites = (
   gameId: string,
   hold: AllowanceHold,
   now: string,
-): TransactItem[] => {
+): { grant: TransactItem; spend: TransactItem } => {
   const TableName = rewardsTable();
-  return [
-    {
+  return {
+    grant: {
       ConditionCheck: {
         TableName,
         Key: rewardsKeys.allowance(arcId, gameId),
@@ -133,7 +134,7 @@ export const allowanceHoldWrites = (
         ExpressionAttributeValues: { ':limit': hold.lamportsPerDay },
       },
     },
-    {
+    spend: {
       Update: {
         TableName,
         Key: rewardsKeys.allowanceSpend(arcId, gameId, hold.day),
@@ -151,7 +152,7 @@ export const allowanceHoldWrites = (
         },
       },
     },
-  ];
+  };
 };
 
 /** The transaction item giving a failed purchase's price back to the day's allowance (it never charged). */

@@ -4,12 +4,12 @@
 // the pool's (inflow only). The prize run freezes the fund in its own intent's transaction (fundFreezeWrite).
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  cancellationReasons,
   dynamo,
   isConditionFailure,
   recordPendingSignature,
   type TransactItem,
   transact,
+  transactNamed,
 } from '../adapters/dynamodb.js';
 import type { Inbound } from './inbound.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
@@ -142,30 +142,26 @@ export const completeDeposit = async (
   signature: string,
   now: string,
 ): Promise<'period' | 'pool' | undefined> => {
-  try {
-    await transact([
-      completeWrite(d, signature, 'period', now),
-      {
-        Update: {
-          TableName: rewardsTable(),
-          Key: rewardsKeys.periodFund(d.gameId, d.tournamentId, d.periodId),
-          UpdateExpression: 'ADD depositedLamports :l, deposits :one SET updatedAt = :now',
-          ConditionExpression: 'attribute_not_exists(frozenAt)',
-          ExpressionAttributeValues: { ':l': Number(d.lamports), ':one': 1, ':now': now },
-        },
+  const failed = await transactNamed({
+    deposit: completeWrite(d, signature, 'period', now),
+    fund: {
+      Update: {
+        TableName: rewardsTable(),
+        Key: rewardsKeys.periodFund(d.gameId, d.tournamentId, d.periodId),
+        UpdateExpression: 'ADD depositedLamports :l, deposits :one SET updatedAt = :now',
+        ConditionExpression: 'attribute_not_exists(frozenAt)',
+        ExpressionAttributeValues: { ':l': Number(d.lamports), ':one': 1, ':now': now },
       },
-      inflowWrite(d, true, now),
-      poolDayWrite(d.gameId, now, {
-        inflowLamports: BigInt(d.lamports),
-        earmarkedLamports: BigInt(d.lamports),
-      }),
-    ]);
-    return 'period';
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const [deposit, fund] = cancellationReasons(error);
-    if (deposit === 'ConditionalCheckFailed' || fund !== 'ConditionalCheckFailed') return undefined;
-  }
+    },
+    inflow: inflowWrite(d, true, now),
+    day: poolDayWrite(d.gameId, now, {
+      inflowLamports: BigInt(d.lamports),
+      earmarkedLamports: BigInt(d.lamports),
+    }),
+  });
+  if (!failed) return 'period';
+  if (failed.deposit === 'ConditionalCheckFailed' || failed.fund !== 'ConditionalCheckFailed')
+    return undefined;
   try {
     await transact([
       completeWrite(d, signature, 'pool', now),

@@ -4,11 +4,11 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import {
-  cancellationReasons,
   dynamo,
   isConditionFailure,
   recordPendingSignature,
   transact,
+  transactNamed,
 } from '../adapters/dynamodb.js';
 import { logger } from '../core/logger.js';
 import { outboxItem } from '../outbox/index.js';
@@ -57,38 +57,35 @@ export const reserve = async (
     slotCondition += ' OR purchaseId = :dead';
     values[':dead'] = options.takeOver;
   }
-  try {
-    await transact([
-      { Put: { TableName, Item: { ...purchase }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
-        Put: {
-          TableName,
-          Item: {
-            ...rewardsKeys.slot(purchase.gameId, purchase.arcId),
-            state: 'reserved',
-            purchaseId: purchase.purchaseId,
-            purchaseKey: purchase.pk,
-            gameId: purchase.gameId,
-            arcId: purchase.arcId,
-            updatedAt: now,
-          },
-          ConditionExpression: slotCondition,
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: values,
+  const hold = options.allowance
+    ? allowanceHoldWrites(purchase.arcId, purchase.gameId, options.allowance, now)
+    : undefined;
+  const failed = await transactNamed({
+    key: { Put: { TableName, Item: { ...purchase }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    slot: {
+      Put: {
+        TableName,
+        Item: {
+          ...rewardsKeys.slot(purchase.gameId, purchase.arcId),
+          state: 'reserved',
+          purchaseId: purchase.purchaseId,
+          purchaseKey: purchase.pk,
+          gameId: purchase.gameId,
+          arcId: purchase.arcId,
+          updatedAt: now,
         },
+        ConditionExpression: slotCondition,
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: values,
       },
-      ...(options.allowance
-        ? allowanceHoldWrites(purchase.arcId, purchase.gameId, options.allowance, now)
-        : []),
-    ]);
-    return 'reserved';
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const [key, , grant, spend] = cancellationReasons(error);
-    if (key === FAILED) return 'keyTaken';
-    if (grant === FAILED || spend === FAILED) return 'allowance';
-    return 'slotTaken';
-  }
+    },
+    grant: hold?.grant,
+    spend: hold?.spend,
+  });
+  if (!failed) return 'reserved';
+  if (failed.key === FAILED) return 'keyTaken';
+  if (failed.grant === FAILED || failed.spend === FAILED) return 'allowance';
+  return 'slotTaken';
 };
 
 /**
@@ -137,23 +134,18 @@ const failAndRelease = async (
   reason: string,
   now: string,
 ): Promise<boolean> => {
-  try {
-    await transact([
-      { Update: failUpdate(purchase, seenSignature, reason, now) },
-      allowanceReleaseWrite(
-        purchase.arcId,
-        purchase.gameId,
-        purchase.allowanceDay,
-        Number(purchase.lamports),
-        now,
-      ),
-    ]);
-    return true;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const [failed, released] = cancellationReasons(error);
-    if (failed === FAILED || released !== FAILED) return false;
-  }
+  const failed = await transactNamed({
+    purchase: { Update: failUpdate(purchase, seenSignature, reason, now) },
+    release: allowanceReleaseWrite(
+      purchase.arcId,
+      purchase.gameId,
+      purchase.allowanceDay,
+      Number(purchase.lamports),
+      now,
+    ),
+  });
+  if (!failed) return true;
+  if (failed.purchase === FAILED || failed.release !== FAILED) return false;
   // The day's spending no longer holds this price (never expected: nothing else subtracts from it). Failing the
   // purchase matters more than the allowance's room, which can only be smaller than it should be.
   logger.warn('failed purchase could not release its allowance', { purchaseId: purchase.purchaseId });

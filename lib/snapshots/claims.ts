@@ -283,15 +283,7 @@ export const reserveClaim = async (
 
 /** The fields build-transactions and submit answer about a claim. */
 export const claimView = (claim: ClaimRecord) => ({
-  amount: claim.amount,
-  claimNumber: claim.claimNumber,
-  allocated: claim.allocated,
-  airdropAllocation: claim.airdropAllocation,
-  emissionAllocation: claim.emissionAllocation,
-  claimedBefore: claim.claimedBefore,
-  index: claim.index,
-  merkleRoot: claim.merkleRoot,
-  snapshotVersion: claim.snapshotVersion,
+  ...termsOf(claim),
   receiptAddress: claim.receiptAddress,
 });
 

@@ -3,7 +3,7 @@
 // wallet's cumulative emission allocation per coin.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { cancellationReasons, dynamo, isConditionFailure, transact } from '../adapters/dynamodb.js';
+import { dynamo, isConditionFailure, transact, transactNamed } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import type { WalletShare } from './emission-math.js';
 import { snapshotKeys } from './keys.js';
@@ -102,36 +102,31 @@ export const freezeEmissionDay = async (
 ): Promise<'frozen' | 'exists' | 'raced'> => {
   const { amount, ...rest } = record;
   const after = Number((emittedBefore ?? 0n) + amount);
-  try {
-    await transact([
-      {
-        Put: {
-          TableName: table(),
-          Item: { ...snapshotKeys.emissionDay(record.coinMint, record.day), ...rest, amount: Number(amount) },
-          ConditionExpression: 'attribute_not_exists(pk)',
+  const failed = await transactNamed({
+    day: {
+      Put: {
+        TableName: table(),
+        Item: { ...snapshotKeys.emissionDay(record.coinMint, record.day), ...rest, amount: Number(amount) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    total: {
+      Update: {
+        TableName: table(),
+        Key: snapshotKeys.emissionState(record.coinMint),
+        UpdateExpression: 'SET coinMint = :c, gameId = :g, emitted = :after',
+        ConditionExpression: emittedBefore === undefined ? 'attribute_not_exists(pk)' : 'emitted = :before',
+        ExpressionAttributeValues: {
+          ':c': record.coinMint,
+          ':g': record.gameId,
+          ':after': after,
+          ...(emittedBefore === undefined ? {} : { ':before': Number(emittedBefore) }),
         },
       },
-      {
-        Update: {
-          TableName: table(),
-          Key: snapshotKeys.emissionState(record.coinMint),
-          UpdateExpression: 'SET coinMint = :c, gameId = :g, emitted = :after',
-          ConditionExpression: emittedBefore === undefined ? 'attribute_not_exists(pk)' : 'emitted = :before',
-          ExpressionAttributeValues: {
-            ':c': record.coinMint,
-            ':g': record.gameId,
-            ':after': after,
-            ...(emittedBefore === undefined ? {} : { ':before': Number(emittedBefore) }),
-          },
-        },
-      },
-    ]);
-    return 'frozen';
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const [day] = cancellationReasons(error);
-    return day === 'ConditionalCheckFailed' ? 'exists' : 'raced';
-  }
+    },
+  });
+  if (!failed) return 'frozen';
+  return failed.day === 'ConditionalCheckFailed' ? 'exists' : 'raced';
 };
 
 /**
@@ -143,40 +138,41 @@ export const applyEmissionChunk = async (
   chunk: number,
   shares: ReadonlyArray<WalletShare>,
 ): Promise<boolean> => {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await transact([
-        {
-          Put: {
-            TableName: table(),
-            Item: { ...snapshotKeys.emissionChunk(day.coinMint, day.day, chunk), wallets: shares.length },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
+  const writes = {
+    marker: {
+      Put: {
+        TableName: table(),
+        Item: { ...snapshotKeys.emissionChunk(day.coinMint, day.day, chunk), wallets: shares.length },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    wallets: shares.map(({ wallet, amount }) => ({
+      Update: {
+        TableName: table(),
+        Key: snapshotKeys.walletEmission(wallet, day.coinMint),
+        UpdateExpression: 'SET wallet = :w, coinMint = :c, gameId = :g ADD emission :amount, #days :one',
+        ExpressionAttributeNames: { '#days': 'days' },
+        ExpressionAttributeValues: {
+          ':w': wallet,
+          ':c': day.coinMint,
+          ':g': day.gameId,
+          ':amount': Number(amount),
+          ':one': 1,
         },
-        ...shares.map(({ wallet, amount }) => ({
-          Update: {
-            TableName: table(),
-            Key: snapshotKeys.walletEmission(wallet, day.coinMint),
-            UpdateExpression: 'SET wallet = :w, coinMint = :c, gameId = :g ADD emission :amount, #days :one',
-            ExpressionAttributeNames: { '#days': 'days' },
-            ExpressionAttributeValues: {
-              ':w': wallet,
-              ':c': day.coinMint,
-              ':g': day.gameId,
-              ':amount': Number(amount),
-              ':one': 1,
-            },
-          },
-        })),
-      ]);
-      return true;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons[0] === 'ConditionalCheckFailed') return false;
-      // A conflict with a concurrent transaction on one of these items: nothing was applied, try again.
-      if (!reasons.includes('TransactionConflict') || attempt >= 8) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt * Math.random()));
-    }
+      },
+    })),
+  };
+  for (let attempt = 0; ; attempt++) {
+    const failed = await transactNamed(writes);
+    if (!failed) return true;
+    if (failed.marker === 'ConditionalCheckFailed') return false;
+    // A conflict with a concurrent transaction on one of these items: nothing was applied, try again.
+    const conflict = Object.values(failed).includes('TransactionConflict');
+    if (!conflict || attempt >= 8)
+      throw new Error(
+        `Applying chunk ${chunk} of ${day.coinMint} ${day.day} was cancelled: ${JSON.stringify(failed)}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt * Math.random()));
   }
 };
 

@@ -1,7 +1,7 @@
 // Tournament use cases (docs/tournaments.md): the studio schedules, changes before start and cancels; players
 // join and read; saves learn the periods running now (`runningPeriods`, the play domain's port).
 import { randomUUID } from 'node:crypto';
-import { cancellationReasons, isConditionFailure } from '../adapters/dynamodb.js';
+import { transactNamed } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, type ErrorDetail, errors } from '../core/errors.js';
 import {
@@ -20,7 +20,6 @@ import {
   type RunningPeriod,
   rankReads,
   tournamentPlayKeys,
-  transact,
 } from '../play/index.js';
 import { payoutRecords, periodFundView, prizeRunOf } from '../rewards/index.js';
 import type { TournamentInput } from './contracts.js';
@@ -434,16 +433,16 @@ export const joinTournament = async (
   if (!p)
     throw new AppError('TOURNAMENT_NOT_RUNNING', 'The tournament is cancelled or has no period left to join');
   const run = runOf(t, p);
-  try {
-    await transact(joinItems(game.id, arcId, run, now.toISOString()));
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const [entryFailed, periodFailed] = cancellationReasons(error);
-    if (periodFailed === 'ConditionalCheckFailed' && entryFailed !== 'ConditionalCheckFailed')
+  const failed = await transactNamed(joinItems(game.id, arcId, run, now.toISOString()));
+  if (failed) {
+    if (failed.period === 'ConditionalCheckFailed' && failed.entry !== 'ConditionalCheckFailed')
       throw new AppError('TOURNAMENT_FULL', `The period has its maximum of ${t.maxEntrants} entrants`);
     const key = tournamentPlayKeys.entry(game.id, arcId, t.tournamentId, p.id);
     const item = (await getItems([key])).get(`${key.pk}|${key.sk}`);
-    if (!item) throw error;
+    if (!item)
+      throw new Error(
+        `Joining ${t.tournamentId} ${p.id} of ${game.id} was cancelled: ${JSON.stringify(failed)}`,
+      );
     return { created: false, entry: entryView(item) };
   }
   return {

@@ -1,8 +1,6 @@
 // A change of control of a game (another user proved its domain): the endpoints the previous controller
 // registered stop receiving the game's events, in the transaction that records the change (lib/games/ownership.ts).
 import type { TransactItem } from '../adapters/dynamodb.js';
-import { settings } from '../core/config.js';
-import { webhookKeys } from './keys.js';
 import * as repo from './repository.js';
 
 /**
@@ -16,31 +14,13 @@ export const controlChangeWrites = async (
   newControllerId: string,
   at: Date,
 ): Promise<{ writes: TransactItem[]; disabledEndpointIds: string[] }> => {
-  const TableName = settings().WEBHOOKS_TABLE;
   const endpoints = await repo.listEndpoints(gameId);
   const disabled = endpoints.filter((endpoint) => endpoint.enabled && endpoint.createdBy !== newControllerId);
-  const writes: TransactItem[] = disabled.map((endpoint) => ({
-    Update: {
-      TableName,
-      Key: webhookKeys.endpoint(gameId, endpoint.endpointId),
-      UpdateExpression: 'SET enabled = :false, disabledReason = :reason, updatedAt = :now',
-      ConditionExpression: 'updatedAt = :prev',
-      ExpressionAttributeValues: {
-        ':false': false,
-        ':reason': 'control_changed',
-        ':now': at.toISOString(),
-        ':prev': endpoint.updatedAt,
-      },
-    },
-  }));
-  writes.push({
-    ConditionCheck: {
-      TableName,
-      Key: webhookKeys.endpointCount(gameId),
-      ConditionExpression: 'attribute_not_exists(#n) OR #n = :n',
-      ExpressionAttributeNames: { '#n': 'count' },
-      ExpressionAttributeValues: { ':n': endpoints.length },
-    },
-  });
+  const writes = [
+    ...disabled.map((endpoint) =>
+      repo.disableEndpointWrite(gameId, endpoint, 'control_changed', at.toISOString()),
+    ),
+    repo.endpointCountCheck(gameId, endpoints.length),
+  ];
   return { writes, disabledEndpointIds: disabled.map((endpoint) => endpoint.endpointId) };
 };

@@ -8,7 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
-import { cancellationReasons, dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { dynamo, isConditionFailure, type TransactItem, transactNamed } from '../adapters/dynamodb.js';
 import { settings } from '../core/config.js';
 import { EVENT_RETENTION_DAYS, eventKey } from '../outbox/index.js';
 import { ATTEMPT_PREFIX, ENDPOINT_PREFIX, PENDING_INDEX, webhookKeys } from './keys.js';
@@ -61,42 +61,72 @@ export const listEndpoints = async (gameId: string): Promise<EndpointRecord[]> =
  * Creations racing on the same count conflict: those are tried again.
  */
 export const createEndpoint = async (endpoint: EndpointRecord): Promise<boolean> => {
-  const command = new TransactWriteCommand({
-    TransactItems: [
-      {
-        Update: {
-          TableName: table(),
-          Key: webhookKeys.endpointCount(endpoint.gameId),
-          UpdateExpression: 'ADD #n :one',
-          ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
-          ExpressionAttributeNames: { '#n': 'count' },
-          ExpressionAttributeValues: { ':one': 1, ':max': MAX_ENDPOINTS_PER_GAME },
-        },
+  const writes = {
+    count: {
+      Update: {
+        TableName: table(),
+        Key: webhookKeys.endpointCount(endpoint.gameId),
+        UpdateExpression: 'ADD #n :one',
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+        ExpressionAttributeNames: { '#n': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ENDPOINTS_PER_GAME },
       },
-      {
-        Put: {
-          TableName: table(),
-          Item: { ...webhookKeys.endpoint(endpoint.gameId, endpoint.endpointId), ...endpoint },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+    },
+    endpoint: {
+      Put: {
+        TableName: table(),
+        Item: { ...webhookKeys.endpoint(endpoint.gameId, endpoint.endpointId), ...endpoint },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-    ],
-  });
+    },
+  };
   for (let attempt = 0; ; attempt++) {
-    try {
-      await dynamo().send(command);
-      return true;
-    } catch (error) {
-      const conflict = cancellationReasons(error).includes('TransactionConflict');
-      if (conflict && attempt < 8) {
-        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 50 * 2 ** attempt));
-        continue;
-      }
-      if (isConditionFailure(error) && !conflict) return false;
-      throw error;
-    }
+    const failed = await transactNamed(writes);
+    if (!failed) return true;
+    const conflict = Object.values(failed).includes('TransactionConflict');
+    if (!conflict) return false;
+    if (attempt >= 8)
+      throw new Error(
+        `Creating a webhook endpoint of ${endpoint.gameId} was cancelled: ${JSON.stringify(failed)}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 50 * 2 ** attempt));
   }
 };
+
+/**
+ * The transaction item that disables an endpoint (`disabledReason`), conditional on the endpoint as read (its
+ * `updatedAt`).
+ */
+export const disableEndpointWrite = (
+  gameId: string,
+  endpoint: Pick<EndpointRecord, 'endpointId' | 'updatedAt'>,
+  reason: string,
+  now: string,
+): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: webhookKeys.endpoint(gameId, endpoint.endpointId),
+    UpdateExpression: 'SET enabled = :false, disabledReason = :reason, updatedAt = :now',
+    ConditionExpression: 'updatedAt = :prev',
+    ExpressionAttributeValues: {
+      ':false': false,
+      ':reason': reason,
+      ':now': now,
+      ':prev': endpoint.updatedAt,
+    },
+  },
+});
+
+/** The transaction item checking that a game still has the `count` endpoints read (none created or deleted since). */
+export const endpointCountCheck = (gameId: string, count: number): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: webhookKeys.endpointCount(gameId),
+    ConditionExpression: 'attribute_not_exists(#n) OR #n = :n',
+    ExpressionAttributeNames: { '#n': 'count' },
+    ExpressionAttributeValues: { ':n': count },
+  },
+});
 
 /** Replace an endpoint, unless it changed (or went) since `previous` was read: false then. */
 export const saveEndpoint = async (next: EndpointRecord, previous: EndpointRecord): Promise<boolean> => {
