@@ -145,8 +145,12 @@ describe('a carry is paid once', () => {
   });
 
   it('a line sent whose carry changed under it fails loudly: not booked, its run left open, a metric for the alarm', async () => {
-    const seeded = await seedDay({ day: randomDay(), playerCount: 4 });
-    const { gameId, day } = seeded;
+    // The handler settles by the real clock: a day of 2020–2024, long due (randomDay reaches past today).
+    const day = new Date(Date.UTC(2020, 0, 1) + Math.floor(Math.random() * 1_800) * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const seeded = await seedDay({ day, playerCount: 4 });
+    const { gameId } = seeded;
     const owed = seeded.players[1];
     if (!owed) throw new Error('no player');
     await owe(gameId, owed.arcId, CARRY);

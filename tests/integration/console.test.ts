@@ -381,7 +381,7 @@ describe('the studio console', () => {
 
       // The test event reaches the receiver, signed with the secret the page showed (standardwebhooks verifies).
       await page.getByRole('button', { name: `Send test to ${r.url}` }).click();
-      await waitFor(() => r.received.length === 1, 15_000, 'the test event at the receiver');
+      await waitFor(() => r.received.length === 1, 30_000, 'the test event at the receiver');
       const [test] = verifiedPayloads(r, secret);
       expect(test).toMatchObject({ type: 'webhook.test', gameId });
       // …and in the delivery log (the page reloads it shortly after sending).
