@@ -117,9 +117,16 @@ export const seedDay = async (options: {
   };
 };
 
-/** A random past UTC day, so that tests never share a board. */
-export const randomDay = () =>
-  new Date(Date.UTC(2020, 0, 1) + Math.floor(Math.random() * 3_000) * 86_400_000).toISOString().slice(0, 10);
+/**
+ * A random past UTC day, so that tests never share a board: from 2020 to two days ago, so that a day is always due
+ * by the real clock too (a fixed span once reached past today, and a handler on the real clock found it not due).
+ */
+export const randomDay = () => {
+  const span = Math.floor((Date.now() - Date.UTC(2020, 0, 1)) / 86_400_000) - 2;
+  return new Date(Date.UTC(2020, 0, 1) + Math.floor(Math.random() * span) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+};
 
 const settlementItem = async (key: { pk: string; sk: string }) =>
   (await dynamo().send(new GetCommand({ TableName: settlementTable(), Key: key, ConsistentRead: true })))
