@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, utcDaySchema as day, described, withMeta } from '../core/schemas.js';
 import { PLAY_CAPS } from '../games/index.js';
-import { boardEntrySchema } from './board-contracts.js';
+import { boardEntrySchema } from './ranks/contracts.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 

@@ -1,12 +1,6 @@
 // Public surface of the play domain: code outside lib/play imports it from here only.
 import type { Contract } from '../core/contract.js';
 import {
-  getLeaderboardContract,
-  getMyRankContract,
-  setMyDisplayNameContract,
-  setPlayerDisplayNameContract,
-} from './board-contracts.js';
-import {
   batchSavePointsContract,
   getDevLeaderboardContract,
   getDevPointsContract,
@@ -20,15 +14,14 @@ import {
   getPlayerPointsContract,
   getSessionTokenContract,
   sessionStateContract,
-} from './sdk-contracts.js';
-
-export {
-  boardEntrySchema,
+} from './protocol/contracts.js';
+import {
   getLeaderboardContract,
   getMyRankContract,
   setMyDisplayNameContract,
   setPlayerDisplayNameContract,
-} from './board-contracts.js';
+} from './ranks/contracts.js';
+
 export {
   batchSavePointsContract,
   getDevLeaderboardContract,
@@ -37,11 +30,7 @@ export {
   listDevSessionsContract,
   listRiskySessionsContract,
 } from './contracts.js';
-export { dayBoard, gamesActiveOn } from './day-board.js';
-export { type DayStanding, dayStandings, type StandingsCursor } from './day-standings.js';
-export { DISPLAY_NAME_MAX, moderateDisplayName } from './display-name.js';
-export { invalidateSessions } from './invalidate.js';
-export { playKeys, utcDay } from './keys.js';
+export { playKeys } from './keys.js';
 export {
   type DayMove,
   type GameFootprint,
@@ -49,12 +38,38 @@ export {
   movePlayerDay,
   playerFootprint,
 } from './merge.js';
-export { myRank, playerLeaderboard, setMyName, setPlayerName } from './player-boards.js';
 export { labelEntries } from './player-names.js';
+export {
+  commitContract,
+  flushContract,
+  getPlayerPointsContract,
+  getSessionTokenContract,
+  sessionStateContract,
+} from './protocol/contracts.js';
+export { invalidateSessions } from './protocol/invalidate.js';
+export { commit, flush, openSession, playerPoints, sessionState } from './protocol/state.js';
+export { verifySessionToken } from './protocol/token.js';
 export { devLeaderboard, devPoints, devSessions, riskySessions } from './queries.js';
-export { around, playerRank } from './rank-around.js';
-export * as rankIndex from './rank-index.js';
-export * as rankReads from './rank-reads.js';
+export { playerRank } from './ranks/around.js';
+export * as rankIndex from './ranks/board.js';
+export {
+  getLeaderboardContract,
+  getMyRankContract,
+  setMyDisplayNameContract,
+  setPlayerDisplayNameContract,
+} from './ranks/contracts.js';
+export { dayBoard, gamesActiveOn } from './ranks/day-board.js';
+export { dayStandings } from './ranks/day-standings.js';
+export { myRank, playerLeaderboard, setMyName, setPlayerName } from './ranks/player-boards.js';
+export * as rankReads from './ranks/reads.js';
+export {
+  CLOSE_SHARDS,
+  joinItems,
+  periodBoard,
+  periodRecordItem,
+  type RunningPeriod,
+  tournamentPlayKeys,
+} from './ranks/tournament-entries.js';
 export {
   countRange,
   getItem,
@@ -63,27 +78,7 @@ export {
   queryIndex,
   transact,
 } from './repository.js';
-export { batchSavePoints } from './save-points.js';
-export { commit, flush, openSession, playerPoints, sessionState } from './sdk.js';
-export {
-  commitContract,
-  flushContract,
-  getPlayerPointsContract,
-  getSessionTokenContract,
-  sessionStateContract,
-} from './sdk-contracts.js';
-export { verifySessionToken } from './session-token.js';
-export {
-  CLOSE_SHARDS,
-  entryRead,
-  joinItems,
-  periodBoard,
-  periodRecordItem,
-  type RunningPeriod,
-  type RunningPeriods,
-  sessionMark,
-  tournamentPlayKeys,
-} from './tournament-entries.js';
+export { batchSavePoints } from './saves/save.js';
 
 /** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
 export const contracts: readonly Contract[] = [

@@ -6,16 +6,16 @@ import type { RiskAssessment } from './risk.js';
  * - a player's day total in a game:   pk=TOTAL#<gameId>#<arcId>        sk=DAY#<yyyy-mm-dd>
  * - a player's all-time total:        pk=TOTAL#<gameId>#<arcId>        sk=ALL
  * - idempotency record of an entry:   pk=IDEM#<gameId>#<key>           sk=IDEM  (expires after a day)
- * - a player's earning budget:        pk=BUDGET#<gameId>#<arcId>       sk=BUDGET (budget.ts: the token bucket
+ * - a player's earning budget:        pk=BUDGET#<gameId>#<arcId>       sk=BUDGET (protocol/budget.ts: the token bucket
  *   every SDK session of the player draws from)
  * - daily leaderboard:                GSI byDayRank       (rankDay = <gameId>#<day>#<shard>, rankKey S)
  * - all-time leaderboard:             GSI byAllTimeRank   (rankAll = <gameId>#<shard>, rankKey S)
  * - a board's score-tree counters:    pk=RANK#<board>#<level>#<node>#<copy>  sk=RANK
- *   (rank-index.ts: the shards, the order key and the tree; docs/leaderboards.md)
+ *   (ranks/board.ts: the shards, the order key and the tree; docs/leaderboards.md)
  * - a game's sessions, newest first:  GSI byGameSessions  (sessionGame = <gameId>, sessionSort = <createdAt>#<id>)
  * - a game's risky sessions:          GSI byRiskySessions (riskyGame = <gameId> only when risk > 0.5, riskScore N)
  * - the games with activity on a day: GSI byActiveDay (activeDay = <day>#<shard>, activeGame = <gameId>; KEYS_ONLY),
- *   on a day board's height item only (rank-writes.ts `heightItem`): written when the board's first score
+ *   on a day board's height item only (ranks/writes.ts `heightItem`): written when the board's first score
  *   creates it; a later raise rewrites the same values, which leaves the index untouched. Sharded by game so that
  *   the first scores of a new day, every game's at once, spread over ACTIVITY_SHARDS partitions.
  * Leaderboard ties (same points) are broken by who reached the score first, then by Arc ID (the rank key's order).
@@ -47,7 +47,7 @@ export interface DayActivity {
 
 /**
  * The index attributes of sessions (the GSIs above), for every writer to take from here so that no item misses
- * its index or keeps a stale entry (a total's board attributes come with its move: rank-writes.ts). `undefined` means removed: a session leaves the sparse risky index
+ * its index or keeps a stale entry (a total's board attributes come with its move: ranks/writes.ts). `undefined` means removed: a session leaves the sparse risky index
  * when its score drops.
  */
 export const playIndexes = {

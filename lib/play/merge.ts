@@ -1,17 +1,17 @@
 // Moving one player's play into another's: what merging two identities of one person needs from the play domain
 // (scripts/merge-identities.ts, docs/wallets.md "One identity per person"). A player's sessions move with exactly
 // their points, in transactions that also move the day and all-time totals and their places on the boards (the
-// score tree's counters and the boards' meta items, rank-writes.ts), so that every invariant the save paths keep holds after each
+// score tree's counters and the boards' meta items, ranks/writes.ts), so that every invariant the save paths keep holds after each
 // transaction: a total is the sum of its sessions, the counters count the totals, an invalidation of a moved
 // session takes its points from the player who now holds them. The save paths are not changed.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
 import { playKeys } from './keys.js';
-import { type BoardMeta, type BoardRef, entryShard, metaKey, metaOf, type Standing } from './rank-index.js';
-import { boardMove } from './rank-writes.js';
+import { type BoardMeta, type BoardRef, entryShard, metaKey, metaOf, type Standing } from './ranks/board.js';
+import { boardMove } from './ranks/writes.js';
 import { getItems, itemKey, playTable, type TransactItem, transact, updateExpression } from './repository.js';
-import { groupTransaction, MAX_TRANSACTION_ITEMS } from './save-groups.js';
+import { groupTransaction, MAX_TRANSACTION_ITEMS } from './saves/groups.js';
 
 type Item = Record<string, NativeAttributeValue>;
 

@@ -1,4 +1,4 @@
-// The developer's reads of play: players' points here, the leaderboard (leaderboard.ts) and the session
+// The developer's reads of play: players' points here, the leaderboard (ranks/leaderboard.ts) and the session
 // listings (session-lists.ts).
 import type { AuthContext } from '../core/auth.js';
 import { requireOwnedGame } from '../games/index.js';
@@ -6,7 +6,7 @@ import { parseIdentifiers, resolveKnownIdentifiers } from '../user/index.js';
 import { playKeys, utcDay } from './keys.js';
 import { getItems, itemKey } from './repository.js';
 
-export { devLeaderboard } from './leaderboard.js';
+export { devLeaderboard } from './ranks/leaderboard.js';
 export { devSessions, riskySessions, sessionView } from './session-lists.js';
 
 /** GET /play/dev/points: today's and all-time points of up to 100 players (two batched reads). */

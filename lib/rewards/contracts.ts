@@ -1,5 +1,5 @@
 // The multiplier quote contracts (cost, current multiplier, cost for a placement), and the schemas and model text
-// that every rewards contract shares (purchase-contracts.ts, pool-contracts.ts).
+// that every rewards contract shares (purchases/contracts.ts, pools/contracts.ts).
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, withMeta } from '../core/schemas.js';

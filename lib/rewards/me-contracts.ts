@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { described, withMeta } from '../core/schemas.js';
-import { allowanceSchema } from './allowance-contracts.js';
+import { allowanceSchema } from './allowances/contracts.js';
 import { lamports, PLAYER, TAGS, usd } from './contracts.js';
 
 const payout = withMeta(

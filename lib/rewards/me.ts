@@ -2,7 +2,7 @@
 // game-coin allocations (the emission's, through a port the function file wires, so that rewards does not import
 // snapshots).
 import { type AuthContext, isGameScoped } from '../core/auth.js';
-import { allowancesOf } from './allowance.js';
+import { allowancesOf } from './allowances/allowance.js';
 import { payoutsOf } from './settlement/queries.js';
 
 /** One claimable game-coin allocation of a wallet (airdrop and emission, cumulative). */

@@ -12,7 +12,7 @@ import {
 } from '../adapters/dynamodb.js';
 import { logger } from '../core/logger.js';
 import { outboxItem } from '../outbox/index.js';
-import { type AllowanceHold, allowanceHoldWrites, allowanceReleaseWrite } from './allowance-repository.js';
+import { type AllowanceHold, allowanceHoldWrites, allowanceReleaseWrite } from './allowances/repository.js';
 import { rewardsKeys, rewardsTable } from './keys.js';
 import type { Purchase, Slot } from './model.js';
 import { poolDayWrite } from './pool-days.js';

@@ -5,9 +5,9 @@ import { errors } from '../core/errors.js';
 import { gamesByAirdropMint, getCoinGameIds, getGame } from '../games/index.js';
 import { getCoin, getJob, getMintJobId, openLaunchKeys } from '../launcher/index.js';
 import type { AirdropCoin } from './builder.js';
-import type { EmissionSchedule } from './claims.js';
+import type { EmissionSchedule } from './claims/claims.js';
+import { getEmissionState, listEmissionDays } from './emission/repository.js';
 import { EMISSION_POOL } from './emission-math.js';
-import { getEmissionState, listEmissionDays } from './emission-repository.js';
 
 /** The launch job of a coin (the mint → job index written at reserve time, else the coin record's job). */
 const jobOf = async (coinMint: string) => {

@@ -1,6 +1,6 @@
 // Public surface of the snapshots domain: code outside lib/snapshots imports it from here only.
 import type { Contract } from '../core/contract.js';
-import { submitClaimContract } from './claim-submit-contract.js';
+import { submitClaimContract } from './claims/submit-contract.js';
 import {
   buildClaimTransactionsContract,
   getClaimStatusContract,
@@ -11,18 +11,16 @@ import {
 } from './contracts.js';
 
 export { computeAllocations, encodeAddress } from './allocation.js';
-export type { AllocationDeps, CoinAllocation } from './allocations.js';
-export { claimableCoinAllocations, coinAllocationDeps } from './allocations.js';
 export type { BuilderDeps } from './builder.js';
 export { buildSnapshot, processSnapshotBatch } from './builder.js';
-export type { MigrationDeps, MigrationReport } from './claim-migration.js';
-export { migrateLegacyClaims } from './claim-migration.js';
-export { claimStores } from './claim-stores.js';
-export type { SubmitClaimDeps } from './claim-submit.js';
-export { submitClaim } from './claim-submit.js';
-export { submitClaimContract } from './claim-submit-contract.js';
-export type { ClaimDeps, ClaimStatusDeps } from './claims.js';
-export { buildClaimTransactions, getClaimStatus } from './claims.js';
+export { claimableCoinAllocations, coinAllocationDeps } from './claims/allocations.js';
+export type { ClaimDeps, ClaimStatusDeps } from './claims/claims.js';
+export { buildClaimTransactions, getClaimStatus } from './claims/claims.js';
+export { migrateLegacyClaims } from './claims/migration.js';
+export { claimStores } from './claims/stores.js';
+export type { SubmitClaimDeps } from './claims/submit.js';
+export { submitClaim } from './claims/submit.js';
+export { submitClaimContract } from './claims/submit-contract.js';
 export {
   airdropCoinMints,
   coinEmission,
@@ -39,8 +37,7 @@ export {
   getSnapshotProofContract,
   listSnapshotHoldersContract,
 } from './contracts.js';
-export type { CoinEmissionDeps, EmissionOutcome } from './emission.js';
-export { coinEmissionDeps, settleCoinEmission } from './emission.js';
+export { coinEmissionDeps, settleCoinEmission } from './emission/emission.js';
 export { allocationDigest, EMISSION_POOL, splitByPoints } from './emission-math.js';
 export {
   type ByteRange,
@@ -64,19 +61,16 @@ export {
 } from './merkle.js';
 export {
   deleteLegacyClaim,
-  getClaimRecord,
   getSummary,
   listClaimCoins,
-  listClaimRecords,
   listLegacyClaims,
   noteClaimSignature,
   putMigratedClaim,
   putSummaryIfNewer,
   recordNewClaim,
-  settleClaim,
 } from './repository.js';
 export { scheduleSnapshots } from './schedule.js';
-export type { ReadDeps, SnapshotReadDeps } from './service.js';
+export type { SnapshotReadDeps } from './service.js';
 export { getSnapshot, getSnapshotProof, listSnapshotHolders } from './service.js';
 export { getSnapshotObject, putSnapshotObjects } from './storage.js';
 

@@ -1,4 +1,4 @@
-// Writes a built snapshot as its stored objects (format: layout-format.ts). The format and the readers are
+// Writes a built snapshot as its stored objects (format: layout/format.ts). The format and the readers are
 // re-exported here for the module's callers.
 import {
   DEFAULT_BUCKET_BITS,
@@ -13,7 +13,7 @@ import {
   SNAPSHOT_LAYOUT_VERSION,
   type SnapshotManifest,
   type StoredObject,
-} from './layout-format.js';
+} from './layout/format.js';
 import { type Distribution, LEAF_RECORD_BYTES } from './merkle.js';
 
 export {
@@ -28,8 +28,8 @@ export {
   SnapshotCorruptError,
   type SnapshotManifest,
   type StoredObject,
-} from './layout-format.js';
-export { loadSnapshotIndex, parseSnapshotIndex, type SnapshotIndex } from './layout-index.js';
+} from './layout/format.js';
+export { loadSnapshotIndex, parseSnapshotIndex, type SnapshotIndex } from './layout/index-file.js';
 export {
   type HolderEntry,
   type HoldersPage,
@@ -37,7 +37,7 @@ export {
   readHoldersPage,
   readManifest,
   readProof,
-} from './layout-readers.js';
+} from './layout/readers.js';
 
 export interface SerializeOptions {
   /** Key prefix of this snapshot, e.g. `snapshots/<mint>/v3/`; a missing trailing slash is added. */

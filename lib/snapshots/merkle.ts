@@ -1,15 +1,15 @@
 // Airdrop distributions as Jito merkle-distributor trees: entries or columns (claimant, amounts) → sorted
 // 48-byte leaf records → leaf hashes → tree. The parts, re-exported here for the module's callers:
-//   merkle-hash.ts     the convention (prefixes, sorted pairs, duplicate-last) and its hashes, per call and bulk
-//   merkle-tree.ts     tree levels, proofs, verification
-//   merkle-records.ts  leaf records and their order
+//   merkle/hash.ts     the convention (prefixes, sorted pairs, duplicate-last) and its hashes, per call and bulk
+//   merkle/tree.ts     tree levels, proofs, verification
+//   merkle/records.ts  leaf records and their order
 //
 // Speed: one node:crypto call per hash (2 per leaf, 1 per internal node), one thread: 1M holders take
 // ~1.3-1.6 s, in a background job with a 900 s budget. A WebAssembly SIMD kernel and worker threads were
 // tried and removed (docs/changelog.md, 2026-11-25; the current figures in docs/merkle.md §4, bench/merkle.ts).
-import { assertU64, hashLeafRecords, LEAF_RECORD_BYTES } from './merkle-hash.js';
-import { assertLeafOrder, encodeLeafRecords, sortOrder } from './merkle-records.js';
-import { buildTree, type MerkleTree } from './merkle-tree.js';
+import { assertU64, hashLeafRecords, LEAF_RECORD_BYTES } from './merkle/hash.js';
+import { assertLeafOrder, encodeLeafRecords, sortOrder } from './merkle/records.js';
+import { buildTree, type MerkleTree } from './merkle/tree.js';
 
 export {
   compare32,
@@ -25,8 +25,8 @@ export {
   nodeHash,
   reduceLevel,
   U64_MAX,
-} from './merkle-hash.js';
-export { assertLeafOrder, encodeLeafRecords, sortOrder } from './merkle-records.js';
+} from './merkle/hash.js';
+export { assertLeafOrder, encodeLeafRecords, sortOrder } from './merkle/records.js';
 export {
   buildTree,
   type MerkleTree,
@@ -34,7 +34,7 @@ export {
   treeDepth,
   treeNodeCount,
   verifyProof,
-} from './merkle-tree.js';
+} from './merkle/tree.js';
 
 export interface DistributionEntry {
   claimant: Uint8Array;

@@ -2,11 +2,10 @@
 // plus payout delay) has passed in the sparse byPeriodClose index and queues each on the settlement queue; the
 // settlement worker closes it: the board frozen and the prize table paid by the rewards domain's prize run (exactly
 // once, a crash or a chain fault finished by the next delivery), then the period record leaves the index.
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, isConditionFailure } from '../adapters/dynamodb.js';
+import { isConditionFailure } from '../adapters/dynamodb.js';
 import { logger } from '../core/logger.js';
 import { countMetricBy } from '../core/metrics.js';
-import { CLOSE_SHARDS, periodBoard, playTable, rankReads, tournamentPlayKeys } from '../play/index.js';
+import { periodBoard, rankReads } from '../play/index.js';
 import {
   type PeriodCloseMessage,
   type PeriodStandings,
@@ -14,45 +13,15 @@ import {
   type PrizeInput,
   settlePrizeRun,
 } from '../rewards/index.js';
+import { dropClose, duePeriodCloses, markClosed, postponeClose } from './close-repository.js';
 import type { Tournament } from './model.js';
 import { getTournament } from './repository.js';
 import { type Period, periodNamed } from './schedule.js';
 
+export { duePeriodCloses } from './close-repository.js';
+
 /** A queued close is queued again this long after, while its period is still open (a lost or failed run). */
 export const REQUEUE_SECONDS = 600;
-/** Periods read per index partition and run: a run queues at most this many × CLOSE_SHARDS. */
-const PER_SHARD = 500;
-
-/** The period records' keys: `TPERIOD#<gameId>#<tournamentId>` / `<periodId>`. */
-const refOf = (pk: string, sk: string): PeriodCloseMessage | undefined => {
-  const [kind, gameId, tournamentId, ...rest] = pk.split('#');
-  return kind === 'TPERIOD' && gameId && tournamentId && rest.length === 0
-    ? { gameId, tournamentId, periodId: sk }
-    : undefined;
-};
-
-/** The periods whose close time has passed (one Query per index partition). */
-export const duePeriodCloses = async (now: Date): Promise<PeriodCloseMessage[]> => {
-  const pages = await Promise.all(
-    Array.from({ length: CLOSE_SHARDS }, (_, shard) =>
-      dynamo().send(
-        new QueryCommand({
-          TableName: playTable(),
-          IndexName: 'byPeriodClose',
-          KeyConditionExpression: 'closeDue = :due AND closeAt <= :now',
-          ExpressionAttributeValues: { ':due': `CLOSE#${shard}`, ':now': now.toISOString() },
-          Limit: PER_SHARD,
-        }),
-      ),
-    ),
-  );
-  return pages.flatMap((page) =>
-    (page.Items ?? []).flatMap((item) => {
-      const ref = refOf(String(item.pk), String(item.sk));
-      return ref ? [ref] : [];
-    }),
-  );
-};
 
 /**
  * Queue the due closes on the settlement queue, then move each one's close time REQUEUE_SECONDS ahead (still in
@@ -68,24 +37,7 @@ export const scheduleTournamentCloses = async (deps: {
   if (due.length === 0) return { queued: 0 };
   await deps.send(due.map((m) => JSON.stringify(m)));
   const later = new Date(now.getTime() + REQUEUE_SECONDS * 1000).toISOString();
-  await Promise.all(
-    due.map(async (m) => {
-      try {
-        await dynamo().send(
-          new UpdateCommand({
-            TableName: playTable(),
-            Key: tournamentPlayKeys.period(m.gameId, m.tournamentId, m.periodId),
-            UpdateExpression: 'SET closeAt = :later',
-            ConditionExpression: 'attribute_exists(closeDue)',
-            ExpressionAttributeValues: { ':later': later },
-          }),
-        );
-      } catch (error) {
-        // Closed meanwhile: it left the index.
-        if (!isConditionFailure(error)) throw error;
-      }
-    }),
-  );
+  await Promise.all(due.map((m) => postponeClose(m, later)));
   logger.info('tournament periods queued to close', { queued: due.length });
   return { queued: due.length };
 };
@@ -113,35 +65,6 @@ export const prizeInputOf = (t: Tournament, p: Period): PrizeInput => ({
   voided:
     t.status === 'cancelled' && Date.parse(t.updatedAt) < Date.parse(p.endsAt) ? 'cancelled' : undefined,
 });
-
-/** The period record leaves the close index, with when it closed and its pot (the periods list shows them). */
-const markClosed = async (m: PeriodCloseMessage, closedAt: string, potLamports: string) => {
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: playTable(),
-      Key: tournamentPlayKeys.period(m.gameId, m.tournamentId, m.periodId),
-      UpdateExpression: 'SET closedAt = :at, potLamports = :pot REMOVE closeDue, closeAt',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':at': closedAt, ':pot': potLamports },
-    }),
-  );
-};
-
-/** A period record naming no period of a tournament leaves the close index (never queued again). */
-const dropClose = async (m: PeriodCloseMessage) => {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: playTable(),
-        Key: tournamentPlayKeys.period(m.gameId, m.tournamentId, m.periodId),
-        UpdateExpression: 'REMOVE closeDue, closeAt',
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-};
 
 export type CloseOutcome = 'closed' | 'notDue' | 'gone';
 
