@@ -18,12 +18,19 @@ import { sideEffects as settleDeps } from '../../functions/settlement/settle-gam
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { memoInstruction, signPlan, wireTransaction, withComputeBudget } from '../../lib/chain/index.js';
 import { getGame } from '../../lib/games/repository.js';
-import { invalidateSessions } from '../../lib/play/invalidate.js';
 import { defaultSessionId } from '../../lib/play/keys.js';
+import { invalidateSessions } from '../../lib/play/protocol/invalidate.js';
 import { rewardsKeys, rewardsTable } from '../../lib/rewards/keys.js';
 import { usdOf } from '../../lib/rewards/pricing.js';
 import type { FrozenPlayer, Settlement } from '../../lib/rewards/settlement/model.js';
+import { getStatement } from '../../lib/rewards/settlement/repository.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
+import {
+  checkStatement,
+  lineProof,
+  statementRoot,
+  verifyLineProof,
+} from '../../lib/rewards/settlement/statement.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
 import { carryOf, chain, payoutOf, randomDay, type SeededDay, SOL, seedDay } from '../helpers/settlement.js';
@@ -113,6 +120,24 @@ describe('settleGameDay', () => {
     });
     expect(line(seeded.players[11]?.arcId)).toBeUndefined();
     expect(BigInt(first.allocated)).toBe(first.lines.reduce((sum, l) => sum + BigInt(l.share), 0n));
+  });
+
+  it('records its statement with the intent: the rules give every line again, its root is the intent’s', async () => {
+    const stored = await getStatement(seeded.gameId, seeded.day);
+    if (!stored) throw new Error('no statement');
+    expect(first.statement).toEqual({ version: 1, root: stored.root });
+    expect(statementRoot(stored.statement)).toBe(stored.root);
+    expect(checkStatement(stored.statement, stored.root).filter((c) => !c.ok)).toEqual([]);
+    // What the run read: the pool it allocated from, the board without the invalidated player, down to rank 10.
+    expect(stored.statement.inputs.undistributed).toBe(first.undistributedBefore);
+    expect(stored.statement.inputs.standings.map((s) => s.arcId)).toEqual(
+      seeded.players.slice(1, 11).map((p) => p.arcId),
+    );
+    expect(stored.statement.lines).toEqual(first.lines);
+    for (const line of first.lines) {
+      const proved = lineProof(stored.statement, line.arcId);
+      expect(verifyLineProof(line, proved?.proof ?? [], stored.root)).toBe(true);
+    }
   });
 
   it('moves the SOL on chain: each landed line exactly once, what cannot land carried over', async () => {

@@ -9,11 +9,12 @@ import { handler as periodsHandler } from '../../functions/tournaments/list-tour
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import { playTable, tournamentPlayKeys } from '../../lib/play/index.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
-import { issueSessionToken } from '../../lib/play/session-token.js';
+import { issueSessionToken } from '../../lib/play/protocol/token.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
 import { myRewards } from '../../lib/rewards/index.js';
 import { poolBooks } from '../../lib/rewards/payout.js';
-import { type PayoutRecord, payoutRecords } from '../../lib/rewards/settlement/repository.js';
+import { getStatement, type PayoutRecord, payoutRecords } from '../../lib/rewards/settlement/repository.js';
+import { checkStatement } from '../../lib/rewards/settlement/statement.js';
 import {
   cancelTournament,
   periodResults,
@@ -84,6 +85,32 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
 });
 
+/**
+ * The run's statement, written with the intent: the board down to the last paid rank, the pool's books and the
+ * studio's fund it read; the prize rules give the same lines; the intent carries its root.
+ */
+const expectStatement = async (
+  f: Fixture,
+  run: Awaited<ReturnType<typeof runOf>>,
+  before: { inflow: bigint; allocated: bigint; earmarked: bigint },
+) => {
+  const stored = await getStatement(f.seeded.gameId, run.day, {
+    tournamentId: f.tournamentId,
+    periodId: f.periodId,
+  });
+  if (!stored) throw new Error('no statement');
+  expect(run.statement).toEqual({ version: 1, root: stored.root });
+  expect(stored.statement.run).toBe(`${f.tournamentId}/${f.periodId}`);
+  expect(stored.statement.inputs.standings).toEqual(run.prize.results);
+  expect(stored.statement.inputs.pool).toEqual({
+    inflow: before.inflow.toString(),
+    allocated: before.allocated.toString(),
+    earmarked: before.earmarked.toString(),
+  });
+  expect(checkStatement(stored.statement, stored.root).filter((c) => !c.ok)).toEqual([]);
+  expect(stored.statement.lines).toEqual(run.lines);
+};
+
 describe('tournament prizes', () => {
   it('pays the prize table once from the pool’s books (a stranger’s transfer into the vault changes nothing), with results, rewards and events', async () => {
     const f = await fixture({ subscribe: true });
@@ -111,6 +138,8 @@ describe('tournament prizes', () => {
     expect(run.lines.map((l) => [l.rank, l.share])).toEqual(
       [1, 2, 3].map((rank) => [rank, shareOf(rank).toString()]),
     );
+
+    await expectStatement(f, run, before);
 
     // Each winner received its line once (or it carried, owed at its next payout); rank 4 got nothing.
     const records = new Map((await payoutRecords(gameId, run.day, f.message)).map((r) => [r.arcId, r]));

@@ -1,6 +1,7 @@
 // Freezing a (game, day): the day's board (invalidated sessions already taken out by the play domain), the
 // players' wallets, the pool and the recipients' carries and balances are read once, the allocation computed
-// (./allocation.ts) and the whole persisted as the intent, with the pool's allocation, before anything is sent.
+// (./allocation.ts) and the whole persisted as the intent, with the pool's allocation and the run's statement
+// (./statement.ts: what it read and allocated, its merkle root on the intent), before anything is sent.
 import { randomUUID } from 'node:crypto';
 import type { ChainReader } from '../../chain/index.js';
 import { effectiveSplit, getGame } from '../../games/index.js';
@@ -9,7 +10,8 @@ import { DISTRIBUTION } from '../model.js';
 import { poolAllocationWrite, poolBooks } from '../payout.js';
 import { allocateDay, byRank } from './allocation.js';
 import type { FrozenPlayer, Settlement } from './model.js';
-import { carriedOf, persistIntent, putPlayerChunks } from './repository.js';
+import { carriedOf, persistIntent, putPlayerChunks, statementWrite } from './repository.js';
+import { dayStatement, poolFigures, statementRoot } from './statement.js';
 
 /** The fee of a one-signature transaction (lamports per signature), paid by the vault. */
 export const TRANSFER_FEE = 5_000n;
@@ -88,7 +90,7 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
       ),
     ),
   ]);
-  const allocation = allocateDay({
+  const input = {
     undistributed: books?.undistributed ?? 0n,
     vaultReserve: rentExemptMinimum,
     creatorSplit: split,
@@ -98,7 +100,10 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
     rentExemptMinimum,
     fee: TRANSFER_FEE,
     rule: DISTRIBUTION,
-  });
+  };
+  const allocation = allocateDay(input);
+  const statement = dayStatement(gameId, day, poolFigures(books), input, allocation.lines);
+  const root = statementRoot(statement);
   const now = deps.now().toISOString();
   const freezeId = randomUUID();
   const chunks = await putPlayerChunks(gameId, day, freezeId, players);
@@ -115,12 +120,12 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
     playerPart: allocation.playerPart.toString(),
     vaultAddress: books?.vaultAddress ?? null,
     lines: allocation.lines,
+    statement: { version: statement.version, root },
     emissionNotified: false,
     frozenAt: now,
   };
-  return persistIntent(
-    settlement,
-    carries,
-    books ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now)] : [],
-  );
+  return persistIntent(settlement, carries, [
+    statementWrite(settlement, statement, root),
+    ...(books ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now)] : []),
+  ]);
 };

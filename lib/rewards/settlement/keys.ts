@@ -13,6 +13,8 @@ import { settings } from '../../core/config.js';
  * - a settlement's payout to one recipient:      pk=SETTLE#<gameId>#<day>    sk=PAY#<arcId>
  *     the transfer record (its signature and blockhash expiry recorded before it is sent); GSI byRecipient
  *     (recipient = <arcId>, recipientSort = <day>#<gameId>) lists a user's payouts, newest first.
+ * - a run's statement (what it read and allocated, ./statement.ts): pk=SETTLE#<gameId>#<day>  sk=STATEMENT
+ *     written in the intent's transaction; the intent carries its merkle root (`statement.root`).
  * - a recipient's carry in a game:               pk=CARRY#<gameId>           sk=USER#<arcId>
  *     lamports owed that could not land yet (N).
  * - the version of a game's carries:             pk=GAME#<gameId>            sk=CARRIES
@@ -51,6 +53,11 @@ export const settlementKeys = {
     sk: `PAY#${arcId}`,
   }),
   PAY_PREFIX: 'PAY#',
+  /** The run's statement (./statement.ts), written with its intent. */
+  statement: (gameId: string, day: string, prize?: PrizeRef) => ({
+    pk: `SETTLE#${gameId}#${runName(day, prize)}`,
+    sk: 'STATEMENT',
+  }),
   carry: (gameId: string, arcId: string) => ({ pk: `CARRY#${gameId}`, sk: `USER#${arcId}` }),
   carries: (gameId: string) => ({ pk: `GAME#${gameId}`, sk: 'CARRIES' }),
   recipientSort: (day: string, gameId: string, prize?: PrizeRef) =>

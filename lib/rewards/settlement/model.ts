@@ -46,6 +46,8 @@ export interface Settlement {
   playerPart: string;
   vaultAddress: string | null;
   lines: PayoutLine[];
+  /** The run's statement (its own item, ./statement.ts): version and merkle root. Absent on runs before statements. */
+  statement?: { version: number; root: string };
   emissionNotified: boolean;
   frozenAt: string;
   settledAt?: string;

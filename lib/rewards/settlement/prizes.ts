@@ -15,8 +15,9 @@ import { allocatePrizes, prizeDayBudget } from './allocation.js';
 import { TRANSFER_FEE } from './freeze.js';
 import type { PrizeRef } from './keys.js';
 import type { PrizeRun, Settlement } from './model.js';
-import { carriedOf, getSettlement, persistIntent } from './repository.js';
+import { carriedOf, getSettlement, persistIntent, statementWrite } from './repository.js';
 import { finish, intentOf, type SettlementDeps } from './settle.js';
+import { poolFigures, prizeStatement, statementRoot } from './statement.js';
 
 /** One standing of a period's board, in rank order. */
 export interface PeriodStanding {
@@ -82,7 +83,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     undistributed > rentExemptMinimum ? undistributed - rentExemptMinimum : 0n,
     takenToday,
   );
-  const allocation = allocatePrizes({
+  const allocationInput = {
     undistributed,
     vaultReserve: rentExemptMinimum,
     poolBps: input.voided || !books ? 0 : input.poolBps,
@@ -96,7 +97,10 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     wallets: new Map(balances),
     rentExemptMinimum,
     fee: TRANSFER_FEE,
-  });
+  };
+  const allocation = allocatePrizes(allocationInput);
+  const statement = prizeStatement(gameId, prize, poolFigures(books), allocationInput, allocation.lines);
+  const root = statementRoot(statement);
   const prizeOf = new Map(allocation.lines.map((l) => [l.arcId, l.share]));
   const run: PrizeRun = {
     ...prize,
@@ -126,6 +130,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
     playerPart: allocation.allocated.toString(),
     vaultAddress: books?.vaultAddress ?? null,
     lines: allocation.lines,
+    statement: { version: statement.version, root },
     emissionNotified: true,
     frozenAt: now,
   };
@@ -139,6 +144,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
   const deposited = fund.depositedLamports;
   const released = deposited - allocation.fundUsed;
   return persistIntent(settlement, carries, [
+    statementWrite(settlement, statement, root),
     ...(books && (allocation.allocated > 0n || deposited > 0n)
       ? [poolAllocationWrite(gameId, books.allocated, allocation.allocated, now, deposited)]
       : []),

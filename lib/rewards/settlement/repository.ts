@@ -15,6 +15,7 @@ import { outboxItem } from '../../outbox/index.js';
 import { poolDayWrite } from '../pool-days.js';
 import { type PrizeRef, settlementKeys, settlementTable } from './keys.js';
 import type { FrozenPlayer, PayoutLine, Settlement } from './model.js';
+import type { Statement } from './statement.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -220,6 +221,35 @@ const prizesAtMost = (settlement: Settlement) => {
  * carried or moved meanwhile would be consumed twice). False when another run persisted it first, another is
  * open, or the carries changed: the caller reads again.
  */
+/**
+ * The run's statement, put with its intent (one per run: a second intent can't commit, and neither can its
+ * statement). The intent carries the root.
+ */
+export const statementWrite = (settlement: Settlement, statement: Statement, root: string): TransactItem => ({
+  Put: {
+    TableName: settlementTable(),
+    Item: {
+      ...settlementKeys.statement(settlement.gameId, settlement.day, settlement.prize),
+      statement,
+      root,
+      createdAt: settlement.frozenAt,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/** A run's statement and its root, if the run has one (runs before statements have none). */
+export const getStatement = async (
+  gameId: string,
+  day: string,
+  prize?: PrizeRef,
+): Promise<{ statement: Statement; root: string } | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: settlementTable(), Key: settlementKeys.statement(gameId, day, prize) }),
+  );
+  return Item ? { statement: Item.statement as Statement, root: String(Item.root) } : undefined;
+};
+
 export const persistIntent = async (
   settlement: Settlement,
   carries: Pick<CarriesRead, 'version'>,
