@@ -2,9 +2,11 @@
 // reader pages the holders (partitioned getProgramAccounts, or getProgramAccountsV2 with a cursor), the real
 // builder allocates, merges the round, builds the tree and serializes the objects (kept in memory here instead
 // of S3). The chain runs in its own process (litesvm and its indexes are not the builder's memory); each source
-// is measured in a fresh process: pages, wall time of the read and of the build, peak RSS and heap.
+// is measured in a fresh process: pages, wall time of the read and of the build, peak RSS and heap. With
+// `--fault-rate`, each source is read a second time with that share of its pages failing once (the local chain's
+// flaky pages: 429, 503, -32016, a late answer, in turn) and the two snapshot roots are compared.
 //
-//   npx tsx bench/holders.ts [--holders 1000000] [--page-size 5000] [--sources rpc,helius]
+//   npx tsx bench/holders.ts [--holders 1000000] [--page-size 5000] [--sources rpc,helius] [--fault-rate 0.01]
 import { execFile, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -48,7 +50,20 @@ const serve = async () => {
     }
   }
   process.send?.({ url: chain.url, mint, seededMs: Date.now() - started });
-  process.on('message', async () => {
+  process.on('message', async (message: { flaky?: number } | string) => {
+    if (typeof message === 'object' && message.flaky !== undefined) {
+      chain.setFlaky(
+        message.flaky > 0
+          ? {
+              methods: ['getProgramAccounts', 'getProgramAccountsV2'],
+              rate: message.flaky,
+              seed: String(Date.now()),
+            }
+          : undefined,
+      );
+      process.send?.({ flaky: message.flaky, traffic: chain.traffic(true) });
+      return;
+    }
     await chain.stop();
     process.exit(0);
   });
@@ -60,8 +75,9 @@ const measure = async () => {
   const mint = arg('mint', '');
   const source = arg('source', 'rpc') as HoldersSource;
   const pageSize = Number(arg('page-size', '5000'));
-  const reader = makeChainReader({ rpcUrl: url, requestTimeoutMs: 120_000, holders: { source, pageSize } });
-  const coinMint = bs58.encode(randomBytes(32));
+  // A late answer (the flaky pages' `timeout`, 2 s) must end the call: 30 s is far above a page's read here.
+  const reader = makeChainReader({ rpcUrl: url, requestTimeoutMs: 30_000, holders: { source, pageSize } });
+  const coinMint = arg('coin', bs58.encode(randomBytes(32)));
   const objects = new Map<string, Uint8Array>();
   let summary: Parameters<BuilderDeps['putSummaryIfNewer']>[0] | undefined;
   let read: { ms: number; holders: TokenHolders } | undefined;
@@ -112,6 +128,8 @@ const measure = async () => {
       source,
       pageSize,
       pages: read.holders.pages,
+      retries: read.holders.retries,
+      root: outcome.summary.merkleRoot,
       holders: read.holders.count,
       leaves: outcome.summary.holderCount,
       readSlots: outcome.summary.readSlots,
@@ -137,26 +155,54 @@ const main = async () => {
   console.log(
     `seeded ${holders} holders (+10 % second accounts, a few off-curve owners) in ${(ready.seededMs / 1000).toFixed(0)} s`,
   );
+  const faultRate = Number(arg('fault-rate', '0'));
+  const coin = bs58.encode(randomBytes(32));
+  type Traffic = { served: Record<string, number | undefined>; flaky: Record<string, number> };
+  /** Tells the chain process to make pages flaky (0: none) and returns what it served since the last call. */
+  const flaky = (rate: number) =>
+    new Promise<{ traffic: Traffic }>((resolve) => {
+      chain.once('message', (m) => resolve(m as { traffic: Traffic }));
+      chain.send({ flaky: rate });
+    });
+  const run = async (source: string) => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        ...process.execArgv,
+        file,
+        '--measure',
+        ...['--url', ready.url, '--mint', ready.mint, '--source', source, '--page-size', pageSize],
+        ...['--coin', coin],
+      ],
+      { maxBuffer: 1 << 20 },
+    );
+    const r = JSON.parse(stdout.trim().split('\n').at(-1) as string);
+    console.log(
+      `${r.source} (page ${r.pageSize}): ${r.pages} pages, ${r.retries} pages read again, ${r.holders} holders → ` +
+        `${r.leaves} leaves, slots ${r.readSlots.first}–${r.readSlots.last}; read ${(r.readMs / 1000).toFixed(1)} s, ` +
+        `build ${(r.buildMs / 1000).toFixed(1)} s; RSS before ${r.rssBeforeMiB} MiB, peak ${r.peakRssMiB} MiB ` +
+        `(bound 512), heap at the read's end ${r.heapPeakMiB} MiB; root ${String(r.root).slice(0, 16)}…; ` +
+        `load average ${loadavg()[0]?.toFixed(1)}`,
+    );
+    if (r.peakRssMiB >= 512) process.exitCode = 1;
+    return r as { root: string; pages: number; retries: number };
+  };
   try {
     for (const source of sources) {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [
-          ...process.execArgv,
-          file,
-          '--measure',
-          ...['--url', ready.url, '--mint', ready.mint, '--source', source, '--page-size', pageSize],
-        ],
-        { maxBuffer: 1 << 20 },
-      );
-      const r = JSON.parse(stdout.trim().split('\n').at(-1) as string);
+      const clean = await run(source);
+      if (!(faultRate > 0)) continue;
+      await flaky(faultRate);
+      const faulty = await run(source);
+      const { traffic } = await flaky(0);
+      const failed = Object.values(traffic.flaky).reduce((a, b) => a + b, 0);
+      const served = (traffic.served.getProgramAccounts ?? 0) + (traffic.served.getProgramAccountsV2 ?? 0);
+      const same = faulty.root === clean.root;
       console.log(
-        `${r.source} (page ${r.pageSize}): ${r.pages} pages, ${r.holders} holders → ${r.leaves} leaves, ` +
-          `slots ${r.readSlots.first}–${r.readSlots.last}; read ${(r.readMs / 1000).toFixed(1)} s, build ` +
-          `${(r.buildMs / 1000).toFixed(1)} s; RSS before ${r.rssBeforeMiB} MiB, peak ${r.peakRssMiB} MiB ` +
-          `(bound 512), heap at the read's end ${r.heapPeakMiB} MiB; load average ${loadavg()[0]?.toFixed(1)}`,
+        `${source} with ${faultRate * 100} % of pages failing once: ${failed} of ${served} page requests failed ` +
+          `(${JSON.stringify(traffic.flaky)}), ${faulty.retries} read again; completed; root ` +
+          `${same ? 'equals' : 'DIFFERS FROM'} the fault-free root`,
       );
-      if (r.peakRssMiB >= 512) process.exitCode = 1;
+      if (!same) process.exitCode = 1;
     }
   } finally {
     chain.send('stop');

@@ -1,5 +1,5 @@
 // Leaderboard reads at 10k, 100k and 1M players: a player's rank (the lowest player's, the worst case of the
-// old path), the top 10 and a deep page, through the rank index (lib/play/rank-reads.ts) beside the old path
+// old path), the top 10 and a deep page, through the rank index (lib/play/ranks/reads.ts) beside the old path
 // (bench/lib/old-leaderboard.ts: COUNT pages over a points-sorted index), in one run, as ratios.
 //   npx tsx bench/leaderboard.ts [--sizes 10000,100000,1000000] [--runs 5] [--old-runs 3]
 // --old-runs 0 leaves the old path out (no old index, faster seeding: the old rank read at 1M is ~10× 100k's);
@@ -255,7 +255,7 @@ try {
     ];
     // The first rank read in the lowest score's tie group: where more than a page of it is ahead of the player in
     // a shard, it counts the group in a third wave and records the score (`BoardMeta.ties`); the reads timed below
-    // find it recorded and count the group in their first wave (lib/play/rank-around.ts).
+    // find it recorded and count the group in their first wave (lib/play/ranks/around.ts).
     const first = await once(() => playerRank(board, lowest.arcId));
     // The answers agree with the seeded order before anything is timed.
     const rankOf = async (p: (typeof players)[number]) => (await playerRank(board, p.arcId))?.rank;

@@ -32,7 +32,7 @@ try {
   const [day] = dueDays(now);
   if (!day) throw new Error('no due day');
 
-  // A day board's height item as the board's first score writes it (lib/play/rank-writes.ts heightItem; the
+  // A day board's height item as the board's first score writes it (lib/play/ranks/writes.ts heightItem; the
   // shard is the game's, 16 of them: lib/play/keys.ts ACTIVITY_SHARDS).
   const shard = (gameId: string) => createHash('sha256').update(gameId).digest().readUInt32BE(0) % 16;
   const items = Array.from({ length: GAMES }, () => {

@@ -27,6 +27,7 @@ export type ResourceId =
   | 'VaultKeySecret'
   | 'SecretsKeySecret'
   | 'IdpCredentialsSecret'
+  | 'SecretsKmsKey'
   | 'LaunchStateMachine'
   | 'LaunchExecutions';
 
@@ -57,13 +58,19 @@ const dynamo = (resource: ResourceId, actions: string[], indexes?: string): Gran
       ]
     : []),
 ];
+/**
+ * The KMS key the secrets are encrypted under: the customer-managed key the deployer names (SECRETS_KMS_KEY_ARN,
+ * README "Deploying"), whose use a reader of a secret needs besides the secret; else Secrets Manager's own key,
+ * which needs no grant (the grant then names its alias, harmlessly).
+ */
+const secretsKmsKey: Grant = { resource: 'SecretsKmsKey', actions: ['kms:Decrypt'] };
 const vaultKey: ModuleAccess = {
-  grants: [{ resource: 'VaultKeySecret', actions: ['secretsmanager:GetSecretValue'] }],
+  grants: [{ resource: 'VaultKeySecret', actions: ['secretsmanager:GetSecretValue'] }, secretsKmsKey],
   environment: { VAULT_KEY_SECRET_ID: { Ref: 'VaultKeySecret' } },
 };
 // The secret's id, never the key: a function's environment is readable with lambda:GetFunctionConfiguration.
 const secretsKey: ModuleAccess = {
-  grants: [{ resource: 'SecretsKeySecret', actions: ['secretsmanager:GetSecretValue'] }],
+  grants: [{ resource: 'SecretsKeySecret', actions: ['secretsmanager:GetSecretValue'] }, secretsKmsKey],
   environment: { SECRETS_KEY_SECRET_ID: { Ref: 'SecretsKeySecret' } },
 };
 const launchStateMachineArn = {
@@ -90,7 +97,7 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/adapters/secret-value.ts': none,
   'lib/adapters/secrets.ts': secretsKey,
   'lib/adapters/privy-api.ts': {
-    grants: [{ resource: 'IdpCredentialsSecret', actions: ['secretsmanager:GetSecretValue'] }],
+    grants: [{ resource: 'IdpCredentialsSecret', actions: ['secretsmanager:GetSecretValue'] }, secretsKmsKey],
   },
   'lib/adapters/vault-keys.ts': vaultKey,
   'lib/adapters/storage.ts': {
@@ -124,12 +131,16 @@ export const ACCESS: Record<string, ModuleAccess> = {
     grants: dynamo('UsersTable', ['Scan', 'PutItem', 'UpdateItem', 'ConditionCheckItem']),
   },
   'lib/user/provider.ts': none,
+  // Reads IDP_IMPORT_API_URL, a setting every function has (serverless.yml provider.environment).
+  'lib/user/directory.ts': none,
   // New users queued for their import into the identity provider (the saves, the games' splits); the worker
   // bundles it too.
   'lib/user/importer.ts': {
     grants: [{ resource: 'UserImportQueue', actions: ['sqs:SendMessage'] }],
     environment: { USER_IMPORT_QUEUE_URL: { Ref: 'UserImportQueue' } },
   },
+  // The import worker's shared pace at the provider: one UsersTable item (lib/user/keys.ts, importPace).
+  'lib/user/import-pace.ts': { grants: dynamo('UsersTable', ['GetItem', 'UpdateItem']) },
 
   // --- connect (UsersTable, codes in the EphemeralTable) ---
   'lib/connect/keys.ts': none,
@@ -158,25 +169,27 @@ export const ACCESS: Record<string, ModuleAccess> = {
   // --- play (PlayTable) ---
   'lib/play/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'BatchGetItem', 'Query'], '*') },
   // The games with activity on a day (the settlement schedule): a Query of the byActiveDay index only.
-  'lib/play/day-board.ts': { grants: dynamo('PlayTable', ['Query'], 'byActiveDay') },
-  'lib/play/budget.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
-  'lib/play/invalidate.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
-  'lib/play/rank-writes.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/ranks/day-board.ts': { grants: dynamo('PlayTable', ['Query'], 'byActiveDay') },
+  'lib/play/protocol/budget.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/ranks/writes.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   // A rank read records a large tie group it found on its board's meta item (a hint for later reads).
-  'lib/play/rank-around.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
-  'lib/play/save-writes.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem', 'ConditionCheckItem']) },
-  'lib/play/sdk-commit.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
-  'lib/play/sdk-flush.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
-  'lib/play/sdk-open.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
-  'lib/play/sdk-session.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/ranks/around.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/saves/writes.ts': {
+    grants: dynamo('PlayTable', ['PutItem', 'UpdateItem', 'ConditionCheckItem']),
+  },
+  // The session protocol's writes on open sessions and the totals they move; the opening's, the one Put, apart.
+  'lib/play/protocol/repository.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/play/protocol/open-repository.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
   'lib/play/player-names.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
   'lib/play/merge.ts': { grants: dynamo('PlayTable', ['Scan', 'UpdateItem', 'DeleteItem']) },
   // Its signing key comes from lib/adapters/secrets.ts (derivedKey), which declares the secret.
-  'lib/play/session-token.ts': none,
-  'lib/play/tournament-entries.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
+  'lib/play/protocol/token.ts': none,
+  'lib/play/ranks/tournament-entries.ts': { grants: dynamo('PlayTable', ['PutItem', 'UpdateItem']) },
   'lib/tournaments/repository.ts': { grants: dynamo('PlayTable', ['GetItem', 'Query', 'PutItem']) },
   // Periods due to close: a Query of the byPeriodClose index, and the record's close marks.
-  'lib/tournaments/close.ts': { grants: dynamo('PlayTable', ['Query', 'UpdateItem'], 'byPeriodClose') },
+  'lib/tournaments/close-repository.ts': {
+    grants: dynamo('PlayTable', ['Query', 'UpdateItem'], 'byPeriodClose'),
+  },
 
   // --- rewards (RewardsTable) ---
   // The save paths read a multiplier slot (a key with its table) in their one BatchGetItem across both tables.
@@ -184,7 +197,7 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/rewards/repository.ts': {
     grants: dynamo('RewardsTable', ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
   },
-  'lib/rewards/allowance-repository.ts': {
+  'lib/rewards/allowances/repository.ts': {
     grants: dynamo('RewardsTable', ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
   },
   'lib/rewards/pool-repository.ts': { grants: dynamo('RewardsTable', ['Query', 'PutItem']) },
@@ -196,7 +209,7 @@ export const ACCESS: Record<string, ModuleAccess> = {
   // The day's books, an Update in the transactions that move the pool's totals.
   'lib/rewards/pool-days.ts': { grants: dynamo('RewardsTable', ['UpdateItem']) },
   // The history's pages (a Query; TransactGetItems needs GetItem); its cursor's key comes from lib/adapters/secrets.ts.
-  'lib/rewards/pool-history.ts': { grants: dynamo('RewardsTable', ['Query', 'GetItem']) },
+  'lib/rewards/pools/history.ts': { grants: dynamo('RewardsTable', ['Query', 'GetItem']) },
 
   // --- settlement (SettlementTable, its queue, the payout DLQ) ---
   'lib/rewards/settlement/keys.ts': none,
@@ -241,7 +254,7 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/snapshots/repository.ts': {
     grants: dynamo('SnapshotsTable', ['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem']),
   },
-  'lib/snapshots/emission-repository.ts': {
+  'lib/snapshots/emission/repository.ts': {
     grants: dynamo('SnapshotsTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem']),
   },
   'lib/snapshots/storage.ts': {
@@ -373,6 +386,18 @@ export const arnOf = (grant: Grant): unknown => {
             // biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable
             ':secret:${self:custom.names.idpCredentialsSecret}-??????',
           ],
+        ],
+      };
+    case 'SecretsKmsKey':
+      return {
+        'Fn::If': [
+          'SecretsKmsKeyNamed',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable
+          "${env:SECRETS_KMS_KEY_ARN, ''}",
+          {
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation fills the pseudo parameters
+            'Fn::Sub': 'arn:${AWS::Partition}:kms:${AWS::Region}:${AWS::AccountId}:alias/aws/secretsmanager',
+          },
         ],
       };
     case 'LaunchExecutions':

@@ -91,13 +91,18 @@ export const OTHER_FUNCTIONS: Record<string, FunctionSettings> = {
       "Users a save (or a game's split) created before the identity provider had them, imported there in its\n" +
       'batches (docs/wallets.md, "New players"); a provider that is down or rate-limiting only delays this queue.',
     handler: 'functions/user/import-users.handler',
-    // A batch of 20 users: one provider batch import, 20 user reads, the table writes; a merge moves more.
+    // A batch of 20 users: a wait of up to 30 s for its creations (lib/user/import-pace.ts), one provider batch
+    // import, 20 user reads, the table writes; a merge moves more.
     timeout: 120,
     events: [
       {
         sqs: {
           arn: { 'Fn::GetAtt': ['UserImportQueue', 'Arn'] },
-          batchSize: 5,
+          // One message (one provider batch) an invocation, and two invocations at once (the least SQS allows):
+          // the provider's 240 creations a minute are 12 batches, one each 5 s; a batch takes 1-2 s, so two
+          // workers keep the shared pace full, and no worker holds received messages while it waits.
+          batchSize: 1,
+          maximumConcurrency: 2,
           functionResponseType: 'ReportBatchItemFailures',
         },
       },

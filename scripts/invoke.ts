@@ -29,9 +29,12 @@ const event = eventFile ? JSON.parse(readFileSync(resolve(root, eventFile), 'utf
 const { handler } = (await import(pathToFileURL(file).href)) as {
   handler: (event: unknown, context: unknown) => Promise<unknown>;
 };
+// The function's own timeout, counting down as Lambda's does: outbound calls take their budgets from it.
+const timeoutSeconds = Number(fn.timeout ?? config.provider?.timeout ?? 6);
+const endsAt = Date.now() + timeoutSeconds * 1000;
 const context = {
   functionName: `${config.service}-dev-${name}`,
   awsRequestId: randomUUID(),
-  getRemainingTimeInMillis: () => 10_000,
+  getRemainingTimeInMillis: () => Math.max(0, endsAt - Date.now()),
 };
 console.log(JSON.stringify(await handler(event, context), null, 2));

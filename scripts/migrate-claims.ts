@@ -1,5 +1,5 @@
 // `npm run migrate-claims` rebuilds the claims of the release that read amounts from memos as the platform's claim
-// records, from the transactions each coin's vault signed (lib/snapshots/claim-migration.ts), against the stack the
+// records, from the transactions each coin's vault signed (lib/snapshots/claims/migration.ts), against the stack the
 // environment points at (`npm run dev` locally). Run it once after deploying the claim records, before claims are
 // opened again; a second run changes nothing. Prints what it migrated and deleted.
 import { resolve } from 'node:path';

@@ -7,12 +7,39 @@
 // byte (a unit test checks it against the client's own functions; docs/wallets.md).
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import * as z from 'zod/mini';
+import { canonicalJson } from '../core/canonical-json.js';
 import { requireSetting } from '../core/config.js';
+import { callTimeoutMs, upstreamBusy, waitOrGiveUp } from '../core/deadline.js';
 import { AppError } from '../core/errors.js';
 import { readSecretString } from './secret-value.js';
 
 /** The provider's answer to a refused request: `{"error": "<message>", "code"?: "<code>"}`. */
 const errorBodySchema = z.object({ error: z.string(), code: z.optional(z.string()) });
+
+/**
+ * The provider's documented error codes, by what they mean for the platform: the request's authorization
+ * signatures (none valid for this wallet: our signer was removed from it, or the key is not the signer's), a
+ * policy denying the transaction, a wallet short of funds, a broadcast that failed, the rate limit.
+ */
+export const PROVIDER_ERROR_CODES = {
+  missing_or_empty_authorization_header: 'signature',
+  zero_correct_authorization_signatures: 'signature',
+  insufficient_correct_authorization_signatures: 'signature',
+  incorrect_quantity_of_authorization_signatures: 'signature',
+  no_valid_user_session_keys: 'signature',
+  user_session_keys_expired: 'signature',
+  policy_violation: 'policy',
+  insufficient_funds: 'funds',
+  transaction_broadcast_failure: 'broadcast',
+  too_many_requests: 'rate_limited',
+} as const;
+/** What a refusal means: by its documented code, else by its status. */
+export type ProviderRefusalKind =
+  | (typeof PROVIDER_ERROR_CODES)[keyof typeof PROVIDER_ERROR_CODES]
+  | 'credentials'
+  | 'not_found'
+  | 'unavailable'
+  | 'other';
 
 /** A refusal the provider answered: its status and, when it gave one, its error code. */
 export class ProviderApiError extends Error {
@@ -25,11 +52,29 @@ export class ProviderApiError extends Error {
   ) {
     super(message);
   }
+
+  /** What the refusal means (PROVIDER_ERROR_CODES), its code first, else its status. */
+  get kind(): ProviderRefusalKind {
+    if (this.code !== undefined && Object.hasOwn(PROVIDER_ERROR_CODES, this.code))
+      return PROVIDER_ERROR_CODES[this.code as keyof typeof PROVIDER_ERROR_CODES];
+    if (this.status === 429) return 'rate_limited';
+    if (this.status === 401) return 'credentials';
+    if (this.status === 404) return 'not_found';
+    if (this.status >= 500) return 'unavailable';
+    return 'other';
+  }
 }
+
+/**
+ * A user's path as the official client writes it (its `encodeURIPath`): RFC 3986 path characters, `:` and `@`
+ * among them, stay as they are, so `did:privy:…` keeps its colons; everything else is percent-encoded.
+ */
+export const userPath = (did: string) =>
+  `/v1/users/${did.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent)}`;
 
 /** Where and as whom a request goes; each part defaults to its setting. */
 export interface ProviderTarget {
-  /** IDP_API_URL */
+  /** IDP_API_URL; the batch import's is IDP_IMPORT_API_URL (the provider's auth host). */
   base?: string;
   /** IDP_APP_ID */
   appId?: string;
@@ -57,7 +102,7 @@ const MAX_BACKOFF_MS = 8_000;
 
 /**
  * The app's credentials the provider issues: its secret (Basic auth) and the authorization key (base64 PKCS8
- * P-256, optionally prefixed `wallet-auth:` as the dashboard shows it) that signs wallet requests.
+ * P-256, optionally prefixed `wallet-auth:` or `wallet-api:` as the dashboard shows it) that signs wallet requests.
  */
 export const idpCredentialsSchema = z.object({
   appSecret: z.string().check(z.minLength(1)),
@@ -95,7 +140,7 @@ const appAuthorizationKey = (raw: string): KeyObject => {
     authorizationKey = {
       raw,
       key: createPrivateKey({
-        key: Buffer.from(raw.replace(/^wallet-auth:/, ''), 'base64'),
+        key: Buffer.from(raw.replace(/^wallet-(auth|api):/, ''), 'base64'),
         format: 'der',
         type: 'pkcs8',
       }),
@@ -112,23 +157,6 @@ export interface SignatureInput {
   headers: { 'privy-app-id': string; 'privy-idempotency-key'?: string; 'privy-request-expiry'?: string };
 }
 
-/**
- * RFC 8785 canonical JSON, as the official client's `canonicalize` dependency writes it: object keys sorted by
- * UTF-16 code units, no whitespace, numbers and strings as ECMAScript serializes them, `undefined` members left out.
- */
-export const canonicalJson = (value: unknown): string | undefined => {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if ('toJSON' in value && typeof value.toJSON === 'function') return canonicalJson(value.toJSON());
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v) ?? 'null').join(',')}]`;
-  const members = Object.keys(value)
-    .sort()
-    .flatMap((key) => {
-      const text = canonicalJson((value as Record<string, unknown>)[key]);
-      return text === undefined ? [] : [`${JSON.stringify(key)}:${text}`];
-    });
-  return `{${members.join(',')}}`;
-};
-
 /** The canonical JSON bytes of a request (RFC 8785; an empty object body is signed as ""). */
 export const signaturePayload = (input: SignatureInput): Buffer => {
   const body =
@@ -144,17 +172,14 @@ export const signaturePayload = (input: SignatureInput): Buffer => {
 export const authorizationSignature = (input: SignatureInput, key: KeyObject) =>
   sign('sha256', signaturePayload(input), key).toString('base64');
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const PROVIDER = 'The identity provider';
 
 /** Full jitter over an exponential step from IDP_RETRY_BASE_MS, or the provider's Retry-After when longer. */
 const backoffMs = (attempt: number, retryAfter: string | null) => {
   const base = requireSetting('IDP_RETRY_BASE_MS');
   const step = Math.min(MAX_BACKOFF_MS, base * 2 ** attempt);
   const told = Number(retryAfter) * 1000;
-  return Math.max(
-    Number.isFinite(told) ? Math.min(told, MAX_BACKOFF_MS) : 0,
-    step / 2 + Math.random() * (step / 2),
-  );
+  return Math.max(Number.isFinite(told) ? told : 0, step / 2 + Math.random() * (step / 2));
 };
 
 /** The refusal in an answer that is not ok. */
@@ -220,7 +245,8 @@ export const providerRequest = async (
       // Signed per attempt: each carries its own expiry.
       headers: await headersFor(url, method, init.body, init.authorize === true, target),
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-      signal: AbortSignal.timeout(target.timeoutMs ?? 5000),
+      // No longer than the invocation has left.
+      signal: AbortSignal.timeout(callTimeoutMs(target.timeoutMs ?? 5000, PROVIDER)),
     });
     if (response.status !== 429) return response;
     if (attempt + 1 >= attempts)
@@ -231,6 +257,10 @@ export const providerRequest = async (
         { 'Retry-After': '60' },
       );
     await response.body?.cancel();
-    await sleep(backoffMs(attempt, response.headers.get('retry-after')));
+    // A wait longer than a retry is worth, or than the invocation can afford, is answered at once: 503 with the
+    // provider's own wait as Retry-After (a queue worker puts the message back for that long).
+    const wait = backoffMs(attempt, response.headers.get('retry-after'));
+    if (wait > MAX_BACKOFF_MS) throw upstreamBusy(PROVIDER, wait);
+    await waitOrGiveUp(wait, PROVIDER);
   }
 };

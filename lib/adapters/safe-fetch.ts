@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { callTimeoutMs } from '../core/deadline.js';
 
 // SSRF-safe requests to user-supplied URLs: GET of game pages (the ownership check), POST of webhook deliveries.
 //
@@ -262,6 +263,9 @@ const fetchHops = async (url: string, settings: Settings, signal: AbortSignal): 
   }
 };
 
+/** The host a URL names, for messages ("the upstream" when it doesn't parse). */
+const hostOf = (url: string): string => (URL.canParse(url) ? new URL(url).host : 'the upstream');
+
 /** GET a user-supplied URL without letting it reach internal addresses (see the header comment). */
 const settingsOf = (options: SafeFetchOptions): Settings => ({
   maxBytes: options.maxBytes ?? 1024 * 1024,
@@ -278,9 +282,15 @@ const settingsOf = (options: SafeFetchOptions): Settings => ({
 });
 
 export const safeFetch = async (url: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> => {
-  const settings = settingsOf(options);
+  const own = settingsOf(options);
+  // No longer than the invocation has left (a 503 with Retry-After at once when not even a short call fits).
+  const settings = { ...own, timeoutMs: callTimeoutMs(own.timeoutMs, hostOf(url)) };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
+  // A TimeoutError, as AbortSignal.timeout gives: the caller's error mapping answers 503, not 500.
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The upstream did not answer in time', 'TimeoutError')),
+    settings.timeoutMs,
+  );
   try {
     return await fetchHops(url, settings, controller.signal);
   } catch (error) {

@@ -111,19 +111,24 @@ const signResponseSchema = z.object({
 });
 
 /**
- * Why the provider refused to sign, told apart for the operator: our request or configuration (401: app
- * credentials, authorization key, signer), the user's wallet no longer carrying our signer (403
- * signer_not_authorized: revoked), a policy on the signer denying this transaction (403 policy_violation).
+ * Why the provider refused to sign, told apart for the operator by its documented code (privy-api.ts
+ * PROVIDER_ERROR_CODES): no authorization signature it accepts for this wallet (the user removed our signer, or
+ * the authorization key is not the signer's), a policy on the signer denying this transaction, our app
+ * credentials; a 429 or 5xx is transient.
  */
 const refusal = (error: ProviderApiError): WalletSignerError => {
-  const transient = error.status === 429 || error.status >= 500;
-  if (error.status === 401)
-    return new WalletSignerError(`Wallet provider refused our credentials or signature: ${error.message}`);
-  if (error.status === 403 && error.code === 'signer_not_authorized')
-    return new WalletSignerError(`The wallet no longer carries the platform's signer: ${error.message}`);
-  if (error.status === 403)
-    return new WalletSignerError(`Wallet provider policy denied the transaction: ${error.message}`);
-  return new WalletSignerError(error.message, transient);
+  switch (error.kind) {
+    case 'signature':
+      return new WalletSignerError(
+        `The provider accepted no authorization signature for this wallet (the platform's signer was removed from it, or the authorization key is not the signer's): ${error.message}`,
+      );
+    case 'policy':
+      return new WalletSignerError(`Wallet provider policy denied the transaction: ${error.message}`);
+    case 'credentials':
+      return new WalletSignerError(`Wallet provider refused our credentials: ${error.message}`);
+    default:
+      return new WalletSignerError(error.message, error.status === 429 || error.status >= 500);
+  }
 };
 
 /** Ask the identity provider's wallet API to sign (request shape in the file header). */

@@ -45,18 +45,26 @@ export const unitLimitFor = (consumed: number): number =>
   Math.min(MAX_COMPUTE_UNIT_LIMIT, Math.max(consumed + 1_000, Math.ceil(consumed * 1.1)));
 
 /**
- * Percentile of the recent per-slot prioritization fees a transaction bids: the 75th. Each slot's value is the
- * lowest price that landed in that slot writing one of these accounts (or in the block), so bidding the 75th
- * percentile would have landed in three of four recent slots; the median loses half of the congested ones, the
- * maximum pays for one bidder's spike. The setting caps it.
+ * Percentile of the recent per-slot prioritization fees a transaction bids: the 90th. Each slot's value is the
+ * lowest price that landed in that slot writing one of these accounts (on mainnet also raised to the block's
+ * lowest), a floor, not what landing took: in congestion most transactions of a slot paid well above its minimum,
+ * and a bid at a typical minimum (the 50th or 75th percentile) ties with the cheapest that got in and loses
+ * to the rest. The 90th of the last 150 slots (about a minute) follows the floor of the busy slots within a slot
+ * or two, and stays clear of the maximum, one bidder's spike. Providers with a fee-estimate API (PRIORITY_FEE_SOURCE
+ * `helius`) see every landed price, not the minimum: their `High` level (75th percentile of what landed) is bid
+ * instead. The setting PRIORITY_FEE_MAX_MICROLAMPORTS caps either.
  */
-export const PRIORITY_PERCENTILE = 75;
+export const PRIORITY_PERCENTILE = 90;
 
 /** The price to bid (micro-lamports per unit) from recent per-slot fees: their percentile, never above `cap`. */
-export const priorityPrice = (recent: readonly bigint[], cap: bigint): bigint => {
+export const priorityPrice = (
+  recent: readonly bigint[],
+  cap: bigint,
+  percentile: number = PRIORITY_PERCENTILE,
+): bigint => {
   if (recent.length === 0 || cap <= 0n) return 0n;
   const sorted = [...recent].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const at = Math.min(sorted.length - 1, Math.ceil((PRIORITY_PERCENTILE / 100) * sorted.length) - 1);
+  const at = Math.min(sorted.length - 1, Math.ceil((percentile / 100) * sorted.length) - 1);
   const price = sorted[Math.max(0, at)] ?? 0n;
   return price < cap ? price : cap;
 };

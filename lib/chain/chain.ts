@@ -23,11 +23,13 @@ import {
   verifySignature,
 } from '@solana/kit';
 import { estimateComputeUnitLimitFactory, MAX_COMPUTE_UNIT_LIMIT } from '@solana-program/compute-budget';
+import { MIN_CALL_MS, remainingMs } from '../core/deadline.js';
 import {
   budgetOfTransaction,
   type ComputeBudget,
   feeOf,
   hasComputeBudget,
+  PRIORITY_PERCENTILE,
   priceWithin,
   priorityPrice,
   signersOf,
@@ -35,7 +37,7 @@ import {
   withComputeBudget,
   writableAccounts,
 } from './budget.js';
-import { ChainError, toChainError } from './errors.js';
+import { ChainError, fromRpcAnswer, toChainError } from './errors.js';
 import { signatureFate, statusSighting, type TransactionFate } from './fate.js';
 import {
   type AddressLike,
@@ -44,9 +46,11 @@ import {
   COMMITMENT,
   makeChainReader,
   rpcCall,
+  rpcTransport,
   solanaRpc,
   toKey,
 } from './reader.js';
+import { rpcLimiter } from './rpc-budget.js';
 
 /** A sent transaction: enough to resume confirming it, or to know when it can no longer land. */
 export interface SentTransaction {
@@ -179,7 +183,10 @@ export const makeChain = (options: ChainOptions): Chain => {
   const pollMs = options.pollMs ?? 1000;
   const resendMs = options.resendMs ?? 2000;
   const priceCap = BigInt(options.priorityFeeMaxMicroLamports ?? DEFAULT_PRIORITY_FEE_MAX_MICROLAMPORTS);
-  const rpc = solanaRpc(options);
+  const transport = rpcTransport(options);
+  const rpc = solanaRpc(options, transport);
+  const limiter = rpcLimiter(options.rpcUrl, options.budget);
+  const percentile = options.fees?.percentile ?? PRIORITY_PERCENTILE;
   const reader = makeChainReader(options, rpc);
   const { getTransactionLogs, getLatestBlockhash, getSignatureStatus } = reader;
   const estimateUnits = estimateComputeUnitLimitFactory({ rpc });
@@ -217,21 +224,58 @@ export const makeChain = (options: ChainOptions): Chain => {
     }
   };
 
-  const recentFees = async (accounts: Address[]): Promise<bigint[]> => {
+  /** The bid from recent per-slot fees: their `percentile`, capped. */
+  const recentPrice = async (accounts: Address[]): Promise<bigint> => {
     const fees = await rpcCall('getRecentPrioritizationFees', () =>
       rpc.getRecentPrioritizationFees(accounts.slice(0, MAX_FEE_ACCOUNTS)).send(),
     );
-    return fees.map((f) => BigInt(f.prioritizationFee));
+    return priorityPrice(
+      fees.map((f) => BigInt(f.prioritizationFee)),
+      priceCap,
+      percentile,
+    );
+  };
+
+  /** The provider's estimate for these accounts at its `High` level, capped (budget.ts says why). */
+  const providerPrice = async (accounts: Address[]): Promise<bigint> => {
+    const method = 'getPriorityFeeEstimate';
+    const answer = await rpcCall(method, () =>
+      transport<{
+        result?: { priorityFeeEstimate?: unknown };
+        error?: { code: number; message: string };
+      }>({
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: [{ accountKeys: accounts.slice(0, MAX_FEE_ACCOUNTS), options: { priorityLevel: 'High' } }],
+        },
+      }),
+    );
+    if (answer.error) throw fromRpcAnswer(method, { error: answer.error });
+    const estimate = Number(answer.result?.priorityFeeEstimate);
+    if (!Number.isFinite(estimate) || estimate < 0)
+      throw new ChainError('RPC_ERROR', `${method}: malformed answer (priorityFeeEstimate)`);
+    const price = BigInt(Math.ceil(estimate));
+    return price < priceCap ? price : priceCap;
   };
 
   const estimateBudget: Chain['estimateBudget'] = async (plan, budgetOptions = {}) => {
-    const [consumed, recent] = await Promise.all([simulatedUnits(plan), recentFees(writableAccounts(plan))]);
+    const accounts = writableAccounts(plan);
+    const [consumed, price] = await Promise.all([
+      simulatedUnits(plan),
+      priceCap <= 0n
+        ? 0n
+        : options.fees?.source === 'helius'
+          ? providerPrice(accounts)
+          : recentPrice(accounts),
+    ]);
     const units =
       consumed === undefined
         ? (budgetOptions.fallbackUnits ?? MAX_COMPUTE_UNIT_LIMIT)
         : unitLimitFor(consumed);
     const signatures = signersOf(plan);
-    let microLamports = priorityPrice(recent, priceCap);
+    let microLamports = price;
     if (budgetOptions.maxFeeLamports !== undefined) {
       const within = priceWithin(budgetOptions.maxFeeLamports, signatures, units);
       if (within === null)
@@ -286,7 +330,9 @@ export const makeChain = (options: ChainOptions): Chain => {
 
   const confirm: Chain['confirm'] = async (sent, { timeoutMs = 30_000, raw } = {}) => {
     const { signature } = sent;
-    const deadline = Date.now() + timeoutMs;
+    // Not past the invocation's deadline either: the last poll must still fit (the transaction may land later,
+    // and the caller's records resume it).
+    const deadline = Date.now() + Math.max(0, Math.min(timeoutMs, remainingMs() - MIN_CALL_MS));
     let lastSend = Date.now();
     for (let polls = 0; ; polls++) {
       // The first poll and every few after it also check expiry; the ones between only read the status.
@@ -299,7 +345,8 @@ export const makeChain = (options: ChainOptions): Chain => {
             signature,
           },
         );
-      if (raw && Date.now() - lastSend >= resendMs) {
+      // A re-broadcast is optional: it never waits for the send budget (first sends need it more), it skips a turn.
+      if (raw && Date.now() - lastSend >= resendMs && limiter.freeNow('sendTransaction')) {
         lastSend = Date.now();
         await broadcast(raw, false).catch(() => undefined);
       }

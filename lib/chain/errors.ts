@@ -6,6 +6,8 @@ import {
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   type SolanaError,
 } from '@solana/kit';
+import type { AppError } from '../core/errors.js';
+import { isGiveUp, retryAfterMs } from './rpc-budget.js';
 
 /** Why a chain call failed. */
 export type ChainErrorCode =
@@ -40,17 +42,26 @@ export class ChainError extends Error {
   readonly transient: boolean;
   readonly logs: string[];
   readonly signature: string | undefined;
+  /** The provider's Retry-After (ms) when it limited the call. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     readonly code: ChainErrorCode,
     message: string,
-    options: { logs?: string[]; signature?: string; cause?: unknown; transient?: boolean } = {},
+    options: {
+      logs?: string[];
+      signature?: string;
+      cause?: unknown;
+      transient?: boolean;
+      retryAfterMs?: number;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.transient = options.transient ?? TRANSIENT_CODES.has(code);
     this.name = this.transient ? 'ChainTransientError' : 'ChainError';
     this.logs = options.logs ?? [];
     this.signature = options.signature;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
@@ -90,13 +101,14 @@ const preflightFailure = (error: SolanaError, prefix: string, signature: string 
 /** A JSON-RPC error object or HTTP failure answered to a call made without kit's client. */
 export const fromRpcAnswer = (
   action: string,
-  answer: { status: number } | { error: { code: number; message: string } },
+  answer: { status: number; retryAfterMs?: number } | { error: { code: number; message: string } },
 ): ChainError => {
   if ('status' in answer) {
     const transient = answer.status === 429 || answer.status >= 500;
     return new ChainError(
       transient ? 'RPC_UNAVAILABLE' : 'RPC_ERROR',
       `${action}: RPC answered HTTP ${answer.status}`,
+      answer.retryAfterMs === undefined ? {} : { retryAfterMs: answer.retryAfterMs },
     );
   }
   const { code, message } = answer.error;
@@ -106,11 +118,16 @@ export const fromRpcAnswer = (
   );
 };
 
-/** Classify any error thrown by kit's RPC client, fetch or a signer into a ChainError. */
+/**
+ * Classify any error thrown by kit's RPC client, fetch or a signer into a ChainError. The deadline's give-up (503
+ * UPSTREAM_UNAVAILABLE with the provider's wait, rpc-budget.ts) is no chain failure: it is rethrown as it is, so
+ * the caller's answer keeps its Retry-After.
+ */
 export const toChainError = (
   error: unknown,
   context: { signature?: string; action?: string } = {},
 ): ChainError => {
+  if (isGiveUp(error)) throw error as AppError;
   if (error instanceof ChainError) return error;
   const prefix = context.action ? `${context.action}: ` : '';
   const { signature } = context;
@@ -118,7 +135,12 @@ export const toChainError = (
     return preflightFailure(error, prefix, signature);
   if (isSolanaError(error, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) {
     const { code, message } = fromRpcAnswer(context.action ?? 'RPC', { status: error.context.statusCode });
-    return new ChainError(code, message, { cause: error, signature });
+    const wait = retryAfterMs(error.context.headers?.get('retry-after'));
+    return new ChainError(code, message, {
+      cause: error,
+      signature,
+      ...(wait === undefined ? {} : { retryAfterMs: wait }),
+    });
   }
   if (isSolanaError(error)) {
     const code = rpcCode(error);

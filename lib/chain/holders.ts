@@ -10,9 +10,18 @@
 //
 // Every page is read with `withContext`; the first page's slot is passed as `minContextSlot` to the rest, so no
 // page answers from an older state, and the read reports the slot range it saw.
+//
+// A page that fails for a passing reason (HTTP 429 or 5xx, a timeout, -32016 "minimum context slot not reached"
+// from a node behind the load balancer's previous one, any transient code) is read again after a backoff (the
+// provider's Retry-After when it sent one); the pages already read are kept, so the read resumes at the page that
+// failed. A page that still fails after `attempts` ends the read with a transient ChainError naming it (the
+// builder's message is redelivered later), and a backoff that does not fit the invocation's deadline answers 503
+// at once.
 import bs58 from 'bs58';
+import { canWait } from '../core/deadline.js';
 import { sortOrder } from '../core/key-order.js';
 import { ChainError, fromRpcAnswer, toChainError } from './errors.js';
+import { backoffMs, type RpcLimiter, retryAfterMs, rpcBusy, rpcTimeoutMs } from './rpc-budget.js';
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from './token.js';
 
 export type HoldersSource = 'rpc' | 'helius';
@@ -22,6 +31,10 @@ export interface HoldersOptions {
   source?: HoldersSource;
   /** Accounts per page: the V2 `limit`, or the size above which an RPC partition is split. 1–10 000. */
   pageSize?: number;
+  /** Reads of one page before the read gives up, the first included. Default 6. */
+  attempts?: number;
+  /** First backoff between reads of a failed page (ms), doubling, with jitter. Default 500. */
+  retryBaseMs?: number;
 }
 
 export interface ListHoldersOptions {
@@ -52,6 +65,8 @@ export interface TokenHolders {
   readonly slots: { first: number; last: number };
   /** RPC answers read. */
   readonly pages: number;
+  /** Page reads that failed for a passing reason and were read again. */
+  readonly retries: number;
 }
 
 export const DEFAULT_HOLDERS_PAGE_SIZE = 5_000;
@@ -74,6 +89,7 @@ export class HolderAccumulator {
   private firstSlot = Number.POSITIVE_INFINITY;
   private lastSlot = 0;
   pages = 0;
+  retries = 0;
 
   constructor(
     expected = 1024,
@@ -144,6 +160,7 @@ export class HolderAccumulator {
       balances: balances.subarray(0, count),
       slots: { first: this.pages ? this.firstSlot : 0, last: this.lastSlot },
       pages: this.pages,
+      retries: this.retries,
     };
   }
 }
@@ -175,11 +192,15 @@ export type BoundedCall = (
   maxBytes: number,
 ) => Promise<{ tooLarge: true } | { tooLarge: false; result: unknown }>;
 
-/** A JSON-RPC call over fetch with a deadline and a byte cap on the answer. */
+/**
+ * A JSON-RPC call over fetch with a byte cap on the answer, the scan family's budget taken first, and a timeout
+ * shortened to what the invocation has left.
+ */
 export const boundedFetchCall =
-  (rpcUrl: string, timeoutMs: number): BoundedCall =>
+  (rpcUrl: string, timeoutMs: number, limiter?: RpcLimiter): BoundedCall =>
   async (method, params, maxBytes) => {
-    const signal = AbortSignal.timeout(timeoutMs);
+    await limiter?.take(method);
+    const signal = AbortSignal.timeout(rpcTimeoutMs(timeoutMs));
     let text: string;
     try {
       const response = await fetch(rpcUrl, {
@@ -190,7 +211,12 @@ export const boundedFetchCall =
       });
       if (!response.ok) {
         await response.body?.cancel();
-        throw fromRpcAnswer(method, { status: response.status });
+        const wait = retryAfterMs(response.headers.get('retry-after'));
+        if (response.status === 429) limiter?.pause(method, wait ?? 0);
+        throw fromRpcAnswer(method, {
+          status: response.status,
+          ...(wait === undefined ? {} : { retryAfterMs: wait }),
+        });
       }
       const body = await readCapped(response, maxBytes);
       if (body === undefined) return { tooLarge: true };
@@ -202,6 +228,34 @@ export const boundedFetchCall =
     if (answer.error) throw fromRpcAnswer(method, { error: answer.error });
     return { tooLarge: false, result: answer.result };
   };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One page, read again after a backoff while it fails for a passing reason (see the top of the file). */
+const pageWithRetry = async (
+  state: ReadState,
+  method: string,
+  params: unknown[],
+  maxBytes: number,
+): ReturnType<BoundedCall> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await state.call(method, params, maxBytes);
+    } catch (error) {
+      if (!(error instanceof ChainError) || !error.transient) throw error;
+      if (attempt >= state.attempts)
+        throw new ChainError(
+          'RPC_UNAVAILABLE',
+          `${error.message} (the holder read could not finish: a page failed ${attempt} times, ${state.acc.pages} pages were read)`,
+          { cause: error, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) },
+        );
+      const wait = backoffMs(attempt, state.retryBaseMs, error.retryAfterMs);
+      if (!canWait(wait)) throw rpcBusy(wait);
+      state.acc.retries++;
+      await sleep(wait);
+    }
+  }
+};
 
 const readCapped = async (response: Response, maxBytes: number): Promise<string | undefined> => {
   const reader = response.body?.getReader();
@@ -273,6 +327,8 @@ interface ReadState {
   acc: HolderAccumulator;
   call: BoundedCall;
   pageSize: number;
+  attempts: number;
+  retryBaseMs: number;
   minContextSlot?: number;
 }
 
@@ -287,7 +343,12 @@ const readPartitioned = async (state: ReadState, program: string, filters: Filte
   const readOne = async (prefix: Uint8Array) => {
     const partition: Filter[] =
       prefix.length === 0 ? filters : [...filters, { memcmp: { offset: 32, bytes: bs58.encode(prefix) } }];
-    const answer = await state.call(method, [program, baseConfig(partition, state.minContextSlot)], maxBytes);
+    const answer = await pageWithRetry(
+      state,
+      method,
+      [program, baseConfig(partition, state.minContextSlot)],
+      maxBytes,
+    );
     const value = answer.tooLarge ? undefined : (answer.result as { value?: unknown } | null)?.value;
     if (answer.tooLarge || (Array.isArray(value) && value.length > state.pageSize)) {
       if (prefix.length >= MAX_PARTITION_BYTES)
@@ -331,7 +392,7 @@ const readCursor = async (state: ReadState, program: string, filters: Filter[]) 
       limit: state.pageSize,
       ...(paginationKey === undefined ? {} : { paginationKey }),
     };
-    const answer = await state.call(method, [program, config], maxBytes);
+    const answer = await pageWithRetry(state, method, [program, config], maxBytes);
     if (answer.tooLarge) throw new ChainError('RPC_ERROR', `${method}: a page exceeds ${maxBytes} bytes`);
     const result = answer.result as { value?: Page } & Page;
     // The wrapped shape ({context, value: {accounts, paginationKey}}); some providers put both beside context.
@@ -364,7 +425,13 @@ export const readTokenHolders = async (
   );
   // Columns start at most 64k rows (2.6 MB) and double: an overestimated hint costs nothing.
   const acc = new HolderAccumulator(Math.min(options.expectedAccounts ?? 1024, 65_536), options.maxAccounts);
-  const state: ReadState = { acc, call, pageSize };
+  const state: ReadState = {
+    acc,
+    call,
+    pageSize,
+    attempts: Math.max(1, options.attempts ?? 6),
+    retryBaseMs: options.retryBaseMs ?? 500,
+  };
   for (const [program, filters] of queriesOf(mint, options.programId)) {
     if (options.source === 'helius') await readCursor(state, program, filters);
     else await readPartitioned(state, program, filters, startDepth(options.expectedAccounts, pageSize));

@@ -6,6 +6,8 @@ export {
   type ComputeBudget,
   feeOf,
   LAMPORTS_PER_SIGNATURE,
+  PRIORITY_PERCENTILE,
+  priorityPrice,
   withComputeBudget,
 } from './budget.js';
 export {
@@ -41,6 +43,7 @@ export {
   type AddressLike,
   type ChainOptions,
   type ChainReader,
+  type FeeOptions,
   type LandedTransaction,
   type MintInfo,
   makeChainReader,
@@ -48,6 +51,13 @@ export {
   type SignatureState,
   type TokenMetadataInfo,
 } from './reader.js';
+export {
+  familyOf,
+  type MethodFamily,
+  type RateLimitRetry,
+  type RpcBudget,
+  resetRpcLimiters,
+} from './rpc-budget.js';
 export {
   address,
   buildCreateCoinMintTx,

@@ -20,6 +20,15 @@ import {
   type TokenHolders,
 } from './holders.js';
 import {
+  backoffMs,
+  type RateLimitRetry,
+  type RpcBudget,
+  type RpcLimiter,
+  retryAfterMs,
+  rpcLimiter,
+  rpcTimeoutMs,
+} from './rpc-budget.js';
+import {
   decodeMint,
   type MintInfo,
   TOKEN_2022_PROGRAM_ADDRESS,
@@ -110,6 +119,20 @@ export interface ChainOptions {
   resendMs?: number;
   /** How holders are read: standard RPC or the provider's paginated API, and the page size. */
   holders?: HoldersOptions;
+  /** Requests per second per method family, shared by every adapter of this URL in the container. */
+  budget?: RpcBudget;
+  /** How a 429 from the provider is retried. */
+  rateLimitRetry?: RateLimitRetry;
+  /** Price bids: a percentile of recent fees (default), or the provider's fee-estimate API. */
+  fees?: FeeOptions;
+}
+
+/** Where the priority fee bid comes from. */
+export interface FeeOptions {
+  /** `recent`: a percentile of getRecentPrioritizationFees; `helius`: the provider's getPriorityFeeEstimate. */
+  source?: 'recent' | 'helius';
+  /** The percentile bid of recent per-slot fees. Default PRIORITY_PERCENTILE. */
+  percentile?: number;
 }
 
 export const toKey = (address: AddressLike): Address => toAddress(address);
@@ -129,22 +152,69 @@ const keepPreflightMessage = (answer: unknown) => {
   return answer;
 };
 
-/** kit's default HTTP transport with a per-request deadline. */
-const transportFor = (url: string, timeoutMs: number): RpcTransport => {
+type Payload = { method?: unknown };
+
+/** The JSON-RPC method of a request (or of a batch's first). */
+const methodOf = (payload: unknown): string => {
+  const one = (Array.isArray(payload) ? payload[0] : payload) as Payload | null;
+  return typeof one?.method === 'string' ? one.method : '';
+};
+
+/** A 429 of kit's HTTP transport: the provider's Retry-After (ms, 0 when absent); undefined for anything else. */
+const rateLimited = (error: unknown): number | undefined => {
+  const context = (error as { context?: { statusCode?: unknown; headers?: unknown } } | null)?.context;
+  if (context?.statusCode !== 429) return undefined;
+  const headers = context.headers as { get?: (name: string) => string | null } | undefined;
+  return retryAfterMs(headers?.get?.('retry-after')) ?? 0;
+};
+
+/**
+ * kit's default HTTP transport, with the family's budget taken before each request, a per-request timeout
+ * shortened to what the invocation has left, and a 429 retried after the provider's wait while it fits.
+ */
+const transportFor = (
+  url: string,
+  timeoutMs: number,
+  limiter: RpcLimiter,
+  retry: RateLimitRetry = {},
+): RpcTransport => {
   const inner = createDefaultRpcTransport({ url });
+  const attempts = Math.max(1, retry.attempts ?? 4);
   return async <TResponse>(config: Parameters<RpcTransport>[0]) => {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const answer = await inner<TResponse>({
-      ...config,
-      signal: config.signal ? AbortSignal.any([config.signal, deadline]) : deadline,
-    });
-    return keepPreflightMessage(answer) as TResponse;
+    const method = methodOf(config.payload);
+    for (let attempt = 1; ; attempt++) {
+      await limiter.take(method);
+      const deadline = AbortSignal.timeout(rpcTimeoutMs(timeoutMs));
+      try {
+        const answer = await inner<TResponse>({
+          ...config,
+          signal: config.signal ? AbortSignal.any([config.signal, deadline]) : deadline,
+        });
+        return keepPreflightMessage(answer) as TResponse;
+      } catch (error) {
+        const asked = rateLimited(error);
+        if (asked === undefined) throw error;
+        // Every call of the family pauses for the provider's wait (or a backoff); the next turn waits for it, or
+        // answers 503 with it at once when it does not fit the deadline (limiter.take).
+        limiter.pause(method, backoffMs(attempt, retry.baseMs ?? 500, asked || undefined));
+        if (attempt >= attempts) throw error;
+      }
+    }
   };
 };
 
-/** kit's Solana RPC client over one endpoint. */
-export const solanaRpc = (options: ChainOptions) =>
-  createSolanaRpcFromTransport(transportFor(options.rpcUrl, options.requestTimeoutMs ?? 10_000));
+/** The HTTP transport of one endpoint, with its budget (also for provider methods kit's client does not type). */
+export const rpcTransport = (options: ChainOptions): RpcTransport =>
+  transportFor(
+    options.rpcUrl,
+    options.requestTimeoutMs ?? 10_000,
+    rpcLimiter(options.rpcUrl, options.budget),
+    options.rateLimitRetry,
+  );
+
+/** kit's Solana RPC client over one endpoint, with its budget. */
+export const solanaRpc = (options: ChainOptions, transport: RpcTransport = rpcTransport(options)) =>
+  createSolanaRpcFromTransport(transport);
 
 export type SolanaRpc = ReturnType<typeof solanaRpc>;
 
@@ -212,7 +282,11 @@ export const makeChainReader = (options: ChainOptions, rpc: SolanaRpc = solanaRp
     return { address, programId: info.owner, isToken2022, ...parsed };
   };
 
-  const holdersCall = boundedFetchCall(options.rpcUrl, options.requestTimeoutMs ?? 10_000);
+  const holdersCall = boundedFetchCall(
+    options.rpcUrl,
+    options.requestTimeoutMs ?? 10_000,
+    rpcLimiter(options.rpcUrl, options.budget),
+  );
   const listTokenHolders: ChainReader['listTokenHolders'] = (mint, listOptions = {}) =>
     readTokenHolders(holdersCall, toKey(mint), { ...options.holders, ...listOptions });
 

@@ -140,6 +140,12 @@ export const settingsSpec = {
   IDP_API_URL: url(),
   IDP_APP_ID: name(),
   IDP_WALLET_API_URL: url(),
+  // The provider's batch import of users, which it serves on its auth host only (the local IdP's under /api).
+  IDP_IMPORT_API_URL: withDefault(httpUrl(), 'https://auth.privy.io/api'),
+  // User creations the provider allows the app in a window (240 a minute, as it publishes): the import worker's
+  // shared pace (lib/user/import-pace.ts). Tests shorten the window.
+  IDP_USER_CREATIONS_PER_MINUTE: withDefault(positiveNumber(true), '240'),
+  IDP_USER_CREATION_WINDOW_SECONDS: withDefault(positiveNumber(true), '60'),
   // The app's signer (a key quorum holding the authorization key's public half) that users add to their wallet.
   IDP_SIGNER_ID: name(),
   // The Secrets Manager secret holding the app secret and the authorization key (JSON), which the deployer puts
@@ -175,6 +181,15 @@ export const settingsSpec = {
   // The most the platform bids per compute unit (micro-lamports): bounds what one transaction's priority fee
   // costs its payer, the platform's vaults included (1 000 000 = 1 lamport a unit; 0 turns priority fees off).
   PRIORITY_FEE_MAX_MICROLAMPORTS: withDefault(integerBetween(0, 100_000_000), '1000000'),
+  // Where the priority-fee bid comes from (lib/chain/budget.ts): `recent`, a high percentile of the node's recent
+  // per-slot fees, or `helius`, the provider's getPriorityFeeEstimate on SOLANA_RPC_URL.
+  PRIORITY_FEE_SOURCE: withDefault(oneOf(['recent', 'helius']), 'recent'),
+  // The RPC plan's request budget per method family, requests a second, shared by a container's calls
+  // (lib/chain/rpc-budget.ts): sendTransaction (re-broadcasts included), the holder read's getProgramAccounts(V2),
+  // and every other method. 0: not spaced here (a 429 is still retried after the provider's Retry-After).
+  SOLANA_RPC_SEND_PER_SECOND: withDefault(numberBetween(0, 10_000), '5'),
+  SOLANA_RPC_SCAN_PER_SECOND: withDefault(numberBetween(0, 10_000), '0'),
+  SOLANA_RPC_READ_PER_SECOND: withDefault(numberBetween(0, 10_000), '0'),
   // Where USD figures come from: the public feeds to ask, in order (docs/rewards.md, "SOL → USD"), or `fixed`,
   // which then needs SOL_USD_PRICE. The feeds' base URLs are settings so that the local stack's stand-in serves them.
   SOL_USD_PRICE_SOURCE: withDefault(priceSources(), 'coinbase,coingecko'),

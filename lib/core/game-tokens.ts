@@ -5,7 +5,7 @@
 import { decodeJwt } from 'jose';
 
 export const GAME_TOKEN_ISSUER = 'arcadia';
-/** `aud` of a play session token (lib/play/session-token.ts). */
+/** `aud` of a play session token (lib/play/protocol/token.ts). */
 export const SESSION_TOKEN_AUDIENCE = 'arcadia-play';
 /** `aud` of a grant's access token (lib/connect/tokens.ts). */
 export const GRANT_TOKEN_AUDIENCE = 'arcadia-connect';

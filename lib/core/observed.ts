@@ -6,6 +6,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { coldStartLoads } from './cold-start.js';
+import { withDeadline } from './deadline.js';
 import { logger } from './logger.js';
 import { metrics } from './metrics.js';
 
@@ -16,10 +17,13 @@ export const observed = <E, R>(
   handler: (event: E, context: Context) => Promise<R>,
 ): ((event: E, context?: Context) => Promise<R>) => {
   // What the bundled modules read once per container (the secrets key) is there before the handler's body runs.
-  const wrapped = middy(async (event: E, context: Context) => {
-    await coldStartLoads();
-    return handler(event, context);
-  })
+  // Outbound calls take their timeouts and retry waits from the time Lambda has left (lib/core/deadline.ts).
+  const wrapped = middy((event: E, context: Context) =>
+    withDeadline(context, async () => {
+      await coldStartLoads();
+      return handler(event, context);
+    }),
+  )
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }));
   return (event, context) => wrapped(event, context ?? inProcess);

@@ -67,6 +67,20 @@ export const isUpstreamFailure = (error: unknown): boolean => {
   return false;
 };
 
+/**
+ * The seconds an upstream asked us to wait (an error in the chain carrying `retryAfterMs`, as a rate-limited RPC's
+ * does), else UPSTREAM_RETRY_AFTER_SECONDS.
+ */
+export const upstreamRetryAfter = (error: unknown): number => {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    const { retryAfterMs, cause } = e as { retryAfterMs?: unknown; cause?: unknown };
+    if (typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs > 0)
+      return Math.max(1, Math.ceil(retryAfterMs / 1000));
+    e = cause;
+  }
+  return UPSTREAM_RETRY_AFTER_SECONDS;
+};
+
 const toPublic = (error: unknown): PublicError => {
   if (error instanceof AppError) {
     return {
@@ -94,7 +108,7 @@ const toPublic = (error: unknown): PublicError => {
       code: 'UPSTREAM_UNAVAILABLE',
       message: ERROR_MESSAGE_UPSTREAM,
       details: [],
-      headers: { 'Retry-After': String(UPSTREAM_RETRY_AFTER_SECONDS) },
+      headers: { 'Retry-After': String(upstreamRetryAfter(error)) },
     };
   return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error', details: [], headers: {} };
 };

@@ -20,6 +20,7 @@ import type {
   RateLimitSpec,
   ResponseOf,
 } from '../core/contract.js';
+import { withDeadline } from '../core/deadline.js';
 import { AppError, errors } from '../core/errors.js';
 import { bearerKind } from '../core/game-tokens.js';
 import { logger } from '../core/logger.js';
@@ -339,7 +340,10 @@ export const httpHandler = <C extends Contract>(
       throw new Error(`${contract.operationId}: no authenticator wired for scheme ${scheme}`);
     }
   }
-  const core = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
+  // Every outbound call inside takes its timeout and its retries' waits from the time Lambda has left.
+  const core = (event: HttpEvent, context: Context): Promise<HttpResult> =>
+    withDeadline(context, () => answer(event, context));
+  const answer = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
     // What the bundled modules read once per container (the secrets key) is there before anything uses it.
     await coldStartLoads();
     const raw = toRawRequest(event, context);

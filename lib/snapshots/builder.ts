@@ -104,7 +104,16 @@ export const buildSnapshot = async (coinMint: string, deps: BuilderDeps): Promis
     // Too many holders, or a node that refuses the read for good (filter unsupported, a partition it cannot
     // split): the next hour's read would fail the same way.
     const permanent = error instanceof HoldersLimitError || (error instanceof ChainError && !error.transient);
-    if (!permanent) throw error;
+    if (!permanent) {
+      // A read that could not finish (a page failing past its retries, or the invocation's deadline): the message
+      // is redelivered and the read starts again then.
+      logger.warn('holder read did not finish; retried with the message', {
+        coinMint,
+        airdropMint,
+        reason: (error as Error).message,
+      });
+      throw error;
+    }
     return unusable(coinMint, airdropMint, (error as Error).message);
   }
   const readSlots = holders.slots;

@@ -6,10 +6,13 @@
 import * as z from 'zod/mini';
 import { type BatchMessage, queueUrl, sendMessageBatches } from '../adapters/sqs.js';
 import { settings } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { processQueueBatch, type QueueRecord } from '../core/queue-batch.js';
 import { type IdentityDirectory, IMPORT_BATCH_LIMIT, type ProviderUserRef } from './directory.js';
 import { parseIdentifier } from './identifiers.js';
+import type { ImportPace } from './import-pace.js';
+import { ProviderApiError } from './provider.js';
 import { claimSubject, getIdentifierOwners, importStates, rememberWalletAddress } from './repository.js';
 
 /** A user created before its import: its Arc ID and the identifier key it was created for. */
@@ -27,6 +30,8 @@ const CREATION_GRACE_MS = 60_000;
 /** One queue message: up to one provider batch of users, and when they were queued. */
 export const importMessage = z.object({
   queuedAt: z.optional(z.string()),
+  /** Times the message was put back to wait for the provider (see `processImportBatch`). */
+  deferrals: z.optional(z.int().check(z.gte(0))),
   users: z
     .array(
       z.object({ arcId: z.string().check(z.minLength(1)), identifier: z.string().check(z.minLength(1)) }),
@@ -47,8 +52,56 @@ export interface ImportDeps {
    * merge of scripts/merge-identities.ts). True once nothing is left to move; false to be tried again later.
    */
   merge: (owned: OwnedSubject) => Promise<boolean>;
+  /** The creations shared by every worker (import-pace.ts); absent: the provider is called at once. */
+  pace?: ImportPace;
   now?: () => Date;
 }
+
+/**
+ * The longest a worker waits in the function for its reserved creations (the function's timeout is 120 s); a
+ * longer wait puts the message back with that delay instead.
+ */
+const MAX_PACE_WAIT_MS = 30_000;
+/** SQS delays a message by 15 minutes at most: a longer wait is waited in several turns. */
+const MAX_DELAY_SECONDS = 900;
+/**
+ * A message put back this many times takes the ordinary way after that (a failure is a receive, then the DLQ):
+ * a provider still refusing after hours of waits is an incident for the alarm, not for one more wait.
+ */
+export const MAX_IMPORT_DEFERRALS = 200;
+/** A refusal that said to wait, without saying how long. */
+const DEFAULT_WAIT_MS = 30_000;
+
+/** The provider can take these users only later: wait `waitMs` before trying again. */
+export class ImportDeferred extends Error {
+  override readonly name = 'ImportDeferred';
+
+  constructor(
+    readonly waitMs: number,
+    /** The provider refused (429): the shared pace holds every worker until then. */
+    readonly rateLimited: boolean,
+  ) {
+    super(`The identity provider can take these users in ${Math.ceil(waitMs / 1000)} s`);
+  }
+}
+
+/**
+ * How long a failed import must wait, when the failure says to wait: the pace's own deferral, or the provider's
+ * 429 or unavailability with its Retry-After (seconds); undefined for any other failure.
+ */
+export const importDeferral = (error: unknown): ImportDeferred | undefined => {
+  if (error instanceof ImportDeferred) return error;
+  if (error instanceof AppError && (error.code === 'RATE_LIMITED' || error.code === 'UPSTREAM_UNAVAILABLE')) {
+    const told = Number(error.headers['Retry-After'] ?? error.headers['retry-after']) * 1000;
+    return new ImportDeferred(
+      Number.isFinite(told) && told > 0 ? told : DEFAULT_WAIT_MS,
+      error.code === 'RATE_LIMITED',
+    );
+  }
+  if (error instanceof ProviderApiError && error.kind === 'rate_limited')
+    return new ImportDeferred(DEFAULT_WAIT_MS, true);
+  return undefined;
+};
 
 /** Seconds a queued import waits before the worker may receive it. */
 const IMPORT_DELAY_SECONDS = 2;
@@ -134,6 +187,9 @@ export const importPending = async (
   const young = queuedAt !== undefined && at.getTime() - Date.parse(queuedAt) < CREATION_GRACE_MS;
   const { todo, failed } = await triage(pending, deps, young);
   if (todo.length === 0) return failed;
+  // Each user may be a creation: reserved for the whole batch (X handles, only looked up, are counted too).
+  const wait = (await deps.pace?.reserve(todo.length, MAX_PACE_WAIT_MS)) ?? 0;
+  if (wait > 0) throw new ImportDeferred(wait, false);
   const results = await deps.directory.importUsers(todo.map((p) => parseIdentifier(p.identifier)));
   for (const [i, p] of todo.entries()) {
     const result = results[i];
@@ -144,12 +200,47 @@ export const importPending = async (
   return failed;
 };
 
-/** The worker's batch: each message one provider batch; a message with a user not done is retried (then DLQ). */
+/**
+ * Put a message back to be received after `waitMs`: a new message (the same users, one more deferral) with that
+ * delay; the caller then acknowledges the one it received. A wait is thereby never a receive of the message, so
+ * a provider that says "later" never moves it toward the DLQ. Sent twice (the acknowledgement lost), the import
+ * runs twice: it is idempotent (users already imported are skipped, a user created twice names its holder).
+ */
+const deferImport = async (message: z.infer<typeof importMessage>, waitMs: number) => {
+  await sendMessageBatches(
+    await importQueueUrl(),
+    [
+      {
+        MessageBody: JSON.stringify({ ...message, deferrals: (message.deferrals ?? 0) + 1 }),
+        DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(waitMs / 1000))),
+      },
+    ],
+    { what: 'deferred import message' },
+  );
+};
+
+/**
+ * The worker's batch: each message one provider batch. A message the provider can take only later (the shared
+ * pace is full, a 429, the provider unavailable, with its Retry-After) is put back with that delay and
+ * acknowledged; a message with a user not done otherwise is retried (a receive, then the DLQ).
+ */
 export const processImportBatch = (
   records: readonly QueueRecord[],
   deps: ImportDeps,
 ): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> =>
-  processQueueBatch(records, importMessage, 'user import', async ({ users, queuedAt }) => {
-    const failed = await importPending(users, deps, queuedAt);
-    if (failed.length > 0) throw new Error(`${failed.length} of ${users.length} user(s) not imported yet`);
+  processQueueBatch(records, importMessage, 'user import', async (message) => {
+    let failed: string[];
+    try {
+      failed = await importPending(message.users, deps, message.queuedAt);
+    } catch (error) {
+      const deferred = importDeferral(error);
+      if (!deferred || (message.deferrals ?? 0) >= MAX_IMPORT_DEFERRALS) throw error;
+      if (deferred.rateLimited)
+        await deps.pace?.holdUntil((deps.now?.() ?? new Date()).getTime() + deferred.waitMs);
+      logger.info('user import deferred', { users: message.users.length, waitMs: deferred.waitMs });
+      await deferImport(message, deferred.waitMs);
+      return;
+    }
+    if (failed.length > 0)
+      throw new Error(`${failed.length} of ${message.users.length} user(s) not imported yet`);
   });

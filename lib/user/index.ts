@@ -23,6 +23,7 @@ export {
 } from './directory.js';
 export { createHmacSignature } from './hmac-helper.js';
 export { gameSubjectPrefix, isDid, type ParsedIdentifier, parseIdentifiers } from './identifiers.js';
+export { type ImportPace, sharedImportPace } from './import-pace.js';
 export {
   type ImportDeps,
   importPending,
@@ -45,7 +46,13 @@ export {
   type SplitSearch,
 } from './merge.js';
 export { getMe, getMyStats, updateMe } from './profile.js';
-export { addToStat, getApiKeyRecord, statIncrementWrite, type UserStat } from './repository.js';
+export {
+  addToStat,
+  getApiKeyRecord,
+  importStates,
+  statIncrementWrite,
+  type UserStat,
+} from './repository.js';
 export { type PlayerIdToArcId, resolveIdentifiers, resolveKnownIdentifiers } from './resolver.js';
 export { apiKeyOf, ensureUserForSubject, resetSecret } from './service.js';
 export {

@@ -5,10 +5,13 @@ import * as z from 'zod/mini';
 import { requireSetting } from '../core/config.js';
 
 export {
+  ProviderApiError,
+  type ProviderTarget,
   providerError,
   providerRequest,
   type SignatureInput,
   signaturePayload,
+  userPath,
 } from '../adapters/privy-api.js';
 
 /** The provider's user record (the official client's `User`), as far as the platform reads it. */

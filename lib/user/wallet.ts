@@ -11,6 +11,7 @@ import {
   providerRequest,
   providerUserSchema,
   providerWalletSchema,
+  userPath,
 } from './provider.js';
 import { getWalletRef, rememberWalletAddress, type WalletRef, walletRefs } from './repository.js';
 
@@ -56,7 +57,7 @@ export const providerWallet = async (
 ): Promise<StoredWallet | null> => {
   const cached = records.get(subject);
   if (!options.fresh && cached && Date.now() - cached.at < WALLET_CACHE_TTL_MS) return cached.wallet;
-  const response = await providerRequest(fetchImpl, `/v1/users/${encodeURIComponent(subject)}`);
+  const response = await providerRequest(fetchImpl, userPath(subject));
   if (response.status === 404) return null;
   if (!response.ok) throw await providerError(response, 'user read');
   const ref = embeddedWalletOf(providerUserSchema.parse(await response.json()));

@@ -20,6 +20,15 @@ type Config = Record<string, unknown>;
 type Method = (ledger: Ledger, params: Params) => unknown;
 
 const API_VERSION = '2.2.0';
+/** The provider's fee-estimate levels and the percentiles they stand for. */
+const PRIORITY_LEVELS: Record<string, number> = {
+  Min: 0,
+  Low: 25,
+  Medium: 50,
+  High: 75,
+  VeryHigh: 95,
+  UnsafeMax: 100,
+};
 const SLOTS_PER_EPOCH = 432_000;
 
 const invalid = (message: string) => new RpcError(-32602, `Invalid params: ${message}`);
@@ -457,6 +466,22 @@ export const METHODS: Record<string, Method> = {
     if (!Array.isArray(accounts)) throw invalid('expected an array of addresses');
     if (accounts.length > 128) throw invalid('Too many inputs provided; max 128');
     return ledger.prioritizationFees(accounts.map((_, i) => address(accounts, i)));
+  },
+  // The fee-estimate API of a provider (Helius): a level's percentile of the recent per-slot fees of the accounts.
+  // A provider sees every landed price; this stand-in has the slots' minimums, so it answers their percentile.
+  getPriorityFeeEstimate: (ledger, params) => {
+    const cfg = config(params, 0);
+    const keys = cfg.accountKeys ?? [];
+    if (!Array.isArray(keys) || keys.length > 128) throw invalid('accountKeys: up to 128 addresses');
+    const level = (cfg.options as { priorityLevel?: unknown } | undefined)?.priorityLevel ?? 'Medium';
+    const percentile = PRIORITY_LEVELS[String(level)];
+    if (percentile === undefined) throw invalid(`unknown priorityLevel ${String(level)}`);
+    const fees = ledger
+      .prioritizationFees(keys.map((_, i) => address(keys, i)))
+      .map((f) => f.prioritizationFee)
+      .sort((a, b) => a - b);
+    const at = Math.max(0, Math.ceil((percentile / 100) * fees.length) - 1);
+    return { priorityFeeEstimate: fees[Math.min(at, fees.length - 1)] ?? 0 };
   },
   getLatestBlockhash: (ledger) => withContext(ledger, ledger.latestBlockhash()),
   isBlockhashValid: (ledger, params) =>

@@ -4,6 +4,7 @@
 //
 //   tsx scripts/chain/rpc-server.ts --port 8899 --data .data/dev
 
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -30,6 +31,48 @@ export interface LocalChainOptions {
   slotMs?: number;
   /** Snapshot interval while running. Default 5000. */
   persistMs?: number;
+  /** Requests a second per JSON-RPC method, as a provider plan limits them (none by default). */
+  limits?: Limits;
+  /** Pages that fail once (see `Flaky`); none by default. */
+  flaky?: Flaky;
+}
+
+/**
+ * A provider plan's limits: requests per sliding second, per method. A request over its method's limit is answered
+ * HTTP 429 with `Retry-After: 1` and a JSON-RPC error body, as providers answer, and is not served.
+ */
+export type Limits = Record<string, number>;
+
+/** What a flaky request answers instead of its result. */
+export type FlakyKind = 'rateLimited' | 'unavailable' | 'minContextSlot' | 'timeout';
+
+/**
+ * A flaky provider behind a load balancer: a share of the distinct requests of these methods (by method and
+ * params, so a retry of the same page is a different attempt of the same request) fails once, the first time it
+ * is asked, the kinds taken in turn; asked again it is answered. The choice is a hash of the request and `seed`,
+ * so a run is reproducible.
+ */
+export interface Flaky {
+  methods: string[];
+  /** Share of distinct requests failing once, 0–1. */
+  rate: number;
+  /** Default: all four in turn. */
+  kinds?: FlakyKind[];
+  /** How late a `timeout` answers (ms): longer than the client's timeout. Default 2000. */
+  delayMs?: number;
+  /** The Retry-After of a `rateLimited` answer (s); none by default (the client's own backoff then applies). */
+  retryAfterSeconds?: number;
+  seed?: string;
+}
+
+/** What the limits and the flaky pages did so far. */
+export interface ChainTraffic {
+  /** Requests served per method. */
+  served: Record<string, number>;
+  /** Requests answered 429 for a limit, per method. */
+  limited: Record<string, number>;
+  /** Flaky failures injected, per kind. */
+  flaky: Partial<Record<FlakyKind, number>>;
 }
 
 /** A scripted failure for tests: the next `times` matching requests fail this way. */
@@ -46,6 +89,8 @@ export interface Fault {
   delayMs?: number;
   /** sendTransaction only: answer with the signature but never process the transaction (a lost transaction). */
   drop?: boolean;
+  /** With status 429: the Retry-After (s) sent. Default 1; undefined in a flaky page's 429 (see Flaky). */
+  retryAfterSeconds?: number | undefined;
 }
 
 export interface LocalChain {
@@ -57,6 +102,12 @@ export interface LocalChain {
   injectFault(fault: Fault): void;
   /** Drop every queued fault. */
   clearFaults(): void;
+  /** Replace the per-method limits (empty: none). */
+  setLimits(limits: Limits): void;
+  /** Make pages flaky (undefined: none). */
+  setFlaky(flaky: Flaky | undefined): void;
+  /** Counters since the start or the last reset. */
+  traffic(reset?: boolean): ChainTraffic;
   /** Write the snapshot now (no-op without dataDir). */
   persist(): void;
   stop(): Promise<void>;
@@ -156,12 +207,71 @@ export const startLocalChain = async (options: LocalChainOptions): Promise<Local
     sockets.handleUpgrade(req, socket, head, (client) => sockets.emit('connection', client, req));
   };
 
-  const handleOne = async (req: JsonRpcRequest): Promise<{ status?: number; body?: unknown }> => {
-    const fault = takeFault(typeof req.method === 'string' ? req.method : undefined);
-    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-    if (fault?.status) return { status: fault.status };
-    if (fault?.rpcError) return { body: errorBody(req.id, fault.rpcError.code, fault.rpcError.message) };
-    if (fault?.drop && req.method === 'sendTransaction') {
+  let limits: Limits = { ...options.limits };
+  let flaky = options.flaky;
+  const seen = new Map<string, number[]>();
+  const flakyAsked = new Set<string>();
+  let flakyTurn = 0;
+  let traffic: ChainTraffic = { served: {}, limited: {}, flaky: {} };
+  const count = (table: Record<string, number>, key: string) => {
+    table[key] = (table[key] ?? 0) + 1;
+  };
+
+  /** Whether a request of `method` now is over its limit (requests served in the last 1 000 ms). */
+  const overLimit = (method: string): boolean => {
+    const limit = limits[method];
+    if (!limit) return false;
+    const now = Date.now();
+    const times = (seen.get(method) ?? []).filter((t) => t > now - 1000);
+    seen.set(method, times);
+    if (times.length >= limit) return true;
+    times.push(now);
+    return false;
+  };
+
+  /** The flaky failure this request gets, if it is one of the chosen and asked for the first time. */
+  const flakyFault = (req: JsonRpcRequest): Fault | undefined => {
+    if (!flaky || typeof req.method !== 'string' || !flaky.methods.includes(req.method)) return undefined;
+    const key = `${req.method}:${JSON.stringify(req.params ?? [])}`;
+    if (flakyAsked.has(key)) return undefined;
+    flakyAsked.add(key);
+    const draw = createHash('sha256')
+      .update(`${flaky.seed ?? ''}:${key}`)
+      .digest()
+      .readUInt32BE(0);
+    if (draw / 2 ** 32 >= flaky.rate) return undefined;
+    const kinds = flaky.kinds?.length
+      ? flaky.kinds
+      : (['rateLimited', 'unavailable', 'minContextSlot', 'timeout'] as const);
+    const kind = kinds[flakyTurn++ % kinds.length] as FlakyKind;
+    traffic.flaky[kind] = (traffic.flaky[kind] ?? 0) + 1;
+    if (kind === 'rateLimited') return { status: 429, retryAfterSeconds: flaky.retryAfterSeconds };
+    if (kind === 'unavailable') return { status: 503 };
+    if (kind === 'timeout') return { delayMs: flaky.delayMs ?? 2000, status: 504 };
+    return { rpcError: { code: -32016, message: 'Minimum context slot has not been reached' } };
+  };
+
+  type Answer = { status?: number; body?: unknown; retryAfter?: number | undefined };
+  /** The answer of a request past its method's limit (not served), or undefined when within it. */
+  const limited = (req: JsonRpcRequest, name: string): Answer | undefined => {
+    if (!overLimit(name)) {
+      count(traffic.served, name);
+      return undefined;
+    }
+    count(traffic.limited, name);
+    return {
+      status: 429,
+      body: errorBody(req.id, 429, `Too many requests for ${name}: limit ${limits[name]}/s`),
+      retryAfter: 1,
+    };
+  };
+
+  /** What a fault answers instead of the result (undefined: a late answer still served). */
+  const faultAnswer = (req: JsonRpcRequest, fault: Fault): Answer | undefined => {
+    if (fault.status)
+      return { status: fault.status, retryAfter: 'retryAfterSeconds' in fault ? fault.retryAfterSeconds : 1 };
+    if (fault.rpcError) return { body: errorBody(req.id, fault.rpcError.code, fault.rpcError.message) };
+    if (fault.drop && req.method === 'sendTransaction') {
       // Answer as if accepted, without processing: the client sees a signature that never lands.
       const [encoded, cfg] = (req.params ?? []) as [string, { encoding?: string }?];
       const raw = cfg?.encoding === 'base64' ? Buffer.from(encoded, 'base64') : bs58.decode(encoded);
@@ -170,7 +280,28 @@ export const startLocalChain = async (options: LocalChainOptions): Promise<Local
       );
       return { body: { jsonrpc: '2.0', id: req.id, result: signature } };
     }
-    return { body: dispatch(ledger, req) };
+    return undefined;
+  };
+
+  const handleOne = async (req: JsonRpcRequest): Promise<Answer> => {
+    const name = typeof req.method === 'string' ? req.method : '';
+    const over = limited(req, name);
+    if (over) return over;
+    const fault = takeFault(typeof req.method === 'string' ? req.method : undefined) ?? flakyFault(req);
+    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+    return (fault && faultAnswer(req, fault)) ?? { body: dispatch(ledger, req) };
+  };
+
+  /** An HTTP failure instead of the answer: a 429 with its Retry-After and body, as providers send it. */
+  const writeFailure = (res: ServerResponse, id: unknown, { status = 500, body, retryAfter }: Answer) => {
+    if (status !== 429) return void res.writeHead(status, CORS).end(`injected fault: HTTP ${status}`);
+    res
+      .writeHead(429, {
+        ...CORS,
+        'content-type': 'application/json',
+        ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
+      })
+      .end(JSON.stringify(body ?? errorBody(id, 429, 'Too many requests')));
   };
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
@@ -189,9 +320,9 @@ export const startLocalChain = async (options: LocalChainOptions): Promise<Local
     const requests = (batch ? parsed : [parsed]) as JsonRpcRequest[];
     const answers: unknown[] = [];
     for (const one of requests) {
-      const { status, body } = await handleOne(one ?? {});
-      if (status) return void res.writeHead(status, CORS).end(`injected fault: HTTP ${status}`);
-      answers.push(body);
+      const answer = await handleOne(one ?? {});
+      if (answer.status) return writeFailure(res, one?.id, answer);
+      answers.push(answer.body);
     }
     res
       .writeHead(200, { ...CORS, 'content-type': 'application/json' })
@@ -242,6 +373,20 @@ export const startLocalChain = async (options: LocalChainOptions): Promise<Local
     clearFaults: () => {
       faults.length = 0;
     },
+    setLimits: (next) => {
+      limits = { ...next };
+      seen.clear();
+    },
+    setFlaky: (next) => {
+      flaky = next;
+      flakyAsked.clear();
+      flakyTurn = 0;
+    },
+    traffic: (reset = false) => {
+      const now = traffic;
+      if (reset) traffic = { served: {}, limited: {}, flaky: {} };
+      return now;
+    },
     persist,
     stop: async () => {
       ledger.stop();
@@ -260,14 +405,29 @@ const main = async () => {
       host: { type: 'string', default: '127.0.0.1' },
       data: { type: 'string' },
       'slot-ms': { type: 'string', default: '400' },
+      // A provider plan's limit, e.g. --limit sendTransaction=5 (repeatable).
+      limit: { type: 'string', multiple: true, default: [] },
+      // Flaky pages: --flaky-rate 0.01 makes 1 % of distinct getProgramAccounts(V2) requests fail once.
+      'flaky-rate': { type: 'string', default: '0' },
     },
   });
+  const limits: Limits = {};
+  for (const spec of values.limit) {
+    const [method, perSecond] = spec.split('=');
+    if (!method || !(Number(perSecond) > 0)) throw new Error(`--limit ${spec}: expected method=perSecond`);
+    limits[method] = Number(perSecond);
+  }
+  const flakyRate = Number(values['flaky-rate']);
   const started = performance.now();
   const chain = await startLocalChain({
     port: Number(values.port),
     host: values.host,
     dataDir: values.data ? resolve(values.data) : undefined,
     slotMs: Number(values['slot-ms']),
+    limits,
+    ...(flakyRate > 0
+      ? { flaky: { methods: ['getProgramAccounts', 'getProgramAccountsV2'], rate: flakyRate } }
+      : {}),
   });
   console.log(
     `local chain: ${chain.url} (ws ${chain.wsUrl}), slot ${chain.ledger.slot}, ${chain.ledger.index.size} accounts, ` +

@@ -11,9 +11,12 @@
 // the same contract: every `/v1/` call needs the `privy-app-id` header and HTTP Basic app-id:app-secret (401
 // otherwise); a wallet RPC also needs a `privy-authorization-signature` (P-256 over the canonical request, see
 // lib/user/provider.ts) by a key quorum the wallet carries among its `additional_signers` (401 without a valid
-// one, 403 when the signing quorum is not on the wallet), and an unexpired `privy-request-expiry`; user creation
+// one, 401 when the signing quorum is not on the wallet), and an unexpired `privy-request-expiry`; user creation
 // is rate-limited per app (240 a minute unless configured; 429 with Retry-After). Errors are
-// `{"error": "<message>", "code": "<code>"}`.
+// `{"error": "<message>", "code": "<code>"}`, with the provider's documented codes (no signature of a quorum
+// that may sign for the wallet: 401 zero_correct_authorization_signatures; a policy: 403 policy_violation).
+// The batch import is served where the provider documents it, on its auth host's API (`/api/v1/users/batch`,
+// IDP_IMPORT_API_URL = <this server>/api), and not beside the wallet API (`/v1/users/batch` is a 404 there).
 //
 // and its client API for email sign-in (client-auth.ts: `/api/v1/passwordless/…`, `/api/v1/sessions`), which the
 // console reaches through the provider's official browser client.
@@ -25,8 +28,11 @@
 //   GET  /local/wallets                     → {"addresses": [...]} every embedded wallet it holds
 //   GET  /local/passwordless/{email}        → {"email", "code", "expiresAt"}: the inbox of the email sign-in
 //   PUT  /local/limits/user-creation        {"count", "windowMs"}: the creation rate limit from now on
-//   PUT  /local/faults                      {"mode": "down" | "hang" | null}: the provider API refuses every
-//                                           connection, or never answers, until set back to null
+//   GET  /local/limits/user-creation        → {"count", "windowMs", "created", "refused", "peak"}: users created,
+//                                           creations refused 429, the most created in one window
+//   PUT  /local/faults                      {"mode": "down" | "hang" | "limited" | null, "retryAfter"?: s}:
+//                                           the provider API refuses every connection, never answers, or
+//                                           answers 429 with that Retry-After, until set back to null
 //
 // Standalone: `tsx scripts/idp/server.ts --port 8090 --data .data/dev`
 
@@ -206,6 +212,11 @@ const sendProviderError = (res: ServerResponse, error: ProviderError & { retryAf
 
 class RequestTooLarge extends Error {}
 
+/** The batch import, on the auth host's API as the provider documents it (not beside the wallet API). */
+const IMPORT_PATH = '/api/v1/users/batch';
+/** The provider's server API: the app's credentials, the faults and the rate limit apply. */
+const isProviderApi = (path: string) => path.startsWith('/v1/') || path === IMPORT_PATH;
+
 const readBody = async (req: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -328,21 +339,31 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
   );
   let creationLimit = opts.userCreationLimit ?? { count: 240, windowMs: 60_000 };
   let creations: number[] = [];
+  const creationStats = { created: 0, refused: 0, peak: 0 };
   /** A sliding window per app, as the provider limits user creation: `count` users (a batch counts each). */
   const admitCreation = (count = 1) => {
     const now = Date.now();
     creations = creations.filter((at) => now - at < creationLimit.windowMs);
     if (creations.length + count > creationLimit.count) {
-      const retryAfter = Math.ceil(((creations[0] ?? now) + creationLimit.windowMs - now) / 1000);
+      creationStats.refused += count;
+      // When enough of the oldest creations have left the window to make room for these.
+      const freeing = creations[creations.length + count - creationLimit.count - 1] ?? now;
+      const retryAfter = Math.max(1, Math.ceil((freeing + creationLimit.windowMs - now) / 1000));
       throw Object.assign(new ProviderError(429, 'too_many_requests', 'Too many requests'), { retryAfter });
     }
     for (let i = 0; i < count; i++) creations.push(now);
+    creationStats.created += count;
+    creationStats.peak = Math.max(creationStats.peak, creations.length);
   };
   /**
    * The fault switch (PUT /local/faults): `down` closes every provider API connection unanswered (a provider
-   * that is down), `hang` leaves it unanswered (one that times out); the token and JWKS endpoints keep working.
+   * that is down), `hang` leaves it unanswered (one that times out), `limited` answers each with 429 and a
+   * Retry-After of `retryAfter` seconds (a provider rate-limiting the app); the token and JWKS endpoints keep
+   * working.
    */
-  let fault: 'down' | 'hang' | null = null;
+  let fault: 'down' | 'hang' | 'limited' | null = null;
+  /** Seconds a `limited` provider asks callers to wait (its 429s' Retry-After). */
+  let limitedFor = 60;
   const hanging = new Set<ServerResponse>();
 
   /**
@@ -356,8 +377,8 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     if (typeof header !== 'string' || header.length === 0)
       throw new ProviderError(
         401,
-        'missing_authorization_signature',
-        'Missing privy-authorization-signature',
+        'missing_or_empty_authorization_header',
+        'Missing privy-authorization-signature header or no signatures provided',
       );
     if (typeof expiry === 'string' && !(Number(expiry) > Date.now()))
       throw new ProviderError(401, 'request_expired', 'The request expired (privy-request-expiry)');
@@ -376,7 +397,11 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       signatures.some((sig) => verify('sha256', payload, key, sig)) ? [id] : [],
     );
     if (signers.length === 0)
-      throw new ProviderError(401, 'invalid_authorization_signature', 'Invalid authorization signature');
+      throw new ProviderError(
+        401,
+        'zero_correct_authorization_signatures',
+        'No valid authorization signatures were provided',
+      );
     return signers;
   };
 
@@ -405,7 +430,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
     },
     {
       method: 'POST',
-      pattern: /^\/v1\/users\/batch$/,
+      pattern: /^\/api\/v1\/users\/batch$/,
       handle: async (req, res) => {
         const { users } = await providerJson(req, BatchCreateUsersRequest);
         admitCreation(users.length);
@@ -473,6 +498,11 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
       },
     },
     {
+      method: 'GET',
+      pattern: /^\/local\/limits\/user-creation$/,
+      handle: (_req, res) => sendJson(res, 200, { ...creationLimit, ...creationStats }),
+    },
+    {
       method: 'PUT',
       pattern: /^\/local\/limits\/user-creation$/,
       handle: async (req, res) => {
@@ -494,11 +524,15 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
         const body = await readJson(
           req,
           res,
-          z.object({ mode: z.nullable(z.enum(['down', 'hang'])) }),
+          z.object({
+            mode: z.nullable(z.enum(['down', 'hang', 'limited'])),
+            retryAfter: z.optional(z.int().check(z.positive(), z.maximum(3600))),
+          }),
           'fault',
         );
         if (!body) return;
         fault = body.mode;
+        limitedFor = body.retryAfter ?? 60;
         // Connections left hanging are closed once the provider is back, as a restart would.
         if (fault === null) for (const held of hanging) held.destroy();
         hanging.clear();
@@ -529,7 +563,7 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
 
   const handleProvider = async (req: IncomingMessage, res: ServerResponse, path: string) => {
     const method = req.method ?? 'GET';
-    if (path.startsWith('/v1/')) {
+    if (isProviderApi(path)) {
       const problem = credentialProblem(req);
       if (problem) return sendProviderError(res, new ProviderError(401, 'invalid_app_credentials', problem));
     }
@@ -571,14 +605,21 @@ export const startLocalIdp = async (opts: LocalIdpOptions): Promise<LocalIdp> =>
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path.startsWith('/v1/') && fault === 'down') return void req.socket.destroy();
-    if (path.startsWith('/v1/') && fault === 'hang') return void hanging.add(res);
-    if (path.startsWith('/api/v1/')) {
-      Promise.resolve(clientAuth.handle(req, res, path)).catch(failed(res));
+    if (isProviderApi(path) && fault === 'down') return void req.socket.destroy();
+    if (isProviderApi(path) && fault === 'hang') return void hanging.add(res);
+    if (isProviderApi(path) && fault === 'limited')
+      return void sendProviderError(
+        res,
+        Object.assign(new ProviderError(429, 'too_many_requests', 'Too many requests'), {
+          retryAfter: limitedFor,
+        }),
+      );
+    if (isProviderApi(path) || path.startsWith('/local/')) {
+      Promise.resolve(handleProvider(req, res, path)).catch(failed(res));
       return;
     }
-    if (path.startsWith('/v1/') || path.startsWith('/local/')) {
-      Promise.resolve(handleProvider(req, res, path)).catch(failed(res));
+    if (path.startsWith('/api/v1/')) {
+      Promise.resolve(clientAuth.handle(req, res, path)).catch(failed(res));
       return;
     }
     const methods = routes[path];

@@ -6,7 +6,8 @@
 //
 //   POST /v1/users  {"linked_accounts": [<account>], "wallets": [{"chain_type": "solana"}]} → the user; a linked
 //        account another user holds is refused (400 linked_account_in_use); rate-limited like the real one (429)
-//   POST /v1/users/batch  {"users": [<as POST /v1/users>, ... up to 20]} → {"results": [{"action": "create",
+//   POST /api/v1/users/batch (the auth host's API, server.ts)  {"users": [<as POST /v1/users>, ... up to 20]}
+//        → {"results": [{"action": "create",
 //        "index", "success": true, "id"} | {..., "success": false, "code", "error", "conflicting_did"?}]}; each
 //        user counts against the creation rate limit
 //   POST /v1/users/email/address {"address"}, /v1/users/wallet/address {"address"},
@@ -72,7 +73,7 @@ export const CreateUserRequest = z.object({
 });
 
 /**
- * POST /v1/users/batch: up to 20 users a request, each created as POST /v1/users would create it. The answer
+ * POST /api/v1/users/batch: up to 20 users a request, each created as POST /v1/users would create it. The answer
  * is 200 with one result per user, by index; a user whose account another user holds is not created and its
  * result names that user (`conflicting_did`), as the provider does.
  */
@@ -323,7 +324,7 @@ export const createWalletStore = (
     view,
     createUser,
     /**
-     * Create a batch of users (POST /v1/users/batch): each independently, a conflict answered with the holder's
+     * Create a batch of users (POST /api/v1/users/batch): each independently, a conflict answered with the holder's
      * did instead of the user.
      */
     createUsers(requests: z.infer<typeof CreateUserRequest>[]) {
@@ -409,10 +410,11 @@ export const createWalletStore = (
       wallet.signRequests++;
       save();
       if (!signerIds.some((id) => wallet.signers.includes(id)))
+        // The provider counts only the signatures of the wallet's owners and signers: none is correct here.
         throw new ProviderError(
-          403,
-          'signer_not_authorized',
-          'The request is signed by a key quorum that is not an owner or signer of this wallet',
+          401,
+          'zero_correct_authorization_signatures',
+          'No valid authorization signatures were provided: the signing key quorum is not a signer of this wallet',
         );
       let tx: Transaction;
       try {

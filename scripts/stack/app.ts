@@ -62,6 +62,7 @@ export const identityProviderService: StackService = {
     IDP_JWKS_URL: `${local(ports.idp)}/.well-known/jwks.json`,
     IDP_API_URL: local(ports.idp),
     IDP_WALLET_API_URL: local(ports.idp),
+    IDP_IMPORT_API_URL: `${local(ports.idp)}/api`,
     IDP_APP_ID: LOCAL_APP_ID,
     IDP_SIGNER_ID: LOCAL_SIGNER_ID,
   }),

@@ -24,17 +24,19 @@ export interface StepFunctionsMachineConfig {
 /** The parts of the resolved configuration the local stack reads. */
 export interface ServerlessConfig {
   service: string;
-  provider: { region?: string; stage?: string; environment?: Record<string, unknown> };
+  provider: { region?: string; stage?: string; timeout?: number; environment?: Record<string, unknown> };
   functions?: Record<
     string,
     {
       name?: string;
       handler?: string;
+      /** Seconds (the provider's when absent). */
+      timeout?: number;
       events?: Array<Record<string, unknown>>;
       environment?: Record<string, unknown>;
     }
   >;
-  resources?: { Resources?: Record<string, CfnResource> };
+  resources?: { Resources?: Record<string, CfnResource>; Conditions?: Record<string, unknown> };
   stepFunctions?: { stateMachines?: Record<string, StepFunctionsMachineConfig> };
 }
 

@@ -59,6 +59,7 @@ export async function provisionResources(
   const refs = new Map<string, LocalRef>();
   const scope: RefScope = {
     refs,
+    conditions: config.resources?.Conditions ?? {},
     pseudo: {
       'AWS::Region': region,
       'AWS::AccountId': accountId,

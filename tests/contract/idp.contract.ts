@@ -4,7 +4,11 @@
 //   IDP_CONTRACT_SIGNER_ID, IDP_CONTRACT_AUTHORIZATION_KEY   a key quorum of that app and its private key
 //   IDP_CONTRACT_WALLET_ID (optional)                a wallet carrying that signer: signing is then checked too
 //   IDP_CONTRACT_API_URL (optional, default https://api.privy.io)
-// and is skipped otherwise. It creates one user per run (a fresh example.com email) and deletes it at the end.
+//   IDP_CONTRACT_IMPORT_API_URL (optional, default https://auth.privy.io/api: where the batch import is served)
+//   IDP_CONTRACT_RATE_LIMIT=1 (optional): also drive creations past the app's limit for its 429 (spends a minute
+//     of the app's creations: some 260 users, deleted at the end)
+// and is skipped otherwise. It creates a few users per run (fresh example.com emails, random wallets) and deletes
+// them at the end. README.md, "Before going live", says when and how to run it.
 import { randomUUID } from 'node:crypto';
 import { address, getPublicKeyFromAddress, verifySignature } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -18,6 +22,8 @@ const env = {
   authorizationKey: process.env.IDP_CONTRACT_AUTHORIZATION_KEY ?? '',
   walletId: process.env.IDP_CONTRACT_WALLET_ID ?? '',
   apiUrl: process.env.IDP_CONTRACT_API_URL ?? 'https://api.privy.io',
+  importUrl: process.env.IDP_CONTRACT_IMPORT_API_URL ?? 'https://auth.privy.io/api',
+  rateLimit: process.env.IDP_CONTRACT_RATE_LIMIT === '1',
 };
 const configured = Boolean(env.appId && env.appSecret && env.signerId && env.authorizationKey);
 
@@ -42,6 +48,7 @@ describe.skipIf(!configured)('identity provider contract (staging app)', () => {
     Object.assign(process.env, {
       IDP_API_URL: env.apiUrl,
       IDP_WALLET_API_URL: env.apiUrl,
+      IDP_IMPORT_API_URL: env.importUrl,
       IDP_APP_ID: env.appId,
       IDP_SIGNER_ID: env.signerId,
       IDP_CREDENTIALS_SECRET_ID: 'arcadia-contract-idp-credentials',
@@ -70,8 +77,8 @@ describe.skipIf(!configured)('identity provider contract (staging app)', () => {
     };
   });
   afterAll(async () => {
-    for (const id of created)
-      await lib.api.providerRequest(fetch, `/v1/users/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    for (const id of created.filter(Boolean))
+      await lib.api.providerRequest(fetch, lib.api.userPath(id), { method: 'DELETE' });
     await secrets?.stop();
   });
 
@@ -139,7 +146,128 @@ describe.skipIf(!configured)('identity provider contract (staging app)', () => {
       expect((refused as Error).message).toMatch(/40[13]/);
     },
   );
+  it('imports a batch on the auth host: each user with a Solana wallet, an account already held named by its holder', async () => {
+    const directory = lib.directory.remoteDirectory(fetch, { importBase: env.importUrl });
+    const emails = Array.from({ length: 3 }, () =>
+      lib.identifiers.parseIdentifier(`email:contract-${randomUUID()}@example.com`),
+    );
+    const [first] = emails;
+    if (!first) throw new Error('no identifiers');
+    const held = await directory.findOrCreate(first);
+    created.push(held.subject ?? '');
+    const results = await directory.importUsers(emails);
+    for (const result of results) {
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      if (!result.ok) continue;
+      expect(result.user.subject).toMatch(/^did:privy:/);
+      expect(result.user.walletAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+      created.push(result.user.subject ?? '');
+    }
+    expect(results[0]).toEqual({ ok: true, user: held });
+  });
+
+  it('finds a user by each lookup: email, a linked wallet, its embedded wallet; an unknown X handle is nobody', async () => {
+    const directory = lib.directory.remoteDirectory();
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { default: bs58 } = await import('bs58');
+    const raw = generateKeyPairSync('ed25519')
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .subarray(-32);
+    const linked = lib.identifiers.parseIdentifier(`sol:${bs58.encode(raw)}`);
+    const user = await directory.findOrCreate(linked);
+    created.push(user.subject ?? '');
+    expect(user.subject).toMatch(/^did:privy:/);
+    expect(await directory.findOrCreate(linked)).toEqual(user);
+    expect(
+      await directory.findOrCreate(lib.identifiers.parseIdentifier(`sol:${user.walletAddress}`)),
+    ).toEqual(user);
+    const email = lib.identifiers.parseIdentifier(`email:contract-${randomUUID()}@example.com`);
+    const byEmail = await directory.findOrCreate(email);
+    created.push(byEmail.subject ?? '');
+    expect(await directory.findOrCreate(email)).toEqual(byEmail);
+    const handle = lib.identifiers.parseIdentifier(`x:nobody_${randomUUID().slice(0, 8)}`);
+    expect(await directory.findOrCreate(handle)).toEqual({});
+    // The did in the path as the official client writes it: colons kept.
+    expect(lib.api.userPath(user.subject ?? '')).toBe(`/v1/users/${user.subject}`);
+    expect(await directory.isKnownSubject(user.subject ?? '')).toBe(true);
+  });
+
+  it('refuses to sign for a wallet without our signer (revoked, or never added) with a documented code', async () => {
+    const directory = lib.directory.remoteDirectory();
+    const user = await directory.findOrCreate(
+      lib.identifiers.parseIdentifier(`email:contract-${randomUUID()}@example.com`),
+    );
+    created.push(user.subject ?? '');
+    const wallet = await lib.wallet.providerWallet(user.subject ?? '', { fresh: true });
+    if (!wallet) throw new Error('the created user has no embedded wallet');
+    expect(wallet.delegated).toBe(false);
+    const body = {
+      method: 'signTransaction',
+      params: { transaction: await transferFrom(wallet.address), encoding: 'base64' },
+    };
+    const response = await lib.api.providerRequest(
+      fetch,
+      `/v1/wallets/${wallet.id}/rpc`,
+      { body, authorize: true, attempts: 1 },
+      { base: env.apiUrl },
+    );
+    const refusal = await lib.api.providerError(response, 'signing');
+    expect(refusal.status).toBeGreaterThanOrEqual(400);
+    expect(Object.keys(lib.api.PROVIDER_ERROR_CODES)).toContain(refusal.code);
+    expect(refusal.kind).toBe('signature');
+  });
+
+  it.skipIf(!env.rateLimit)(
+    "answers 429 with Retry-After past the app's creations a minute",
+    async () => {
+      const basic = `Basic ${Buffer.from(`${env.appId}:${env.appSecret}`).toString('base64')}`;
+      let limited: Response | undefined;
+      for (let i = 0; i < 15 && !limited; i++) {
+        const response = await fetch(`${env.importUrl}/v1/users/batch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: basic, 'privy-app-id': env.appId },
+          body: JSON.stringify({
+            users: Array.from({ length: 20 }, () => ({
+              linked_accounts: [{ type: 'email', address: `contract-${randomUUID()}@example.com` }],
+            })),
+          }),
+        });
+        if (response.status === 429) limited = response;
+        else {
+          expect(response.status).toBe(200);
+          const { results } = (await response.json()) as { results: Array<{ id?: string }> };
+          created.push(...results.flatMap((r) => (r.id ? [r.id] : [])));
+        }
+      }
+      expect(limited?.status).toBe(429);
+      expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+      const refusal = await lib.api.providerError(limited as Response, 'batch import');
+      expect(refusal.kind).toBe('rate_limited');
+    },
+    120_000,
+  );
 });
+
+/** A transfer of 0 lamports paid by `payer`, unsigned, as the wallet API's base64 wire transaction. */
+const transferFrom = async (payer: string) => {
+  const { getBase64EncodedWireTransaction } = await import('@solana/kit');
+  const { signPlan } = await import('../../lib/chain/index.js');
+  const { externalSigner, newKeypair } = await import('../../lib/chain/spl.js');
+  const tx = await signPlan(
+    {
+      feePayer: address(payer),
+      instructions: [
+        getTransferSolInstruction({
+          source: externalSigner(address(payer)),
+          destination: address(payer),
+          amount: 0n,
+        }),
+      ],
+    },
+    { blockhash: (await newKeypair()).signer.address, lastValidBlockHeight: 1 },
+  );
+  return getBase64EncodedWireTransaction(tx);
+};
 
 const signerOptions = () => ({ apiUrl: env.apiUrl, appId: env.appId, appSecret: env.appSecret });
 

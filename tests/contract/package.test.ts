@@ -658,11 +658,11 @@ describe('a stack that survives deployment', () => {
         environmentOf(resources.GetMeLambdaFunction as Resource).IDP_CREDENTIALS_SECRET_ID,
       ),
     };
+    // …and `${env:NAME, ''}` as the package was made: from this process's environment, else empty.
     const resolve = (value: unknown) =>
-      JSON.stringify(value).replace(
-        /\$\{self:custom\.names\.(\w+)\}/g,
-        (_, key: string) => names[key] ?? key,
-      );
+      JSON.stringify(value)
+        .replace(/\$\{self:custom\.names\.(\w+)\}/g, (_, key: string) => names[key] ?? key)
+        .replace(/\$\{env:(\w+), ''\}/g, (_, key: string) => process.env[key] ?? '');
     const pairs = (statements: Array<{ Action: string | string[]; Resource: unknown }>) =>
       new Set(
         statements.flatMap((s) => actionsOf(s as Statement).map((a) => `${a} on ${resolve(s.Resource)}`)),

@@ -12,9 +12,10 @@ import {
   handler as settleHandler,
 } from '../../functions/settlement/settle-game-days.js';
 import { afterEachCall, dynamo } from '../../lib/adapters/dynamodb.js';
-import { moveCarry, type PayoutLine, settleGameDay } from '../../lib/rewards/index.js';
+import { moveCarry, settleGameDay } from '../../lib/rewards/index.js';
 import { getPool } from '../../lib/rewards/pool-repository.js';
 import { settlementKeys, settlementTable } from '../../lib/rewards/settlement/keys.js';
+import type { PayoutLine } from '../../lib/rewards/settlement/model.js';
 import { getSettlement, openDay } from '../../lib/rewards/settlement/repository.js';
 import { metricTotal, stdoutRecords } from '../helpers/metrics.js';
 import { close, fixture, runOf } from '../helpers/prizes.js';

@@ -17,7 +17,7 @@ import { handler as claimStatusHandler } from '../../functions/snapshots/get-cla
 import { sideEffects as submitDeps } from '../../functions/snapshots/submit-claim.js';
 import type { AuthContext } from '../../lib/core/auth.js';
 import { buildSnapshot } from '../../lib/snapshots/builder.js';
-import { submitClaim } from '../../lib/snapshots/claim-submit.js';
+import { submitClaim } from '../../lib/snapshots/claims/submit.js';
 import { getClaimRecord } from '../../lib/snapshots/repository.js';
 import { invoke } from '../helpers/http.js';
 import { keypairWalletSigner } from '../helpers/keypair-signer.js';

@@ -14,8 +14,8 @@ import {
   signPlan,
   type TransactionPlan,
 } from '../../lib/chain/index.js';
-import { purchaseMultiplier } from '../../lib/rewards/purchase.js';
-import type { RewardsDeps } from '../../lib/rewards/purchase-transfer.js';
+import { purchaseMultiplier } from '../../lib/rewards/purchases/purchase.js';
+import type { RewardsDeps } from '../../lib/rewards/purchases/transfer.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { registerGame } from '../helpers/games.js';
 import {

@@ -10,6 +10,8 @@ export interface EventInput {
   body?: unknown;
   rawBody?: string | Buffer;
   sourceIp?: string;
+  /** The function's timeout this invocation runs under (ms; the API's 10 s when absent), counting down. */
+  timeoutMs?: number;
 }
 
 /** Build an API Gateway HTTP API (payload 2.0) event, as API Gateway and serverless-offline send it. */
@@ -59,8 +61,9 @@ export const httpEvent = (input: EventInput): APIGatewayProxyEventV2 => {
   };
 };
 
-const context = (): Context =>
-  ({
+const context = (timeoutMs = 10_000): Context => {
+  const endsAt = Date.now() + timeoutMs;
+  return {
     functionName: 'test',
     functionVersion: '$LATEST',
     invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:test',
@@ -69,11 +72,12 @@ const context = (): Context =>
     logGroupName: 'test',
     logStreamName: 'test',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, endsAt - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
-  }) as Context;
+  } as Context;
+};
 
 export interface TestResponse<T = unknown> {
   status: number;
@@ -92,7 +96,7 @@ export const invoke = async <T = Record<string, unknown>>(
   handler: Handler,
   input: EventInput,
 ): Promise<TestResponse<T>> => {
-  const result = await handler(httpEvent(input), context());
+  const result = await handler(httpEvent(input), context(input.timeoutMs));
   const text = result.body ?? '';
   const headers = Object.fromEntries(
     Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),

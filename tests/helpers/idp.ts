@@ -82,13 +82,19 @@ export const providerUserByEmail = async (email: string): Promise<string | null>
   return (await json<{ id: string }>(response)).id;
 };
 
-/** The local provider's fault switch: `down` refuses its API's connections, `hang` never answers, null heals. */
-export const setProviderFault = async (mode: 'down' | 'hang' | null): Promise<void> => {
+/**
+ * The local provider's fault switch: `down` refuses its API's connections, `hang` never answers, `limited`
+ * answers 429 with a Retry-After of `retryAfter` seconds, null heals.
+ */
+export const setProviderFault = async (
+  mode: 'down' | 'hang' | 'limited' | null,
+  retryAfter?: number,
+): Promise<void> => {
   await json(
     await fetch(`${idpUrl()}/local/faults`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode }),
+      body: JSON.stringify({ mode, ...(retryAfter === undefined ? {} : { retryAfter }) }),
     }),
   );
 };

@@ -26,6 +26,7 @@ Object.assign(process.env, {
   IDP_URL: url,
   IDP_API_URL: url,
   IDP_WALLET_API_URL: url,
+  IDP_IMPORT_API_URL: `${url}/api`,
   IDP_ISSUER: url,
   IDP_JWKS_URL: `${url}/.well-known/jwks.json`,
   USER_IMPORT_QUEUE_NAME: queueName,

@@ -2,8 +2,9 @@
 // real multiplier purchase, a one-hour tournament on a random future day (the stack's own schedule, on the real
 // clock, never finds it due) paying ranks 1–3 from half of the pool, and players scoring into it.
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
-import { type PrizeRun, prizeRunOf, type SettlementDeps } from '../../lib/rewards/index.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
+import { prizeRunOf, type SettlementDeps } from '../../lib/rewards/index.js';
+import type { PrizeRun } from '../../lib/rewards/settlement/model.js';
 import { closePeriod, createTournament, runningPeriods } from '../../lib/tournaments/index.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { randomDay, type SeededDay, seedDay } from './settlement.js';

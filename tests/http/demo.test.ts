@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { makeChain } from '../../lib/chain/index.js';
 import { devLeaderboard } from '../../lib/play/index.js';
-import { flushHash } from '../../lib/play/protocol.js';
+import { flushHash } from '../../lib/play/protocol/chain.js';
 import { ensureUserForSubject } from '../../lib/user/service.js';
 import { loadWallet } from '../../lib/user/wallet.js';
 import { launchBrowser, launchNpmChromium } from '../helpers/browser.js';

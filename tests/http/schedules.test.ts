@@ -24,8 +24,8 @@ import { createJob, getLockHolder } from '../../lib/launcher/lock-repository.js'
 import { getJob } from '../../lib/launcher/repository.js';
 import { newJob } from '../../lib/launcher/service.js';
 import { eventKey, outboxItem } from '../../lib/outbox/index.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
-import { entrantsItem, tournamentPlayKeys } from '../../lib/play/tournament-entries.js';
+import { entrantsItem, tournamentPlayKeys } from '../../lib/play/ranks/tournament-entries.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
 import { getSettlement } from '../../lib/rewards/settlement/repository.js';
 import { dueDays } from '../../lib/rewards/settlement/schedule.js';
 import { localDirectory } from '../../lib/user/directory.js';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { budgetDraw, PARALLEL_WINDOW_MS, parallelSessions, readBudget } from '../../lib/play/budget.js';
+import {
+  budgetDraw,
+  PARALLEL_WINDOW_MS,
+  parallelSessions,
+  readBudget,
+} from '../../lib/play/protocol/budget.js';
 import { assessRisk } from '../../lib/play/risk.js';
 
 const RULES = { pointsPerSecond: 100, burst: 1_000 };

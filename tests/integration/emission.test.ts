@@ -26,12 +26,12 @@ import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
 import * as coin from '../../lib/launcher/coin.js';
 import * as steps from '../../lib/launcher/coin-steps.js';
 import { buildSnapshot } from '../../lib/snapshots/builder.js';
-import { addDays } from '../../lib/snapshots/emission-math.js';
 import {
   getEmissionDay,
   getEmissionState,
   getWalletEmission,
-} from '../../lib/snapshots/emission-repository.js';
+} from '../../lib/snapshots/emission/repository.js';
+import { addDays } from '../../lib/snapshots/emission-math.js';
 import {
   claimableCoinAllocations,
   coinAllocationDeps,

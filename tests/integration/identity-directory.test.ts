@@ -194,17 +194,23 @@ describe('remote identity directory: the provider limits user creation', () => {
     }
   });
 
-  it('still limited after the last attempt: a 429 RATE_LIMITED to the caller, never a 500', async () => {
+  it('limited for longer than a retry is worth (8 s): a 503 with the provider’s Retry-After at once, never a 500', async () => {
     const idp = await startLocalIdp({ port: 0, userCreationLimit: { count: 1, windowMs: 60_000 } });
     try {
       useIdp(idp, { IDP_RETRY_ATTEMPTS: '2', IDP_RETRY_BASE_MS: '10' });
       const directory = remoteDirectory();
       await directory.findOrCreate(parseIdentifier('email:only@example.com'));
+      const started = Date.now();
       const error = await directory
         .findOrCreate(parseIdentifier('email:late@example.com'))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError);
-      expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+      expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503 });
+      // The provider's own wait (what is left of its 60 s window), not a guess; no sleep before answering.
+      const retryAfter = Number((error as AppError).headers['Retry-After']);
+      expect(retryAfter).toBeGreaterThan(8);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       await idp.stop();
     }

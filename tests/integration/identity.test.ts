@@ -13,7 +13,8 @@ import { handler as getPoints } from '../../functions/play-developer/get-dev-poi
 import { handler as getMeHandler } from '../../functions/user/get-me.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { getGame, saveGame } from '../../lib/games/repository.js';
-import { dayBoard, playerFootprint, playKeys, utcDay } from '../../lib/play/index.js';
+import { dayBoard, playerFootprint, playKeys } from '../../lib/play/index.js';
+import { utcDay } from '../../lib/play/keys.js';
 import { getItem } from '../../lib/play/repository.js';
 import { settlementKeys, settlementTable } from '../../lib/rewards/settlement/keys.js';
 import { payoutsOf } from '../../lib/rewards/settlement/queries.js';

@@ -12,8 +12,8 @@ import { handler as listRisky } from '../../functions/play-developer/list-risky-
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { cancellationReasons, playTable } from '../../lib/play/repository.js';
-import { writeKey } from '../../lib/play/save-groups.js';
-import { batchSavePoints, type EntryResult, type SaveEntry } from '../../lib/play/save-points.js';
+import { writeKey } from '../../lib/play/saves/groups.js';
+import { batchSavePoints, type EntryResult, type SaveEntry } from '../../lib/play/saves/save.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';
 import { invoke } from '../helpers/http.js';

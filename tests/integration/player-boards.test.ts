@@ -15,9 +15,9 @@ import { handler as setPlayerName } from '../../functions/play-developer/set-pla
 import { readCapacity, resetCapacity } from '../../lib/adapters/capacity.js';
 import type { GameView } from '../../lib/games/contracts.js';
 import { utcDay } from '../../lib/play/keys.js';
-import { playerLeaderboard } from '../../lib/play/player-boards.js';
-import { pageOf } from '../../lib/play/rank-reads.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
+import { playerLeaderboard } from '../../lib/play/ranks/player-boards.js';
+import { pageOf } from '../../lib/play/ranks/reads.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';
 import { type Handler, invoke } from '../helpers/http.js';

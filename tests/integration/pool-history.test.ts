@@ -9,12 +9,8 @@ import { handler as poolHandler } from '../../functions/rewards/get-game-rewards
 import { handler as historyHandler } from '../../functions/rewards/get-game-rewards-pool-history.js';
 import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
-import {
-  payoutRecords,
-  purchaseMultiplier,
-  type Settlement,
-  settleGameDay,
-} from '../../lib/rewards/index.js';
+import { payoutRecords, purchaseMultiplier, settleGameDay } from '../../lib/rewards/index.js';
+import type { Settlement } from '../../lib/rewards/settlement/model.js';
 import { createArcadiaClient } from '../../sdk/src/index.js';
 import { registerGame } from '../helpers/games.js';
 import { apiBaseUrl, invoke } from '../helpers/http.js';

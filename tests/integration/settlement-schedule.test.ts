@@ -3,7 +3,7 @@ import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { gamesActiveOn } from '../../lib/play/index.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
 import { dueDays, scheduleSettlements } from '../../lib/rewards/settlement/schedule.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';

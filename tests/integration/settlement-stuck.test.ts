@@ -8,8 +8,9 @@ import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-mul
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
 import { ChainError, newKeypair, type TransactionPlan } from '../../lib/chain/index.js';
 import { getGame, linkCoin, saveGame } from '../../lib/games/repository.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
-import { MAX_LINE_FAILURES, parkPayout } from '../../lib/rewards/index.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
+import { parkPayout } from '../../lib/rewards/index.js';
+import { MAX_LINE_FAILURES } from '../../lib/rewards/settlement/payout.js';
 import { getSettlement } from '../../lib/rewards/settlement/repository.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { buildPurchaseTransfer } from '../../lib/rewards/vault.js';

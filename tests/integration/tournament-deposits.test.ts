@@ -12,7 +12,7 @@ import {
 } from '../../functions/tournaments/deposit-tournament-funds.js';
 import { address, ChainError, memoInstruction, newKeypair } from '../../lib/chain/index.js';
 import { poolBooks } from '../../lib/rewards/payout.js';
-import { poolHistory } from '../../lib/rewards/pool-history.js';
+import { poolHistory } from '../../lib/rewards/pools/history.js';
 import { payoutRecords } from '../../lib/rewards/settlement/repository.js';
 import { depositMemo } from '../../lib/rewards/vault.js';
 import {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { getGame, saveGame } from '../../lib/games/repository.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
 import { prizeRunOf } from '../../lib/rewards/index.js';
 import { rewardsKeys, rewardsTable } from '../../lib/rewards/keys.js';
 import { poolBooks } from '../../lib/rewards/payout.js';

@@ -22,8 +22,8 @@ import {
   rankReads,
   tournamentPlayKeys,
 } from '../../lib/play/index.js';
-import { byRank, type Standing } from '../../lib/play/rank-index.js';
-import { issueSessionToken } from '../../lib/play/session-token.js';
+import { issueSessionToken } from '../../lib/play/protocol/token.js';
+import { byRank, type Standing } from '../../lib/play/ranks/board.js';
 import { runningPeriods, tournamentBoard } from '../../lib/tournaments/index.js';
 import { localDirectory } from '../../lib/user/directory.js';
 import { registerGame } from '../helpers/games.js';

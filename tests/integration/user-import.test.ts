@@ -13,7 +13,7 @@ import { handler as batchSave } from '../../functions/play-developer/batch-save-
 import { handler as getPoints } from '../../functions/play-developer/get-dev-points.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
-import { batchSavePoints } from '../../lib/play/save-points.js';
+import { batchSavePoints } from '../../lib/play/saves/save.js';
 import { settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { addDays } from '../../lib/snapshots/emission-math.js';
 import {

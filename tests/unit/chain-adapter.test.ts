@@ -381,13 +381,25 @@ describe('chain adapter', () => {
       transient: true,
       code: 'RPC_UNAVAILABLE',
     });
+    // One attempt a call and a page: the classification of one failure (retries: rpc-budget and holders-retry tests).
+    const once = makeChain({
+      rpcUrl: local.url,
+      pollMs: 50,
+      rateLimitRetry: { attempts: 1 },
+      holders: { attempts: 1 },
+    });
     local.injectFault({ method: 'getAccountInfo', status: 429 });
-    expect(await caught(chain.getAccountInfo(await newAddress()))).toMatchObject({
+    expect(await caught(once.getAccountInfo(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
       transient: true,
     });
     // A client with a short request timeout: the timeout cases need not wait a second each.
-    const impatient = makeChain({ rpcUrl: local.url, pollMs: 50, requestTimeoutMs: 200 });
+    const impatient = makeChain({
+      rpcUrl: local.url,
+      pollMs: 50,
+      requestTimeoutMs: 200,
+      holders: { attempts: 1 },
+    });
     local.injectFault({ method: 'getBalance', delayMs: 600 });
     expect(await caught(impatient.getBalance(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
@@ -407,7 +419,7 @@ describe('chain adapter', () => {
     // listTokenHolders reads getProgramAccounts page by page without kit's client: the same classification. A
     // failed page fails the read (the builder retries the message); the first page fails here, so one fault each.
     local.injectFault({ method: 'getProgramAccounts', status: 503 });
-    expect(await caught(chain.listTokenHolders(await newAddress()))).toMatchObject({
+    expect(await caught(once.listTokenHolders(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
       transient: true,
     });
@@ -420,23 +432,27 @@ describe('chain adapter', () => {
       method: 'getProgramAccounts',
       rpcError: { code: -32005, message: 'Node is behind' },
     });
-    expect((await caught(chain.listTokenHolders(await newAddress()))).transient).toBe(true);
+    expect((await caught(once.listTokenHolders(await newAddress()))).transient).toBe(true);
     // A page from a node behind the first page's slot: -32016, transient.
     local.injectFault({
       method: 'getProgramAccounts',
       rpcError: { code: -32016, message: 'Minimum context slot has not been reached' },
     });
-    expect((await caught(chain.listTokenHolders(await newAddress()))).transient).toBe(true);
+    expect((await caught(once.listTokenHolders(await newAddress()))).transient).toBe(true);
     local.injectFault({
       method: 'getProgramAccounts',
       rpcError: { code: -32602, message: 'Invalid params' },
     });
-    expect(await caught(chain.listTokenHolders(await newAddress()))).toMatchObject({
+    expect(await caught(once.listTokenHolders(await newAddress()))).toMatchObject({
       code: 'RPC_ERROR',
       transient: false,
     });
     // The provider's paginated API is classified the same way.
-    const helius = makeChain({ rpcUrl: local.url, requestTimeoutMs: 1000, holders: { source: 'helius' } });
+    const helius = makeChain({
+      rpcUrl: local.url,
+      requestTimeoutMs: 1000,
+      holders: { source: 'helius', attempts: 1 },
+    });
     local.injectFault({ method: 'getProgramAccountsV2', status: 429 });
     expect(await caught(helius.listTokenHolders(await newAddress()))).toMatchObject({
       code: 'RPC_UNAVAILABLE',
@@ -830,7 +846,7 @@ describe('transactions that land: compute budget, priority fee, polling', () => 
     ).toBe(true);
   });
 
-  it('bids the 75th percentile of the written accounts’ recent fees, and the chain charges it as reported', async () => {
+  it('bids the 90th percentile of the written accounts’ recent fees, and the chain charges it as reported', async () => {
     const hot = await newAddress();
     await congest(hot, 20_000n, 120);
     const from = await funded();

@@ -1,4 +1,4 @@
-// Settling a pending claim against the chain (lib/snapshots/claim-ledger.ts): landed only when its receipt holds
+// Settling a pending claim against the chain (lib/snapshots/claims/ledger.ts): landed only when its receipt holds
 // data, expired only when the chain had passed its lifetime before the receipt was read unused; the landed
 // transaction is the one the vault signed, whichever attempt of the claim it was.
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,7 @@ import {
   presentSigners,
   readLedger,
   resolveClaim,
-} from '../../lib/snapshots/claim-ledger.js';
+} from '../../lib/snapshots/claims/ledger.js';
 import type { ClaimRecord } from '../../lib/snapshots/repository.js';
 
 /** A wire transaction: `slots` signatures (null: not signed yet), then a legacy message with those signers' keys. */

@@ -82,8 +82,12 @@ describe('deploy config', () => {
     expect(named.length).toBeGreaterThan(0);
     expect(granted).toEqual(named);
     // The reader declares the secret, so exactly the functions that bundle it get both.
+    // (and the KMS key the secrets are encrypted under when the deployer names one).
     expect(ACCESS['lib/adapters/secrets.ts']).toEqual({
-      grants: [{ resource: 'SecretsKeySecret', actions: ['secretsmanager:GetSecretValue'] }],
+      grants: [
+        { resource: 'SecretsKeySecret', actions: ['secretsmanager:GetSecretValue'] },
+        { resource: 'SecretsKmsKey', actions: ['kms:Decrypt'] },
+      ],
       environment: { SECRETS_KEY_SECRET_ID: secretRef },
     });
   });

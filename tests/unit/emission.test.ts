@@ -5,8 +5,8 @@
 // tests/integration/emission.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { claimableAmount } from '../../lib/snapshots/claim-ledger.js';
-import { nextSettlement } from '../../lib/snapshots/claims.js';
+import { nextSettlement } from '../../lib/snapshots/claims/claims.js';
+import { claimableAmount } from '../../lib/snapshots/claims/ledger.js';
 import {
   addDays,
   allocationDigest,

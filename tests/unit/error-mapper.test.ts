@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ChainError } from '../../lib/chain/index.js';
-import { isUpstreamFailure } from '../../lib/http/error-mapper.js';
+import { isUpstreamFailure, upstreamRetryAfter } from '../../lib/http/error-mapper.js';
 
 describe('isUpstreamFailure', () => {
   it('is true for a fetch timeout, a refused connection and a chain RPC unavailable, also as a cause', async () => {
@@ -28,5 +28,18 @@ describe('isUpstreamFailure', () => {
     expect(isUpstreamFailure(new TypeError('x is undefined'))).toBe(false);
     expect(isUpstreamFailure(new ChainError('TRANSACTION_FAILED', 'custom program error'))).toBe(false);
     expect(isUpstreamFailure(undefined)).toBe(false);
+  });
+});
+
+describe('upstreamRetryAfter', () => {
+  it("passes on the upstream's own wait, rounded up to whole seconds, also as a cause", () => {
+    const limited = new ChainError('RPC_UNAVAILABLE', 'RPC answered 429', { retryAfterMs: 12_300 });
+    expect(upstreamRetryAfter(limited)).toBe(13);
+    expect(upstreamRetryAfter(new Error('wrapped', { cause: limited }))).toBe(13);
+  });
+
+  it('is the default 5 s when the upstream named no wait', () => {
+    expect(upstreamRetryAfter(new ChainError('RPC_UNAVAILABLE', 'RPC answered 503'))).toBe(5);
+    expect(upstreamRetryAfter(new DOMException('late', 'TimeoutError'))).toBe(5);
   });
 });

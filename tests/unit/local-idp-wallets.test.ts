@@ -50,7 +50,7 @@ describe('local identity provider: users and embedded wallets (the provider serv
       (await post(idp, '/v1/users', { linked_accounts: [{ type: 'email', address: 'held@example.com' }] }))
         .text,
     ) as UserRecord;
-    const batch = await post(idp, '/v1/users/batch', {
+    const batch = await post(idp, '/api/v1/users/batch', {
       users: [
         {
           linked_accounts: [{ type: 'email', address: 'new@example.com' }],
@@ -83,7 +83,7 @@ describe('local identity provider: users and embedded wallets (the provider serv
     const tooMany = Array.from({ length: 21 }, (_, i) => ({
       linked_accounts: [{ type: 'email', address: `many-${i}@example.com` }],
     }));
-    expect((await post(idp, '/v1/users/batch', { users: tooMany })).status).toBe(400);
+    expect((await post(idp, '/api/v1/users/batch', { users: tooMany })).status).toBe(400);
   });
 
   it('a fault switch takes its API down (connections closed) or makes it hang, and back', async () => {

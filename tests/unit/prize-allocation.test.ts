@@ -4,8 +4,11 @@
 // goes back to the pool.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocatePrizes } from '../../lib/rewards/index.js';
-import { MAX_PRIZE_POOL_BPS_PER_DAY, prizeDayBudget } from '../../lib/rewards/settlement/allocation.js';
+import {
+  allocatePrizes,
+  MAX_PRIZE_POOL_BPS_PER_DAY,
+  prizeDayBudget,
+} from '../../lib/rewards/settlement/allocation.js';
 
 const RENT = 890_880n;
 const FEE = 5_000n;

@@ -21,8 +21,8 @@ import {
   topLevel,
   WIDTHS,
   widthFor,
-} from '../../lib/play/rank-index.js';
-import { boardMove, counterDeltas, metaAddsOf } from '../../lib/play/rank-writes.js';
+} from '../../lib/play/ranks/board.js';
+import { boardMove, counterDeltas, metaAddsOf } from '../../lib/play/ranks/writes.js';
 import type { TransactItem } from '../../lib/play/repository.js';
 
 const score = fc.oneof(

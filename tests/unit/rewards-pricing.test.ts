@@ -2,7 +2,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DISTRIBUTION, DURATIONS, TIER_NAMES, type Tier } from '../../lib/rewards/model.js';
-import { activeMultiplierBps } from '../../lib/rewards/multiplier.js';
 import {
   applyMultiplier,
   competitionFactor,
@@ -10,6 +9,7 @@ import {
   priceLamports,
   usdOf,
 } from '../../lib/rewards/pricing.js';
+import { activeMultiplierBps } from '../../lib/rewards/purchases/multiplier.js';
 
 const tierArb = fc.constantFrom(...TIER_NAMES);
 const competitorsArb = fc.integer({ min: 0, max: 10_000_000 });

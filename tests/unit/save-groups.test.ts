@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { counterKey, metaKey, shardOf } from '../../lib/play/rank-index.js';
-import { counterItem, counterWrites, metaItem } from '../../lib/play/rank-writes.js';
+import { counterKey, metaKey, shardOf } from '../../lib/play/ranks/board.js';
+import { counterItem, counterWrites, metaItem } from '../../lib/play/ranks/writes.js';
 import type { TransactItem } from '../../lib/play/repository.js';
 import {
   failedUnits,
@@ -8,7 +8,7 @@ import {
   MAX_TRANSACTION_ITEMS,
   packTransactions,
   writeKey,
-} from '../../lib/play/save-groups.js';
+} from '../../lib/play/saves/groups.js';
 
 const update = (pk: string, sk = 'ALL'): TransactItem => ({
   Update: {

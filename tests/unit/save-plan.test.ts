@@ -1,15 +1,15 @@
 // The batch-save planner as a pure function: game caps, the state read and the entries in, results and typed
 // writes out. No stack: each case is plain data, and each asserts exact values.
 import { describe, expect, it } from 'vitest';
-import { metaOf } from '../../lib/play/rank-index.js';
-import type { EntryReason, EntryStatus, PlanWrite, SaveEntry } from '../../lib/play/save-model.js';
+import { metaOf } from '../../lib/play/ranks/board.js';
+import type { EntryReason, EntryStatus, PlanWrite, SaveEntry } from '../../lib/play/saves/model.js';
 import {
   type DayTotal,
   type PlanGame,
   type PlanInput,
   planPlayer,
   type StoredSession,
-} from '../../lib/play/save-plan.js';
+} from '../../lib/play/saves/plan.js';
 
 const GAME = 'g1';
 const ARC = 'arc-1';

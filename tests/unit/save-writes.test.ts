@@ -1,5 +1,5 @@
 // A plan's typed writes as transaction items: each `requires` becomes the condition DynamoDB checks with the
-// write, and the index attributes come from playIndexes and the totals' board moves (rank-index.ts). No stack: the items are inspected, not sent.
+// write, and the index attributes come from playIndexes and the totals' board moves (lib/play/ranks/board.ts). No stack: the items are inspected, not sent.
 import { describe, expect, it } from 'vitest';
 import { playIndexes } from '../../lib/play/keys.js';
 import {
@@ -10,10 +10,10 @@ import {
   metaOf,
   rankKey,
   shardOf,
-} from '../../lib/play/rank-index.js';
+} from '../../lib/play/ranks/board.js';
 import { indexUpdate, playTable, updateExpression } from '../../lib/play/repository.js';
-import type { PlanWrite, PlayerPlan } from '../../lib/play/save-model.js';
-import { planItems } from '../../lib/play/save-writes.js';
+import type { PlanWrite, PlayerPlan } from '../../lib/play/saves/model.js';
+import { planItems } from '../../lib/play/saves/writes.js';
 
 const AT = '2026-03-10T12:00:00.000Z';
 const who = { gameId: 'g1', arcId: 'arc-1' };

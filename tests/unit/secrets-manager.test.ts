@@ -45,6 +45,16 @@ afterAll(async () => {
 const post = (headers: Record<string, string>, body = '{}') =>
   fetch(`${server.endpoint}/`, { method: 'POST', headers, body });
 
+/** serverless.yml as a deploy that names no KMS key resolves it (`SECRETS_KMS_KEY_ARN` unset: the default key). */
+const defaultTemplate = () =>
+  parse(
+    readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8').replaceAll(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a serverless variable
+      "${env:SECRETS_KMS_KEY_ARN, ''}",
+      '',
+    ),
+  ) as { resources: { Resources: Record<string, CfnResource>; Conditions: Record<string, unknown> } };
+
 describe('the local Secrets Manager', () => {
   it('stores, reads by name or ARN, and replaces a secret through the SDK client', async () => {
     const created = await client.send(new CreateSecretCommand({ Name: 'unit/one', SecretString: 'first' }));
@@ -110,11 +120,13 @@ describe('the local Secrets Manager', () => {
   });
 
   it('provisions serverless.yml’s vault sealing secret from its definition, once: a second run keeps the value', async () => {
-    const template = parse(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8')) as {
-      resources: { Resources: Record<string, CfnResource> };
-    };
+    const template = defaultTemplate();
     const resource = template.resources.Resources.VaultKeySecret as CfnResource;
-    const scope: RefScope = { refs: new Map(), pseudo: { 'AWS::StackName': 'arcadia-unit' } };
+    const scope: RefScope = {
+      refs: new Map(),
+      pseudo: { 'AWS::StackName': 'arcadia-unit' },
+      conditions: template.resources.Conditions,
+    };
     // The name is a serverless variable until `serverless print` resolves it; a literal stands in for it here.
     const definition = {
       ...resource,
@@ -130,11 +142,13 @@ describe('the local Secrets Manager', () => {
     );
   });
   it('provisions serverless.yml’s secrets key secret empty, as CloudFormation does: no value until one is put, kept across runs', async () => {
-    const template = parse(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8')) as {
-      resources: { Resources: Record<string, CfnResource> };
-    };
+    const template = defaultTemplate();
     const resource = template.resources.Resources.SecretsKeySecret as CfnResource;
-    const scope: RefScope = { refs: new Map(), pseudo: { 'AWS::StackName': 'arcadia-unit' } };
+    const scope: RefScope = {
+      refs: new Map(),
+      pseudo: { 'AWS::StackName': 'arcadia-unit' },
+      conditions: template.resources.Conditions,
+    };
     const definition = {
       ...resource,
       Properties: { ...resource.Properties, Name: 'arcadia-unit-secrets-key' },
