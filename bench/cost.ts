@@ -126,6 +126,9 @@ try {
 
   /** Rank-index writes (items keyed RANK#…, the counters of the score and tie trees) of the measured run. */
   let rankItemWrites = 0;
+  /** The game's day figures' writes (items keyed INSIGHTS#…) of the measured run, and their share per row. */
+  let insightsItemWrites = 0;
+  const insightsRows: Array<Array<string | number>> = [];
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as {
@@ -134,7 +137,10 @@ try {
       if (String(context.commandName).startsWith('TransactWrite'))
         for (const t of input.TransactItems ?? []) {
           const w = Object.values(t)[0];
-          if (String(w?.Key?.pk ?? w?.Item?.pk ?? '').startsWith('RANK#')) rankItemWrites += 2;
+          const pk = String(w?.Key?.pk ?? w?.Item?.pk ?? '');
+          if (pk.startsWith('RANK#')) rankItemWrites += 2;
+          // A game's day figures (lib/insights): one small item per transaction and day, 2 units.
+          if (pk.startsWith('INSIGHTS#')) insightsItemWrites += 2;
         }
       return next(args);
     },
@@ -152,6 +158,7 @@ try {
   const measure = async (m: Measured, run: () => Promise<unknown>) => {
     resetCapacity();
     rankItemWrites = 0;
+    insightsItemWrites = 0;
     sent.length = 0;
     const started = performance.now();
     await run();
@@ -201,6 +208,15 @@ try {
       m.note,
     ]);
     console.log(rows[rows.length - 1]?.join(' | '));
+    if (insightsItemWrites > 0 && write.table > 0) {
+      const figures = insightsItemWrites / m.per;
+      insightsRows.push([
+        m.name,
+        fmt(write.table + write.index),
+        fmt(figures),
+        `${((100 * figures) / (write.table + write.index - figures)).toFixed(1)} %`,
+      ]);
+    }
   };
 
   // A developer, a game, and a board of BOARD players (saved 100 at a time, as a game server does).
@@ -251,6 +267,31 @@ try {
       note: 'the same 100 again, each with a new score',
     },
     () => save(batch, (i) => 60_000 + i * 3),
+  );
+
+  // One known player saving alone (a batch of one, a new session of its own, small points under every cap): the
+  // transaction carries its writes alone, nothing is shared with other players.
+  await new Promise((r) => setTimeout(r, 1_100));
+  await measure(
+    {
+      ...saveRow,
+      per: 1,
+      name: 'batch save, one known player alone',
+      note: 'one of the same 100, alone in its batch, into a new session',
+    },
+    async () => {
+      skew += 1_100;
+      const res = await invoke(handlers.save, {
+        method: 'POST',
+        path: '/play/dev/batch-save-points',
+        headers: hmacHeaders(dev, 'POST', '/play/dev/batch-save-points', { timestamp: Date.now() - skew }),
+        body: {
+          gameId: game.id,
+          entries: [{ playerId: batch[0], points: 10, sessionId: `alone-${randomUUID()}` }],
+        },
+      });
+      if (res.status !== 200) throw new Error(`batch save answered ${res.status}: ${res.text}`);
+    },
   );
 
   // What tournament scoring adds to a save: on a game of its own, the same 100 players saving into one session
@@ -341,104 +382,107 @@ try {
     client.commit(),
   );
 
-  // Reads of the game's daily board.
-  const board = (query: Record<string, string>) => async () => {
-    const res = await invoke(handlers.board, {
-      method: 'GET',
-      path: `/play/dev/leaderboard/${game.id}`,
-      pathParameters: { gameId: game.id },
-      headers: hmacHeaders(dev, 'GET', `/play/dev/leaderboard/${game.id}`),
-      query,
-    });
-    if (res.status !== 200) throw new Error(`leaderboard answered ${res.status}: ${res.text}`);
-  };
-  const readRow = { per: 1, lambdas: 1, memoryMb: 512, apiRequests: 1, sqsMessages: 0 };
-  await measure({ ...readRow, name: 'top 10', note: `daily board of ${BOARD}` }, board({ limit: '10' }));
-  await measure(
-    { ...readRow, name: "a player's rank with neighbours", note: 'top 10 + the player, mid-board' },
-    board({ limit: '10', player: arcIds[Math.floor(arcIds.length / 2)] ?? '' }),
-  );
-  await measure(
-    { ...readRow, name: 'a page deep in the board', note: `50 at offset ${BOARD - 100} of ${BOARD}` },
-    board({ limit: '50', offset: String(BOARD - 100) }),
-  );
-  await new Promise((r) => setTimeout(r, 1_100));
-  const widePlayer = Object.values(await save(batch, (i) => 70_000 + i, 0, wide.id))[50] ?? '';
-  const wideBoard = (query: Record<string, string>) => async () => {
-    const res = await invoke(handlers.board, {
-      method: 'GET',
-      path: `/play/dev/leaderboard/${wide.id}`,
-      pathParameters: { gameId: wide.id },
-      headers: hmacHeaders(dev, 'GET', `/play/dev/leaderboard/${wide.id}`),
-      query,
-    });
-    if (res.status !== 200) throw new Error(`leaderboard answered ${res.status}: ${res.text}`);
-  };
-  await measure(
-    { ...readRow, name: WIDEST.top, note: `the same, ${MAX_WIDTH} shards wide` },
-    wideBoard({ limit: '10' }),
-  );
-  await measure(
-    { ...readRow, name: WIDEST.rank, note: `the same, ${MAX_WIDTH} shards wide` },
-    wideBoard({ limit: '10', player: widePlayer }),
-  );
-  await measure({ ...readRow, name: 'game listing page', note: 'GET /games, first page' }, async () => {
-    const res = await invoke(handlers.list, { method: 'GET', path: '/games' });
-    if (res.status !== 200) throw new Error(`listing answered ${res.status}`);
-  });
-
-  // A multiplier purchase, paid from the buyer's embedded wallet on the local chain.
-  const buyerName = `cost-buyer-${randomUUID().slice(0, 8)}`;
-  const buyerArcId = await ensureUserForSubject(`did:local:${buyerName}`);
-  const buyerWallet = (await loadWallet(buyerArcId))?.address ?? '';
-  await chain.airdrop(buyerWallet, SOL);
-  const buyerToken = await idpToken(buyerName);
-  await measure(
-    {
-      ...readRow,
-      name: 'multiplier purchase',
-      note: '2x for 1 h, from an embedded wallet (delegated signing)',
-    },
-    async () => {
-      const res = await invoke(handlers.purchase, {
-        method: 'POST',
-        path: '/multiplier/purchase',
-        headers: { authorization: `Bearer ${buyerToken}` },
-        body: { gameId: game.id, tier: '2x', durationSeconds: 3_600, idempotencyKey: randomUUID() },
+  // COST_ONLY=plays stops after the saves and the SDK's calls (the rows the write paths change).
+  if (process.env.COST_ONLY !== 'plays') {
+    // Reads of the game's daily board.
+    const board = (query: Record<string, string>) => async () => {
+      const res = await invoke(handlers.board, {
+        method: 'GET',
+        path: `/play/dev/leaderboard/${game.id}`,
+        pathParameters: { gameId: game.id },
+        headers: hmacHeaders(dev, 'GET', `/play/dev/leaderboard/${game.id}`),
+        query,
       });
-      if (res.status !== 200 && res.status !== 201)
-        throw new Error(`purchase answered ${res.status}: ${res.text}`);
-    },
-  );
-
-  // The settlement of one game-day of SETTLED_PLAYERS players: the queue consumer (one message; the hourly
-  // scheduler's invocation is shared by every game and left out).
-  const seeded = await seedDay({ day: randomDay(), playerCount: SETTLED_PLAYERS });
-  await measure(
-    {
-      per: SETTLED_PLAYERS,
-      lambdas: 1,
-      memoryMb: 1024,
-      apiRequests: 0,
-      sqsMessages: 1,
-      name: 'settlement, per player of the day',
-      note: `a day of ${SETTLED_PLAYERS} players, the top ones paid`,
-    },
-    async () => {
-      // The queue consumer's work, with the clock just after the day's settlement delay (the seeded day is in
-      // the past, before the game existed, which the real clock would not settle).
-      const outcome = await settleGameDay(seeded.gameId, seeded.day, {
-        ...settleDeps,
-        now: () => seeded.after,
+      if (res.status !== 200) throw new Error(`leaderboard answered ${res.status}: ${res.text}`);
+    };
+    const readRow = { per: 1, lambdas: 1, memoryMb: 512, apiRequests: 1, sqsMessages: 0 };
+    await measure({ ...readRow, name: 'top 10', note: `daily board of ${BOARD}` }, board({ limit: '10' }));
+    await measure(
+      { ...readRow, name: "a player's rank with neighbours", note: 'top 10 + the player, mid-board' },
+      board({ limit: '10', player: arcIds[Math.floor(arcIds.length / 2)] ?? '' }),
+    );
+    await measure(
+      { ...readRow, name: 'a page deep in the board', note: `50 at offset ${BOARD - 100} of ${BOARD}` },
+      board({ limit: '50', offset: String(BOARD - 100) }),
+    );
+    await new Promise((r) => setTimeout(r, 1_100));
+    const widePlayer = Object.values(await save(batch, (i) => 70_000 + i, 0, wide.id))[50] ?? '';
+    const wideBoard = (query: Record<string, string>) => async () => {
+      const res = await invoke(handlers.board, {
+        method: 'GET',
+        path: `/play/dev/leaderboard/${wide.id}`,
+        pathParameters: { gameId: wide.id },
+        headers: hmacHeaders(dev, 'GET', `/play/dev/leaderboard/${wide.id}`),
+        query,
       });
-      if (outcome.status !== 'settled' || outcome.replayed) throw new Error(`settlement ${outcome.status}`);
-    },
-  );
+      if (res.status !== 200) throw new Error(`leaderboard answered ${res.status}: ${res.text}`);
+    };
+    await measure(
+      { ...readRow, name: WIDEST.top, note: `the same, ${MAX_WIDTH} shards wide` },
+      wideBoard({ limit: '10' }),
+    );
+    await measure(
+      { ...readRow, name: WIDEST.rank, note: `the same, ${MAX_WIDTH} shards wide` },
+      wideBoard({ limit: '10', player: widePlayer }),
+    );
+    await measure({ ...readRow, name: 'game listing page', note: 'GET /games, first page' }, async () => {
+      const res = await invoke(handlers.list, { method: 'GET', path: '/games' });
+      if (res.status !== 200) throw new Error(`listing answered ${res.status}`);
+    });
 
-  // A snapshot build and a claim, on a launched coin (their failure leaves the rest of the table standing).
-  await measureSnapshotAndClaim(measure, invoke, SNAPSHOT_HOLDERS).catch((error: unknown) =>
-    console.error(`snapshot and claim not measured: ${String(error)}`),
-  );
+    // A multiplier purchase, paid from the buyer's embedded wallet on the local chain.
+    const buyerName = `cost-buyer-${randomUUID().slice(0, 8)}`;
+    const buyerArcId = await ensureUserForSubject(`did:local:${buyerName}`);
+    const buyerWallet = (await loadWallet(buyerArcId))?.address ?? '';
+    await chain.airdrop(buyerWallet, SOL);
+    const buyerToken = await idpToken(buyerName);
+    await measure(
+      {
+        ...readRow,
+        name: 'multiplier purchase',
+        note: '2x for 1 h, from an embedded wallet (delegated signing)',
+      },
+      async () => {
+        const res = await invoke(handlers.purchase, {
+          method: 'POST',
+          path: '/multiplier/purchase',
+          headers: { authorization: `Bearer ${buyerToken}` },
+          body: { gameId: game.id, tier: '2x', durationSeconds: 3_600, idempotencyKey: randomUUID() },
+        });
+        if (res.status !== 200 && res.status !== 201)
+          throw new Error(`purchase answered ${res.status}: ${res.text}`);
+      },
+    );
+
+    // The settlement of one game-day of SETTLED_PLAYERS players: the queue consumer (one message; the hourly
+    // scheduler's invocation is shared by every game and left out).
+    const seeded = await seedDay({ day: randomDay(), playerCount: SETTLED_PLAYERS });
+    await measure(
+      {
+        per: SETTLED_PLAYERS,
+        lambdas: 1,
+        memoryMb: 1024,
+        apiRequests: 0,
+        sqsMessages: 1,
+        name: 'settlement, per player of the day',
+        note: `a day of ${SETTLED_PLAYERS} players, the top ones paid`,
+      },
+      async () => {
+        // The queue consumer's work, with the clock just after the day's settlement delay (the seeded day is in
+        // the past, before the game existed, which the real clock would not settle).
+        const outcome = await settleGameDay(seeded.gameId, seeded.day, {
+          ...settleDeps,
+          now: () => seeded.after,
+        });
+        if (outcome.status !== 'settled' || outcome.replayed) throw new Error(`settlement ${outcome.status}`);
+      },
+    );
+
+    // A snapshot build and a claim, on a launched coin (their failure leaves the rest of the table standing).
+    await measureSnapshotAndClaim(measure, invoke, SNAPSHOT_HOLDERS).catch((error: unknown) =>
+      console.error(`snapshot and claim not measured: ${String(error)}`),
+    );
+  }
 
   console.log(
     `\nPer operation, at ${RATES.region} on-demand rates of ${RATES.asOf} (bench/rates.ts). Units: DynamoDB ` +
@@ -466,7 +510,16 @@ try {
       rows,
     ),
   );
-  console.log(studioBills(results));
+  if (process.env.COST_ONLY !== 'plays') console.log(studioBills(results));
+  console.log(
+    '\nWhat the day figures (lib/insights, items INSIGHTS#…, 2 units each) add to the rows that write them:\n',
+  );
+  console.log(
+    renderTable(
+      ['operation', 'write units (table + index)', 'of which day figures', 'added to the rest'],
+      insightsRows,
+    ),
+  );
 } finally {
   globalThis.fetch = realFetch;
   await stack.stop();

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 
 const ALL = [
   'merkle',
+  'statement',
   'cold-start',
   'dynamodb-cost',
   'cost',

@@ -191,6 +191,12 @@ export const ACCESS: Record<string, ModuleAccess> = {
     grants: dynamo('PlayTable', ['Query', 'UpdateItem'], 'byPeriodClose'),
   },
 
+  // --- insights (their day counters, in PlayTable) ---
+  // The counters' ADD, an item of the changes' own transactions (saves, commits, joins, webhook attempts, …).
+  'lib/insights/keys.ts': none,
+  'lib/insights/counters.ts': { grants: dynamo('PlayTable', ['UpdateItem']) },
+  'lib/insights/repository.ts': { grants: dynamo('PlayTable', ['Query']) },
+
   // --- rewards (RewardsTable) ---
   // The save paths read a multiplier slot (a key with its table) in their one BatchGetItem across both tables.
   'lib/rewards/keys.ts': { grants: dynamo('RewardsTable', ['BatchGetItem']) },
@@ -207,7 +213,8 @@ export const ACCESS: Record<string, ModuleAccess> = {
     grants: dynamo('RewardsTable', ['GetItem', 'PutItem', 'UpdateItem']),
   },
   // The day's books, an Update in the transactions that move the pool's totals.
-  'lib/rewards/pool-days.ts': { grants: dynamo('RewardsTable', ['UpdateItem']) },
+  // GET /games/{gameId}/insights reads the days' sales and payouts (a Query).
+  'lib/rewards/pool-days.ts': { grants: dynamo('RewardsTable', ['UpdateItem', 'Query']) },
   // The history's pages (a Query; TransactGetItems needs GetItem); its cursor's key comes from lib/adapters/secrets.ts.
   'lib/rewards/pools/history.ts': { grants: dynamo('RewardsTable', ['Query', 'GetItem']) },
 
@@ -232,6 +239,17 @@ export const ACCESS: Record<string, ModuleAccess> = {
   'lib/rewards/settlement/payout-repository.ts': {
     grants: dynamo('SettlementTable', ['GetItem', 'PutItem', 'UpdateItem']),
   },
+  'lib/rewards/settlement/commitment-repository.ts': {
+    grants: dynamo('SettlementTable', ['GetItem', 'PutItem', 'UpdateItem']),
+  },
+  'lib/rewards/settlement/commitment.ts': none,
+  'lib/rewards/settlement/statement-reads.ts': {
+    grants: dynamo('SettlementTable', ['GetItem', 'BatchGetItem', 'Query']),
+  },
+  'lib/rewards/settlement/statements.ts': none,
+  'lib/rewards/settlement/statement.ts': none,
+  'lib/rewards/settlement/statement-tree.ts': none,
+  'lib/rewards/settlement/contracts.ts': none,
   'lib/rewards/settlement/merge.ts': {
     grants: dynamo(
       'SettlementTable',

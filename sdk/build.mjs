@@ -16,7 +16,16 @@ await build({
   ...common,
   entryPoints: { index: join(here, 'src/index.ts'), browser: join(here, 'src/browser.ts') },
   outdir: dist,
-  external: ['openapi-fetch', 'oauth4webapi'],
+  external: ['openapi-fetch', 'oauth4webapi', 'bs58'],
+});
+// The verifier's command (`npx @arcadia/sdk verify …`), for Node.
+await build({
+  ...common,
+  platform: 'node',
+  entryPoints: { cli: join(here, 'src/cli.ts') },
+  outdir: dist,
+  external: ['bs58'],
+  banner: { js: '#!/usr/bin/env node' },
 });
 // The same options as the demo game's server (scripts/demo/server.ts), which builds it in memory.
 await build({

@@ -1,6 +1,7 @@
 import { contracts as connect } from '../connect/index.js';
 import type { Contract } from '../core/contract.js';
 import { contracts as games } from '../games/index.js';
+import { contracts as insights } from '../insights/index.js';
 import { contracts as launcher } from '../launcher/index.js';
 import { contracts as play } from '../play/index.js';
 import { contracts as rewards } from '../rewards/index.js';
@@ -24,5 +25,6 @@ export const contracts: readonly Contract[] = [
   ...rewards,
   ...webhooks,
   ...tournaments,
+  ...insights,
   ...connect,
 ];

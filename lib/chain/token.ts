@@ -244,9 +244,12 @@ export const updateTokenMetadataAuthorityInstruction = (args: {
   data: Buffer.concat([UPDATE_METADATA_AUTHORITY, keyBytes(args.newAuthority)]),
 });
 
-/** A Memo program instruction (no signer keys). */
-export const memoInstruction = (text: string): Instruction => ({
+/**
+ * A Memo program instruction. With a `signer`, the Memo program checks that key signed the transaction (a memo
+ * anyone can read as that key's word); without, it names no keys.
+ */
+export const memoInstruction = (text: string, signer?: TransactionSigner): SignedInstruction => ({
   programAddress: MEMO_PROGRAM_ADDRESS,
-  accounts: [],
+  accounts: signer ? [{ address: signer.address, role: AccountRole.READONLY_SIGNER, signer }] : [],
   data: Buffer.from(text, 'utf8'),
 });

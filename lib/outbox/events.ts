@@ -7,6 +7,16 @@ import { described, withMeta } from '../core/schemas.js';
 const lamports = described(z.string().check(z.regex(/^\d+$/)), 'Lamports, as a decimal string (u64)');
 const utcDay = described(z.string(), 'UTC day, yyyy-mm-dd');
 const signature = described(z.string(), 'Solana transaction signature (base58)');
+const statementOf = described(
+  z.object({
+    root: described(z.string(), 'The merkle root of the run’s statement (hex)'),
+    commitment: described(
+      z.nullable(signature),
+      'The transaction whose memo carries the root, signed by the game’s vault before the first payout; null when the run sent no commitment (see the statement’s `commitment.reason`)',
+    ),
+  }),
+  'The run’s statement (docs/provable-payouts.md); absent on runs paid before statements existed',
+);
 const prizeOf = described(
   z.object({ tournamentId: z.string(), periodId: z.string() }),
   'Set when the payout is a tournament prize: the tournament and its period',
@@ -24,6 +34,7 @@ export const EVENT_DATA = {
         lamports,
       }),
     ),
+    statement: z.optional(statementOf),
   }),
   'payout.sent': z.object({
     day: utcDay,
@@ -58,6 +69,7 @@ export const EVENT_DATA = {
     periodId: z.string(),
     totalLamports: lamports,
     recipients: z.array(z.object({ arcId: z.string(), rank: z.int(), lamports })),
+    statement: z.optional(statementOf),
   }),
   'claim.landed': z.object({
     wallet: z.string(),

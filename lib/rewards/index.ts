@@ -10,6 +10,13 @@ import {
 import { getMyRewardsContract } from './me-contracts.js';
 import { getGameRewardsPoolContract, getGameRewardsPoolHistoryContract } from './pools/contracts.js';
 import { purchaseMultiplierContract } from './purchases/contracts.js';
+import {
+  getDayStatementContract,
+  getDayStatementLineContract,
+  getPrizeStatementContract,
+  getPrizeStatementLineContract,
+  listStatementsContract,
+} from './settlement/contracts.js';
 
 export {
   type AllowanceDeps,
@@ -34,6 +41,7 @@ export type { InboundDeps } from './inbound.js';
 export { type MyRewardsDeps, myRewards } from './me.js';
 export { getMyRewardsContract } from './me-contracts.js';
 export { DISTRIBUTION as distributionRule, MAX_ALLOWANCE_LAMPORTS } from './model.js';
+export { poolDaysBetween } from './pool-days.js';
 export { getGameRewardsPoolContract, getGameRewardsPoolHistoryContract } from './pools/contracts.js';
 export { poolHistory } from './pools/history.js';
 export type { PoolDeps } from './pools/pool.js';
@@ -46,6 +54,13 @@ export type { QuoteDeps } from './purchases/quotes.js';
 export { costForPlacement, currentMultiplier, multiplierCost } from './purchases/quotes.js';
 export type { RewardsDeps } from './purchases/transfer.js';
 export { allocateDay, byRank } from './settlement/allocation.js';
+export {
+  getDayStatementContract,
+  getDayStatementLineContract,
+  getPrizeStatementContract,
+  getPrizeStatementLineContract,
+  listStatementsContract,
+} from './settlement/contracts.js';
 export { boardMayChange, moveCarry, redirectPayouts } from './settlement/merge.js';
 export {
   type PeriodStandings,
@@ -58,6 +73,8 @@ export { parkPayout, processSettlementBatch, sendSettlementMessages } from './se
 export { payoutRecords, putPlayerChunks, readPlayers } from './settlement/repository.js';
 export { dueDays, type PeriodCloseMessage, scheduleSettlements } from './settlement/schedule.js';
 export { type SettlementDeps, settleGameDay } from './settlement/settle.js';
+export { dayStatement, statementItems, statementLeaf, statementRoot } from './settlement/statement.js';
+export { dayRun, dayRunLine, listStatements, prizeRun, prizeRunLine } from './settlement/statements.js';
 
 /** The domain's operations in the public API, in the order of the OpenAPI document (lib/api/catalogue.ts). */
 export const contracts: readonly Contract[] = [
@@ -70,4 +87,9 @@ export const contracts: readonly Contract[] = [
   getMyRewardsContract,
   setPurchaseAllowanceContract,
   revokePurchaseAllowanceContract,
+  listStatementsContract,
+  getDayStatementContract,
+  getDayStatementLineContract,
+  getPrizeStatementContract,
+  getPrizeStatementLineContract,
 ];

@@ -62,7 +62,7 @@ export const poolAllocationWrite = (
  */
 export const poolPayoutWrites = (
   gameId: string,
-  paid: { lamports: bigint; fee: bigint; usdCents: number },
+  paid: { lamports: bigint; fee: bigint; usdCents: number; toPlayer?: boolean },
   now: string,
 ): TransactItem[] => [
   {
@@ -81,7 +81,13 @@ export const poolPayoutWrites = (
       },
     },
   },
-  poolDayWrite(gameId, now, { paidLamports: paid.lamports, feesLamports: paid.fee, payouts: 1 }),
+  poolDayWrite(gameId, now, {
+    paidLamports: paid.lamports,
+    feesLamports: paid.fee,
+    payouts: 1,
+    ...(paid.toPlayer ? { playerPayouts: 1 } : {}),
+    paidUsdCents: paid.usdCents,
+  }),
 ];
 
 /**
@@ -106,4 +112,28 @@ export const buildPayoutTransfer = (args: {
     getTransferSolInstruction({ source: args.vault, destination: address(args.to), amount: args.lamports }),
     memoInstruction(args.memo),
   ],
+});
+
+/**
+ * A run's confirmed commitment on the pool's books: its fee leaves the vault, so it is allocated (the pool's
+ * undistributed lamports stop counting it) and booked as a fee, on the totals and on the day's books.
+ */
+export const poolCommitmentWrites = (gameId: string, fee: bigint, now: string): TransactItem[] => [
+  {
+    Update: {
+      TableName: rewardsTable(),
+      Key: rewardsKeys.pool(gameId),
+      UpdateExpression:
+        'ADD totalAllocatedLamports :f, totalFeesLamports :f, commitments :one SET updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':f': Number(fee), ':one': 1, ':now': now },
+    },
+  },
+  poolDayWrite(gameId, now, { allocatedLamports: fee, feesLamports: fee }),
+];
+
+/** The run's commitment: the vault (fee payer) signs a memo carrying the statement's root. */
+export const buildCommitment = (args: { vault: KeyPairSigner; memo: string }): TransactionPlan => ({
+  feePayer: args.vault.address,
+  instructions: [memoInstruction(args.memo, args.vault)],
 });

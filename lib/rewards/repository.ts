@@ -260,7 +260,12 @@ export const activate = async (
           ExpressionAttributeValues: { ':l': Number(purchase.lamports), ':one': 1, ':now': now },
         },
       },
-      poolDayWrite(purchase.gameId, now, { inflowLamports: BigInt(purchase.lamports), purchases: 1 }),
+      poolDayWrite(purchase.gameId, now, {
+        inflowLamports: BigInt(purchase.lamports),
+        purchases: 1,
+        salesLamports: BigInt(purchase.lamports),
+        salesUsdCents: Math.round(purchase.usd * 100),
+      }),
       {
         Put: {
           TableName,

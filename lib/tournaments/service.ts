@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { transactNamed } from '../adapters/dynamodb.js';
 import type { AuthContext } from '../core/auth.js';
 import { AppError, type ErrorDetail, errors } from '../core/errors.js';
+import { utcDay } from '../core/time.js';
 import {
   type GameRecord,
   isController,
@@ -11,6 +12,7 @@ import {
   requireGame,
   requireOwnedGame,
 } from '../games/index.js';
+import { insightsWrite } from '../insights/index.js';
 import {
   getItems,
   joinItems,
@@ -433,7 +435,20 @@ export const joinTournament = async (
   if (!p)
     throw new AppError('TOURNAMENT_NOT_RUNNING', 'The tournament is cancelled or has no period left to join');
   const run = runOf(t, p);
-  const failed = await transactNamed(joinItems(game.id, arcId, run, now.toISOString()));
+  // The entry counts on the day's figures (lib/insights), in the same transaction; a conflict on their item
+  // (another write of the game's figures at that instant) is tried again.
+  const join = () =>
+    transactNamed({
+      ...joinItems(game.id, arcId, run, now.toISOString()),
+      figures: insightsWrite(game.id, utcDay(now), { tournamentEntrants: 1 }),
+    });
+  let failed = await join();
+  for (
+    let retry = 0;
+    retry < 3 && failed && Object.values(failed).every((c) => c === 'TransactionConflict');
+    retry++
+  )
+    failed = await join();
   if (failed) {
     if (failed.period === 'ConditionalCheckFailed' && failed.entry !== 'ConditionalCheckFailed')
       throw new AppError('TOURNAMENT_FULL', `The period has its maximum of ${t.maxEntrants} entrants`);

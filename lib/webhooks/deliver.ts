@@ -8,6 +8,7 @@ import { settings } from '../core/config.js';
 import { logger } from '../core/logger.js';
 import { errorFields } from '../core/original-stack.js';
 import type { QueueRecord } from '../core/queue-batch.js';
+import { insightsWrite } from '../insights/index.js';
 import { type DeliveryMessage, type EndpointRecord, maxAttempts } from './model.js';
 import { MAX_DELAY_SECONDS, type QueuedDelivery } from './queue.js';
 import { relayEvent } from './relay.js';
@@ -136,6 +137,10 @@ export const deliverOnce = async (message: DeliveryMessage, deps: DeliverDeps): 
       lastError: outcome.error,
       lastStatusCode: outcome.statusCode,
     },
+    // A failed attempt counts on the day's figures (lib/insights), with the attempt's record.
+    outcome.ok
+      ? []
+      : [insightsWrite(gameId, at.slice(0, 10), { webhookFailures: 1 })].flatMap((i) => (i ? [i] : [])),
   );
   if (delay !== undefined && nextRetryAt) {
     await deps.queue([

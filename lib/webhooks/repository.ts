@@ -380,6 +380,7 @@ export const claimAttempt = async (
 export const finishAttempt = async (
   record: AttemptRecord,
   delivery: Pick<DeliveryRecord, 'status' | 'nextAttemptAt' | 'lastError' | 'lastStatusCode'>,
+  figures: TransactItem[] = [],
 ): Promise<void> => {
   await dynamo().send(
     new TransactWriteCommand({
@@ -413,6 +414,7 @@ export const finishAttempt = async (
             },
           },
         },
+        ...figures,
       ],
     }),
   );

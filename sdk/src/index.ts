@@ -21,6 +21,7 @@ export {
 } from './hmac.js';
 export type { components, operations, paths } from './openapi.generated.js';
 export * from './play.js';
+export * from './statements.js';
 export { createTransport, type Fetch, type TransportOptions } from './transport.js';
 export {
   type HeadersLike,

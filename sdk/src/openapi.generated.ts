@@ -175,6 +175,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/games/insights/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's daily figures and retention
+         * @description How the game is doing, per UTC day: active and new players, sessions (studio saves and SDK commits), points, flagged and invalidated sessions, multiplier sales, payouts, tournament entrants and failed webhook deliveries; and, for each day with new players, how many of them played again 1, 7 and 30 days later (null while that day is still ahead; today counts so far). The figures are counters kept by the writes that make each change, so a day reads the same however busy the game is. `from` and `to` are UTC days, both included, at most 400 days apart; without them, the last 30 days ending today; with only `to`, the 30 days ending then; with only `from`, from then to today (at most 400 days). 400 VALIDATION_ERROR when `to` is before `from` or the range is longer. For the game’s creator or owner (HMAC or bearer, the same rules either way).
+         */
+        get: operations["getGameInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/me": {
         parameters: {
             query?: never;
@@ -852,6 +872,106 @@ export type paths = {
          * @description The caller's earnings across games: the daily settlements' rewards-pool payouts in SOL (as a creator per the game's effective orgRewardsSplit, or as a top-10 player of the day), newest day first and paginated (`meta.total` counts payouts), and the claimable game-coin allocations of the caller's embedded wallet (airdrop and emission; claim them with the exercise-claim endpoints), and the purchase allowances the caller granted to games (what each game may spend per UTC day with the session token, and what is left today; PUT /rewards/allowances/{gameId}). A payout that could not land (no wallet, below the fee or the rent-exempt minimum of a new account) is `carried` and added to the next one. Authenticate with an identity-provider token or a player session token.
          */
         get: operations["getMyRewards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rewards/statements/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game’s payout runs and their statements
+         * @description The game’s daily settlements, newest day first; with `tournamentId`, that tournament’s prize runs, newest period first. Each run names its statement’s root and its commitment (null on runs paid before statements existed). Pass `meta.nextCursor` as `cursor` for older runs (null after the oldest). Public: Arc IDs, wallets and amounts are on the game’s boards and on chain already (docs/provable-payouts.md, “What a statement reveals”).
+         */
+        get: operations["listStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rewards/statements/{gameId}/days/{day}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A daily settlement’s statement
+         * @description The run’s statement (its inputs and lines), its merkle root, its commitment transaction and each line’s transfer: everything `verifyStatement` of the SDK checks (`npx @arcadia/sdk verify`). A run paid before statements existed answers with `statement`, `root` and `commitment` null. 404 for a run that never ran. Public: Arc IDs, wallets and amounts are on the game’s boards and on chain already (docs/provable-payouts.md, “What a statement reveals”).
+         */
+        get: operations["getDayStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rewards/statements/{gameId}/days/{day}/lines/{arcId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recipient’s line of a daily settlement, with its proof
+         * @description One recipient’s line of a run, with its merkle proof against the committed root: a player checks their own line without the whole statement (the SDK’s `verifyLineProof`). 404 when the run has no statement or the recipient no line in it. Public: Arc IDs, wallets and amounts are on the game’s boards and on chain already (docs/provable-payouts.md, “What a statement reveals”).
+         */
+        get: operations["getDayStatementLine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rewards/statements/{gameId}/prizes/{tournamentId}/{periodId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament period’s prize run statement
+         * @description The run’s statement (its inputs and lines), its merkle root, its commitment transaction and each line’s transfer: everything `verifyStatement` of the SDK checks (`npx @arcadia/sdk verify`). A run paid before statements existed answers with `statement`, `root` and `commitment` null. 404 for a run that never ran. Public: Arc IDs, wallets and amounts are on the game’s boards and on chain already (docs/provable-payouts.md, “What a statement reveals”).
+         */
+        get: operations["getPrizeStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rewards/statements/{gameId}/prizes/{tournamentId}/{periodId}/lines/{arcId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recipient’s line of a prize run, with its proof
+         * @description One recipient’s line of a run, with its merkle proof against the committed root: a player checks their own line without the whole statement (the SDK’s `verifyLineProof`). 404 when the run has no statement or the recipient no line in it. Public: Arc IDs, wallets and amounts are on the game’s boards and on chain already (docs/provable-payouts.md, “What a statement reveals”).
+         */
+        get: operations["getPrizeStatementLine"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1895,6 +2015,107 @@ export type components = {
             } | null;
             airdropTokenAddress: string | null;
         };
+        GameInsights: {
+            /** Format: uuid */
+            gameId: string;
+            /** @description First UTC day of the range (YYYY-MM-DD) */
+            from: string;
+            /** @description Last UTC day of the range (YYYY-MM-DD), included */
+            to: string;
+            /** @description One row per day of the range, oldest first; zeros where nothing happened */
+            days: components["schemas"]["InsightsDay"][];
+            /** @description One row per day of the range that has new players, oldest first */
+            retention: components["schemas"]["RetentionCohort"][];
+        };
+        /**
+         * @example {
+         *       "day": "2026-11-21",
+         *       "activePlayers": 412,
+         *       "newPlayers": 37,
+         *       "sessions": {
+         *         "backend": 120,
+         *         "sdk": 903
+         *       },
+         *       "points": 184220,
+         *       "flaggedSessions": 4,
+         *       "invalidatedSessions": 2,
+         *       "sales": {
+         *         "count": 3,
+         *         "lamports": "24000000",
+         *         "usdCents": 576
+         *       },
+         *       "payouts": {
+         *         "lamports": "1380000",
+         *         "usdCents": 33,
+         *         "players": 10
+         *       },
+         *       "tournamentEntrants": 58,
+         *       "webhookFailures": 0
+         *     }
+         */
+        InsightsDay: {
+            /** @description The UTC day (YYYY-MM-DD) */
+            day: string;
+            /** @description Players whose day total a save or an SDK commit wrote that day (points, or a new backend session) */
+            activePlayers: number;
+            /** @description Players first seen in this game that day */
+            newPlayers: number;
+            /** @description Sessions counted that day */
+            sessions: {
+                /** @description Backend sessions opened by the studio’s saves */
+                backend: number;
+                /** @description Play sessions committed from the SDK */
+                sdk: number;
+            };
+            /** @description Points counted on that day’s totals (after multipliers; less the points of its sessions invalidated since) */
+            points: number;
+            /** @description Sessions a save or an SDK flush took over the risk threshold that day */
+            flaggedSessions: number;
+            /** @description Sessions the studio invalidated that day */
+            invalidatedSessions: number;
+            /** @description Multiplier purchases confirmed that day: how many, their price in lamports and in USD at sale */
+            sales: {
+                count: number;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                lamports: string;
+                /** @description US cents, at the SOL price of each sale or payout */
+                usdCents: number;
+            };
+            /** @description Payouts out of the game's pool confirmed that day (creators and players), in lamports and USD at payout */
+            payouts: {
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                lamports: string;
+                /** @description US cents, at the SOL price of each sale or payout */
+                usdCents: number;
+                /** @description Payouts to players confirmed that day, one per player and run (a creator’s share alone is not counted) */
+                players: number;
+            };
+            /** @description Entries into the game's tournament periods that day: joins, and players first counted in an open period */
+            tournamentEntrants: number;
+            /** @description Failed webhook delivery attempts that day */
+            webhookFailures: number;
+        };
+        /**
+         * @example {
+         *       "cohort": "2026-11-21",
+         *       "players": 37,
+         *       "day1": 15,
+         *       "day7": 6,
+         *       "day30": null
+         *     }
+         */
+        RetentionCohort: {
+            /** @description The UTC day the cohort was first seen (YYYY-MM-DD) */
+            cohort: string;
+            /** @description Players first seen that day */
+            players: number;
+            /** @description Of them, players who played on the next day; null while it is ahead */
+            day1: number | null;
+            /** @description Of them, players who played 7 days later; null while it is ahead */
+            day7: number | null;
+            /** @description Of them, players who played 30 days later; null while it is ahead */
+            day30: number | null;
+        };
         /**
          * @example {
          *       "clientId": "arc_5f0c9e2d41b84a7f9c3e1d2b6a7f8e90",
@@ -2174,6 +2395,221 @@ export type components = {
                 tournamentId: string;
                 periodId: string;
             } | null;
+        };
+        StatementRun: {
+            /** Format: uuid */
+            gameId: string;
+            /** @description The UTC day, or `<tournamentId>/<periodId>` */
+            run: string;
+            /** @enum {string} */
+            kind: "day" | "prize";
+            /** @description The settled day; a prize run’s: the day its period ended */
+            day: string;
+            tournamentId: string | null;
+            periodId: string | null;
+            /** @enum {string} */
+            status: "paying" | "settled";
+            frozenAt: string;
+            settledAt: string | null;
+            vaultAddress: string | null;
+            root: string | null;
+            /** @description What the run allocated from the pool (its lines’ shares) */
+            allocatedLamports: string;
+            commitment: {
+                /** @enum {string} */
+                status: "pending" | "confirmed" | "skipped";
+                signature: string | null;
+            } | null;
+        };
+        RunStatement: {
+            /** Format: uuid */
+            gameId: string;
+            /** @description The UTC day, or `<tournamentId>/<periodId>` */
+            run: string;
+            /** @enum {string} */
+            kind: "day" | "prize";
+            /** @description The settled day; a prize run’s: the day its period ended */
+            day: string;
+            tournamentId: string | null;
+            periodId: string | null;
+            /** @enum {string} */
+            status: "paying" | "settled";
+            frozenAt: string;
+            settledAt: string | null;
+            vaultAddress: string | null;
+            root: string | null;
+            statement: components["schemas"]["Statement"] | null;
+            commitment: components["schemas"]["StatementCommitment"] | null;
+            /** @description Each line’s transfer as it went, in the statement’s order */
+            payouts: components["schemas"]["StatementPayout"][];
+        };
+        /** @description What a payout run read and what it allocated. Item 0 of its merkle tree is the statement without `lines`, items 1… are the lines; each item is RFC 8785 canonical JSON (docs/provable-payouts.md). */
+        Statement: {
+            /** @constant */
+            version: 1;
+            gameId: string;
+            /** @description The UTC day, or `<tournamentId>/<periodId>` */
+            run: string;
+            inputs: {
+                /** @constant */
+                kind: "day";
+                /** @description The pool’s books as the run read them */
+                pool: {
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    inflow: string;
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    allocated: string;
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    earmarked: string;
+                };
+                /** @description inflow − allocated − earmarked: what the run allocated from */
+                undistributed: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                vaultReserve: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                rentExemptMinimum: string;
+                /** @description The fee of one transfer (one signature) */
+                fee: string;
+                /** @description The board in rank order, down to the last paid rank */
+                standings: {
+                    rank: number;
+                    arcId: string;
+                    points: number;
+                }[];
+                recipients: {
+                    arcId: string;
+                    wallet: string | null;
+                    /** @description The wallet’s balance when the run froze (0: no account yet) */
+                    balance: string;
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    carriedIn: string;
+                }[];
+                rule: {
+                    payoutHorizonDays: number;
+                    creatorShareBps: number;
+                    playerShareBps: number;
+                    readonly playerShareByRankBps: number[];
+                };
+                /** @description Arc ID → basis points of the creators’ part */
+                creatorSplit: {
+                    [key: string]: number;
+                };
+            } | {
+                /** @constant */
+                kind: "prize";
+                /** @description The pool’s books as the run read them */
+                pool: {
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    inflow: string;
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    allocated: string;
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    earmarked: string;
+                };
+                /** @description inflow − allocated − earmarked: what the run allocated from */
+                undistributed: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                vaultReserve: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                rentExemptMinimum: string;
+                /** @description The fee of one transfer (one signature) */
+                fee: string;
+                /** @description The board in rank order, down to the last paid rank */
+                standings: {
+                    rank: number;
+                    arcId: string;
+                    points: number;
+                }[];
+                recipients: {
+                    arcId: string;
+                    wallet: string | null;
+                    /** @description The wallet’s balance when the run froze (0: no account yet) */
+                    balance: string;
+                    /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                    carriedIn: string;
+                }[];
+                poolBps: number;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                poolRoom: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                fund: string;
+                /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+                earmarked: string;
+                table: {
+                    fromRank: number;
+                    toRank: number;
+                    bps: number;
+                }[];
+            };
+            lines: components["schemas"]["StatementLine"][];
+        };
+        /** @description A recipient’s line as the rules allocated it: share + carriedIn = due; due = send + fee when it can land, else carryOut = due. The transfer sends due less the fee the chain charged (a priority fee lowers send). */
+        StatementLine: {
+            arcId: string;
+            wallet: string | null;
+            roles: ("creator" | "player")[];
+            rank: number | null;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            share: string;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            carriedIn: string;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            due: string;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            send: string;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            fee: string;
+            /** @description Lamports (1 SOL = 1 000 000 000), as a string */
+            carryOut: string;
+        };
+        StatementCommitment: {
+            /**
+             * @description `confirmed`: landed before the run’s first transfer; `skipped`: not sent (see `reason`; the run then sent nothing)
+             * @enum {string}
+             */
+            status: "pending" | "confirmed" | "skipped";
+            signature: string | null;
+            /** @description `arcadia:statement:v1:<gameId>:<run>:<root>` */
+            memo: string;
+            feeLamports: string | null;
+            reason: string | null;
+        };
+        StatementPayout: {
+            arcId: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "carried";
+            signature: string | null;
+            /** @description What the transfer sent (0 when carried) */
+            sentLamports: string;
+            /** @description The fee the chain charged for it (0 when carried) */
+            feeLamports: string;
+            reason: string | null;
+        };
+        StatementLineProof: {
+            /** Format: uuid */
+            gameId: string;
+            /** @description The UTC day, or `<tournamentId>/<periodId>` */
+            run: string;
+            /** @enum {string} */
+            kind: "day" | "prize";
+            /** @description The settled day; a prize run’s: the day its period ended */
+            day: string;
+            tournamentId: string | null;
+            periodId: string | null;
+            /** @enum {string} */
+            status: "paying" | "settled";
+            frozenAt: string;
+            settledAt: string | null;
+            vaultAddress: string | null;
+            /** @description A sha256 hash, hex */
+            root: string;
+            line: components["schemas"]["StatementLine"];
+            /** @description The line’s item in the tree (0 is the header) */
+            leafIndex: number;
+            /** @description Sibling hashes from the leaf up */
+            proof: string[];
+            payout: components["schemas"]["StatementPayout"] | null;
+            commitment: components["schemas"]["StatementCommitment"] | null;
         };
         GameCoin: {
             gtokenAddress: string;
@@ -2738,6 +3174,13 @@ export type components = {
                     /** @description Lamports, as a decimal string (u64) */
                     lamports: string;
                 }[];
+                /** @description The run’s statement (docs/provable-payouts.md); absent on runs paid before statements existed */
+                statement?: {
+                    /** @description The merkle root of the run’s statement (hex) */
+                    root: string;
+                    /** @description The transaction whose memo carries the root, signed by the game’s vault before the first payout; null when the run sent no commitment (see the statement’s `commitment.reason`) */
+                    commitment: string | null;
+                };
             };
         };
         /** @description A payout transfer landed on chain. */
@@ -2855,6 +3298,13 @@ export type components = {
                     /** @description Lamports, as a decimal string (u64) */
                     lamports: string;
                 }[];
+                /** @description The run’s statement (docs/provable-payouts.md); absent on runs paid before statements existed */
+                statement?: {
+                    /** @description The merkle root of the run’s statement (hex) */
+                    root: string;
+                    /** @description The transaction whose memo carries the root, signed by the game’s vault before the first payout; null when the run sent no commitment (see the statement’s `commitment.reason`) */
+                    commitment: string | null;
+                };
             };
         };
         /** @description An airdrop claim of the game's coin landed on chain. */
@@ -4408,6 +4858,157 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGameInsights: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First UTC day (YYYY-MM-DD)
+                 * @example 2026-11-01
+                 */
+                from?: string;
+                /**
+                 * @description Last UTC day (YYYY-MM-DD), included
+                 * @example 2026-11-30
+                 */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "from": "string",
+                     *         "to": "string",
+                     *         "days": [
+                     *           {
+                     *             "day": "2026-11-21",
+                     *             "activePlayers": 412,
+                     *             "newPlayers": 37,
+                     *             "sessions": {
+                     *               "backend": 120,
+                     *               "sdk": 903
+                     *             },
+                     *             "points": 184220,
+                     *             "flaggedSessions": 4,
+                     *             "invalidatedSessions": 2,
+                     *             "sales": {
+                     *               "count": 3,
+                     *               "lamports": "24000000",
+                     *               "usdCents": 576
+                     *             },
+                     *             "payouts": {
+                     *               "lamports": "1380000",
+                     *               "usdCents": 33,
+                     *               "players": 10
+                     *             },
+                     *             "tournamentEntrants": 58,
+                     *             "webhookFailures": 0
+                     *           }
+                     *         ],
+                     *         "retention": [
+                     *           {
+                     *             "cohort": "2026-11-21",
+                     *             "players": 37,
+                     *             "day1": 15,
+                     *             "day7": 6,
+                     *             "day30": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["GameInsights"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INVALID_SIGNATURE, STRICT_SIGNING_REQUIRED, TIMESTAMP_OUT_OF_RANGE, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9546,6 +10147,756 @@ export interface operations {
             };
             /** @description Error: INSUFFICIENT_SCOPE */
             403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStatements: {
+        parameters: {
+            query?: {
+                /**
+                 * @description List this tournament’s prize runs instead of the days
+                 * @example 497f6eca-6276-4993-bfeb-53cbbbba6f08
+                 */
+                tournamentId?: string;
+                /**
+                 * @description Runs per page
+                 * @example 30
+                 */
+                limit?: number;
+                /**
+                 * @description From the previous page (`meta.nextCursor`)
+                 * @example string
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *           "run": "string",
+                     *           "kind": "day",
+                     *           "day": "string",
+                     *           "tournamentId": "string",
+                     *           "periodId": "string",
+                     *           "status": "paying",
+                     *           "frozenAt": "string",
+                     *           "settledAt": "string",
+                     *           "vaultAddress": "string",
+                     *           "root": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *           "allocatedLamports": "1500000",
+                     *           "commitment": {
+                     *             "status": "pending",
+                     *             "signature": "string"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 0,
+                     *         "nextCursor": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatementRun"][];
+                        meta: {
+                            limit: number;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDayStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+                /**
+                 * @description A UTC day, YYYY-MM-DD
+                 * @example 2026-11-30
+                 */
+                day: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "run": "string",
+                     *         "kind": "day",
+                     *         "day": "string",
+                     *         "tournamentId": "string",
+                     *         "periodId": "string",
+                     *         "status": "paying",
+                     *         "frozenAt": "string",
+                     *         "settledAt": "string",
+                     *         "vaultAddress": "string",
+                     *         "root": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *         "statement": {
+                     *           "version": 1,
+                     *           "gameId": "string",
+                     *           "run": "string",
+                     *           "inputs": {
+                     *             "kind": "day",
+                     *             "pool": {
+                     *               "inflow": "1500000",
+                     *               "allocated": "1500000",
+                     *               "earmarked": "1500000"
+                     *             },
+                     *             "undistributed": "1500000",
+                     *             "vaultReserve": "1500000",
+                     *             "rentExemptMinimum": "1500000",
+                     *             "fee": "1500000",
+                     *             "standings": [
+                     *               {
+                     *                 "rank": 0,
+                     *                 "arcId": "string",
+                     *                 "points": 0
+                     *               }
+                     *             ],
+                     *             "recipients": [
+                     *               {
+                     *                 "arcId": "string",
+                     *                 "wallet": "string",
+                     *                 "balance": "1500000",
+                     *                 "carriedIn": "1500000"
+                     *               }
+                     *             ],
+                     *             "rule": {
+                     *               "payoutHorizonDays": 0,
+                     *               "creatorShareBps": 0,
+                     *               "playerShareBps": 0,
+                     *               "playerShareByRankBps": [
+                     *                 0
+                     *               ]
+                     *             },
+                     *             "creatorSplit": {
+                     *               "property1": 0,
+                     *               "property2": 0
+                     *             }
+                     *           },
+                     *           "lines": [
+                     *             {
+                     *               "arcId": "string",
+                     *               "wallet": "string",
+                     *               "roles": [
+                     *                 "creator"
+                     *               ],
+                     *               "rank": 0,
+                     *               "share": "1500000",
+                     *               "carriedIn": "1500000",
+                     *               "due": "1500000",
+                     *               "send": "1500000",
+                     *               "fee": "1500000",
+                     *               "carryOut": "1500000"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "commitment": {
+                     *           "status": "pending",
+                     *           "signature": "string",
+                     *           "memo": "string",
+                     *           "feeLamports": "1500000",
+                     *           "reason": "string"
+                     *         },
+                     *         "payouts": [
+                     *           {
+                     *             "arcId": "string",
+                     *             "status": "pending",
+                     *             "signature": "string",
+                     *             "sentLamports": "1500000",
+                     *             "feeLamports": "1500000",
+                     *             "reason": "string"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RunStatement"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDayStatementLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+                /**
+                 * @description A UTC day, YYYY-MM-DD
+                 * @example 2026-11-30
+                 */
+                day: string;
+                /**
+                 * @description A recipient’s Arc ID
+                 * @example 8c2e4a10-5b3d-4f6e-9a7c-1d2e3f4a5b6c
+                 */
+                arcId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "run": "string",
+                     *         "kind": "day",
+                     *         "day": "string",
+                     *         "tournamentId": "string",
+                     *         "periodId": "string",
+                     *         "status": "paying",
+                     *         "frozenAt": "string",
+                     *         "settledAt": "string",
+                     *         "vaultAddress": "string",
+                     *         "root": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *         "line": {
+                     *           "arcId": "string",
+                     *           "wallet": "string",
+                     *           "roles": [
+                     *             "creator"
+                     *           ],
+                     *           "rank": 0,
+                     *           "share": "1500000",
+                     *           "carriedIn": "1500000",
+                     *           "due": "1500000",
+                     *           "send": "1500000",
+                     *           "fee": "1500000",
+                     *           "carryOut": "1500000"
+                     *         },
+                     *         "leafIndex": 0,
+                     *         "proof": [
+                     *           "0000000000000000000000000000000000000000000000000000000000000000"
+                     *         ],
+                     *         "payout": {
+                     *           "arcId": "string",
+                     *           "status": "pending",
+                     *           "signature": "string",
+                     *           "sentLamports": "1500000",
+                     *           "feeLamports": "1500000",
+                     *           "reason": "string"
+                     *         },
+                     *         "commitment": {
+                     *           "status": "pending",
+                     *           "signature": "string",
+                     *           "memo": "string",
+                     *           "feeLamports": "1500000",
+                     *           "reason": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatementLineProof"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPrizeStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+                /** @example 3b7f1c52-8f0e-4c1d-9a2b-5e6f7a8b9c0d */
+                tournamentId: string;
+                /**
+                 * @description The period (its start)
+                 * @example 2026-11-30T00:00:00Z
+                 */
+                periodId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "run": "string",
+                     *         "kind": "day",
+                     *         "day": "string",
+                     *         "tournamentId": "string",
+                     *         "periodId": "string",
+                     *         "status": "paying",
+                     *         "frozenAt": "string",
+                     *         "settledAt": "string",
+                     *         "vaultAddress": "string",
+                     *         "root": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *         "statement": {
+                     *           "version": 1,
+                     *           "gameId": "string",
+                     *           "run": "string",
+                     *           "inputs": {
+                     *             "kind": "day",
+                     *             "pool": {
+                     *               "inflow": "1500000",
+                     *               "allocated": "1500000",
+                     *               "earmarked": "1500000"
+                     *             },
+                     *             "undistributed": "1500000",
+                     *             "vaultReserve": "1500000",
+                     *             "rentExemptMinimum": "1500000",
+                     *             "fee": "1500000",
+                     *             "standings": [
+                     *               {
+                     *                 "rank": 0,
+                     *                 "arcId": "string",
+                     *                 "points": 0
+                     *               }
+                     *             ],
+                     *             "recipients": [
+                     *               {
+                     *                 "arcId": "string",
+                     *                 "wallet": "string",
+                     *                 "balance": "1500000",
+                     *                 "carriedIn": "1500000"
+                     *               }
+                     *             ],
+                     *             "rule": {
+                     *               "payoutHorizonDays": 0,
+                     *               "creatorShareBps": 0,
+                     *               "playerShareBps": 0,
+                     *               "playerShareByRankBps": [
+                     *                 0
+                     *               ]
+                     *             },
+                     *             "creatorSplit": {
+                     *               "property1": 0,
+                     *               "property2": 0
+                     *             }
+                     *           },
+                     *           "lines": [
+                     *             {
+                     *               "arcId": "string",
+                     *               "wallet": "string",
+                     *               "roles": [
+                     *                 "creator"
+                     *               ],
+                     *               "rank": 0,
+                     *               "share": "1500000",
+                     *               "carriedIn": "1500000",
+                     *               "due": "1500000",
+                     *               "send": "1500000",
+                     *               "fee": "1500000",
+                     *               "carryOut": "1500000"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "commitment": {
+                     *           "status": "pending",
+                     *           "signature": "string",
+                     *           "memo": "string",
+                     *           "feeLamports": "1500000",
+                     *           "reason": "string"
+                     *         },
+                     *         "payouts": [
+                     *           {
+                     *             "arcId": "string",
+                     *             "status": "pending",
+                     *             "signature": "string",
+                     *             "sentLamports": "1500000",
+                     *             "feeLamports": "1500000",
+                     *             "reason": "string"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RunStatement"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPrizeStatementLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game
+                 * @example 6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f
+                 */
+                gameId: string;
+                /** @example 3b7f1c52-8f0e-4c1d-9a2b-5e6f7a8b9c0d */
+                tournamentId: string;
+                /**
+                 * @description The period (its start)
+                 * @example 2026-11-30T00:00:00Z
+                 */
+                periodId: string;
+                /**
+                 * @description A recipient’s Arc ID
+                 * @example 8c2e4a10-5b3d-4f6e-9a7c-1d2e3f4a5b6c
+                 */
+                arcId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "gameId": "3f0eee32-8eac-4668-9b38-e3e5dc21d607",
+                     *         "run": "string",
+                     *         "kind": "day",
+                     *         "day": "string",
+                     *         "tournamentId": "string",
+                     *         "periodId": "string",
+                     *         "status": "paying",
+                     *         "frozenAt": "string",
+                     *         "settledAt": "string",
+                     *         "vaultAddress": "string",
+                     *         "root": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *         "line": {
+                     *           "arcId": "string",
+                     *           "wallet": "string",
+                     *           "roles": [
+                     *             "creator"
+                     *           ],
+                     *           "rank": 0,
+                     *           "share": "1500000",
+                     *           "carriedIn": "1500000",
+                     *           "due": "1500000",
+                     *           "send": "1500000",
+                     *           "fee": "1500000",
+                     *           "carryOut": "1500000"
+                     *         },
+                     *         "leafIndex": 0,
+                     *         "proof": [
+                     *           "0000000000000000000000000000000000000000000000000000000000000000"
+                     *         ],
+                     *         "payout": {
+                     *           "arcId": "string",
+                     *           "status": "pending",
+                     *           "signature": "string",
+                     *           "sentLamports": "1500000",
+                     *           "feeLamports": "1500000",
+                     *           "reason": "string"
+                     *         },
+                     *         "commitment": {
+                     *           "status": "pending",
+                     *           "signature": "string",
+                     *           "memo": "string",
+                     *           "feeLamports": "1500000",
+                     *           "reason": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatementLineProof"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

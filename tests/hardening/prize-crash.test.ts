@@ -12,7 +12,7 @@ import { poolBooks } from '../../lib/rewards/payout.js';
 import { type PayoutRecord, payoutRecords } from '../../lib/rewards/settlement/repository.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
 import { close, type Fixture, fixture, runOf } from '../helpers/prizes.js';
-import { carryOf, chain, faultyChain } from '../helpers/settlement.js';
+import { carryOf, chain, faultyChain, landedCommitments } from '../helpers/settlement.js';
 
 interface Case {
   f: Fixture;
@@ -64,7 +64,10 @@ const checkAtMostOnce = async (c: Case, out: string[], tag: string) => {
     if (gained !== 0n && gained !== mine?.send)
       out.push(`${tag}: ${p.arcId} gained ${gained}, prize ${mine?.send}`);
   }
-  if (-vault > most) out.push(`${tag}: the vault lost ${-vault} > ${most}`);
+  // At most one commitment landed, and it is all the vault paid besides the prizes.
+  const commitment = await landedCommitments(c.f.seeded.gameId, '', c.f.message);
+  if (commitment.landed.length > 1) out.push(`${tag}: ${commitment.landed.length} commitments landed`);
+  if (-vault > most + commitment.fee) out.push(`${tag}: the vault lost ${-vault} > ${most + commitment.fee}`);
 };
 
 /** One winner's prize, done: received once (sent + fee spent from the vault) or carried (owed, nothing spent). */
@@ -109,8 +112,15 @@ const checkExactlyOnce = async (c: Case, out: string[], tag: string) => {
     spent += cost.spent;
     booked += cost.booked;
   }
-  if (-vault !== spent) out.push(`${tag}: the vault lost ${-vault}, prizes ${spent}`);
-  const allocated = ((await poolBooks(c.f.seeded.gameId))?.allocated ?? 0n) - c.allocatedBefore;
+  // Exactly one commitment landed with the statement's root; its fee is allocated and spent besides the prizes.
+  const commitment = await landedCommitments(c.f.seeded.gameId, '', c.f.message);
+  if (commitment.landed.length !== 1 || commitment.record?.status !== 'confirmed')
+    out.push(`${tag}: ${commitment.landed.length} commitments landed (${commitment.record?.status})`);
+  if (commitment.record?.root !== run.statement?.root) out.push(`${tag}: the commitment's root moved`);
+  if (-vault !== spent + commitment.fee)
+    out.push(`${tag}: the vault lost ${-vault}, prizes ${spent} and commitment ${commitment.fee}`);
+  const allocated =
+    ((await poolBooks(c.f.seeded.gameId))?.allocated ?? 0n) - c.allocatedBefore - commitment.fee;
   if (allocated !== BigInt(run.allocated) || allocated !== booked)
     out.push(
       `${tag}: the books allocated ${allocated}, the run ${run.allocated}, paid and carried ${booked}`,

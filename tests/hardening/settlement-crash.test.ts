@@ -10,7 +10,15 @@ import { sideEffects as settleDeps } from '../../functions/settlement/settle-gam
 import { getSettlement } from '../../lib/rewards/settlement/repository.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
 import { crashPlan, installCrashHooks, underCrashPlan } from '../helpers/crash.js';
-import { chain, faultyChain, payoutOf, randomDay, type SeededDay, seedDay } from '../helpers/settlement.js';
+import {
+  chain,
+  faultyChain,
+  landedCommitments,
+  payoutOf,
+  randomDay,
+  type SeededDay,
+  seedDay,
+} from '../helpers/settlement.js';
 
 type ChainDeps = SettlementDeps['chain'];
 
@@ -74,7 +82,11 @@ const checkAtMostOnce = async (f: Fixture, out: string[], tag: string) => {
     const gained = wallets[i] ?? 0n;
     if (gained !== 0n && gained !== send) out.push(`${tag}: ${m.arcId} gained ${gained}, line ${send}`);
   }
-  if (-vault > maxOut) out.push(`${tag}: the vault lost ${-vault} > ${maxOut}`);
+  // At most one commitment landed, and it is all the vault paid besides the lines.
+  const commitment = await landedCommitments(f.seeded.gameId, f.seeded.day);
+  if (commitment.landed.length > 1) out.push(`${tag}: ${commitment.landed.length} commitments landed`);
+  if (-vault > maxOut + commitment.fee)
+    out.push(`${tag}: the vault lost ${-vault} > ${maxOut + commitment.fee}`);
 };
 
 /** Exactly once: settled, each wallet gained its line, the vault lost the lines plus their fees. */
@@ -93,7 +105,13 @@ const checkExactlyOnce = async (f: Fixture, out: string[], tag: string) => {
     const send = await sentOf(f, m.arcId, line?.send);
     if ((wallets[i] ?? 0n) !== send) out.push(`${tag}: ${m.arcId} gained ${wallets[i]}, line ${send}`);
   }
-  if (-vault !== spent) out.push(`${tag}: the vault lost ${-vault}, lines ${spent}`);
+  // Exactly one commitment landed, confirmed, with the statement's root, before the lines.
+  const commitment = await landedCommitments(f.seeded.gameId, f.seeded.day);
+  if (commitment.landed.length !== 1 || commitment.record?.status !== 'confirmed')
+    out.push(`${tag}: ${commitment.landed.length} commitments landed (${commitment.record?.status})`);
+  if (commitment.record?.root !== settlement.statement?.root) out.push(`${tag}: the commitment's root moved`);
+  if (-vault !== spent + commitment.fee)
+    out.push(`${tag}: the vault lost ${-vault}, lines ${spent} and commitment ${commitment.fee}`);
   if (f.emissions < 1) out.push(`${tag}: the emission port was not called`);
 };
 

@@ -9,7 +9,8 @@ import type { AuthContext } from '../../lib/core/auth.js';
 import { getGame, saveGame } from '../../lib/games/repository.js';
 import { batchSavePoints } from '../../lib/play/saves/save.js';
 import { purchaseMultiplier } from '../../lib/rewards/purchases/purchase.js';
-import { settlementKeys, settlementTable } from '../../lib/rewards/settlement/keys.js';
+import type { CommitmentRecord } from '../../lib/rewards/settlement/commitment-repository.js';
+import { type PrizeRef, settlementKeys, settlementTable } from '../../lib/rewards/settlement/keys.js';
 import type { PayoutRecord } from '../../lib/rewards/settlement/repository.js';
 import type { SettlementDeps } from '../../lib/rewards/settlement/settle.js';
 import { localDirectory } from '../../lib/user/directory.js';
@@ -135,6 +136,34 @@ const settlementItem = async (key: { pk: string; sk: string }) =>
 /** A line's transfer record, as stored. */
 export const payoutOf = async (gameId: string, day: string, arcId: string) =>
   (await settlementItem(settlementKeys.payout(gameId, day, arcId))) as PayoutRecord | undefined;
+
+/** A run's commitment record (its transaction's signature and fee), as stored. */
+export const commitmentOf = async (gameId: string, day: string, prize?: PrizeRef) =>
+  (await settlementItem(settlementKeys.commitment(gameId, day, prize))) as CommitmentRecord | undefined;
+
+/** The fee the run's commitment cost the vault (0 when none was confirmed). */
+export const commitmentFee = async (gameId: string, day: string, prize?: PrizeRef): Promise<bigint> => {
+  const record = await commitmentOf(gameId, day, prize);
+  return record?.status === 'confirmed' ? BigInt(record.fee ?? 0) : 0n;
+};
+
+/**
+ * The run's commitment transactions that landed (of every signature it recorded) and what they cost the vault:
+ * never more than one, whatever crashed or was retried.
+ */
+export const landedCommitments = async (gameId: string, day: string, prize?: PrizeRef) => {
+  const record = await commitmentOf(gameId, day, prize);
+  const signatures = [
+    ...(record?.previousSignatures ?? []),
+    ...(record?.signature ? [record.signature] : []),
+  ];
+  const landed: string[] = [];
+  for (const signature of signatures) {
+    const state = await chain.getSignatureStatus(signature);
+    if (state.status === 'confirmed' || state.status === 'finalized') landed.push(signature);
+  }
+  return { record, landed, fee: landed.length > 0 ? BigInt(record?.fee ?? 0) : 0n };
+};
 
 /** What a recipient is owed by a game from payouts that could not land (lamports). */
 export const carryOf = async (gameId: string, arcId: string) =>

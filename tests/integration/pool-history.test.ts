@@ -15,7 +15,7 @@ import { createArcadiaClient } from '../../sdk/src/index.js';
 import { registerGame } from '../helpers/games.js';
 import { apiBaseUrl, invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
-import { newMember, randomDay, type SeededDay, SOL, seedDay } from '../helpers/settlement.js';
+import { commitmentOf, newMember, randomDay, type SeededDay, SOL, seedDay } from '../helpers/settlement.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 
 interface Row {
@@ -120,6 +120,13 @@ describe('GET /rewards/game-rewards-pool/{gameId}/history', () => {
       m.paid += BigInt(record.send);
       m.fees += BigInt(record.fee);
       m.payouts += 1;
+    }
+    // The run's commitment: its fee is allocated and booked as a fee on the day it landed.
+    const commitment = await commitmentOf(seeded.gameId, seeded.day);
+    if (commitment?.status === 'confirmed') {
+      const m = at(String(commitment.confirmedAt).slice(0, 10));
+      m.allocated += BigInt(commitment.fee ?? 0);
+      m.fees += BigInt(commitment.fee ?? 0);
     }
     expected = [...byDay.values()].sort((a, b) => (a.day < b.day ? 1 : -1));
   }, 180_000);

@@ -4,11 +4,11 @@
 // shows), and its browser example runs in Chromium on a page beside the packed arcadia-play.js: the player connects
 // the game on the platform's connect page (a popup), and the page plays with the grant it gets.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,24 @@ const tsBlock = (heading: string) => block(heading, 'ts');
 const npm = (args: string[], cwd: string) =>
   run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund'], { cwd, timeout: 240_000 });
 
+/** The files outside sdk/ that its sources import, transitively (relative imports only). */
+const bundledPlatformModules = (): string[] => {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    for (const [, spec] of readFileSync(join(root, file), 'utf8').matchAll(
+      /^(?:import|export)\b[^;]*?from '(\.{1,2}\/[^']+)';/gm,
+    )) {
+      const target = join(dirname(file), (spec ?? '').replace(/\.js$/, '.ts'));
+      if (seen.has(target)) continue;
+      seen.add(target);
+      visit(target);
+    }
+  };
+  for (const file of readdirSync(join(root, 'sdk/src')))
+    if (file.endsWith('.ts')) visit(join('sdk/src', file));
+  return [...seen].filter((file) => !file.startsWith('sdk/'));
+};
+
 let work: string;
 let project: string;
 
@@ -51,6 +69,12 @@ beforeAll(async () => {
     recursive: true,
     filter: (source) => !/[\\/](node_modules|dist)([\\/]|$)/.test(source.slice(root.length)),
   });
+  // And the platform's modules it bundles (the payout rules and statements: the server's own, never a copy), at
+  // the same place beside it; they import nothing but each other.
+  for (const file of bundledPlatformModules()) {
+    mkdirSync(dirname(join(work, file)), { recursive: true });
+    cpSync(join(root, file), join(work, file));
+  }
   await npm(['install'], copy);
   await npm(['pack', '--pack-destination', work], copy);
   const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'));
@@ -110,6 +134,15 @@ describe('the packed SDK in an empty project', () => {
     });
     expect(server.trim()).toBe('120');
   }, 180_000);
+
+  it('installs the verify command (`npx @arcadia/sdk verify`): without a run to verify it says how to call it', async () => {
+    const failed = await run(join(project, 'node_modules/.bin/arcadia-sdk'), [], { cwd: project }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toContain('usage: npx @arcadia/sdk verify <gameId> <day | tournamentId/periodId>');
+  });
 });
 
 describe('the packed play client in a browser', () => {

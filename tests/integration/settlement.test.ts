@@ -33,7 +33,17 @@ import {
 } from '../../lib/rewards/settlement/statement.js';
 import { invoke } from '../helpers/http.js';
 import { idpToken } from '../helpers/idp.js';
-import { carryOf, chain, payoutOf, randomDay, type SeededDay, SOL, seedDay } from '../helpers/settlement.js';
+import {
+  carryOf,
+  chain,
+  commitmentFee,
+  commitmentOf,
+  payoutOf,
+  randomDay,
+  type SeededDay,
+  SOL,
+  seedDay,
+} from '../helpers/settlement.js';
 
 const rawRpc = () => createSolanaRpc(process.env.SOLANA_RPC_URL ?? '');
 
@@ -126,8 +136,8 @@ describe('settleGameDay', () => {
     const stored = await getStatement(seeded.gameId, seeded.day);
     if (!stored) throw new Error('no statement');
     expect(first.statement).toEqual({ version: 1, root: stored.root });
-    expect(statementRoot(stored.statement)).toBe(stored.root);
-    expect(checkStatement(stored.statement, stored.root).filter((c) => !c.ok)).toEqual([]);
+    expect(await statementRoot(stored.statement)).toBe(stored.root);
+    expect((await checkStatement(stored.statement, stored.root)).filter((c) => !c.ok)).toEqual([]);
     // What the run read: the pool it allocated from, the board without the invalidated player, down to rank 10.
     expect(stored.statement.inputs.undistributed).toBe(first.undistributedBefore);
     expect(stored.statement.inputs.standings.map((s) => s.arcId)).toEqual(
@@ -135,8 +145,41 @@ describe('settleGameDay', () => {
     );
     expect(stored.statement.lines).toEqual(first.lines);
     for (const line of first.lines) {
-      const proved = lineProof(stored.statement, line.arcId);
-      expect(verifyLineProof(line, proved?.proof ?? [], stored.root)).toBe(true);
+      const proved = await lineProof(stored.statement, line.arcId);
+      expect(await verifyLineProof(line, proved?.proof ?? [], stored.root)).toBe(true);
+    }
+  });
+
+  it('commits the root on chain before its first transfer: one memo, signed by the vault, landed first', async () => {
+    const commitment = await commitmentOf(seeded.gameId, seeded.day);
+    expect(commitment).toMatchObject({
+      status: 'confirmed',
+      memo: `arcadia:statement:v1:${seeded.gameId}:${seeded.day}:${first.statement?.root}`,
+      previousSignatures: [],
+    });
+    const tx = await rawRpc()
+      .getTransaction(commitment?.signature as Signature, {
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    if (!tx) throw new Error('the commitment is not on chain');
+    expect(tx.meta?.err).toBeNull();
+    // The vault is the fee payer, the one signer, and the Memo program logged the memo it signed.
+    expect(tx.transaction.message.accountKeys[0]).toBe(seeded.vaultAddress);
+    expect(tx.transaction.signatures).toHaveLength(1);
+    expect(tx.meta?.logMessages?.join('\n')).toContain(commitment?.memo);
+    // Before every transfer: the vault's history lists its transactions newest first, in block order within a slot.
+    const history = (await rawRpc().getSignaturesForAddress(address(seeded.vaultAddress)).send()).map(
+      (entry) => entry.signature as string,
+    );
+    const committedAt = history.indexOf(commitment?.signature ?? '');
+    expect(committedAt).toBeGreaterThanOrEqual(0);
+    for (const line of first.lines.filter((l) => BigInt(l.send) > 0n)) {
+      const record = await payoutOf(seeded.gameId, seeded.day, line.arcId);
+      const paidAt = history.indexOf(record?.signature ?? '');
+      expect(paidAt).toBeGreaterThanOrEqual(0);
+      expect(paidAt).toBeLessThan(committedAt);
     }
   });
 
@@ -159,7 +202,10 @@ describe('settleGameDay', () => {
     expect(landed).toBeGreaterThanOrEqual(4);
     expect(carried).toBeGreaterThanOrEqual(1);
     const paid = first.lines.reduce((sum, l) => sum + BigInt(l.send) + BigInt(l.fee), 0n);
-    expect(await chain.getBalance(seeded.vaultAddress)).toBe(vaultBefore - paid);
+    // The run's commitment (its statement's root on chain) is the vault's one other transaction.
+    const commitment = await commitmentFee(seeded.gameId, seeded.day);
+    expect(commitment).toBe(5_000n);
+    expect(await chain.getBalance(seeded.vaultAddress)).toBe(vaultBefore - paid - commitment);
   });
 
   it('pays nothing the second time (replay), and calls the emission port once with the frozen players', async () => {
@@ -186,7 +232,8 @@ describe('settleGameDay', () => {
     const paid = BigInt(pool.totalPaidLamports);
     const fees = BigInt(pool.totalFeesLamports);
     const carried = first.lines.reduce((sum, l) => sum + BigInt(l.carryOut), 0n);
-    expect(allocated).toBe(BigInt(first.allocated));
+    // The run's allocation, and its commitment's fee (allocated and booked as a fee when it landed).
+    expect(allocated).toBe(BigInt(first.allocated) + (await commitmentFee(seeded.gameId, seeded.day)));
     expect(paid + fees + carried).toBe(allocated);
     const vault = await chain.getBalance(seeded.vaultAddress);
     expect(vault).toBe(inflow - paid - fees);
@@ -336,7 +383,9 @@ describe('settleGameDay under congestion', () => {
       expect(tx?.meta?.fee).toBe(fee);
       paid += BigInt(record?.send ?? 0) + fee;
     }
-    expect(await chain.getBalance(seeded.vaultAddress)).toBe(vaultBefore - paid);
+    const commitment = await commitmentFee(seeded.gameId, seeded.day);
+    expect(commitment).toBeGreaterThan(5_000n);
+    expect(await chain.getBalance(seeded.vaultAddress)).toBe(vaultBefore - paid - commitment);
     const pool = await getPoolItem(seeded.gameId);
     const carried = outcome.settlement.lines.reduce((sum, l) => sum + BigInt(l.carryOut), 0n);
     expect(BigInt(pool.totalPaidLamports) + BigInt(pool.totalFeesLamports) + carried).toBe(

@@ -25,7 +25,7 @@ import {
 import { loadWallet } from '../../lib/user/wallet.js';
 import { invoke } from '../helpers/http.js';
 import { close, type Fixture, fixture, iso, POOL_BPS, runOf } from '../helpers/prizes.js';
-import { chain, SOL } from '../helpers/settlement.js';
+import { chain, commitmentFee, SOL } from '../helpers/settlement.js';
 import { createDeveloper, hmacHeaders } from '../helpers/users.js';
 
 const DEPOSIT = 50_000_000n;
@@ -180,11 +180,14 @@ describe('tournament deposits', () => {
       const gained = (await chain.getBalance(m.wallet)) - (balancesBefore[i] ?? 0n);
       expect(gained).toBe(record?.status === 'confirmed' ? BigInt(record.send) : 0n);
     }
-    // The books: the earmark ended; the pool allocated the prizes and got back what the fund did not pay.
+    // The books: the earmark ended; the pool allocated the prizes (and the run's commitment fee) and got back what
+    // the fund did not pay.
     const closed = await books(gameId);
+    const commitment = await commitmentFee(gameId, '', f.message);
+    expect(commitment).toBeGreaterThan(0n);
     expect(closed.earmarked).toBe(before.earmarked);
-    expect(closed.allocated - funded.allocated).toBe(allocated);
-    expect(closed.undistributed).toBe(before.undistributed - allocated + DEPOSIT);
+    expect(closed.allocated - funded.allocated).toBe(allocated + commitment);
+    expect(closed.undistributed).toBe(before.undistributed - allocated - commitment + DEPOSIT);
     expect((await results(f)).fund).toMatchObject({
       depositedLamports: DEPOSIT.toString(),
       usedLamports: used.toString(),

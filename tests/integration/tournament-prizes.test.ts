@@ -25,7 +25,7 @@ import { localDirectory } from '../../lib/user/directory.js';
 import { queueDeliveries, relayPending } from '../../lib/webhooks/index.js';
 import { invoke } from '../helpers/http.js';
 import { close, type Fixture, fixture, iso, POOL_BPS, runOf } from '../helpers/prizes.js';
-import { carryOf, chain, SOL } from '../helpers/settlement.js';
+import { carryOf, chain, commitmentFee, SOL } from '../helpers/settlement.js';
 import { createDeveloper, type Developer, hmacHeaders } from '../helpers/users.js';
 import { type Receiver, startDeliveryWorker, verifiedPayloads, waitFor } from '../helpers/webhooks.js';
 
@@ -107,7 +107,7 @@ const expectStatement = async (
     allocated: before.allocated.toString(),
     earmarked: before.earmarked.toString(),
   });
-  expect(checkStatement(stored.statement, stored.root).filter((c) => !c.ok)).toEqual([]);
+  expect((await checkStatement(stored.statement, stored.root)).filter((c) => !c.ok)).toEqual([]);
   expect(stored.statement.lines).toEqual(run.lines);
 };
 
@@ -149,10 +149,13 @@ describe('tournament prizes', () => {
       spent += await checkPaid(f, records.get(m.arcId), m.arcId, gained, i < 3);
     }
     expect([...records.values()].some((r) => r.status === 'confirmed')).toBe(true);
-    // The books: the run allocated exactly what it paid, paid in fees and carried; the vault's extra SOL is not there.
+    // The books: the run allocated exactly what it paid, paid in fees and carried, and its commitment's fee; the
+    // vault's extra SOL is not there.
     const after = await poolBooks(gameId);
     expect(after?.inflow).toBe(before.inflow);
-    expect((after?.allocated ?? 0n) - before.allocated).toBe(BigInt(run.allocated));
+    const commitment = await commitmentFee(gameId, '', f.message);
+    expect(commitment).toBe(5_000n);
+    expect((after?.allocated ?? 0n) - before.allocated).toBe(BigInt(run.allocated) + commitment);
     expect(BigInt(run.allocated)).toBe(spent);
 
     // Replayed: nothing more is paid.
@@ -258,11 +261,18 @@ describe('tournament prizes', () => {
     const potOf = (books: typeof before) =>
       (((books?.undistributed ?? 0n) - rent) * BigInt(POOL_BPS)) / 10_000n;
     expect(first.prize.potLamports).toBe(potOf(before).toString());
-    const room = ((before?.undistributed ?? 0n) - rent) / 2n - BigInt(first.allocated);
+    // The first run's commitment fee left the pool with it (allocated, not taken by prizes).
+    const [firstFee, nextFee] = await Promise.all([
+      commitmentFee(gameId, '', f.message),
+      commitmentFee(gameId, '', second.message),
+    ]);
+    const room = ((before?.undistributed ?? 0n) - firstFee - rent) / 2n - BigInt(first.allocated);
     const share = potOf(middle);
     expect(next.prize.potLamports).toBe((share < room ? share : room).toString());
-    expect(middle?.allocated).toBe((before?.allocated ?? 0n) + BigInt(first.allocated));
-    expect((await poolBooks(gameId))?.allocated).toBe((middle?.allocated ?? 0n) + BigInt(next.allocated));
+    expect(middle?.allocated).toBe((before?.allocated ?? 0n) + BigInt(first.allocated) + firstFee);
+    expect((await poolBooks(gameId))?.allocated).toBe(
+      (middle?.allocated ?? 0n) + BigInt(next.allocated) + nextFee,
+    );
     expect(next.lines.map((l) => [l.arcId, l.rank])).toEqual([
       [c.arcId, 1],
       [b.arcId, 2],

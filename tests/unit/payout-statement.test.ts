@@ -20,6 +20,8 @@ import {
   statementRoot,
   verifyLineProof,
 } from '../../lib/rewards/settlement/statement.js';
+import { foldsTo, proofOf, rootOf, treeLevels } from '../../lib/rewards/settlement/statement-tree.js';
+import { buildTree, proofFor } from '../../lib/snapshots/merkle/tree.js';
 
 const RULE = {
   payoutHorizonDays: 30,
@@ -66,16 +68,17 @@ const honestDay = (): Statement => {
   return dayStatement('game-1', '2026-11-30', booksOf(input.undistributed), input, allocateDay(input).lines);
 };
 
-const failed = (statement: Statement, root?: string) => checkStatement(statement, root).filter((c) => !c.ok);
+const failed = async (statement: Statement, root?: string) =>
+  (await checkStatement(statement, root)).filter((c) => !c.ok);
 
 describe('a daily statement', () => {
-  it('passes every check, down to the last paid rank only', () => {
+  it('passes every check, down to the last paid rank only', async () => {
     const statement = honestDay();
     expect(statement.inputs.standings).toHaveLength(10);
     expect(statement.lines.length).toBeGreaterThanOrEqual(11);
-    const root = statementRoot(statement);
+    const root = await statementRoot(statement);
     expect(root).toMatch(/^[0-9a-f]{64}$/);
-    expect(checkStatement(statement, root)).toEqual([
+    expect(await checkStatement(statement, root)).toEqual([
       { name: 'pool', ok: true },
       { name: 'standings', ok: true },
       { name: 'lines', ok: true },
@@ -83,9 +86,9 @@ describe('a daily statement', () => {
     ]);
   });
 
-  it('encodes each item as canonical JSON: the header first, then the lines in order', () => {
+  it('encodes each item as canonical JSON: the header first, then the lines in order', async () => {
     const statement = honestDay();
-    const items = statementItems(statement).map((b) => b.toString('utf8'));
+    const items = statementItems(statement).map((b) => new TextDecoder().decode(b));
     expect(items).toHaveLength(statement.lines.length + 1);
     expect(JSON.parse(items[0] ?? '')).toMatchObject({ version: 1, gameId: 'game-1', run: '2026-11-30' });
     expect(items[1]).toBe(canonicalJson(statement.lines[0]));
@@ -95,67 +98,90 @@ describe('a daily statement', () => {
     );
   });
 
-  it('gives every line a proof that checks against the root, and none to a changed line', () => {
+  it('gives every line a proof that checks against the root, and none to a changed line', async () => {
     const statement = honestDay();
-    const root = statementRoot(statement);
+    const root = await statementRoot(statement);
     for (const line of statement.lines) {
-      const proved = lineProof(statement, line.arcId);
+      const proved = await lineProof(statement, line.arcId);
       expect(proved?.root).toBe(root);
-      expect(verifyLineProof(line, proved?.proof ?? [], root)).toBe(true);
+      expect(await verifyLineProof(line, proved?.proof ?? [], root)).toBe(true);
       expect(
-        verifyLineProof({ ...line, send: String(BigInt(line.send) + 1n) }, proved?.proof ?? [], root),
+        await verifyLineProof({ ...line, send: String(BigInt(line.send) + 1n) }, proved?.proof ?? [], root),
       ).toBe(false);
     }
-    expect(lineProof(statement, 'nobody')).toBeUndefined();
+    expect(await lineProof(statement, 'nobody')).toBeUndefined();
+  });
+});
+
+describe("the statements' portable tree", () => {
+  it("is the airdrop snapshots' tree: the same root and proofs for any leaves", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ minLength: 32, maxLength: 32 }), { minLength: 1, maxLength: 70 }),
+        async (leaves) => {
+          const ours = await treeLevels(leaves);
+          const theirs = buildTree(leaves);
+          expect(Buffer.from(rootOf(ours)).toString('hex')).toBe(theirs.root.toString('hex'));
+          for (let i = 0; i < leaves.length; i++) {
+            const proof = proofOf(ours, i);
+            expect(proof.map((h) => Buffer.from(h).toString('hex'))).toEqual(
+              proofFor(theirs.levels, i).map((h) => h.toString('hex')),
+            );
+            expect(await foldsTo(leaves[i] as Uint8Array, proof, rootOf(ours))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
 describe('a tampered statement fails the check that names it', () => {
   const sent = (s: Statement) => s.lines.findIndex((l) => l.send !== '0');
 
-  it('a line changed after the commitment: lines and root', () => {
+  it('a line changed after the commitment: lines and root', async () => {
     const honest = honestDay();
-    const root = statementRoot(honest);
+    const root = await statementRoot(honest);
     const tampered = structuredClone(honest);
     const i = sent(tampered);
     const line = tampered.lines[i];
     if (!line) throw new Error('no sent line');
     line.wallet = wallet(77);
-    expect(failed(tampered, root).map((c) => c.name)).toEqual(['lines', 'root']);
+    expect((await failed(tampered, root)).map((c) => c.name)).toEqual(['lines', 'root']);
   });
 
-  it('an amount off by one lamport', () => {
+  it('an amount off by one lamport', async () => {
     const honest = honestDay();
-    const root = statementRoot(honest);
+    const root = await statementRoot(honest);
     const tampered = structuredClone(honest);
     const line = tampered.lines[sent(tampered)];
     if (!line) throw new Error('no sent line');
     line.send = String(BigInt(line.send) - 1n);
     line.carryOut = '1';
-    const failures = failed(tampered, root);
+    const failures = await failed(tampered, root);
     expect(failures.map((c) => c.name)).toEqual(['lines', 'root']);
     expect(failures[0]?.reason).toMatch(/the rules give .* send \d+ carry 0, the statement says .* carry 1/);
   });
 
-  it('a line dropped, or one added', () => {
+  it('a line dropped, or one added', async () => {
     const honest = honestDay();
-    const root = statementRoot(honest);
+    const root = await statementRoot(honest);
     const dropped = structuredClone(honest);
     dropped.lines.pop();
-    expect(failed(dropped, root).map((c) => c.name)).toEqual(['lines', 'root']);
+    expect((await failed(dropped, root)).map((c) => c.name)).toEqual(['lines', 'root']);
     const added = structuredClone(honest);
     added.lines.push({ ...(added.lines[0] as Statement['lines'][number]), arcId: 'stranger' });
-    expect(failed(added, root).map((c) => c.name)).toEqual(['lines', 'root']);
+    expect((await failed(added, root)).map((c) => c.name)).toEqual(['lines', 'root']);
   });
 
-  it('standings reordered: the board is out of order, and its lines no longer follow', () => {
+  it('standings reordered: the board is out of order, and its lines no longer follow', async () => {
     const honest = honestDay();
-    const root = statementRoot(honest);
+    const root = await statementRoot(honest);
     const tampered = structuredClone(honest);
     const [first, second] = tampered.inputs.standings;
     if (!first || !second) throw new Error('short board');
     [first.arcId, second.arcId] = [second.arcId, first.arcId];
-    const names = failed(tampered, root).map((c) => c.name);
+    const names = (await failed(tampered, root)).map((c) => c.name);
     expect(names).toContain('lines');
     expect(names).toContain('root');
     // Points swapped too, so the order stands: still the lines and the root.
@@ -163,16 +189,16 @@ describe('a tampered statement fails the check that names it', () => {
     const [a, b] = swapped.inputs.standings;
     if (!a || !b) throw new Error('short board');
     a.points = 6_000;
-    expect(failed(swapped, root).map((c) => c.name)).toEqual(['lines', 'root']);
+    expect((await failed(swapped, root)).map((c) => c.name)).toEqual(['lines', 'root']);
     // A board whose points rise is refused outright.
     const rising = structuredClone(honest);
     const [top, next] = rising.inputs.standings;
     if (!top || !next) throw new Error('short board');
     next.points = top.points + 1;
-    expect(failed(rising).map((c) => c.name)).toContain('standings');
+    expect((await failed(rising)).map((c) => c.name)).toContain('standings');
   });
 
-  it('inputs and lines rewritten together recompute, but the root no longer matches the commitment', () => {
+  it('inputs and lines rewritten together recompute, but the root no longer matches the commitment', async () => {
     const input = dayInput();
     const honest = dayStatement(
       'game-1',
@@ -181,7 +207,7 @@ describe('a tampered statement fails the check that names it', () => {
       input,
       allocateDay(input).lines,
     );
-    const root = statementRoot(honest);
+    const root = await statementRoot(honest);
     const richer = { ...input, undistributed: input.undistributed * 2n };
     // Inputs inflated alone: the pool's books no longer give them.
     const inflated = dayStatement(
@@ -191,7 +217,7 @@ describe('a tampered statement fails the check that names it', () => {
       richer,
       allocateDay(richer).lines,
     );
-    expect(failed(inflated).map((c) => c.name)).toEqual(['pool']);
+    expect((await failed(inflated)).map((c) => c.name)).toEqual(['pool']);
     const rewritten = dayStatement(
       'game-1',
       '2026-11-30',
@@ -199,19 +225,19 @@ describe('a tampered statement fails the check that names it', () => {
       richer,
       allocateDay(richer).lines,
     );
-    expect(failed(rewritten).map((c) => c.name)).toEqual([]);
-    expect(failed(rewritten, root).map((c) => c.name)).toEqual(['root']);
+    expect((await failed(rewritten)).map((c) => c.name)).toEqual([]);
+    expect((await failed(rewritten, root)).map((c) => c.name)).toEqual(['root']);
   });
 
-  it('an amount that is not a lamport count is a failed check, not a crash', () => {
+  it('an amount that is not a lamport count is a failed check, not a crash', async () => {
     const tampered = structuredClone(honestDay());
     tampered.inputs.fee = '-5000';
-    expect(failed(tampered)).toEqual([
+    expect(await failed(tampered)).toEqual([
       { name: 'lines', ok: false, reason: 'fee is not a lamport amount: -5000' },
     ]);
     tampered.inputs.fee = '5000';
     tampered.inputs.pool.inflow = '1e9';
-    expect(failed(tampered)).toEqual([
+    expect(await failed(tampered)).toEqual([
       { name: 'pool', ok: false, reason: 'inflow is not a lamport amount: 1e9' },
     ]);
   });
@@ -239,7 +265,7 @@ describe('a prize statement', () => {
     };
   };
 
-  it('passes, lists the board down to the last paid rank, and fails a changed prize', () => {
+  it('passes, lists the board down to the last paid rank, and fails a changed prize', async () => {
     const input = prizeInput();
     const statement = prizeStatement(
       'game-1',
@@ -250,24 +276,24 @@ describe('a prize statement', () => {
     );
     expect(statement.run).toBe('t-1/2026-11-30');
     expect(statement.inputs.standings.map((s) => s.rank)).toEqual([1, 2, 3]);
-    const root = statementRoot(statement);
-    expect(failed(statement, root)).toEqual([]);
+    const root = await statementRoot(statement);
+    expect(await failed(statement, root)).toEqual([]);
     const tampered = structuredClone(statement);
     const top = tampered.lines[0];
     if (!top) throw new Error('no prize');
     top.send = String(BigInt(top.send) + 1n);
-    expect(failed(tampered, root).map((c) => c.name)).toEqual(['lines', 'root']);
+    expect((await failed(tampered, root)).map((c) => c.name)).toEqual(['lines', 'root']);
   });
 });
 
 describe('any honest day', () => {
-  it('verifies, and moving one lamport between two lines fails it (property)', () => {
-    fc.assert(
-      fc.property(
+  it('verifies, and moving one lamport between two lines fails it (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.bigInt({ min: 0n, max: 10n ** 12n }),
         fc.integer({ min: 1, max: 12 }),
         fc.bigInt({ min: 0n, max: 10n ** 7n }),
-        (undistributed, players, carry) => {
+        async (undistributed, players, carry) => {
           const base = dayInput();
           const input = {
             ...base,
@@ -282,8 +308,8 @@ describe('any honest day', () => {
             input,
             allocateDay(input).lines,
           );
-          const root = statementRoot(statement);
-          expect(failed(statement, root)).toEqual([]);
+          const root = await statementRoot(statement);
+          expect(await failed(statement, root)).toEqual([]);
           const movable = statement.lines.findIndex((l) => BigInt(l.send) > 0n);
           const other = statement.lines.findIndex((l, i) => i !== movable && BigInt(l.send) > 0n);
           if (movable < 0 || other < 0) return;
@@ -293,7 +319,7 @@ describe('any honest day', () => {
           if (!from || !to) return;
           from.send = String(BigInt(from.send) - 1n);
           to.send = String(BigInt(to.send) + 1n);
-          expect(failed(tampered, root).map((c) => c.name)).toEqual(['lines', 'root']);
+          expect((await failed(tampered, root)).map((c) => c.name)).toEqual(['lines', 'root']);
         },
       ),
       { seed: 20261202, numRuns: 60 },

@@ -4,7 +4,8 @@ import { isConditionFailure } from '../../adapters/dynamodb.js';
 import type { AuthContext } from '../../core/auth.js';
 import { AppError } from '../../core/errors.js';
 import { capOrDefault } from '../../games/index.js';
-import { playKeys } from '../keys.js';
+import { activityAdds, type InsightsAdds, insightsWrite, sumAdds } from '../../insights/index.js';
+import { playKeys, utcDay } from '../keys.js';
 import { type BoardRef, entryShard, metaKey, metaOf } from '../ranks/board.js';
 import {
   entryItems,
@@ -16,7 +17,14 @@ import {
   sessionMark,
 } from '../ranks/tournament-entries.js';
 import { getItem, getItems, itemKey, type TransactItem } from '../repository.js';
-import { noteIrregularity, type TotalRead, totalRaise, writeCommit } from './repository.js';
+import {
+  firstDayMark,
+  noteIrregularity,
+  playedMark,
+  type TotalRead,
+  totalRaise,
+  writeCommit,
+} from './repository.js';
 import { requireActive, type Session, sessionKey } from './session.js';
 
 const MAX_ATTEMPTS = 6;
@@ -100,6 +108,7 @@ const totalsUpdates = (
   const allBoard: BoardRef = { kind: 'all', gameId };
   const dayKey = playKeys.day(gameId, arcId, day);
   const allTimeKey = playKeys.allTime(gameId, arcId);
+  const { played, firstDay } = marksOf(read.get(itemKey(dayKey)), read.get(itemKey(allTimeKey)));
   return [
     ...totalRaise(
       dayBoard,
@@ -113,6 +122,7 @@ const totalsUpdates = (
         condition: '(attribute_not_exists(points) OR points <= :limit)',
         values: { ':limit': dayCap - accepted },
       },
+      played ? undefined : playedMark,
     ),
     ...totalRaise(
       allBoard,
@@ -122,8 +132,53 @@ const totalsUpdates = (
       accepted,
       at,
       metaOf(read.get(itemKey(metaKey(allBoard)))),
+      undefined,
+      firstDay === undefined ? firstDayMark(day) : undefined,
     ),
   ];
+};
+
+/** What the player's totals say for the insights: the day marked `played`, the player's first day. */
+const marksOf = (dayItem?: Record<string, unknown>, allTimeItem?: Record<string, unknown>) => ({
+  played: dayItem?.played === true,
+  firstDay: typeof allTimeItem?.firstDay === 'string' ? allTimeItem.firstDay : undefined,
+});
+
+/**
+ * What a commit adds to the game's figures (lib/insights): on the session's day, a session committed and its
+ * points, and, when its points are the player's first counted activity of the day, an active player (new, or a
+ * return of its cohort); on the commit's day, the tournament entries it made.
+ */
+const commitInsights = (
+  session: Session,
+  accepted: number,
+  read: Map<string, Record<string, unknown>>,
+  entered: number,
+  now: Date,
+): TransactItem[] => {
+  const gameId = String(session.gameId);
+  const arcId = String(session.arcId);
+  const day = String(session.day);
+  const { played, firstDay } = marksOf(
+    read.get(itemKey(playKeys.day(gameId, arcId, day))),
+    read.get(itemKey(playKeys.allTime(gameId, arcId))),
+  );
+  const counted: InsightsAdds = { sdkSessions: 1, points: accepted };
+  const sessionDay = accepted > 0 && !played ? sumAdds(counted, activityAdds(day, firstDay)) : counted;
+  const today = utcDay(now);
+  const entries: InsightsAdds = { tournamentEntrants: entered };
+  // One item per day: the entries' adds join the session's when both fall on one day.
+  const byDay: Array<[string, InsightsAdds]> =
+    today === day
+      ? [[day, sumAdds(sessionDay, entries)]]
+      : [
+          [day, sessionDay],
+          [today, entries],
+        ];
+  return byDay.flatMap(([d, adds]) => {
+    const item = insightsWrite(gameId, d, adds);
+    return item ? [item] : [];
+  });
 };
 
 /**
@@ -148,6 +203,8 @@ const tournamentWrites = (
   return {
     items: writes.flatMap((w) => entryItems(w, at)),
     marks: writes.map((w): [string, number] => [sessionMark(w.run), accepted]),
+    /** Entries the commit makes (the player's first attempt in an open period). */
+    entered: writes.filter((w) => !w.read).length,
   };
 };
 
@@ -211,7 +268,7 @@ export const commit = async (
           marks: entries.marks,
         },
         totalsUpdates(session, accepted, dayCap, at, totals),
-        entries.items,
+        [...entries.items, ...commitInsights(session, accepted, totals, entries.entered, now)],
       );
       return { status: 'committed', committedPoints: accepted, clipped };
     } catch (error) {

@@ -4,9 +4,10 @@ import type { AuthContext } from '../../core/auth.js';
 import { AppError } from '../../core/errors.js';
 import { countMetric, countMetricBy } from '../../core/metrics.js';
 import { capOrDefault } from '../../games/index.js';
+import { insightsWrite } from '../../insights/index.js';
 import { outboxItem } from '../../outbox/index.js';
 import { activeMultiplierBps, applyMultiplier, multiplierSlotKey } from '../../rewards/index.js';
-import { playIndexes, playKeys, RISKY_THRESHOLD } from '../keys.js';
+import { playIndexes, playKeys, RISKY_THRESHOLD, utcDay } from '../keys.js';
 import { getItems, indexUpdate, itemKey } from '../repository.js';
 import { assessRisk } from '../risk.js';
 import { type BudgetRead, budgetDraw, parallelSessions, readBudget } from './budget.js';
@@ -107,8 +108,18 @@ export interface FlushResult {
   reason: 'max_score_per_session' | 'implausible_rate' | null;
 }
 
-/** The `session.flagged` event of a flush that takes the session over the risk threshold (none otherwise). */
-const flaggedEvents = (gameId: string, sessionId: string, arcId: string, score: number, before: number) =>
+/**
+ * The `session.flagged` event of a flush that takes the session over the risk threshold, and the flag on the
+ * day's figures (lib/insights); none otherwise.
+ */
+const flaggedEvents = (
+  gameId: string,
+  sessionId: string,
+  arcId: string,
+  score: number,
+  before: number,
+  now: Date,
+) =>
   score > RISKY_THRESHOLD && before <= RISKY_THRESHOLD
     ? [
         outboxItem('session.flagged', gameId, {
@@ -117,6 +128,7 @@ const flaggedEvents = (gameId: string, sessionId: string, arcId: string, score: 
           riskScore: score,
           threshold: RISKY_THRESHOLD,
         }),
+        ...[insightsWrite(gameId, utcDay(now), { flaggedSessions: 1 })].flatMap((i) => (i ? [i] : [])),
       ]
     : [];
 
@@ -159,7 +171,14 @@ const attemptFlush = async (
   const parallel = Math.max(Number(session.parallelSessions ?? 0), parallelSessions(budget, sessionId));
   const risk = riskOf(session, { points: points + pending + accepted, capHits, intervals, parallel, now });
   const riskIndex = indexUpdate(playIndexes.risk(gameId, risk));
-  const flagged = flaggedEvents(gameId, sessionId, auth.userId, risk.score, Number(session.riskScore ?? 0));
+  const flagged = flaggedEvents(
+    gameId,
+    sessionId,
+    auth.userId,
+    risk.score,
+    Number(session.riskScore ?? 0),
+    now,
+  );
   let failed: Partial<Record<'session' | 'budget' | 'flagged', string>> | undefined;
   try {
     failed = await writeFlush(
@@ -195,6 +214,8 @@ const attemptFlush = async (
     // The budget alone: another session of the player drew on it first (read again). The session: another flush
     // or a commit moved it first.
     if (!failed.session && failed.budget) return undefined;
+    // Only conflicts (a concurrent write to the figures' item, lib/insights): nothing refused, read again.
+    if (Object.values(failed).every((code) => code === 'TransactionConflict')) return undefined;
     throw new AppError(
       'FLUSH_OUT_OF_ORDER',
       'Another flush advanced the chain first: resync with GET /play/session-state',

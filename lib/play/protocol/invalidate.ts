@@ -4,6 +4,7 @@ import { isConditionFailure } from '../../adapters/dynamodb.js';
 import type { AuthContext } from '../../core/auth.js';
 import { AppError } from '../../core/errors.js';
 import { requireOwnedGame } from '../../games/index.js';
+import { type InsightsAdds, insightsWrite } from '../../insights/index.js';
 import { outboxItem } from '../../outbox/index.js';
 import { playKeys } from '../keys.js';
 import { markedPeriod, removeFromEntry, tournamentPlayKeys } from '../ranks/tournament-entries.js';
@@ -11,6 +12,25 @@ import { getItem, getItems, itemKey } from '../repository.js';
 import { totalLowering, writeInvalidation } from './repository.js';
 
 const MAX_ATTEMPTS = 6;
+
+/**
+ * What an invalidation moves on the game's figures (lib/insights): a session invalidated today, and its points
+ * taken off its own day's points (the day's figures stay the sum of its totals).
+ */
+const invalidationInsights = (gameId: string, day: string, points: number, now: string) => {
+  const today = now.slice(0, 10);
+  const byDay: Array<[string, InsightsAdds]> =
+    today === day
+      ? [[day, { invalidatedSessions: 1, points: -points }]]
+      : [
+          [today, { invalidatedSessions: 1 }],
+          [day, { points: -points }],
+        ];
+  return byDay.flatMap(([d, adds]) => {
+    const item = insightsWrite(gameId, d, adds);
+    return item ? [item] : [];
+  });
+};
 
 /**
  * Invalidate one session exactly once: its status flips and exactly its points leave the day total, the
@@ -72,6 +92,7 @@ const invalidateOne = async (gameId: string, sessionId: string, now: string) => 
             ]
           : [],
         outboxItem('session.invalidated', gameId, { sessionId, arcId, reason: null }),
+        invalidationInsights(gameId, day, points, now),
       );
       return { outcome: 'invalidated' as const, arcId, points };
     } catch (error) {

@@ -91,6 +91,28 @@ export const writeFlush = (step: FlushStep, budget: TransactItem, flagged: Trans
 /** A total as read, for its move on its board (undefined: none yet). */
 export type TotalRead = { points: number; reachedAt: string; shard: number | undefined } | undefined;
 
+/**
+ * A mark a raise sets on its total once (lib/insights): the day's `played`, the all-time total's `firstDay`,
+ * conditional on its absence, so that a mark counted by a commit is counted once.
+ */
+export interface TotalMark {
+  set: string;
+  condition: string;
+  values: Record<string, string | boolean>;
+}
+
+export const playedMark: TotalMark = {
+  set: 'played = :played',
+  condition: 'attribute_not_exists(played)',
+  values: { ':played': true },
+};
+
+export const firstDayMark = (day: string): TotalMark => ({
+  set: 'firstDay = :firstDay',
+  condition: 'attribute_not_exists(firstDay)',
+  values: { ':firstDay': day },
+});
+
 /** One total's raise by `accepted` points with its board move (conditional on the points read, and the cap). */
 export const totalRaise = (
   board: BoardRef,
@@ -101,6 +123,7 @@ export const totalRaise = (
   at: string,
   meta: BoardMeta,
   cap?: { condition: string; values: Record<string, number> },
+  mark?: TotalMark,
 ): TransactItem[] => {
   const move = boardMove(
     board,
@@ -115,16 +138,27 @@ export const totalRaise = (
         Key: key,
         UpdateExpression: updateExpression({
           add: ['points :acc'],
-          set: ['arcId = :a', 'updatedAt = :now', 'reachedAt = :now', ...move.set],
+          set: [
+            'arcId = :a',
+            'updatedAt = :now',
+            'reachedAt = :now',
+            ...move.set,
+            ...(mark ? [mark.set] : []),
+          ],
           remove: move.remove,
         }),
-        ConditionExpression: [move.condition, ...(cap ? [cap.condition] : [])].join(' AND '),
+        ConditionExpression: [
+          move.condition,
+          ...(cap ? [cap.condition] : []),
+          ...(mark ? [mark.condition] : []),
+        ].join(' AND '),
         ExpressionAttributeValues: {
           ':acc': accepted,
           ':a': arcId,
           ':now': at,
           ...move.values,
           ...(cap?.values ?? {}),
+          ...(mark?.values ?? {}),
         },
       },
     },
@@ -234,6 +268,7 @@ export const writeInvalidation = async (
   inv: Invalidation,
   lowerings: TransactItem[],
   event: TransactItem,
+  figures: TransactItem[] = [],
 ) => {
   await transact([
     {
@@ -255,5 +290,6 @@ export const writeInvalidation = async (
     },
     ...lowerings,
     event,
+    ...figures,
   ]);
 };

@@ -1,6 +1,13 @@
 // Several players' writes share one TransactWriteItems (pure, no I/O): packing them within DynamoDB's limits,
 // merging their score-tree counter ADDs to one item, and telling from a cancelled transaction which players'
 // writes failed. Used by saves/save.ts.
+import {
+  type InsightsAdds,
+  insightsAddsOf,
+  insightsInCopy,
+  insightsWrite,
+  sumAdds,
+} from '../../insights/index.js';
 import type { DayActivity } from '../keys.js';
 import { type EntrantsAdd, entrantsItem, entrantsOf } from '../ranks/tournament-entries.js';
 import {
@@ -12,6 +19,9 @@ import {
   metaItem,
 } from '../ranks/writes.js';
 import type { TransactItem } from '../repository.js';
+
+/** A counter item or a day's figures moved to copy `copy` of its item (any other item unchanged). */
+const inCopy = (item: TransactItem, copy: number) => insightsInCopy(counterInCopy(item, copy), copy);
 
 /** DynamoDB's limit of items per TransactWriteItems. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -97,7 +107,7 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
     keys: unit.items.filter((i) => !mergeable(i)).map(writeKey),
     // A counter ADD by its node, whatever copy the player's move named: the transaction writes all of its counter
     // ADDs to one copy of its own (`groupTransaction`'s `counterCopy`), so players of different copies share it.
-    counters: unit.items.filter(mergeable).map((i) => writeKey(counterInCopy(i, 0))),
+    counters: unit.items.filter(mergeable).map((i) => writeKey(inCopy(i, 0))),
     bytes: JSON.stringify(unit.items).length,
   }));
   // Units writing the same counter items (players counting in the same copies) one after another, the items
@@ -126,6 +136,8 @@ export const packTransactions = <T extends Writes>(units: T[]): T[][] => {
 
 /** A mergeable item's parts: a counter's deltas by digit (summed), or a board meta item's adds (joined, summed). */
 type Merge =
+  /** A game's figures of a day (lib/insights): the adds summed. */
+  | { kind: 'insights'; gameId: string; day: string; copy: number; adds: InsightsAdds }
   | { kind: 'counter'; key: { pk: string; sk: string }; parts: Map<number, number> }
   | {
       kind: 'meta';
@@ -138,6 +150,8 @@ type Merge =
   | ({ kind: 'entrants' } & EntrantsAdd);
 
 const mergeOf = (item: TransactItem): Merge | undefined => {
+  const figures = insightsAddsOf(item);
+  if (figures) return { kind: 'insights', ...figures };
   const deltas = counterDeltas(item);
   if (deltas) return { kind: 'counter', key: deltas.key, parts: new Map(deltas.digits) };
   const meta = metaAddsOf(item);
@@ -153,6 +167,10 @@ const union = (a: number[] | undefined, b: number[] | undefined) =>
 const absorb = (into: Merge, other: Merge) => {
   if (into.kind === 'counter' && other.kind === 'counter') {
     for (const [part, value] of other.parts) into.parts.set(part, (into.parts.get(part) ?? 0) + value);
+    return;
+  }
+  if (into.kind === 'insights' && other.kind === 'insights') {
+    into.adds = sumAdds(into.adds, other.adds);
     return;
   }
   if (into.kind === 'entrants' && other.kind === 'entrants') {
@@ -175,6 +193,7 @@ const absorb = (into: Merge, other: Merge) => {
 const mergedItem = (merge: Merge): TransactItem | undefined => {
   if (merge.kind === 'meta') return metaItem(merge.key, merge.adds, merge.activity);
   if (merge.kind === 'entrants') return entrantsItem(merge);
+  if (merge.kind === 'insights') return insightsWrite(merge.gameId, merge.day, merge.adds, merge.copy);
   const nonZero = new Map([...merge.parts].filter(([, d]) => d !== 0));
   return nonZero.size > 0 ? counterItem(merge.key, nonZero) : undefined;
 };
@@ -200,7 +219,7 @@ export const groupTransaction = <T extends Writes>(units: T[], counterCopy?: num
   const merges = new Map<string, { slot: number; merge: Merge }>();
   for (const unit of units) {
     for (const written of unit.items) {
-      const item = counterCopy === undefined ? written : counterInCopy(written, counterCopy);
+      const item = counterCopy === undefined ? written : inCopy(written, counterCopy);
       const merge = mergeOf(item);
       const merged = merge && merges.get(writeKey(item));
       if (merge && merged) {

@@ -1,5 +1,6 @@
 // The vocabulary of a batch save: the entries a request brings, what each one did, and the typed writes a
 // plan applies them with (no DynamoDB in sight: saves/writes.ts turns them into transaction items).
+import type { InsightsAdds } from '../../insights/index.js';
 import type { BoardMeta } from '../ranks/board.js';
 import type { AddToEntry } from '../ranks/tournament-entries.js';
 import type { RiskAssessment } from '../risk.js';
@@ -60,6 +61,11 @@ export interface AddToDay {
   /** The day board's meta as read (its height, width and players' estimate), updated by the write as needed. */
   meta: BoardMeta;
   requires: { pointsAtMost: number | null; sessionsAtMost: number | null };
+  /**
+   * The player's first counted activity of the day (the total read without `played`): the write marks it, on
+   * condition that no other write did meanwhile, and the day's insights count an active player once.
+   */
+  markPlayed?: boolean | undefined;
 }
 
 /**
@@ -74,6 +80,19 @@ export interface AddToAllTime {
   read?: TotalRead | undefined;
   /** The all-time board's meta as read. */
   meta: BoardMeta;
+  /**
+   * The day the player was first seen in the game, set by this write (on condition that none is set yet): the
+   * insights' new players and retention cohorts (lib/insights).
+   */
+  firstDay?: string | undefined;
+}
+
+/** What the plan ADDs to the game's figures of one UTC day (lib/insights): merged per transaction. */
+export interface AddToInsights {
+  kind: 'addToInsights';
+  gameId: string;
+  day: string;
+  adds: InsightsAdds;
 }
 
 /** A session's increments and its risk after them. */
@@ -139,7 +158,8 @@ export type PlanWrite =
   | AddToSession
   | RecordIdempotency
   | SessionStillAbsent
-  | AddToEntry;
+  | AddToEntry
+  | AddToInsights;
 
 export interface PlayerPlan {
   results: EntryResult[];

@@ -42,6 +42,8 @@ export interface DayTotal {
   reachedAt?: string | undefined;
   /** The shard its board entry is in (undefined: off the board). */
   shard?: number | undefined;
+  /** Whether a counted activity of the player marked the day already (lib/insights: an active player). */
+  played?: boolean | undefined;
 }
 
 /** A session as read. Entries count towards it only while it is an active backend session of the player. */
@@ -72,6 +74,8 @@ export interface PlanInput {
   days: ReadonlyMap<string, DayTotal>;
   /** The all-time total (absent: nothing yet). */
   allTime?: TotalRead | undefined;
+  /** The day the player was first seen in the game (undefined: not yet, or before the insights kept it). */
+  firstDay?: string | undefined;
   /** The boards' meta items as read (ranks/board.ts `metaOf`): the day boards' by UTC day, and the all-time board's. */
   boards: { days: ReadonlyMap<string, BoardMeta>; allTime: BoardMeta };
   /** Sessions by id (absent: a new session). */

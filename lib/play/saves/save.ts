@@ -6,6 +6,7 @@ import { AppError } from '../../core/errors.js';
 import { countMetric, countMetricBy } from '../../core/metrics.js';
 import type { GameRecord } from '../../games/index.js';
 import { requireOwnedGame } from '../../games/index.js';
+import { insightsWrite } from '../../insights/index.js';
 import { outboxItem } from '../../outbox/index.js';
 import { activeMultiplierBps, multiplierSlotKey } from '../../rewards/index.js';
 import type { IdentityDirectory, PendingImport } from '../../user/index.js';
@@ -21,6 +22,7 @@ import {
 } from '../ranks/tournament-entries.js';
 import { cancellationReasons, getItems, itemKey, type TransactItem, transact } from '../repository.js';
 import { failedUnits, groupTransaction, packTransactions } from './groups.js';
+import { withInsights } from './insights.js';
 import type { EntryResult, Indexed, SaveEntry } from './model.js';
 import { type DayTotal, type PlanInput, planPlayer, type StoredSession } from './plan.js';
 import { planItems } from './writes.js';
@@ -140,6 +142,7 @@ const dayTotal = (d: Item, gameId: string, day: string): DayTotal => ({
   sessions: Number(d.sessions ?? 0),
   reachedAt: d.reachedAt === undefined ? undefined : String(d.reachedAt),
   shard: entryShard({ kind: 'day', gameId, day }, d),
+  played: d.played === true,
 });
 
 /** A session as read. */
@@ -187,6 +190,7 @@ const planInput = (
     reachedAt: String(all.reachedAt ?? ''),
     shard: entryShard({ kind: 'all', gameId: game.id }, all),
   };
+  const firstDay = typeof all?.firstDay === 'string' ? all.firstDay : undefined;
   const idempotency = new Map<string, { accepted: number }>();
   for (const { entry } of unit.entries) {
     const key = entry.idempotencyKey;
@@ -205,6 +209,7 @@ const planInput = (
     multiplierBps,
     days,
     allTime,
+    firstDay,
     boards,
     sessions,
     idempotency,
@@ -227,7 +232,7 @@ const planUnit = (
   full: ReadonlySet<string> = new Set(),
 ): Planned => {
   const input = planInput(game, unit, state, at, runs, full);
-  const plan = planPlayer(input, unit.entries);
+  const plan = withInsights(input, planPlayer(input, unit.entries));
   // The boards' meta items count as read state too: a race lost to a rival widening one is progress, not a stall.
   const read = JSON.stringify([
     [...input.days],
@@ -255,13 +260,21 @@ const planUnit = (
       threshold: RISKY_THRESHOLD,
     }),
   );
+  const enters = plan.writes.flatMap((w) => (w.kind === 'addToEntry' && !w.read ? [periodName(w.run)] : []));
+  // Sessions flagged and tournament entries made today count on today's figures (merged with the plan's).
+  const today = insightsWrite(
+    game.id,
+    utcDay(at),
+    { flaggedSessions: flagged.length, tournamentEntrants: enters.length },
+    0,
+  );
   return {
     results: plan.results,
     total: plan.total,
-    items: [...planItems(plan), ...events],
+    items: [...planItems(plan), ...events, ...(today ? [today] : [])],
     read,
     flagged: flagged.length,
-    enters: plan.writes.flatMap((w) => (w.kind === 'addToEntry' && !w.read ? [periodName(w.run)] : [])),
+    enters,
   };
 };
 

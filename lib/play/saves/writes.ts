@@ -2,6 +2,7 @@
 // expression, so the guarantees the plan relies on (caps, open sessions, keys applied once) are checked by
 // DynamoDB atomically with the write, whatever ran since the state was read. Used by saves/save.ts.
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
+import { insightsWrite } from '../../insights/index.js';
 import { playIndexes, playKeys } from '../keys.js';
 import type { BoardRef } from '../ranks/board.js';
 import { entryItems } from '../ranks/tournament-entries.js';
@@ -26,7 +27,7 @@ const totalItems = (
   key: { pk: string; sk: string },
   w: AddToDay | AddToAllTime,
   at: string,
-  extra: { add: string[]; conditions: string[]; values: Item },
+  extra: { add: string[]; conditions: string[]; values: Item; set?: string[] },
 ): TransactItem[] => {
   const reached = w.points > 0 || !w.read?.reachedAt ? at : w.read.reachedAt;
   const move = boardMove(
@@ -42,7 +43,13 @@ const totalItems = (
         Key: key,
         UpdateExpression: updateExpression({
           add: ['points :add', ...extra.add],
-          set: ['arcId = :a', 'updatedAt = :now', ...(w.points > 0 ? ['reachedAt = :now'] : []), ...move.set],
+          set: [
+            'arcId = :a',
+            'updatedAt = :now',
+            ...(w.points > 0 ? ['reachedAt = :now'] : []),
+            ...move.set,
+            ...(extra.set ?? []),
+          ],
           remove: move.remove,
         }),
         ConditionExpression: [move.condition, ...extra.conditions].join(' AND '),
@@ -71,19 +78,27 @@ const dayItems = (w: AddToDay, at: string): TransactItem[] => {
     conditions.push('(attribute_not_exists(sessions) OR sessions <= :sessionLimit)');
     values[':sessionLimit'] = w.requires.sessionsAtMost;
   }
+  // The day's first counted write marks it (lib/insights counts an active player once): no other write did.
+  if (w.markPlayed) {
+    conditions.push('attribute_not_exists(played)');
+    values[':played'] = true;
+  }
   const board: BoardRef = { kind: 'day', gameId: w.gameId, day: w.day };
   return totalItems(board, playKeys.day(w.gameId, w.arcId, w.day), w, at, {
     add: ['sessions :ns'],
     conditions,
     values,
+    set: w.markPlayed ? ['played = :played'] : [],
   });
 };
 
 const allTimeItems = (w: AddToAllTime, at: string): TransactItem[] =>
   totalItems({ kind: 'all', gameId: w.gameId }, playKeys.allTime(w.gameId, w.arcId), w, at, {
     add: [],
-    conditions: [],
-    values: {},
+    // The player's first day, set once (lib/insights: new players, retention cohorts).
+    conditions: w.firstDay ? ['attribute_not_exists(firstDay)'] : [],
+    values: w.firstDay ? { ':firstDay': w.firstDay } : {},
+    set: w.firstDay ? ['firstDay = :firstDay'] : [],
   });
 
 /** What a session write adds to its update beyond the increments and the risk. */
@@ -199,6 +214,11 @@ const transactItems = (w: PlanWrite, at: string): TransactItem[] => {
       return [absentSessionItem(w)];
     case 'addToEntry':
       return entryItems(w, at);
+    case 'addToInsights': {
+      // Copy 0: the group's transaction moves it to its own copy (saves/groups.ts), like the board counters.
+      const item = insightsWrite(w.gameId, w.day, w.adds, 0);
+      return item ? [item] : [];
+    }
   }
 };
 

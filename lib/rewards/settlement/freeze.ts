@@ -103,7 +103,7 @@ export const freezeSettlement = async (gameId: string, day: string, deps: Freeze
   };
   const allocation = allocateDay(input);
   const statement = dayStatement(gameId, day, poolFigures(books), input, allocation.lines);
-  const root = statementRoot(statement);
+  const root = await statementRoot(statement);
   const now = deps.now().toISOString();
   const freezeId = randomUUID();
   const chunks = await putPlayerChunks(gameId, day, freezeId, players);

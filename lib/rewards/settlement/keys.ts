@@ -15,6 +15,9 @@ import { settings } from '../../core/config.js';
  *     (recipient = <arcId>, recipientSort = <day>#<gameId>) lists a user's payouts, newest first.
  * - a run's statement (what it read and allocated, ./statement.ts): pk=SETTLE#<gameId>#<day>  sk=STATEMENT
  *     written in the intent's transaction; the intent carries its merkle root (`statement.root`).
+ * - a run's commitment (./commitment.ts):       pk=SETTLE#<gameId>#<day>    sk=COMMITMENT
+ *     the transaction whose memo carries the statement's root: its signature recorded before it is sent, as a
+ *     payout's; `confirmed` (its fee booked on the pool) before the run's first transfer.
  * - a recipient's carry in a game:               pk=CARRY#<gameId>           sk=USER#<arcId>
  *     lamports owed that could not land yet (N).
  * - the version of a game's carries:             pk=GAME#<gameId>            sk=CARRIES
@@ -26,11 +29,9 @@ import { settings } from '../../core/config.js';
  *   game's open marker and carries with the daily settlement: a game pays one run at a time.
  * No TTL: financial records are kept.
  */
-/** A tournament period whose prizes a run pays (absent: the run is a daily settlement). */
-export interface PrizeRef {
-  tournamentId: string;
-  periodId: string;
-}
+import type { PrizeRef } from './model.js';
+
+export type { PrizeRef };
 
 const runName = (day: string, prize: PrizeRef | undefined) =>
   prize ? `T#${prize.tournamentId}#${prize.periodId}` : day;
@@ -57,6 +58,11 @@ export const settlementKeys = {
   statement: (gameId: string, day: string, prize?: PrizeRef) => ({
     pk: `SETTLE#${gameId}#${runName(day, prize)}`,
     sk: 'STATEMENT',
+  }),
+  /** The run's commitment transaction (./commitment.ts). */
+  commitment: (gameId: string, day: string, prize?: PrizeRef) => ({
+    pk: `SETTLE#${gameId}#${runName(day, prize)}`,
+    sk: 'COMMITMENT',
   }),
   carry: (gameId: string, arcId: string) => ({ pk: `CARRY#${gameId}`, sk: `USER#${arcId}` }),
   carries: (gameId: string) => ({ pk: `GAME#${gameId}`, sk: 'CARRIES' }),

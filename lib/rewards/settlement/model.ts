@@ -1,5 +1,10 @@
 // The daily settlement's model (docs/settlement.md), shared by a tournament period's prize run. Pure data: no I/O.
-import type { PrizeRef } from './keys.js';
+
+/** A tournament period whose prizes a run pays (absent: the run is a daily settlement). */
+export interface PrizeRef {
+  tournamentId: string;
+  periodId: string;
+}
 
 /** A settled (game, day): `paying` once its intent is persisted, `settled` when every line is paid or carried. */
 export type SettlementStatus = 'paying' | 'settled';

@@ -8,7 +8,6 @@ import { countMetric } from '../../core/metrics.js';
 import { buildPayoutTransfer, poolPayoutWrites, vaultSigner } from '../payout.js';
 import type { PriceSource } from '../price.js';
 import { usdOf } from '../pricing.js';
-import type { PrizeRef } from './keys.js';
 import type { PayoutLine, Settlement } from './model.js';
 import {
   type Completion,
@@ -17,6 +16,7 @@ import {
   recordPayoutSignature,
 } from './payout-repository.js';
 import type { PayoutRecord } from './repository.js';
+import { payoutMemo } from './statement.js';
 
 export interface PayoutDeps {
   chain: Pick<
@@ -44,12 +44,6 @@ export const MAX_LINE_FAILURES = 3;
 export class PayoutInProgress extends Error {
   override readonly name = 'PayoutInProgress';
 }
-
-/** The memo of a payout transfer, tying it to its settlement line (or tournament prize) on chain. */
-export const payoutMemo = (gameId: string, day: string, arcId: string, prize?: PrizeRef) =>
-  prize
-    ? `arcadia:prize:${gameId}:${prize.tournamentId}:${prize.periodId}:${arcId}`
-    : `arcadia:payout:${gameId}:${day}:${arcId}`;
 
 /**
  * A line moved (sent, or carried) but its completion can't be booked as computed: the carry it consumed changed
@@ -87,7 +81,12 @@ const confirmed = async (record: PayoutRecord, signature: string, deps: PayoutDe
     0n,
     poolPayoutWrites(
       record.gameId,
-      { lamports, fee: BigInt(record.fee), usdCents: Math.round(usd * 100) },
+      {
+        lamports,
+        fee: BigInt(record.fee),
+        usdCents: Math.round(usd * 100),
+        toPlayer: record.roles.includes('player'),
+      },
       now,
     ),
     now,
@@ -181,8 +180,16 @@ const send = async (record: PayoutRecord, previous: string | undefined, deps: Pa
   }
 };
 
-/** Pay (or carry) one line exactly once; throws while its transfer may still land or another run holds it. */
-export const payLine = async (settlement: Settlement, line: PayoutLine, deps: PayoutDeps): Promise<void> => {
+/**
+ * Pay (or carry) one line exactly once; throws while its transfer may still land or another run holds it.
+ * `withheld`: the run may send nothing (its statement was not committed), so an unsent line carries, for that reason.
+ */
+export const payLine = async (
+  settlement: Settlement,
+  line: PayoutLine,
+  deps: PayoutDeps,
+  withheld?: string,
+): Promise<void> => {
   const record = await ensurePayoutRecord(settlement, line, deps.now().toISOString());
   if (record.status !== 'pending') return;
   if (BigInt(record.send) === 0n) {
@@ -190,6 +197,10 @@ export const payLine = async (settlement: Settlement, line: PayoutLine, deps: Pa
     return;
   }
   const { signature } = record;
+  if (withheld !== undefined && !signature) {
+    await carried(record, withheld, deps);
+    return;
+  }
   if (signature) {
     const where = await fate({ ...record, signature }, deps);
     if (where === 'landed') return confirmed(record, signature, deps);

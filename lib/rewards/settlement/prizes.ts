@@ -100,7 +100,7 @@ const freezePrizes = async (input: PrizeInput, deps: PrizeDeps): Promise<boolean
   };
   const allocation = allocatePrizes(allocationInput);
   const statement = prizeStatement(gameId, prize, poolFigures(books), allocationInput, allocation.lines);
-  const root = statementRoot(statement);
+  const root = await statementRoot(statement);
   const prizeOf = new Map(allocation.lines.map((l) => [l.arcId, l.share]));
   const run: PrizeRun = {
     ...prize,

@@ -329,8 +329,21 @@ export const markEmissionNotified = async (gameId: string, day: string, now: str
  * Close a settlement whose every line is confirmed or carried, and free the game for its next day; its
  * `settlement.completed` webhook event commits with it.
  */
-export const closeSettlement = async (settlement: Settlement, now: string): Promise<void> => {
+export const closeSettlement = async (
+  settlement: Settlement,
+  committed: { status: 'confirmed'; signature: string } | { status: 'skipped' | 'none' },
+  now: string,
+): Promise<void> => {
   const { gameId, day, prize } = settlement;
+  // The statement's root and its commitment, on runs that have a statement.
+  const statement = settlement.statement
+    ? {
+        statement: {
+          root: settlement.statement.root,
+          commitment: committed.status === 'confirmed' ? committed.signature : null,
+        },
+      }
+    : {};
   const TableName = settlementTable();
   const recipients = settlement.lines.map((line) => ({
     arcId: line.arcId,
@@ -376,11 +389,13 @@ export const closeSettlement = async (settlement: Settlement, now: string): Prom
               rank: line.rank ?? 0,
               lamports: line.due,
             })),
+            ...statement,
           })
         : outboxItem('settlement.completed', gameId, {
             day,
             totalLamports: settlement.allocated,
             recipients,
+            ...statement,
           }),
     ]);
   } catch (error) {

@@ -6,6 +6,7 @@ import { logger } from '../../core/logger.js';
 import { countMetric, MetricUnit } from '../../core/metrics.js';
 import { syncGameFigures } from '../figures.js';
 import type { PriceSource } from '../price.js';
+import { type Committed, commitRun } from './commitment.js';
 import { type FreezeDeps, freezeSettlement } from './freeze.js';
 import type { PrizeRef } from './keys.js';
 import type { FrozenPlayer, Settlement } from './model.js';
@@ -94,12 +95,15 @@ export class PayoutsOutstanding extends Error {
  * Pay every line; one line's failure never stops the others. A failure is counted on the line (another run
  * holding it is not a failure), so a line that keeps failing is parked by a later run and the day closes.
  */
-const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<void> => {
+const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<Committed> => {
   const { gameId, day, prize } = settlement;
+  // The statement is committed on chain before the first transfer (./commitment.ts); not committed, nothing is sent.
+  const committed = await commitRun(settlement, deps);
+  const withheld = committed.status === 'skipped' ? `not sent: ${committed.reason}` : undefined;
   const unpaid: Array<{ arcId: string; error: unknown }> = [];
   for (const line of settlement.lines) {
     try {
-      await payLine(settlement, line, deps);
+      await payLine(settlement, line, deps, withheld);
     } catch (error) {
       unpaid.push({ arcId: line.arcId, error });
       if (!(error instanceof PayoutInProgress)) {
@@ -109,7 +113,7 @@ const payLines = async (settlement: Settlement, deps: SettlementDeps): Promise<v
       }
     }
   }
-  if (unpaid.length === 0) return;
+  if (unpaid.length === 0) return committed;
   logger.warn('settlement payouts outstanding', {
     gameId,
     day,
@@ -133,8 +137,8 @@ export const finish = async (settlement: Settlement, deps: SettlementDeps): Prom
     await deps.settleCoinEmission({ gameId, day, players });
     await markEmissionNotified(gameId, day, deps.now().toISOString());
   }
-  await payLines(settlement, deps);
-  await closeSettlement(settlement, deps.now().toISOString());
+  const committed = await payLines(settlement, deps);
+  await closeSettlement(settlement, committed, deps.now().toISOString());
   countMetric('SettlementsCompleted');
   // How long after its settlement time the day closed (a forced early settlement counts 0).
   const lag = Math.max(0, deps.now().getTime() - settlesAt(day).getTime()) / 1000;
@@ -151,8 +155,8 @@ export const finish = async (settlement: Settlement, deps: SettlementDeps): Prom
 
 /** A prize run's payouts and closing (no emission, no settlement lag: its own metrics). */
 const finishPrizes = async (settlement: Settlement, deps: SettlementDeps): Promise<Settlement> => {
-  await payLines(settlement, deps);
-  await closeSettlement(settlement, deps.now().toISOString());
+  const committed = await payLines(settlement, deps);
+  await closeSettlement(settlement, committed, deps.now().toISOString());
   countMetric('PrizeRunsCompleted');
   await syncGameFigures(settlement.gameId, deps);
   logger.info('prize run closed', {

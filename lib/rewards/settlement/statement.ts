@@ -6,11 +6,12 @@
 //
 // Encoding, byte for byte: each item is RFC 8785 canonical JSON (keys sorted, no spaces, lamports as decimal
 // strings) in UTF-8. Item 0 is the header (version, game, run, inputs), items 1… are the lines in the run's order.
-// A leaf is sha256(0x00 ‖ sha256(item)), the tree the airdrop snapshots use (sorted pairs, node = sha256(0x01 ‖ min
-// ‖ max), the last node of an odd level hashed with itself), so a line's proof checks with the same code.
-import { createHash } from 'node:crypto';
+// A leaf is sha256(0x00 ‖ sha256(item)), in the tree the airdrop snapshots use (sorted pairs, node = sha256(0x01 ‖
+// min ‖ max), the last node of an odd level hashed with itself: ./statement-tree.ts).
+//
+// Portable on purpose (no node:crypto, no Buffer, no package: WebCrypto's digest, so hashing is async): the SDK
+// bundles this module for Node and browsers.
 import { canonicalJson } from '../../core/canonical-json.js';
-import { buildTree, type MerkleTree, proofFor, verifyProof } from '../../snapshots/index.js';
 import type { PayoutRule } from '../model.js';
 import {
   type AllocationInput,
@@ -19,6 +20,7 @@ import {
   type PrizeAllocationInput,
 } from './allocation.js';
 import type { PayoutLine } from './model.js';
+import { foldsTo, fromHex, proofOf, rootOf, sha256, toHex, treeLevels } from './statement-tree.js';
 
 export const STATEMENT_VERSION = 1;
 
@@ -86,6 +88,27 @@ export interface Statement {
   lines: PayoutLine[];
 }
 
+/** A run's name in its statement and its commitment's memo: the UTC day, or `<tournamentId>/<periodId>`. */
+export const runName = (run: {
+  day: string;
+  prize?: { tournamentId: string; periodId: string } | undefined;
+}) => (run.prize ? `${run.prize.tournamentId}/${run.prize.periodId}` : run.day);
+
+/** The memo of a run's commitment: what the game's vault signs before the run's first transfer. */
+export const statementMemo = (gameId: string, run: string, root: string): string =>
+  `arcadia:statement:v1:${gameId}:${run}:${root}`;
+
+/** The memo of a payout transfer, tying it to its run and line (or tournament prize) on chain. */
+export const payoutMemo = (
+  gameId: string,
+  day: string,
+  arcId: string,
+  prize?: { tournamentId: string; periodId: string },
+) =>
+  prize
+    ? `arcadia:prize:${gameId}:${prize.tournamentId}:${prize.periodId}:${arcId}`
+    : `arcadia:payout:${gameId}:${day}:${arcId}`;
+
 const recipientsOf = (input: AllocationInput | PrizeAllocationInput, lines: readonly PayoutLine[]) =>
   lines.map(
     (line): StatementRecipient => ({
@@ -138,7 +161,7 @@ export const prizeStatement = (
 ): Statement => ({
   version: STATEMENT_VERSION,
   gameId,
-  run: `${run.tournamentId}/${run.periodId}`,
+  run: runName({ day: '', prize: run }),
   inputs: {
     kind: 'prize',
     pool,
@@ -158,51 +181,62 @@ export const prizeStatement = (
 });
 
 /** The canonical bytes of each item: the header, then every line. */
-export const statementItems = (statement: Statement): Buffer[] => {
+export const statementItems = (statement: Statement): Uint8Array[] => {
   const { lines, ...header } = statement;
   return [header, ...lines].map((item) => {
     const text = canonicalJson(item);
     if (text === undefined) throw new TypeError('a statement item has no canonical JSON');
-    return Buffer.from(text, 'utf8');
+    return new TextEncoder().encode(text);
   });
 };
 
-const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
-
 /** A leaf of the statement's tree: sha256(0x00 ‖ sha256(item)). */
-export const statementLeaf = (item: Uint8Array): Buffer =>
-  sha256(Buffer.concat([Buffer.from([0x00]), sha256(item)]));
+export const statementLeaf = async (item: Uint8Array): Promise<Uint8Array> => {
+  const data = new Uint8Array(33);
+  data.set(await sha256(item), 1);
+  return sha256(data);
+};
 
-/** The statement's merkle tree over its items (header first). */
-export const statementTree = (statement: Statement): MerkleTree =>
-  buildTree(statementItems(statement).map(statementLeaf));
+/** The levels of the statement's merkle tree over its items (header first), leaves up. */
+export const statementTree = async (statement: Statement): Promise<Uint8Array[][]> =>
+  treeLevels(await Promise.all(statementItems(statement).map(statementLeaf)));
 
 /** The root, hex: what the commitment's memo carries. */
-export const statementRoot = (statement: Statement): string =>
-  Buffer.from(statementTree(statement).root).toString('hex');
+export const statementRoot = async (statement: Statement): Promise<string> =>
+  toHex(rootOf(await statementTree(statement)));
 
-/** A recipient's line with its proof (hex hashes, leaves up) against the statement's root. */
-export const lineProof = (statement: Statement, arcId: string) => {
+/** A line's leaf index in the tree, and its proof (hex hashes, leaves up) against the statement's root. */
+export interface LineProof {
+  line: PayoutLine;
+  leafIndex: number;
+  proof: string[];
+  root: string;
+}
+
+/** A recipient's line with its proof against the statement's root. */
+export const lineProof = async (statement: Statement, arcId: string): Promise<LineProof | undefined> => {
   const index = statement.lines.findIndex((line) => line.arcId === arcId);
   if (index < 0) return undefined;
-  const tree = statementTree(statement);
+  const levels = await statementTree(statement);
   return {
     line: statement.lines[index] as PayoutLine,
     leafIndex: index + 1,
-    proof: proofFor(tree.levels, index + 1).map((h) => Buffer.from(h).toString('hex')),
-    root: Buffer.from(tree.root).toString('hex'),
+    proof: proofOf(levels, index + 1).map(toHex),
+    root: toHex(rootOf(levels)),
   };
 };
 
+const HEX_HASH = /^[0-9a-f]{64}$/;
+
 /** Whether a line (as canonical JSON item) belongs to the tree of `root` by `proof`. */
-export const verifyLineProof = (line: PayoutLine, proof: readonly string[], root: string): boolean => {
+export const verifyLineProof = async (
+  line: PayoutLine,
+  proof: readonly string[],
+  root: string,
+): Promise<boolean> => {
   const text = canonicalJson(line);
-  if (text === undefined) return false;
-  return verifyProof(
-    statementLeaf(Buffer.from(text, 'utf8')),
-    proof.map((h) => Buffer.from(h, 'hex')),
-    Buffer.from(root, 'hex'),
-  );
+  if (text === undefined || !HEX_HASH.test(root) || !proof.every((h) => HEX_HASH.test(h))) return false;
+  return foldsTo(await statementLeaf(new TextEncoder().encode(text)), proof.map(fromHex), fromHex(root));
 };
 
 /** One named check of a verification, with why it failed. */
@@ -288,7 +322,7 @@ const describeLine = (line: PayoutLine | undefined) =>
  * the allocation gives for its inputs (same recipients, order and amounts, to the lamport), and its root is the
  * committed one when given. The chain checks (the commitment transaction, each transfer) are the verifier's.
  */
-export const checkStatement = (statement: Statement, committedRoot?: string): Check[] => {
+export const checkStatement = async (statement: Statement, committedRoot?: string): Promise<Check[]> => {
   const checks: Check[] = [];
   checks.push(poolCheck(statement.inputs));
   const problem = standingsProblem(statement.inputs.standings);
@@ -311,7 +345,7 @@ export const checkStatement = (statement: Statement, committedRoot?: string): Ch
     checks.push(mismatch ? { name: 'lines', ok: false, reason: mismatch } : { name: 'lines', ok: true });
   }
   if (committedRoot !== undefined) {
-    const root = statementRoot(statement);
+    const root = await statementRoot(statement);
     checks.push(
       root === committedRoot.toLowerCase()
         ? { name: 'root', ok: true }
