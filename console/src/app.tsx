@@ -13,28 +13,8 @@ import { WebhooksPage } from './pages/webhooks.js';
 import { type Route, useRoute } from './router.js';
 import { ErrorBox, Loading, useAsync } from './ui.js';
 
-// Loaded on the first visit (its own chunk), so the console's first load does not grow with it. The heading is
-// rendered here, so that focus can land on it while the chunk loads.
+// Loaded on the first visit (its own chunk), so the console's first load does not grow with it (LazyPage, below).
 const loadTournaments = () => import('./pages/tournaments.js');
-const TournamentsRoute = ({ route }: { route: Route }) => {
-  const [module, retry] = useAsync(loadTournaments, []);
-  const q = (name: string) => route.query.get(name) ?? undefined;
-  return (
-    <>
-      <h1 tabIndex={-1}>Tournaments</h1>
-      {module.state === 'loading' ? <Loading what="the tournaments page" /> : null}
-      {module.state === 'error' ? <ErrorBox error={module.error} retry={retry} /> : null}
-      {module.state === 'ok' ? (
-        <module.value.TournamentsPage
-          gameId={q('game')}
-          tournamentId={q('tournament')}
-          periodId={q('period')}
-          arcId={q('arcId')}
-        />
-      ) : null}
-    </>
-  );
-};
 
 // The connect page (a game asks the player to connect) is a focused page of its own, before any sign-in and
 // without the console's navigation; loaded on its own too, so the console's first load does not carry it.
@@ -55,9 +35,12 @@ const ConnectRoute = ({ route }: { route: Route }) => {
 };
 
 // The Game clients and Connected games pages are loaded on their first visit too: the first load's budget (the
-// unit test's 30 kB gzip) has no room left for them.
+// unit test's 30 kB gzip) has no room left for them. The heading is rendered here, so that focus can land on it
+// while the chunk loads.
 const loadClients = () => import('./pages/clients.js');
 const loadConnections = () => import('./pages/connections.js');
+// The overview (a game's landing page) brings the charts; its own chunk too.
+const loadOverview = () => import('./pages/overview.js');
 const LazyPage = <M,>({
   heading,
   load,
@@ -80,6 +63,7 @@ const LazyPage = <M,>({
 
 const NAV = [
   ['games', 'Games'],
+  ['overview', 'Overview'],
   ['players', 'Players'],
   ['integrity', 'Integrity'],
   ['economy', 'Economy'],
@@ -94,6 +78,12 @@ const Page = ({ route }: { route: Route }) => {
   const [section, id] = route.parts;
   const game = route.query.get('game') ?? undefined;
   switch (section) {
+    case 'overview':
+      return (
+        <LazyPage key="overview" heading="Overview" load={loadOverview}>
+          {({ OverviewPage }) => <OverviewPage gameId={game} />}
+        </LazyPage>
+      );
     case 'players':
       return <PlayersPage gameId={game} player={route.query.get('player') ?? undefined} />;
     case 'integrity':
@@ -105,7 +95,18 @@ const Page = ({ route }: { route: Route }) => {
     case 'webhooks':
       return <WebhooksPage gameId={game} endpointId={route.query.get('endpoint') ?? undefined} />;
     case 'tournaments':
-      return <TournamentsRoute route={route} />;
+      return (
+        <LazyPage key="tournaments" heading="Tournaments" load={loadTournaments}>
+          {({ TournamentsPage }) => (
+            <TournamentsPage
+              gameId={game}
+              tournamentId={route.query.get('tournament') ?? undefined}
+              periodId={route.query.get('period') ?? undefined}
+              arcId={route.query.get('arcId') ?? undefined}
+            />
+          )}
+        </LazyPage>
+      );
     case 'clients':
       return (
         <LazyPage key="clients" heading="Game clients" load={loadClients}>

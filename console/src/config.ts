@@ -17,6 +17,11 @@ export interface ConsoleConfig {
   txUrlTemplate: string;
   /** An address's page: `{address}` is replaced. */
   addressUrlTemplate: string;
+  /**
+   * The chain's JSON-RPC URL the browser verifies payout runs with (relative: against the console's URL). Locally a
+   * same-origin relay to the local chain, which answers no CORS preflight; deployed, the cluster's RPC.
+   */
+  rpcUrl?: string;
 }
 
 let config: ConsoleConfig | undefined;

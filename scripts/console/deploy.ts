@@ -1,6 +1,7 @@
-// `npm run deploy:console -- --stage <stage> --api-url <https://…> [--cluster devnet]`: builds the studio console
-// (console/) and uploads it to the stage's console bucket (serverless.yml ConsoleBucket, served by
-// ConsoleDistribution), with the config.json that points it at the stage's API, explorer and identity-provider app
+// `npm run deploy:console -- --stage <stage> --api-url <https://…> [--cluster devnet] [--rpc-url <https://…>]`:
+// builds the studio console (console/) and uploads it to the stage's console bucket (serverless.yml ConsoleBucket,
+// served by ConsoleDistribution), with the config.json that points it at the stage's API, explorer, chain RPC (the
+// browser verifies payout runs with it; default: the cluster's public RPC) and identity-provider app
 // (IDP_APP_ID, as for the deploy; the console's origin must be among the app's allowed domains). Run it after
 // `serverless deploy`, with the deployer's AWS credentials and ARCADIA_BUCKET_SUFFIX as for the deploy.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     stage: { type: 'string', default: 'dev' },
     'api-url': { type: 'string' },
     cluster: { type: 'string' },
+    'rpc-url': { type: 'string' },
   },
 });
 const apiUrl = values['api-url'];
@@ -26,6 +28,14 @@ const consoleDir = fileURLToPath(new URL('../../console/', import.meta.url));
 const dist = join(consoleDir, 'dist');
 const bucket = `arcadia-${values.stage}-console-${process.env.ARCADIA_BUCKET_SUFFIX ?? 'local'}`;
 const cluster = values.cluster ? `?cluster=${encodeURIComponent(values.cluster)}` : '';
+// The public RPC of the cluster the explorer links name (mainnet-beta when none is named). It is rate-limited: a
+// stage that verifies often names its own provider's URL (one that answers the browser's CORS preflight).
+const PUBLIC_CLUSTERS = ['mainnet-beta', 'devnet', 'testnet'];
+const named = values.cluster ?? 'mainnet-beta';
+const rpcUrl =
+  values['rpc-url'] ?? (PUBLIC_CLUSTERS.includes(named) ? `https://api.${named}.solana.com` : undefined);
+if (!rpcUrl) throw new Error(`--rpc-url is required: ${named} is not a public cluster`);
+if (!/^https:\/\//.test(rpcUrl)) throw new Error('--rpc-url must be an https:// URL');
 
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -55,6 +65,7 @@ const config = {
   identityProvider: { appId: idpAppId },
   txUrlTemplate: `https://explorer.solana.com/tx/{signature}${cluster}`,
   addressUrlTemplate: `https://explorer.solana.com/address/{address}${cluster}`,
+  rpcUrl,
 };
 const uploads: Array<{ key: string; body: Uint8Array }> = [
   ...walk(dist).map((path) => ({ key: relative(dist, path), body: readFileSync(path) })),

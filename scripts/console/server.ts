@@ -3,7 +3,8 @@
 // two things only a local stack needs: the local identity provider's inbox (the one-time sign-in code it "sent";
 // the sign-in itself goes from the browser to the provider, as in production), and a same-origin relay for
 // presigned image uploads (the local object store answers no CORS preflight; the deployed bucket's CORS rule
-// allows the browser's PUT).
+// allows the browser's PUT), and a same-origin relay to the local chain's JSON-RPC for the reads that verify a
+// payout run (the local validator answers no CORS preflight either).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +14,10 @@ import { LOCAL_APP_ID } from '../idp/wallets.js';
 const consoleDir = fileURLToPath(new URL('../../console/', import.meta.url));
 /** The largest image an upload URL admits (5 MB), plus room for nothing else: the relay forwards one image. */
 const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/** A verifier's JSON-RPC request is one call with a signature and a few options: a few hundred bytes. */
+const MAX_RPC_BYTES = 8 * 1024;
+/** The reads `verifyStatement` makes (sdk/src/statements.ts), and nothing else: the relay sends no transaction. */
+const RPC_RELAY_METHODS: ReadonlySet<string> = new Set(['getTransaction', 'getSignaturesForAddress']);
 
 export interface ConsoleServer {
   url: string;
@@ -26,7 +31,10 @@ export interface ConsoleServerOptions {
   idpUrl: string;
   /** The local object store's endpoint: the only place the upload relay forwards to. */
   s3Url: string;
-  /** The local chain's JSON-RPC URL, for transaction links (an explorer pointed at the local chain). */
+  /**
+   * The local chain's JSON-RPC URL, for transaction links (an explorer pointed at the local chain), and the only
+   * place the RPC relay forwards to.
+   */
   solanaUrl: string;
 }
 
@@ -70,6 +78,7 @@ export const localConsoleConfig = (
     identityProvider: { appId: LOCAL_APP_ID, apiUrl: options.idpUrl },
     localInboxUrl: 'inbox',
     uploadRelayUrl: 'upload',
+    rpcUrl: 'rpc',
     txUrlTemplate: `https://explorer.solana.com/tx/{signature}?${cluster}`,
     addressUrlTemplate: `https://explorer.solana.com/address/{address}?${cluster}`,
   };
@@ -149,6 +158,44 @@ export const startConsoleServer = async (options: ConsoleServerOptions): Promise
     return send(res, answer.status, Buffer.from(await answer.arrayBuffer()), 'application/xml');
   };
 
+  /** One JSON-RPC call of the verifier's reads, passed through to the local chain as it came. */
+  const rpc = async (req: IncomingMessage, res: ServerResponse) => {
+    const refuse = (message: string) =>
+      json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+    let body: Buffer;
+    try {
+      body = await readBody(req, MAX_RPC_BYTES);
+    } catch {
+      return json(res, 413, { error: { message: `a JSON-RPC request of at most ${MAX_RPC_BYTES} bytes` } });
+    }
+    let call: unknown;
+    try {
+      call = JSON.parse(body.toString('utf8'));
+    } catch {
+      return refuse('not JSON');
+    }
+    // One call, not a batch: a batch would need each of its methods checked, and the verifier sends none.
+    const method = (call as { method?: unknown } | null)?.method;
+    if (typeof call !== 'object' || call === null || Array.isArray(call) || typeof method !== 'string')
+      return refuse('one JSON-RPC call');
+    if (!RPC_RELAY_METHODS.has(method))
+      return refuse(`${method}: the relay forwards ${[...RPC_RELAY_METHODS].join(' and ')} only`);
+    const answer = await fetch(options.solanaUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(15_000),
+    });
+    return send(res, answer.status, Buffer.from(await answer.arrayBuffer()), 'application/json');
+  };
+
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
+    'GET /console/config.json': async (_req, res) => send(res, 200, config, 'application/json'),
+    'GET /console/inbox': (_req, res, url) => inbox(res, url),
+    'PUT /console/upload': relay,
+    'POST /console/rpc': (req, res) => rpc(req, res),
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://console');
     const path = url.pathname;
@@ -156,10 +203,8 @@ export const startConsoleServer = async (options: ConsoleServerOptions): Promise
       res.writeHead(302, { location: '/console/' });
       return res.end();
     }
-    if (req.method === 'GET' && path === '/console/config.json')
-      return send(res, 200, config, 'application/json');
-    if (req.method === 'GET' && path === '/console/inbox') return inbox(res, url);
-    if (req.method === 'PUT' && path === '/console/upload') return relay(req, res, url);
+    const route = routes[`${req.method} ${path}`];
+    if (route) return route(req, res, url);
     if (req.method !== 'GET') return json(res, 405, { error: { message: `${req.method} ${path}` } });
     const all = await files();
     const file = all.get(path === '/console/' ? '/console/index.html' : path);

@@ -218,6 +218,7 @@ describe('the studio console pages', () => {
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
     const focused = await page.evaluate(
       '({ text: document.activeElement.textContent, outline: getComputedStyle(document.activeElement).outlineStyle })',
     );

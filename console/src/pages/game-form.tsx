@@ -326,6 +326,7 @@ export const GameFormPage = ({ gameId }: { gameId: string | undefined }) => {
             {loaded ? (
               <>
                 <nav aria-label="This game" class="game-nav">
+                  <a href={href('overview', { game: loaded.id })}>Overview</a>
                   <a href={href('players', { game: loaded.id })}>Players</a>
                   <a href={href('integrity', { game: loaded.id })}>Integrity</a>
                   <a href={href('economy', { game: loaded.id })}>Economy</a>

@@ -89,7 +89,7 @@ export const GamesPage = () => {
                     {list.map((game) => (
                       <tr key={game.id}>
                         <td>
-                          <a href={href(`games/${game.id}`)} class="game-link">
+                          <a href={href('overview', { game: game.id })} class="game-link">
                             {game.imageUrl ? <img src={game.imageUrl} alt="" width={32} height={32} /> : null}
                             {game.name}
                           </a>

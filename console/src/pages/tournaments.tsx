@@ -21,6 +21,7 @@ import {
   useAsync,
   useCursorPages,
 } from '../ui.js';
+import { VerifyButton } from '../verify-button.js';
 import { durationWords, type Tournament, TournamentForm } from './tournament-form.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -579,7 +580,20 @@ const Board = ({ t, periodId, arcId }: { t: Tournament; periodId: string; arcId:
   );
 };
 
-/** A closed period's results: each paid rank's prize and its transfer on chain (or carried). */
+/** A paid period's prize run, verified on demand (a cancelled one paid nothing: it has no run). */
+const VerifyPrizes = ({ t, periodId, paid }: { t: Tournament; periodId: string; paid: boolean }) =>
+  paid ? (
+    <VerifyButton
+      gameId={t.gameId}
+      run={{ tournamentId: t.tournamentId, periodId }}
+      label={`Verify the prizes of the period from ${periodId}`}
+    />
+  ) : null;
+
+/**
+ * A closed period's results: each paid rank's prize and its transfer on chain (or carried), and, once paid, the
+ * prize run verified on demand against its published statement and the chain.
+ */
 const Results = ({ t, periodId }: { t: Tournament; periodId: string }) => {
   const [results, reload] = useAsync(
     async () =>
@@ -619,6 +633,7 @@ const Results = ({ t, periodId }: { t: Tournament; periodId: string }) => {
                   </>
                 ) : null}
               </p>
+              <VerifyPrizes t={t} periodId={periodId} paid={r.status === 'paid' && !r.voided} />
               {r.results.length === 0 ? (
                 <Empty>No paid rank had a player.</Empty>
               ) : (
