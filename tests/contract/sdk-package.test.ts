@@ -27,14 +27,21 @@ describe('the SDK package', () => {
         'README.md',
         'package.json',
         'dist/index.js',
-        'dist/index.d.ts',
         'dist/browser.js',
-        'dist/browser.d.ts',
         'dist/arcadia-play.js',
-        'dist/openapi.generated.d.ts',
+        'dist/cli.js',
+        // The types mirror the sources: the SDK's, and the platform modules it bundles (the payout rules).
+        'dist/sdk/src/index.d.ts',
+        'dist/sdk/src/browser.d.ts',
+        'dist/sdk/src/openapi.generated.d.ts',
+        'dist/lib/rewards/settlement/statement.d.ts',
+        'dist/lib/rewards/settlement/allocation.d.ts',
       ]),
     );
-    for (const file of files) expect(file).toMatch(/^(README\.md|package\.json|dist\/[\w.-]+\.(js|d\.ts))$/);
+    for (const file of files)
+      expect(file).toMatch(
+        /^(README\.md|package\.json|dist\/[\w.-]+\.js|dist\/(sdk\/src|lib)\/[\w./-]+\.d\.ts)$/,
+      );
 
     const manifest = JSON.parse(readFileSync(new URL('sdk/package.json', root), 'utf8')) as {
       exports: Record<string, { import?: string; types?: string }>;
