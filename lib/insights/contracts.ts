@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { defineContract } from '../core/contract.js';
 import { dataEnvelope, described, utcDaySchema, withMeta } from '../core/schemas.js';
 
-export const TAGS = ['Games'];
+export const TAGS = ['Insights'];
 const EXAMPLE_GAME = '6f1d3c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
 
 /** The longest range one request reads (days, both ends included). */

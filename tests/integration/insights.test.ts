@@ -10,7 +10,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handler as insightsHandler } from '../../functions/games/get-game-insights.js';
+import { handler as insightsHandler } from '../../functions/insights/get-game-insights.js';
 import { handler as poolHandler } from '../../functions/rewards/get-game-rewards-pool.js';
 import { sideEffects as rewardsDeps } from '../../functions/rewards/purchase-multiplier.js';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';

@@ -91,6 +91,7 @@ const TAGS = [
     description:
       'Scheduled boards with periods, entrants, attempts and prize tables; players join and read them',
   },
+  { name: 'Insights', description: "A game's daily figures and retention, for its studio" },
   { name: 'Reference', description: 'This document and the interactive page' },
 ];
 
