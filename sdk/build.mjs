@@ -2,7 +2,7 @@
 // module of the play client (dist/arcadia-play.js, for a plain <script type="module">), and the .d.ts files.
 // The `types: []` of tsconfig.json keeps Node's globals out, so a Node-only API in src/ fails the build.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,8 @@ await build({
   external: ['bs58'],
   banner: { js: '#!/usr/bin/env node' },
 });
+// Executable as built: the workspace links the bin to this file (npm sets the mode only when it unpacks a tarball).
+chmodSync(join(dist, 'cli.js'), 0o755);
 // The same options as the demo game's server (scripts/demo/server.ts), which builds it in memory.
 await build({
   ...common,

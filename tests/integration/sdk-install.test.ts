@@ -135,13 +135,28 @@ describe('the packed SDK in an empty project', () => {
     expect(server.trim()).toBe('120');
   }, 180_000);
 
-  it('installs the verify command (`npx @arcadia/sdk verify`): without a run to verify it says how to call it', async () => {
+  it('installs the verify command (`npx @arcadia/sdk verify`): without a run it says how to call it; an unknown game, the API'\''s 404', async () => {
     const failed = await run(join(project, 'node_modules/.bin/arcadia-sdk'), [], { cwd: project }).then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(failed?.code).toBe(2);
     expect(failed?.stderr).toContain('usage: npx @arcadia/sdk verify <gameId> <day | tournamentId/periodId>');
+    // Against the API: an unknown game is the API's own 404 (the statement's or the pool's: both are read at
+    // once), printed, and no check passes.
+    const missing = await run(
+      join(project, 'node_modules/.bin/arcadia-sdk'),
+      ['verify', '00000000-0000-4000-8000-000000000000', '2026-01-01', '--api', apiBaseUrl()],
+      { cwd: project },
+    ).then(
+      () => undefined,
+      (error: { code?: number; stdout?: string; stderr?: string }) => error,
+    );
+    expect(missing?.code).toBe(2);
+    expect(missing?.stderr).toMatch(
+      /\/00000000-0000-4000-8000-000000000000\b.*: 404 NOT_FOUND Game not found/,
+    );
+    expect(missing?.stdout).not.toContain('✓');
   });
 });
 
