@@ -135,7 +135,7 @@ describe('the packed SDK in an empty project', () => {
     expect(server.trim()).toBe('120');
   }, 180_000);
 
-  it('installs the verify command (`npx @arcadia/sdk verify`): without a run it says how to call it; an unknown game, the API'\''s 404', async () => {
+  it('installs the verify command (`npx @arcadia/sdk verify`): without a run it says how to call it; an unknown game, the API’s 404', async () => {
     const failed = await run(join(project, 'node_modules/.bin/arcadia-sdk'), [], { cwd: project }).then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,
