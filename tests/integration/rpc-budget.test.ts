@@ -1,14 +1,15 @@
 // A settlement of 200 payouts against an RPC plan that allows 5 sendTransaction a second. The file starts its own
 // local chain with that limit (HTTP 429 with Retry-After past it, as providers answer) and pays the day from the
 // game's vault there; storage is the shared stack's. The chain adapter is built as chainFromConfig builds it, with
-// the setting's send budget (SOLANA_RPC_SEND_PER_SECOND, default 5): every transfer lands, the plan answers no 429
-// (the budget keeps the sends, re-broadcasts included, under it), and no line's books hold a failure.
+// the setting's default send budget (SOLANA_RPC_SEND_PER_SECOND, 5; the test stack's own chain runs with it off,
+// tests/global-setup.ts): every transfer lands, the plan answers no 429 (the budget keeps the sends,
+// re-broadcasts included, under it), and no line's books hold a failure.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sideEffects as settleDeps } from '../../functions/settlement/settle-game-days.js';
 import { dynamo } from '../../lib/adapters/dynamodb.js';
 import { type Chain, makeChain } from '../../lib/chain/index.js';
-import { settings } from '../../lib/core/config.js';
+import { parseSetting } from '../../lib/core/config.js';
 import { getGame, saveGame } from '../../lib/games/repository.js';
 import { rewardsKeys, rewardsTable } from '../../lib/rewards/keys.js';
 import { type SettlementDeps, settleGameDay } from '../../lib/rewards/settlement/settle.js';
@@ -24,6 +25,8 @@ import {
 } from '../helpers/settlement.js';
 
 const SEND_LIMIT = 5;
+/** What a deployment gets without setting SOLANA_RPC_SEND_PER_SECOND. */
+const defaultSend = parseSetting('SOLANA_RPC_SEND_PER_SECOND', undefined);
 const CREATORS = 190;
 let own: LocalChain;
 let chain: Chain;
@@ -43,7 +46,7 @@ beforeAll(async () => {
   chain = makeChain({
     rpcUrl: own.url,
     pollMs: 250,
-    budget: { send: settings().SOLANA_RPC_SEND_PER_SECOND },
+    budget: { send: defaultSend.ok ? defaultSend.value : Number.NaN },
   });
   // Ten ranked players (the day's paid ranks) and 190 co-creators beside the developer: 201 lines.
   seeded = await seedDay({ day: randomDay(), playerCount: 10, split: false });
@@ -79,6 +82,7 @@ afterAll(async () => {
 
 describe('a settlement under a 5-a-second sendTransaction plan', () => {
   it('pays 200+ lines: every transfer lands, the plan answers no 429, no line records a failure', async () => {
+    expect(defaultSend).toEqual({ ok: true, value: SEND_LIMIT });
     const deps: SettlementDeps = {
       ...settleDeps,
       chain,
