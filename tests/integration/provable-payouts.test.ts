@@ -158,9 +158,17 @@ describe('a daily run, published and verified', () => {
       arcId
         ? invoke(getDayLine, { method: 'GET', path: '/', pathParameters: { gameId, day, arcId } })
         : invoke(getDay, { method: 'GET', path: '/', pathParameters: { gameId, day } });
-    expect((await get(seeded.gameId, seeded.day, 'nobody')).status).toBe(404);
-    expect((await get(seeded.gameId, '2019-01-01')).status).toBe(404);
-    expect((await get('00000000-0000-4000-8000-000000000000', seeded.day)).status).toBe(404);
+    const message = async (res: Promise<{ status: number; body: { error?: { message?: string } } }>) => {
+      const { status, body } = await res;
+      return `${status} ${body.error?.message}`;
+    };
+    expect(await message(get(seeded.gameId, seeded.day, 'nobody'))).toBe('404 Line not found');
+    expect(await message(get(seeded.gameId, '2019-01-01'))).toBe('404 Settlement not found');
+    // The game is read beside the run: its absence, not the run's, is the answer.
+    for (const arcId of [undefined, 'nobody'])
+      expect(await message(get('00000000-0000-4000-8000-000000000000', seeded.day, arcId))).toBe(
+        '404 Game not found',
+      );
     const bad = await get(seeded.gameId, '2026-13');
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });

@@ -8,8 +8,16 @@ import type { PayoutRecord } from './repository.js';
 import { lineProof, runName } from './statement.js';
 import { commitmentsOf, type RunHeader, runPartition, runRecords, runsPage } from './statement-reads.js';
 
-const requireGame = async (gameId: string) => {
-  if (!(await getGame(gameId))) throw errors.notFound('Game');
+/**
+ * `read`'s answer once the game is known to exist: both in one wave, an unknown game's 404 before whatever the
+ * read found (or did not).
+ */
+const forGame = async <T>(gameId: string, read: Promise<T>): Promise<T> => {
+  const [game, value] = await Promise.allSettled([getGame(gameId), read]);
+  if (game.status === 'rejected') throw game.reason;
+  if (!game.value) throw errors.notFound('Game');
+  if (value.status === 'rejected') throw value.reason;
+  return value.value;
 };
 
 const runFields = (run: RunHeader) => ({
@@ -56,12 +64,10 @@ export const listStatements = async (
 ) => {
   if (query.cursor !== undefined && !(query.tournamentId ? PERIOD : DAY).test(query.cursor))
     throw errors.validation('Invalid cursor', [{ path: 'cursor', message: 'not a cursor of this listing' }]);
-  await requireGame(gameId);
-  const page = await runsPage(gameId, {
-    tournamentId: query.tournamentId,
-    after: query.cursor,
-    limit: query.limit,
-  });
+  const page = await forGame(
+    gameId,
+    runsPage(gameId, { tournamentId: query.tournamentId, after: query.cursor, limit: query.limit }),
+  );
   const commitments = await commitmentsOf(page.runs.filter((run) => run.statement));
   return {
     data: page.runs.map((run) => {
@@ -117,26 +123,22 @@ const lineView = async (records: Awaited<ReturnType<typeof published>>, arcId: s
 
 /** A daily run's statement, commitment and payouts. */
 export const dayRun = async (gameId: string, day: string) => {
-  await requireGame(gameId);
-  return runView(await published(gameId, day));
+  return runView(await forGame(gameId, published(gameId, day)));
 };
 
 /** A recipient's line of a daily run, with its proof. */
 export const dayRunLine = async (gameId: string, day: string, arcId: string) => {
-  await requireGame(gameId);
-  return lineView(await published(gameId, day), arcId);
+  return lineView(await forGame(gameId, published(gameId, day)), arcId);
 };
 
 // A prize run's records are keyed by its tournament and period alone (keys.ts): no day needed to find them.
 
 /** A prize run's statement, commitment and payouts. */
 export const prizeRun = async (gameId: string, prize: PrizeRef) => {
-  await requireGame(gameId);
-  return runView(await published(gameId, '', prize));
+  return runView(await forGame(gameId, published(gameId, '', prize)));
 };
 
 /** A recipient's line of a prize run, with its proof. */
 export const prizeRunLine = async (gameId: string, prize: PrizeRef, arcId: string) => {
-  await requireGame(gameId);
-  return lineView(await published(gameId, '', prize), arcId);
+  return lineView(await forGame(gameId, published(gameId, '', prize)), arcId);
 };
